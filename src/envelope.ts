@@ -1,0 +1,64 @@
+/**
+ * The result envelope: readable, bounded `content` text plus complete
+ * `structuredContent`, for successes and failures alike.
+ *
+ * @example
+ * return ok({ text: "3 files", data: { files } });
+ * return fail(new ToolError("NOT_FOUND", "x does not exist"));
+ */
+import { ToolError } from "./errors.ts";
+import type { ToolOutput } from "./tools/tool.ts";
+import type { CallToolResult } from "./sdk/mod.ts";
+
+/** Upper bound of the model-facing text, in UTF-8 bytes. */
+export const MAX_TEXT_BYTES = 16 * 1024;
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/**
+ * Cuts `text` to at most `maxBytes` UTF-8 bytes on a character boundary,
+ * appending a marker that says how much was cut and where the rest is.
+ *
+ * @example
+ * boundText("é".repeat(10000)); // ends with "[… 3616 more bytes cut …]"
+ */
+export function boundText(text: string, maxBytes = MAX_TEXT_BYTES): string {
+  const bytes = encoder.encode(text);
+  if (bytes.length <= maxBytes) return text;
+  const marker = (cut: number) =>
+    `\n[… ${cut} more bytes cut from this text; the complete result is in structuredContent …]`;
+  // Reserve room for the marker, then step back to a UTF-8 lead byte.
+  let end = maxBytes - encoder.encode(marker(bytes.length)).length;
+  while (end > 0 && (bytes[end] & 0xc0) === 0x80) end--;
+  return decoder.decode(bytes.subarray(0, end)) + marker(bytes.length - end);
+}
+
+/** The success envelope. */
+export function ok(output: ToolOutput): CallToolResult {
+  const content: CallToolResult["content"] = [];
+  if (output.image) content.push({ type: "image", data: output.image.data, mimeType: output.image.mimeType });
+  if (output.text.length > 0 || !output.image) content.push({ type: "text", text: boundText(output.text) });
+  return { content, structuredContent: { ok: true, ...output.data }, isError: false };
+}
+
+/** The error envelope; anything that is not a ToolError becomes INTERNAL. */
+export function fail(error: unknown): CallToolResult {
+  const toolError = error instanceof ToolError
+    ? error
+    : new ToolError("INTERNAL", error instanceof Error ? error.message : String(error), { cause: error });
+  const text = `${toolError.code}: ${toolError.message}\nHint: ${toolError.hint}`;
+  return {
+    content: [{ type: "text", text: boundText(text) }],
+    structuredContent: {
+      ok: false,
+      error: {
+        code: toolError.code,
+        message: toolError.message,
+        hint: toolError.hint,
+        details: toolError.details,
+      },
+    },
+    isError: true,
+  };
+}

@@ -1,0 +1,53 @@
+/**
+ * The one list of Deno permission flags the server runs with. `deno task
+ * start`, the end-to-end tests and `build.ts` all take it from here.
+ *
+ * Writes are granted only beneath the workspace, so the server's own file
+ * APIs cannot write elsewhere even if a bug slipped past confine(). Network
+ * is granted only for the HTTP listener. Children (commands, git, rg) are not
+ * bound by Deno permissions; Landlock confines them (src/policy/).
+ *
+ * @example
+ * permissionFlags({ writeRoot: "/repo", http: null });
+ */
+
+/** What the permission list depends on. */
+export interface PermissionInputs {
+  /** The only directory the server may write beneath (absolute, or "." in a compiled binary started in the workspace). */
+  writeRoot: string;
+  /** The HTTP listen address, when serving HTTP. */
+  http: { host: string; port: number } | null;
+}
+
+/** The Deno permission flags for a server with these inputs. */
+export function permissionFlags(inputs: PermissionInputs): string[] {
+  const flags = [
+    "--no-prompt",
+    "--allow-read",
+    `--allow-write=${inputs.writeRoot}`,
+    "--allow-run",
+    "--allow-env",
+    "--allow-sys",
+    "--allow-ffi",
+  ];
+  if (inputs.http) {
+    const host = inputs.http.host.includes(":") ? `[${inputs.http.host}]` : inputs.http.host;
+    flags.push(`--allow-net=${host}:${inputs.http.port}`);
+  }
+  return flags;
+}
+
+/** The repository's own files, for running the server from source. */
+const CONFIG_PATH = new URL("../deno.json", import.meta.url).pathname;
+const MAIN_PATH = new URL("../main.ts", import.meta.url).pathname;
+
+/**
+ * `deno run` arguments that start the server from source with exactly the
+ * permission list build.ts bakes in (used by `deno task start` and the tests).
+ *
+ * @example
+ * new Deno.Command(Deno.execPath(), { args: [...sourceRunArgs(inputs), "--workspace", ws] });
+ */
+export function sourceRunArgs(inputs: PermissionInputs): string[] {
+  return ["run", ...permissionFlags(inputs), "--config", CONFIG_PATH, MAIN_PATH];
+}

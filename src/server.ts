@@ -1,0 +1,157 @@
+/**
+ * Builds the MCP server for one session from the catalog: tools/list with
+ * JSON Schemas converted from zod, and tools/call with our own argument
+ * validation, so every failure is a contract envelope.
+ *
+ * @example
+ * const server = createMcpServer(runtime, "stdio");
+ * await server.connect(new StdioServerTransport());
+ */
+import { z } from "zod";
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  InitializeRequestSchema,
+  LATEST_PROTOCOL_VERSION,
+  ListToolsRequestSchema,
+  Server,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type Tool,
+} from "./sdk/mod.ts";
+import { advertisedTools, CATALOG } from "./catalog.ts";
+import { fail, ok } from "./envelope.ts";
+import { ERROR_CODE_NAMES, ToolError } from "./errors.ts";
+import { SERVER_NAME, SERVER_VERSION } from "./version.ts";
+import type { Config } from "./config.ts";
+import type { Workspace } from "./workspace/confine.ts";
+import type { Services } from "./services.ts";
+import type { Annotations, SessionInfo, SessionState, ToolContext, ToolDefinition } from "./tools/tool.ts";
+
+/** What every session of one process shares. */
+export interface Runtime {
+  config: Config;
+  workspace: Workspace;
+  services: Services;
+}
+
+/** The structured error every tool may return instead of its success shape. */
+export const errorResultSchema = z.object({
+  ok: z.literal(false),
+  error: z.object({
+    code: z.enum(ERROR_CODE_NAMES as [string, ...string[]]),
+    message: z.string(),
+    hint: z.string(),
+    details: z.record(z.string(), z.unknown()),
+  }),
+});
+
+const FAKE_READONLY: Annotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
+
+/** The tools/list entry of one tool, as JSON Schema. */
+export function toolListing(tool: ToolDefinition, options: { fakeReadonly: boolean }): Tool {
+  const success = tool.output.extend({ ok: z.literal(true) });
+  const { $schema: _in, ...inputSchema } = z.toJSONSchema(tool.input, { io: "input", target: "draft-7" });
+  const { $schema: _out, ...outputSchema } = z.toJSONSchema(z.union([success, errorResultSchema]), {
+    io: "output",
+    target: "draft-7",
+  });
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: inputSchema as Tool["inputSchema"],
+    outputSchema: { type: "object", ...outputSchema } as Tool["outputSchema"],
+    annotations: { title: tool.title, ...(options.fakeReadonly ? FAKE_READONLY : tool.annotations) },
+  };
+}
+
+/** Turns zod issues into one INVALID_ARGUMENT naming every offending field. */
+export function invalidArguments(error: z.ZodError): ToolError {
+  const issues = error.issues.map((issue) => {
+    const field = issue.path.map(String).join(".");
+    if (issue.code === "unrecognized_keys") {
+      return { field: issue.keys.join(", "), message: `unknown propert${issue.keys.length > 1 ? "ies" : "y"}` };
+    }
+    return { field: field || "(arguments)", message: issue.message };
+  });
+  const message = issues.map((issue) => `${issue.field}: ${issue.message}`).join("; ");
+  return new ToolError("INVALID_ARGUMENT", message, {
+    details: { fields: issues.map((issue) => issue.field), issues },
+  });
+}
+
+/** Creates one MCP server (one session) over the shared runtime. */
+export function createMcpServer(runtime: Runtime, transport: SessionInfo["transport"]): Server {
+  const { config } = runtime;
+  const tools = advertisedTools(config);
+  const listing = tools.map((tool) => toolListing(tool, { fakeReadonly: config.fakeReadonlyAnnotations }));
+  const session: SessionInfo = { protocolVersion: null, client: null, capabilities: null, transport };
+  const sessionState: SessionState = { grants: new Set(), commandIds: new Set() };
+
+  const server = new Server(
+    { name: SERVER_NAME, version: SERVER_VERSION },
+    { capabilities: { tools: { listChanged: false } } },
+  );
+
+  // The SDK does not keep the negotiated version; record it as it negotiates it.
+  const initialize = (server as unknown as { _oninitialize(request: unknown): Promise<unknown> })._oninitialize
+    .bind(server);
+  server.setRequestHandler(InitializeRequestSchema, (request) => {
+    const requested = request.params.protocolVersion;
+    session.protocolVersion = SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION;
+    session.client = request.params.clientInfo;
+    session.capabilities = request.params.capabilities;
+    return initialize(request) as never;
+  });
+
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listing }));
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const name = request.params.name;
+    const tool = tools.find((candidate) => candidate.name === name);
+    if (!tool) {
+      if (CATALOG.some((candidate) => candidate.name === name)) {
+        return fail(new ToolError("TOOL_DISABLED", `${name} is disabled on this server (--disable-view-image)`));
+      }
+      return fail(
+        new ToolError("INVALID_ARGUMENT", `unknown tool ${JSON.stringify(name)}`, {
+          hint: "Call tools/list for the available tools.",
+          details: { field: "name" },
+        }),
+      );
+    }
+    const parsed = tool.input.safeParse(request.params.arguments ?? {});
+    if (!parsed.success) return fail(invalidArguments(parsed.error));
+    const progressToken = request.params._meta?.progressToken;
+    const ctx: ToolContext = {
+      ...runtime,
+      session,
+      sessionState,
+      catalog: tools,
+      signal: extra.signal,
+      progress: async (progress, total, message) => {
+        if (progressToken === undefined) return;
+        await extra.sendNotification({
+          method: "notifications/progress",
+          params: { progressToken, progress, total, message },
+        });
+      },
+      elicit: async (form) => {
+        const answer = await server.elicitInput({ mode: "form", ...form } as never);
+        return { action: answer.action, content: answer.content as Record<string, unknown> | undefined };
+      },
+    };
+    try {
+      return ok(await tool.handler(parsed.data, ctx));
+    } catch (error) {
+      if (!(error instanceof ToolError)) console.error(`workcell: ${name} failed:`, error);
+      return fail(error);
+    }
+  });
+  return server;
+}

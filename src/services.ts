@@ -1,0 +1,53 @@
+/**
+ * Long-lived services shared by every session of one server process,
+ * created once at start-up from the Config and the Workspace.
+ */
+import type { Config } from "./config.ts";
+import type { Workspace } from "./workspace/confine.ts";
+import { locateRipgrep, type RipgrepBinary } from "./search/ripgrep_binary.ts";
+import { type LandlockProbe, probeLandlock } from "./policy/landlock_probe.ts";
+
+/** Facts about the runtime, measured once at start-up. */
+export interface RuntimeFacts {
+  ripgrep: RipgrepBinary;
+  landlock: LandlockProbe;
+  /** Whether the workspace root is writable by the server. */
+  workspaceWritable: boolean;
+  /** Whether exec_command can give a child a real pseudo-terminal. */
+  tty: { supported: boolean; reason: string | null };
+}
+
+/** What tool handlers share across sessions. */
+export interface Services {
+  facts: RuntimeFacts;
+  /** Stops background work and children; called once at shutdown. */
+  close(): Promise<void>;
+}
+
+async function isWritable(root: string): Promise<boolean> {
+  const permission = await Deno.permissions.query({ name: "write", path: root });
+  if (permission.state !== "granted") return false;
+  try {
+    // A read-only mount refuses utime on the directory with EROFS; the times are set to what they are.
+    const info = await Deno.stat(root);
+    if (info.atime && info.mtime) await Deno.utime(root, info.atime, info.mtime);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Creates the services for one server process. */
+export async function createServices(_config: Config, workspace: Workspace): Promise<Services> {
+  const [ripgrep, workspaceWritable] = await Promise.all([locateRipgrep(), isWritable(workspace.root)]);
+  const facts: RuntimeFacts = {
+    ripgrep,
+    landlock: probeLandlock(),
+    workspaceWritable,
+    tty: { supported: false, reason: "PTY support is not implemented in this build" },
+  };
+  return {
+    facts,
+    close: () => Promise.resolve(),
+  };
+}

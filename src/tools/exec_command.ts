@@ -1,0 +1,24 @@
+import { z } from "zod";
+import { defineTool } from "./tool.ts";
+import { commandResultSchema } from "./command_result.ts";
+import { notImplemented } from "./not_implemented.ts";
+
+export const execCommandTool = defineTool({
+  name: "exec_command",
+  title: "Run command",
+  description:
+    "Run a command in the workspace under the permission mode's policy and wait up to yield_time_ms. Exited: exit code and bounded output. Still running: command_id and a next_action to poll with write_stdin.",
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+  input: z.strictObject({
+    cmd: z.string().min(1).describe('The command line, e.g. "deno test -A".'),
+    workdir: z.string().default(".").describe("Working directory, relative to the workspace root."),
+    yield_time_ms: z.int().min(0).max(300000).default(10000).describe("How long to wait before returning."),
+    tty: z.boolean().default(false).describe("Run on a real pseudo-terminal (POSIX only)."),
+    env: z.record(z.string(), z.string()).optional().describe("Extra environment variables."),
+    max_output_bytes: z.int().min(256).max(1048576).default(16384).describe(
+      "Bytes of each stream shown in this result's preview.",
+    ),
+  }),
+  output: commandResultSchema,
+  handler: () => notImplemented("exec_command"),
+});

@@ -1,0 +1,113 @@
+/**
+ * What a tool adapter is: a name, annotations, zod schemas in and out, and
+ * a handler that turns validated arguments into a {@linkcode ToolOutput}.
+ * Adapters are thin: the work lives in domain modules under src/.
+ */
+import type { z } from "zod";
+import type { Config } from "../config.ts";
+import type { Workspace } from "../workspace/confine.ts";
+import type { Services } from "../services.ts";
+import type { ClientCapabilities, Implementation } from "../sdk/mod.ts";
+
+/** The four MCP behaviour hints, all required so none is left to a client's default. */
+export interface Annotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+/** What the connected client told us, per MCP session. */
+export interface SessionInfo {
+  /** Protocol version negotiated at initialize, or null before it. */
+  protocolVersion: string | null;
+  client: Implementation | null;
+  capabilities: ClientCapabilities | null;
+  /** Transport the session arrived on. */
+  transport: "stdio" | "http";
+}
+
+/** A form elicitation request; the answer is the client's action and content. */
+export interface ElicitForm {
+  message: string;
+  requestedSchema: {
+    type: "object";
+    properties: Record<string, Record<string, unknown>>;
+    required?: string[];
+  };
+}
+
+/** Result of an elicitation round trip. */
+export interface ElicitAnswer {
+  action: "accept" | "decline" | "cancel";
+  content?: Record<string, unknown>;
+}
+
+/** Everything a handler may use besides its arguments. */
+export interface ToolContext {
+  config: Config;
+  workspace: Workspace;
+  services: Services;
+  session: SessionInfo;
+  /** The tools this server advertises, in catalog order. */
+  catalog: readonly ToolDefinition[];
+  /** Session-scoped state kept for this MCP connection (e.g. permission grants). */
+  sessionState: SessionState;
+  /** Aborted when the client cancels the request or disconnects. */
+  signal: AbortSignal;
+  /** Sends a progress notification when the request carried a progressToken; a no-op otherwise. */
+  progress(progress: number, total?: number, message?: string): Promise<void>;
+  /** Asks the user through elicitation/create; only valid when the client declared the capability. */
+  elicit(form: ElicitForm): Promise<ElicitAnswer>;
+}
+
+/** Per-connection mutable state. */
+export interface SessionState {
+  /** Permissions granted through request_permissions for this session only. */
+  grants: Set<string>;
+  /** Command ids started by this session (commands are isolated per session). */
+  commandIds: Set<string>;
+}
+
+/** An image for the one `image` content block (view_image only). */
+export interface ImageBlock {
+  data: string;
+  mimeType: string;
+}
+
+/** What a handler returns on success; the envelope adds `ok: true`. */
+export interface ToolOutput {
+  /** Agent-readable summary or bounded preview (not a JSON dump). */
+  text: string;
+  /** The complete machine interface, without `ok`. */
+  data: Record<string, unknown>;
+  image?: ImageBlock;
+}
+
+/** A catalog entry. */
+export interface ToolDefinition<
+  Input extends z.ZodObject = z.ZodObject,
+  Output extends z.ZodObject = z.ZodObject,
+> {
+  name: string;
+  title: string;
+  description: string;
+  annotations: Annotations;
+  /** Strict zod object: unknown properties are refused as INVALID_ARGUMENT. */
+  input: Input;
+  /** Success payload (without `ok`); the error shape is added by the server. */
+  output: Output;
+  handler(args: z.infer<Input>, ctx: ToolContext): Promise<ToolOutput>;
+}
+
+/**
+ * Declares a tool with its handler typed from its input schema.
+ *
+ * @example
+ * export const pingTool = defineTool({ name: "ping", ..., handler: async () => ({ text: "pong", data: {} }) });
+ */
+export function defineTool<Input extends z.ZodObject, Output extends z.ZodObject>(
+  definition: ToolDefinition<Input, Output>,
+): ToolDefinition {
+  return definition as unknown as ToolDefinition;
+}

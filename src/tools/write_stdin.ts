@@ -1,0 +1,23 @@
+import { z } from "zod";
+import { defineTool } from "./tool.ts";
+import { commandResultSchema } from "./command_result.ts";
+import { notImplemented } from "./not_implemented.ts";
+
+export const writeStdinTool = defineTool({
+  name: "write_stdin",
+  title: "Write to / poll command",
+  description:
+    "Write chars to a running command's stdin (empty chars: just poll), wait up to yield_time_ms, and return the output produced since the last poll. close_stdin:true sends end-of-file.",
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+  input: z.strictObject({
+    command_id: z.string().min(1).describe("The command_id from exec_command."),
+    chars: z.string().default("").describe("Text to write; empty to poll."),
+    yield_time_ms: z.int().min(0).max(300000).default(10000).describe("How long to wait for output or exit."),
+    close_stdin: z.boolean().default(false).describe("Close stdin after writing (end-of-file)."),
+    max_output_bytes: z.int().min(256).max(1048576).default(16384).describe(
+      "Bytes of each stream shown in this result's preview.",
+    ),
+  }),
+  output: commandResultSchema,
+  handler: () => notImplemented("write_stdin"),
+});

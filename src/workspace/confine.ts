@@ -1,0 +1,195 @@
+/**
+ * The one gate every tool path goes through: realpath-based workspace
+ * confinement with workspace-relative, `/`-separated reporting.
+ *
+ * @example
+ * const ws = await openWorkspace("/repo");
+ * const { abs, rel } = await confine(ws, "src/main.ts");
+ */
+import * as path from "node:path";
+import { ToolError } from "../errors.ts";
+
+/** Longest path accepted, in UTF-8 bytes (Linux PATH_MAX). */
+export const MAX_PATH_BYTES = 4096;
+/** Longest single path component accepted, in UTF-8 bytes (Linux NAME_MAX). */
+export const MAX_COMPONENT_BYTES = 255;
+
+/** The confined root, resolved once at start. */
+export interface Workspace {
+  /** The real path of the workspace directory (symlinks resolved). */
+  readonly root: string;
+  /** The absolute path as the user spelled it, before symlinks were resolved. */
+  readonly given: string;
+}
+
+/** Why a workspace could not be opened; main.ts prints it and exits. */
+export class WorkspaceError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "WorkspaceError";
+  }
+}
+
+/** A path that passed confinement. */
+export interface ConfinedPath {
+  /** Absolute real path (symlinks resolved) of the target or, when missing, of its parent joined with the rest. */
+  readonly abs: string;
+  /** Workspace-relative path with `/` separators; "." for the root. */
+  readonly rel: string;
+  /** Whether the target exists. */
+  readonly exists: boolean;
+}
+
+/** Options for {@linkcode confine}. */
+export interface ConfineOptions {
+  /** Accept a target that does not exist yet (its existing parents are still checked). Default false. */
+  allowMissing?: boolean;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * Resolves and checks the workspace directory given on the command line.
+ *
+ * @example
+ * const ws = await openWorkspace(Deno.cwd());
+ */
+export async function openWorkspace(dir: string): Promise<Workspace> {
+  const given = path.resolve(dir);
+  let root: string;
+  try {
+    root = await Deno.realPath(given);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) throw new WorkspaceError(`workspace ${given} does not exist`);
+    throw new WorkspaceError(`workspace ${given} cannot be opened: ${(error as Error).message}`);
+  }
+  const info = await Deno.stat(root);
+  if (!info.isDirectory) throw new WorkspaceError(`workspace ${given} is not a directory`);
+  return { root, given };
+}
+
+/** Whether `abs` is `root` or lies beneath it (both absolute and normalised). */
+export function isInside(root: string, abs: string): boolean {
+  return abs === root || abs.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
+}
+
+/**
+ * The workspace-relative, `/`-separated form of an absolute path inside the workspace.
+ *
+ * @example
+ * toRelative(ws, "/repo/src/a.ts"); // "src/a.ts"
+ */
+export function toRelative(ws: Workspace, abs: string): string {
+  const rel = path.relative(ws.root, abs);
+  return rel === "" ? "." : rel.split(path.sep).join("/");
+}
+
+function outside(input: string, why: string): ToolError {
+  return new ToolError("PATH_OUTSIDE_WORKSPACE", `${input} ${why}`, {
+    details: { path: input },
+  });
+}
+
+function invalid(input: string, why: string): ToolError {
+  return new ToolError("INVALID_ARGUMENT", `path ${JSON.stringify(input.slice(0, 200))} ${why}`, {
+    hint: "Pass a plain workspace-relative path.",
+    details: { field: "path" },
+  });
+}
+
+/** Checks the spelling of a path: no NUL, bounded length, lexically inside. Returns the relative normalised form. */
+function lexicalRelative(ws: Workspace, input: string): string {
+  if (input.length === 0) throw invalid(input, "is empty");
+  if (input.includes("\0")) throw invalid(input, "contains a NUL byte");
+  if (encoder.encode(input).length > MAX_PATH_BYTES) throw invalid(input, `is longer than ${MAX_PATH_BYTES} bytes`);
+  for (const part of input.split("/")) {
+    if (encoder.encode(part).length > MAX_COMPONENT_BYTES) {
+      throw invalid(input, `has a component longer than ${MAX_COMPONENT_BYTES} bytes`);
+    }
+  }
+  let relative: string;
+  if (path.isAbsolute(input)) {
+    const normal = path.resolve(input);
+    const base = [ws.root, ws.given].find((root) => isInside(root, normal));
+    if (base === undefined) throw outside(input, "is an absolute path outside the workspace");
+    relative = path.relative(base, normal);
+  } else {
+    relative = path.normalize(input);
+  }
+  if (relative === ".." || relative.startsWith(".." + path.sep)) {
+    throw outside(input, "climbs out of the workspace with ..");
+  }
+  return relative === "" ? "." : relative;
+}
+
+function resolutionError(input: string, error: unknown): ToolError {
+  const message = error instanceof Error ? error.message : String(error);
+  if (/loop|too many levels/i.test(message)) return invalid(input, "runs into a symlink loop");
+  if (error instanceof Deno.errors.NotADirectory) {
+    return new ToolError("NOT_A_DIRECTORY", `${input}: a parent is not a directory`, { details: { path: input } });
+  }
+  if (error instanceof Deno.errors.PermissionDenied || error instanceof Deno.errors.NotCapable) {
+    return new ToolError("PERMISSION_DENIED", `${input}: permission denied`, { details: { path: input } });
+  }
+  return new ToolError("INTERNAL", `${input}: ${message}`, { cause: error });
+}
+
+/**
+ * Confines a user-supplied path to the workspace. Relative paths resolve
+ * against the root; absolute ones must lie inside it. Every existing
+ * component is resolved through the OS (symlinks and all parents), and the
+ * result must stay inside the root. Missing targets are refused unless
+ * `allowMissing`, in which case the deepest existing parent is checked and
+ * no missing component may be a dangling symlink.
+ *
+ * @example
+ * await confine(ws, "../etc/passwd"); // throws PATH_OUTSIDE_WORKSPACE
+ */
+export async function confine(ws: Workspace, input: string, options: ConfineOptions = {}): Promise<ConfinedPath> {
+  const relative = lexicalRelative(ws, input);
+  const joined = path.join(ws.root, relative);
+  try {
+    const real = await Deno.realPath(joined);
+    if (!isInside(ws.root, real)) throw outside(input, "resolves through a symlink to a place outside the workspace");
+    return { abs: real, rel: toRelative(ws, real), exists: true };
+  } catch (error) {
+    if (error instanceof ToolError) throw error;
+    if (!(error instanceof Deno.errors.NotFound)) throw resolutionError(input, error);
+  }
+  // Missing: find the deepest existing ancestor, check it, refuse dangling links below it.
+  const parts = relative.split(path.sep);
+  let base = ws.root;
+  let index = 0;
+  for (; index < parts.length; index++) {
+    const next = path.join(base, parts[index]);
+    let info: Deno.FileInfo;
+    try {
+      info = await Deno.lstat(next);
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) break;
+      throw resolutionError(input, error);
+    }
+    if (info.isSymlink) {
+      let real: string;
+      try {
+        real = await Deno.realPath(next);
+      } catch (error) {
+        if (!(error instanceof Deno.errors.NotFound)) throw resolutionError(input, error);
+        const target = path.resolve(base, await Deno.readLink(next));
+        if (!isInside(ws.root, target)) {
+          throw outside(input, "goes through a dangling symlink that points outside the workspace");
+        }
+        throw invalid(input, "goes through a dangling symlink");
+      }
+      if (!isInside(ws.root, real)) throw outside(input, "resolves through a symlink to a place outside the workspace");
+      base = real;
+    } else {
+      base = next;
+    }
+  }
+  const abs = path.join(base, ...parts.slice(index));
+  if (!options.allowMissing) {
+    throw new ToolError("NOT_FOUND", `${input} does not exist`, { details: { path: toRelative(ws, abs) } });
+  }
+  return { abs, rel: toRelative(ws, abs), exists: false };
+}

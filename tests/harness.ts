@@ -1,0 +1,83 @@
+/**
+ * End-to-end harness: spawns the real server over stdio with the one
+ * permission list and drives it with the SDK's Client.
+ *
+ * @example
+ * await using server = await startServer();
+ * const result = await server.call("server_info", {});
+ */
+import { Client, StdioClientTransport } from "../src/sdk/mod.ts";
+import { sourceRunArgs } from "../src/permissions.ts";
+
+/** A running server with a connected client. */
+export interface TestServer extends AsyncDisposable {
+  client: Client;
+  /** The workspace root (a fresh temp dir unless one was given). */
+  workspace: string;
+  /** Calls a tool and returns the result with structuredContent typed loosely. */
+  call(name: string, args?: Record<string, unknown>): Promise<CallResult>;
+  /** Collected stderr of the server so far. */
+  stderr(): string;
+  close(): Promise<void>;
+}
+
+/** A tool result as the tests read it. */
+export interface CallResult {
+  isError: boolean;
+  text: string;
+  content: { type: string; text?: string; data?: string; mimeType?: string }[];
+  // deno-lint-ignore no-explicit-any
+  structured: any;
+}
+
+/** Options for {@linkcode startServer}. */
+export interface StartOptions {
+  workspace?: string;
+  args?: string[];
+  clientCapabilities?: Record<string, unknown>;
+}
+
+/** Creates a fresh temp directory; the caller removes it (startServer does for its own). */
+export async function tempWorkspace(): Promise<string> {
+  return await Deno.realPath(await Deno.makeTempDir({ prefix: "workcell-test-" }));
+}
+
+/** Starts the server from source exactly as `deno task start` does. */
+export async function startServer(options: StartOptions = {}): Promise<TestServer> {
+  const ownWorkspace = options.workspace === undefined;
+  const workspace = options.workspace ?? await tempWorkspace();
+  const transport = new StdioClientTransport({
+    command: Deno.execPath(),
+    args: [...sourceRunArgs({ writeRoot: workspace, http: null }), "--workspace", workspace, ...(options.args ?? [])],
+    env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: Deno.env.get("HOME") ?? "/root", NO_COLOR: "1" },
+    stderr: "pipe",
+  });
+  let stderr = "";
+  transport.stderr?.on("data", (chunk: Uint8Array) => stderr += new TextDecoder().decode(chunk));
+  const client = new Client(
+    { name: "workcell-e2e", version: "1.0.0" },
+    { capabilities: options.clientCapabilities ?? {} },
+  );
+  await client.connect(transport);
+  const close = async () => {
+    await client.close();
+    if (ownWorkspace) await Deno.remove(workspace, { recursive: true }).catch(() => {});
+  };
+  return {
+    client,
+    workspace,
+    stderr: () => stderr,
+    close,
+    [Symbol.asyncDispose]: close,
+    async call(name, args = {}) {
+      const result = await client.callTool({ name, arguments: args });
+      const content = result.content as CallResult["content"];
+      return {
+        isError: result.isError === true,
+        content,
+        text: content.filter((block) => block.type === "text").map((block) => block.text).join("\n"),
+        structured: result.structuredContent,
+      };
+    },
+  };
+}
