@@ -1,0 +1,32 @@
+/**
+ * The one interface the command runner asks before spawning anything.
+ * The runner stays policy-free: it hands the request over and runs exactly
+ * the plan it gets back, with the spawner it gets back.
+ */
+import type { Spawner } from "../exec/spawn_request.ts";
+
+/** What exec_command was asked to run. */
+export interface CommandRequest {
+  cmd: string;
+  /** Absolute, already confined working directory. */
+  cwd: string;
+  /** Extra environment the caller asked for. */
+  env: Record<string, string>;
+  tty: boolean;
+  /** Permissions granted to this session through request_permissions. */
+  grants: ReadonlySet<string>;
+}
+
+/** How to run it: argv (no shell in safe mode, `sh -c` elsewhere), env and spawner. */
+export interface LaunchPlan {
+  argv: string[];
+  env: Record<string, string>;
+  cwd: string;
+  /** Spawns inside the mode's sandbox (or none in dangerous mode). */
+  spawner: Spawner;
+}
+
+/** Decides whether and how a command runs; throws ToolError COMMAND_BLOCKED to refuse. */
+export interface CommandPolicy {
+  plan(request: CommandRequest): Promise<LaunchPlan>;
+}

@@ -1,0 +1,20 @@
+import { assertEquals } from "./assert.ts";
+import { startServer } from "./harness.ts";
+import { ERROR_CODES } from "../src/errors.ts";
+
+const schemasDir = new URL("../schemas/", import.meta.url).pathname;
+
+Deno.test("live tools/list equals the committed schemas/tools.json (run `deno task schemas` after a schema change)", async () => {
+  const snapshot = JSON.parse(await Deno.readTextFile(`${schemasDir}tools.json`));
+  await using server = await startServer();
+  const { tools } = await server.client.listTools();
+  assertEquals(tools.map((tool) => tool.name), snapshot.tools.map((tool: { name: string }) => tool.name));
+  for (const [i, tool] of tools.entries()) {
+    assertEquals(tool, snapshot.tools[i], `${tool.name} drifted from schemas/tools.json`);
+  }
+});
+
+Deno.test("the error registry equals the committed schemas/error-codes.json", async () => {
+  const snapshot = JSON.parse(await Deno.readTextFile(`${schemasDir}error-codes.json`));
+  assertEquals(JSON.parse(JSON.stringify(ERROR_CODES)), snapshot);
+});
