@@ -1,0 +1,37 @@
+import { assert, assertEquals, assertRejects } from "../../tests/assert.ts";
+import { encodeFixture, makeBitmap, pixelAt } from "../../tests/image_fixtures.ts";
+import { ToolError } from "../errors.ts";
+import { decodeImage, jpegDecodeSize } from "./decode.ts";
+
+Deno.test("jpegDecodeSize picks the smallest DCT scale that still covers the target on both axes", () => {
+  const full = { width: 6000, height: 4000 };
+  assertEquals(jpegDecodeSize(full, { width: 2048, height: 1365 }), { width: 3000, height: 2000 });
+  assertEquals(jpegDecodeSize(full, { width: 700, height: 467 }), { width: 750, height: 500 });
+  assertEquals(jpegDecodeSize(full, { width: 3500, height: 2333 }), full);
+  // 1/4 would give 2000x25, short of 2048 wide.
+  assertEquals(jpegDecodeSize({ width: 8000, height: 100 }, { width: 2048, height: 26 }), { width: 4000, height: 50 });
+});
+
+Deno.test("decodeImage decodes each format; JPEG scales while decoding", async () => {
+  const bitmap = makeBitmap(64, 48, (x, y) => [x * 4, y * 5, 100, 255]);
+  for (const format of ["png", "gif"] as const) {
+    const decoded = await decodeImage(await encodeFixture(format, bitmap), format, { full: bitmap });
+    assertEquals([decoded.width, decoded.height], [64, 48], format);
+  }
+  const jpeg = await encodeFixture("jpeg", bitmap);
+  const full = await decodeImage(jpeg, "jpeg", { full: bitmap });
+  assertEquals([full.width, full.height], [64, 48]);
+  const quarter = await decodeImage(jpeg, "jpeg", { full: bitmap, atLeast: { width: 16, height: 12 } });
+  assertEquals([quarter.width, quarter.height], [16, 12]);
+  const [r, g, b, a] = pixelAt(full, 10, 10);
+  assert(Math.abs(r - 40) < 12 && Math.abs(g - 50) < 12 && Math.abs(b - 100) < 12 && a === 255, `${[r, g, b, a]}`);
+});
+
+Deno.test("decodeImage turns truncated data into UNSUPPORTED_IMAGE for every format", async () => {
+  const bitmap = makeBitmap(200, 100, (x, y) => [x, y, (x * y) % 256, 255]);
+  for (const format of ["png", "jpeg", "gif"] as const) {
+    const bytes = await encodeFixture(format, bitmap);
+    const error = await assertRejects(() => decodeImage(bytes.subarray(0, bytes.length >> 1), format, { full: bitmap }));
+    assert(error instanceof ToolError && error.code === "UNSUPPORTED_IMAGE", `${format}: ${error}`);
+  }
+});

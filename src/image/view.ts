@@ -1,0 +1,174 @@
+/**
+ * view_image's domain: read a confined image file within the byte cap,
+ * check its header size against the pixel cap, decode it, and either pass
+ * the original bytes through (when it already fits) or reduce and
+ * re-encode it. Knows nothing of MCP.
+ *
+ * @example
+ * const view = await viewImage({ abs: "/repo/shot.png", rel: "shot.png" }, { width: 2048, height: 2048 });
+ * view.output; // { width: 2048, height: 1152 }
+ */
+import { fromOsError, ToolError } from "../errors.ts";
+import { decodeImage, type Size } from "./decode.ts";
+import { encodeBitmap } from "./encode.ts";
+import { fitWithin, reduceBitmap } from "./resize.ts";
+import { formatFromName, type ImageHeader, sniffImage } from "./sniff.ts";
+
+/** Largest image file accepted, in bytes (checked before reading). */
+export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
+/**
+ * Largest image accepted, in pixels from the header (checked before
+ * decoding): 64 Mi pixels, e.g. 8192x8192 or a 48-megapixel photo, whose
+ * RGBA alone is 256 MiB. A small PNG can declare gigapixels.
+ */
+export const MAX_IMAGE_PIXELS = 64 * 1024 * 1024;
+/** Default bounding box of the image sent. */
+export const DEFAULT_MAX_DIMENSION = 2048;
+/** Above this many bytes the result carries a warning: many clients and model APIs refuse images over 5 MB. */
+export const LARGE_OUTPUT_BYTES = 5 * 1024 * 1024;
+
+/** The result of {@linkcode viewImage}. */
+export interface ImageView {
+  /** The bytes to send: the file's own when `resized` is false. */
+  bytes: Uint8Array;
+  /** Media type of `bytes`. */
+  mediaType: string;
+  /** Media type detected from the file's bytes. */
+  sourceMediaType: string;
+  /** Size of the file. */
+  fileBytes: number;
+  original: Size;
+  output: Size;
+  resized: boolean;
+  /** Output width over original width (1 when not resized). */
+  scale: number;
+  warnings: string[];
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+}
+
+function tooLarge(rel: string, size: number): ToolError {
+  return new ToolError(
+    "FILE_TOO_LARGE",
+    `${rel} is ${formatBytes(size)}; view_image accepts images up to ${formatBytes(MAX_IMAGE_BYTES)}`,
+    {
+      hint: "Shrink it with a command first (for example into a smaller PNG or JPEG), then view that file.",
+      details: { path: rel, bytes: size, max_bytes: MAX_IMAGE_BYTES },
+    },
+  );
+}
+
+/** Reads a regular file of at most MAX_IMAGE_BYTES, refusing anything else before reading it. */
+async function readImageFile(abs: string, rel: string): Promise<Uint8Array> {
+  let file: Deno.FsFile | undefined;
+  try {
+    // stat by path first: opening a FIFO would block until a writer appears.
+    const info = await Deno.stat(abs);
+    if (!info.isFile) throw new ToolError("NOT_A_FILE", `${rel} is not a regular file`, { details: { path: rel } });
+    if (info.size > MAX_IMAGE_BYTES) throw tooLarge(rel, info.size);
+    file = await Deno.open(abs, { read: true });
+    // The file may grow between stat and read: read at most one byte past the cap.
+    const buffer = new Uint8Array(Math.min(info.size, MAX_IMAGE_BYTES) + 1);
+    let length = 0;
+    while (length < buffer.length) {
+      const read = await file.read(buffer.subarray(length));
+      if (read === null) break;
+      length += read;
+    }
+    if (length > MAX_IMAGE_BYTES) throw tooLarge(rel, (await file.stat()).size);
+    return buffer.subarray(0, length);
+  } catch (error) {
+    throw fromOsError(error, rel);
+  } finally {
+    file?.close();
+  }
+}
+
+function checkPixels(rel: string, header: ImageHeader): void {
+  const pixels = header.width * header.height;
+  if (pixels <= MAX_IMAGE_PIXELS) return;
+  throw new ToolError(
+    "FILE_TOO_LARGE",
+    `${rel} declares ${header.width}x${header.height} pixels (${(pixels / 1e6).toFixed(0)} megapixels); ` +
+      `view_image decodes at most ${MAX_IMAGE_PIXELS / 1024 / 1024} Mi pixels`,
+    {
+      hint: "Downscale or crop it with a command first, then view the smaller file.",
+      details: { path: rel, width: header.width, height: header.height, max_pixels: MAX_IMAGE_PIXELS },
+    },
+  );
+}
+
+/**
+ * Views the image at `file` (already confined). The type comes from the
+ * bytes; a file whose extension promises another type gets a warning.
+ * Images within `box` are decoded (to prove they are whole) and sent as
+ * the file's own bytes; larger ones are reduced to fit, keeping the aspect
+ * ratio, and re-encoded: PNG as PNG, JPEG as JPEG, GIF's first frame as PNG.
+ *
+ * @example
+ * await viewImage({ abs, rel: "a.gif" }, { width: 256, height: 256 }); // mediaType "image/png" if reduced
+ */
+export async function viewImage(file: { abs: string; rel: string }, box: Size): Promise<ImageView> {
+  const source = await readImageFile(file.abs, file.rel);
+  const header = sniffImage(source);
+  checkPixels(file.rel, header);
+  const warnings: string[] = [];
+  const named = formatFromName(file.rel);
+  if (named && named !== header.format) {
+    warnings.push(
+      `${file.rel} is named like ${named.toUpperCase()} but contains ${header.format.toUpperCase()} data; ` +
+        `it was read as ${header.format.toUpperCase()}`,
+    );
+  }
+  const original = { width: header.width, height: header.height };
+  const output = fitWithin(original, box);
+  const resized = output.width !== original.width || output.height !== original.height;
+  const bitmap = await decodeImage(source, header.format, { full: original, atLeast: resized ? output : undefined });
+  let bytes = source;
+  let mediaType: string = header.mediaType;
+  if (resized) {
+    const encoded = await encodeBitmap(reduceBitmap(bitmap, output), header.format);
+    bytes = encoded.bytes;
+    mediaType = encoded.mediaType;
+    if (header.format === "gif") warnings.push("the GIF's first frame was re-encoded as PNG to resize it");
+  }
+  if (bytes.length > LARGE_OUTPUT_BYTES) {
+    warnings.push(
+      `the image sent is ${formatBytes(bytes.length)}; some clients refuse images over ${
+        formatBytes(LARGE_OUTPUT_BYTES)
+      }: pass a smaller max_width/max_height`,
+    );
+  }
+  return {
+    bytes,
+    mediaType,
+    sourceMediaType: header.mediaType,
+    fileBytes: source.length,
+    original,
+    output,
+    resized,
+    scale: output.width / original.width,
+    warnings,
+  };
+}
+
+/**
+ * A one-line summary of a view for the agent (no base64), plus warnings.
+ *
+ * @example
+ * describeView("a.png", view); // "a.png: PNG 6000x4000, 2.1 MiB, resized to 2048x1365 and sent as PNG (412.0 KiB)."
+ */
+export function describeView(rel: string, view: ImageView): string {
+  const kind = (type: string) => type.replace("image/", "").toUpperCase();
+  const head = `${rel}: ${kind(view.sourceMediaType)} ${view.original.width}x${view.original.height}, ` +
+    formatBytes(view.fileBytes);
+  const line = view.resized
+    ? `${head}, resized to ${view.output.width}x${view.output.height} and sent as ${kind(view.mediaType)} ` +
+      `(${formatBytes(view.bytes.length)}).`
+    : `${head}, sent as is.`;
+  return [line, ...view.warnings.map((warning) => `Warning: ${warning}.`)].join("\n");
+}
