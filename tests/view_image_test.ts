@@ -202,3 +202,22 @@ Deno.test("view_image: size caps, confinement and file kinds", async () => {
     await Deno.remove(outside, { recursive: true });
   }
 });
+
+Deno.test("view_image: an image over the 5 MiB cap for an image sent is reduced until it fits, PNG staying PNG", async () => {
+  await using server = await startServer();
+  const bitmap = makeBitmap(1400, 1400, () => [0, 0, 0, 255]);
+  for (let at = 0; at < bitmap.rgba.length; at += 65536) crypto.getRandomValues(bitmap.rgba.subarray(at, at + 65536));
+  const noise = await encodeFixture("png", bitmap);
+  assert(noise.length > 5 * 1024 * 1024, `fixture too small: ${noise.length}`);
+  await Deno.writeFile(`${server.workspace}/noise.png`, noise);
+  const result = await server.call("view_image", { path: "noise.png" });
+  const block = imageBlock(result);
+  assertEquals(block.mimeType, "image/png");
+  assert(block.bytes.length <= 5 * 1024 * 1024, `${block.bytes.length}`);
+  const out = await decodeFixture(block.bytes);
+  assertEquals([out.width, out.height], [result.structured.output.width, result.structured.output.height]);
+  assertEquals(out.width, out.height);
+  assert(out.width < 1400 && out.width > 900, `${out.width}`);
+  assertEquals(result.structured.resized, true);
+  assert(result.structured.warnings.some((warning: string) => warning.includes("cap")), result.text);
+});

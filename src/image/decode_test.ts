@@ -31,7 +31,9 @@ Deno.test("decodeImage turns truncated data into UNSUPPORTED_IMAGE for every for
   const bitmap = makeBitmap(200, 100, (x, y) => [x, y, (x * y) % 256, 255]);
   for (const format of ["png", "jpeg", "gif"] as const) {
     const bytes = await encodeFixture(format, bitmap);
-    const error = await assertRejects(() => decodeImage(bytes.subarray(0, bytes.length >> 1), format, { full: bitmap }));
+    const error = await assertRejects(() =>
+      decodeImage(bytes.subarray(0, bytes.length >> 1), format, { full: bitmap })
+    );
     assert(error instanceof ToolError && error.code === "UNSUPPORTED_IMAGE", `${format}: ${error}`);
   }
 });

@@ -37,6 +37,8 @@ Deno.test("reduceBitmap keeps a uniform colour exact at any ratio and refuses to
   const teal = makeBitmap(1000, 7, () => [0, 128, 128, 255]);
   const small = reduceBitmap(teal, { width: 333, height: 3 });
   assertEquals(small.rgba.length, 333 * 3 * 4);
-  for (let i = 0; i < small.rgba.length; i += 4) assertEquals(Array.from(small.rgba.subarray(i, i + 4)), [0, 128, 128, 255]);
+  for (let i = 0; i < small.rgba.length; i += 4) {
+    assertEquals(Array.from(small.rgba.subarray(i, i + 4)), [0, 128, 128, 255]);
+  }
   assertThrows(() => reduceBitmap(teal, { width: 1001, height: 7 }));
 });

@@ -108,7 +108,9 @@ export function sniffImage(bytes: Uint8Array): ImageHeader {
   else {
     const other = OTHER_FORMATS.find((candidate) => candidate.matches(bytes));
     const lead = Array.from(bytes.subarray(0, 8), (byte) => byte.toString(16).padStart(2, "0")).join(" ");
-    const what = bytes.length === 0 ? "the file is empty" : other
+    const what = bytes.length === 0
+      ? "the file is empty"
+      : other
       ? `the data looks like ${other.name}`
       : `the data starts with bytes ${lead}`;
     throw new ToolError("UNSUPPORTED_IMAGE", `not a PNG, JPEG or GIF image: ${what}`, {

@@ -18,10 +18,35 @@ function pngHead(width: number, height: number): Uint8Array {
 /** SOI, an APP0 segment, a DQT-like segment with 0xFF fill bytes before its marker, then SOF2. */
 function jpegHead(width: number, height: number): Uint8Array {
   return new Uint8Array([
-    0xff, 0xd8,
-    0xff, 0xe0, 0x00, 0x06, 0x4a, 0x46, 0x49, 0x46,
-    0xff, 0xff, 0xdb, 0x00, 0x03, 0x00,
-    0xff, 0xc2, 0x00, 0x0b, 0x08, height >> 8, height & 0xff, width >> 8, width & 0xff, 0x01, 0x01, 0x11, 0x00,
+    0xff,
+    0xd8,
+    0xff,
+    0xe0,
+    0x00,
+    0x06,
+    0x4a,
+    0x46,
+    0x49,
+    0x46,
+    0xff,
+    0xff,
+    0xdb,
+    0x00,
+    0x03,
+    0x00,
+    0xff,
+    0xc2,
+    0x00,
+    0x0b,
+    0x08,
+    height >> 8,
+    height & 0xff,
+    width >> 8,
+    width & 0xff,
+    0x01,
+    0x01,
+    0x11,
+    0x00,
   ]);
 }
 
@@ -50,7 +75,11 @@ Deno.test("sniffImage names other formats and refuses them as UNSUPPORTED_IMAGE"
   assert(code(() => sniffImage(text("\0\0\0\x18ftypheic"))).includes("HEIF"));
   assert(code(() => sniffImage(text("  <svg xmlns='http://www.w3.org/2000/svg'>"))).includes("SVG"));
   assert(code(() => sniffImage(text("hello world"))).includes("68 65 6c 6c 6f 20 77 6f"));
-  assert(code(() => sniffImage(new Uint8Array())).startsWith("UNSUPPORTED_IMAGE: not a PNG, JPEG or GIF image: the file is empty"));
+  assert(
+    code(() => sniffImage(new Uint8Array())).startsWith(
+      "UNSUPPORTED_IMAGE: not a PNG, JPEG or GIF image: the file is empty",
+    ),
+  );
 });
 
 Deno.test("sniffImage refuses cut or impossible headers", () => {

@@ -24,8 +24,14 @@ export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
 export const MAX_IMAGE_PIXELS = 64 * 1024 * 1024;
 /** Default bounding box of the image sent. */
 export const DEFAULT_MAX_DIMENSION = 2048;
-/** Above this many bytes the result carries a warning: many clients and model APIs refuse images over 5 MB. */
-export const LARGE_OUTPUT_BYTES = 5 * 1024 * 1024;
+/**
+ * Largest image sent, in bytes before base64: 5 MiB, the per-image limit of
+ * common model APIs, and well inside the MCP SDK client's 10 MiB message cap
+ * (its base64 is 6.7 MiB). A larger result is reduced further until it fits.
+ */
+export const MAX_OUTPUT_BYTES = 5 * 1024 * 1024;
+/** How many further reductions are tried before giving up on MAX_OUTPUT_BYTES. */
+const MAX_SHRINK_ATTEMPTS = 4;
 
 /** The result of {@linkcode viewImage}. */
 export interface ImageView {
@@ -125,27 +131,42 @@ export async function viewImage(file: { abs: string; rel: string }, box: Size): 
     );
   }
   const original = { width: header.width, height: header.height };
-  const output = fitWithin(original, box);
-  const resized = output.width !== original.width || output.height !== original.height;
+  let output = fitWithin(original, box);
+  let resized = output.width !== original.width || output.height !== original.height;
   const bitmap = await decodeImage(source, header.format, { full: original, atLeast: resized ? output : undefined });
-  let bytes = source;
-  let mediaType: string = header.mediaType;
-  if (resized) {
-    const encoded = await encodeBitmap(reduceBitmap(bitmap, output), header.format);
-    bytes = encoded.bytes;
-    mediaType = encoded.mediaType;
-    if (header.format === "gif") warnings.push("the GIF's first frame was re-encoded as PNG to resize it");
+  let sent = { bytes: source, mediaType: header.mediaType as string };
+  if (resized) sent = await encodeBitmap(reduceBitmap(bitmap, output), header.format);
+  const fitted = output;
+  for (let attempt = 1; sent.bytes.length > MAX_OUTPUT_BYTES; attempt++) {
+    if (attempt > MAX_SHRINK_ATTEMPTS) {
+      throw new ToolError(
+        "FILE_TOO_LARGE",
+        `${file.rel} stays over ${formatBytes(MAX_OUTPUT_BYTES)} even reduced to ${output.width}x${output.height}`,
+        {
+          hint: "Pass a smaller max_width/max_height.",
+          details: { path: file.rel, max_output_bytes: MAX_OUTPUT_BYTES },
+        },
+      );
+    }
+    // Encoded size grows roughly with the pixel count: aim 10% under the cap.
+    const factor = Math.sqrt(MAX_OUTPUT_BYTES / sent.bytes.length) * 0.9;
+    output = {
+      width: Math.max(1, Math.floor(output.width * factor)),
+      height: Math.max(1, Math.floor(output.height * factor)),
+    };
+    sent = await encodeBitmap(reduceBitmap(bitmap, output), header.format);
+    resized = true;
   }
-  if (bytes.length > LARGE_OUTPUT_BYTES) {
+  if (output !== fitted) {
     warnings.push(
-      `the image sent is ${formatBytes(bytes.length)}; some clients refuse images over ${
-        formatBytes(LARGE_OUTPUT_BYTES)
-      }: pass a smaller max_width/max_height`,
+      `at ${fitted.width}x${fitted.height} the image was over the ${formatBytes(MAX_OUTPUT_BYTES)} cap ` +
+        `for an image sent, so it was reduced to ${output.width}x${output.height}`,
     );
   }
+  if (resized && header.format === "gif") warnings.push("the GIF's first frame was re-encoded as PNG to resize it");
   return {
-    bytes,
-    mediaType,
+    bytes: sent.bytes,
+    mediaType: sent.mediaType,
     sourceMediaType: header.mediaType,
     fileBytes: source.length,
     original,
