@@ -51,6 +51,7 @@ async function memory(pid: number): Promise<{ peak: number; rss: number }> {
 
 interface Run {
   idlePeak: number;
+  firstPeak: number;
   peak: number;
   firstMs: number;
   warmMs: number;
@@ -71,6 +72,12 @@ async function measure(
   const transport = new StdioClientTransport({ command, args, stderr: "ignore" });
   const client = new Client({ name: "bench", version: "1" });
   await client.connect(transport);
+  let transportError = "";
+  const onerror = transport.onerror;
+  transport.onerror = (error) => {
+    transportError ||= error.message;
+    onerror?.(error);
+  };
   const pid = transport.pid!;
   const baseline: number[] = [];
   for (let i = 0; i < CALLS; i++) {
@@ -82,10 +89,14 @@ async function measure(
   const times: number[] = [];
   let sentBytes = 0;
   let mimeType = "";
+  let firstPeak = 0;
   for (let i = 0; i < CALLS; i++) {
     const start = performance.now();
-    const result = await client.callTool({ name: tool, arguments: toolArgs });
+    const result = await client.callTool({ name: tool, arguments: toolArgs }).catch((error: Error) => {
+      throw new Error(transportError || error.message);
+    });
     times.push(performance.now() - start);
+    if (i === 0) firstPeak = (await memory(pid)).peak;
     const image = (result.content as { type: string; data?: string; mimeType?: string }[]).find((block) =>
       block.type === "image"
     );
@@ -97,6 +108,7 @@ async function measure(
   await client.close();
   return {
     idlePeak,
+    firstPeak,
     peak,
     firstMs: times[0],
     warmMs: median(times.slice(1)),
@@ -118,15 +130,18 @@ const ours = await measure(
   { name: "server_info", arguments: {} },
 );
 let peer: Run | null = null;
-try {
-  await Deno.stat(peerMain);
-  peer = await measure("node", [peerMain, dataDir], "read_media_file", { path: photo }, {
-    name: "list_allowed_directories",
-    arguments: {},
-  });
-} catch (error) {
-  console.error(`bench: peer skipped (${(error as Error).message}); see the header of this file to install it`);
+let peerFailure = "not installed (see the header of bench/image_bench.ts)";
+if (await Deno.stat(peerMain).then(() => true, () => false)) {
+  try {
+    peer = await measure("node", [peerMain, dataDir], "read_media_file", { path: photo }, {
+      name: "list_allowed_directories",
+      arguments: {},
+    });
+  } catch (error) {
+    peerFailure = `failed: ${(error as Error).message}`;
+  }
 }
+if (!peer) console.error(`bench: peer ${peerFailure}`);
 
 const mib = (value: number) => value.toFixed(0);
 const ms = (value: number) => value.toFixed(0);
@@ -142,6 +157,9 @@ const rows = [
     peer ? ms(peer.baselineMs) + " (list_allowed_directories)" : "–"
   } | ${(ours.warmMs / ours.baselineMs).toFixed(0)}× server_info |`,
   `| peak RSS before any image (MiB) | ${mib(ours.idlePeak)} | ${peer ? mib(peer.idlePeak) : "–"} | |`,
+  `| peak RSS after 1 view (MiB) | ${mib(ours.firstPeak)} | ${peer ? mib(peer.firstPeak) : "–"} | ${
+    peer ? (ours.firstPeak / peer.firstPeak).toFixed(2) + "×" : "–"
+  } |`,
   `| peak RSS after ${CALLS} views (MiB) | ${mib(ours.peak)} | ${peer ? mib(peer.peak) : "–"} | ${
     peer ? (ours.peak / peer.peak).toFixed(2) + "×" : "–"
   } |`,
@@ -155,5 +173,9 @@ console.log(`## view_image: ${WIDTH}x${HEIGHT} JPEG (${(fileBytes / 1024 / 1024)
 | --- | ---: | ---: | ---: |
 ${rows.join("\n")}
 
-Peak RSS is the server process's VmHWM. The peer returns the file's own bytes as base64 and never decodes
+${
+  peer
+    ? ""
+    : `Peer: ${peerFailure}.\n\n`
+}Peak RSS is the server process's VmHWM. The peer returns the file's own bytes as base64 and never decodes
 it; workcell decodes at 1/2 scale (JPEG DCT scaling), area-averages to 2048x1365 and re-encodes at quality 85.`);
