@@ -43,3 +43,20 @@ export function pixelAt(bitmap: Bitmap, x: number, y: number): number[] {
   const at = (y * bitmap.width + x) * 4;
   return Array.from(bitmap.rgba.subarray(at, at + 4));
 }
+
+/** A JPEG APP1 segment (marker included) with an Exif IFD0 holding only the orientation tag. */
+export function exifSegment(orientation: number, little = false): Uint8Array {
+  const tiff = new Uint8Array(8 + 2 + 12 + 4);
+  const view = new DataView(tiff.buffer);
+  tiff.set(new TextEncoder().encode(little ? "II" : "MM"));
+  view.setUint16(2, 42, little);
+  view.setUint32(4, 8, little);
+  view.setUint16(8, 1, little);
+  view.setUint16(10, 0x0112, little);
+  view.setUint16(12, 3, little);
+  view.setUint32(14, 1, little);
+  view.setUint16(18, orientation, little);
+  const payload = [...new TextEncoder().encode("Exif\0\0"), ...tiff];
+  const length = payload.length + 2;
+  return new Uint8Array([0xff, 0xe1, length >> 8, length & 0xff, ...payload]);
+}

@@ -1,6 +1,6 @@
 import { assert, assertEquals } from "./assert.ts";
 import { type CallResult, startServer, tempWorkspace } from "./harness.ts";
-import { decodeFixture, encodeFixture, makeBitmap, pixelAt } from "./image_fixtures.ts";
+import { decodeFixture, encodeFixture, exifSegment, makeBitmap, pixelAt } from "./image_fixtures.ts";
 
 const encoder = new TextEncoder();
 
@@ -139,6 +139,11 @@ Deno.test("view_image: the type comes from the bytes; corrupt, truncated and for
   await Deno.writeFile(`${ws}/notes.png`, encoder.encode("just some text\n"));
   await Deno.writeFile(`${ws}/empty.gif`, new Uint8Array());
   await Deno.writeFile(`${ws}/pic.webp`, encoder.encode("RIFF\x10\0\0\0WEBPVP8 \0\0\0\0"));
+  const jpeg = await encodeFixture("jpeg", pattern);
+  await Deno.writeFile(
+    `${ws}/sideways.jpg`,
+    new Uint8Array([...jpeg.subarray(0, 2), ...exifSegment(6), ...jpeg.subarray(2)]),
+  );
   const garbled = png.slice();
   garbled.fill(0x5a, 60, 400);
   await Deno.writeFile(`${ws}/garbled.png`, garbled);
@@ -150,6 +155,10 @@ Deno.test("view_image: the type comes from the bytes; corrupt, truncated and for
   assertEquals(renamed.structured.media_type, "image/png");
   assert(renamed.structured.warnings[0].includes("named like JPEG but contains PNG"), renamed.text);
   assert(renamed.text.includes("Warning:"), renamed.text);
+
+  const sideways = await server.call("view_image", { path: "sideways.jpg" });
+  assertEquals(imageBlock(sideways).mimeType, "image/jpeg");
+  assert(sideways.structured.warnings[0].includes("EXIF orientation is 6 (rotate 90° clockwise)"), sideways.text);
 
   for (const name of ["cut.png", "cut.jpeg", "cut.gif", "head-only.png", "head-only.jpeg", "head-only.gif"]) {
     assertEquals(errorCode(await server.call("view_image", { path: name })), "UNSUPPORTED_IMAGE", name);

@@ -17,6 +17,8 @@ export interface ImageHeader {
   mediaType: `image/${ImageFormat}`;
   width: number;
   height: number;
+  /** JPEG EXIF orientation (1..8) when the file has one; 1 means stored upright. */
+  orientation?: number;
 }
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
@@ -70,8 +72,30 @@ function isStartOfFrame(marker: number): boolean {
   return marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc;
 }
 
+/** The orientation tag (0x0112) of IFD0 in an APP1 Exif segment whose payload starts at `at`, if present. */
+function exifOrientation(bytes: Uint8Array, at: number, end: number): number | undefined {
+  if (ascii(bytes, at, 6) !== "Exif\0\0") return undefined;
+  const tiff = at + 6;
+  const order = ascii(bytes, tiff, 2);
+  if (order !== "II" && order !== "MM") return undefined;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, Math.min(end, bytes.length));
+  const little = order === "II";
+  try {
+    const ifd = tiff + view.getUint32(tiff + 4, little);
+    const entries = view.getUint16(ifd, little);
+    for (let i = 0; i < entries; i++) {
+      const entry = ifd + 2 + i * 12;
+      if (view.getUint16(entry, little) === 0x0112) return view.getUint16(entry + 8, little);
+    }
+  } catch {
+    // A cut or malformed Exif block: no orientation.
+  }
+  return undefined;
+}
+
 /** Walks the marker segments up to the first start-of-frame, which holds the size. */
 function jpegHeader(bytes: Uint8Array): ImageHeader {
+  let orientation: number | undefined;
   let at = 2;
   while (at < bytes.length) {
     if (bytes[at] !== 0xff) throw corrupt("jpeg", `expected a marker at byte ${at}`);
@@ -83,9 +107,11 @@ function jpegHeader(bytes: Uint8Array): ImageHeader {
     if (at + 2 > bytes.length) break;
     const length = u16be(bytes, at);
     if (length < 2) throw corrupt("jpeg", `segment at byte ${at} has length ${length}`);
+    if (marker === 0xe1 && orientation === undefined) orientation = exifOrientation(bytes, at + 2, at + length);
     if (isStartOfFrame(marker)) {
       if (at + 7 > bytes.length) break;
-      return { format: "jpeg", mediaType: "image/jpeg", width: u16be(bytes, at + 5), height: u16be(bytes, at + 3) };
+      const size = { width: u16be(bytes, at + 5), height: u16be(bytes, at + 3) };
+      return { format: "jpeg", mediaType: "image/jpeg", ...size, ...(orientation ? { orientation } : {}) };
     }
     at += length;
   }

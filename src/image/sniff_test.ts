@@ -1,6 +1,7 @@
 import { assert, assertEquals, assertThrows } from "../../tests/assert.ts";
 import { ToolError } from "../errors.ts";
 import { formatFromName, sniffImage } from "./sniff.ts";
+import { exifSegment } from "../../tests/image_fixtures.ts";
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
@@ -98,4 +99,13 @@ Deno.test("formatFromName maps image extensions, case-insensitively", () => {
   assertEquals(formatFromName("x.gif"), "gif");
   assertEquals(formatFromName("x.webp"), null);
   assertEquals(formatFromName("Makefile"), null);
+});
+
+Deno.test("sniffImage reads the EXIF orientation of a JPEG, in either byte order", () => {
+  const head = jpegHead(40, 30);
+  for (const little of [true, false]) {
+    const bytes = new Uint8Array([0xff, 0xd8, ...exifSegment(6, little), ...head.subarray(2)]);
+    assertEquals(sniffImage(bytes).orientation, 6);
+  }
+  assertEquals(sniffImage(head).orientation, undefined);
 });

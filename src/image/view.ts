@@ -33,6 +33,17 @@ export const MAX_OUTPUT_BYTES = 5 * 1024 * 1024;
 /** How many further reductions are tried before giving up on MAX_OUTPUT_BYTES. */
 const MAX_SHRINK_ATTEMPTS = 4;
 
+/** What each EXIF orientation asks a viewer to do to the stored pixels. */
+const ORIENTATIONS: Record<number, string> = {
+  2: "mirror horizontally",
+  3: "rotate 180°",
+  4: "mirror vertically",
+  5: "mirror and rotate 90° clockwise",
+  6: "rotate 90° clockwise",
+  7: "mirror and rotate 90° counter-clockwise",
+  8: "rotate 90° counter-clockwise",
+};
+
 /** The result of {@linkcode viewImage}. */
 export interface ImageView {
   /** The bytes to send: the file's own when `resized` is false. */
@@ -128,6 +139,12 @@ export async function viewImage(file: { abs: string; rel: string }, box: Size): 
     warnings.push(
       `${file.rel} is named like ${named.toUpperCase()} but contains ${header.format.toUpperCase()} data; ` +
         `it was read as ${header.format.toUpperCase()}`,
+    );
+  }
+  if (header.orientation && header.orientation !== 1) {
+    warnings.push(
+      `the JPEG's EXIF orientation is ${header.orientation} (${ORIENTATIONS[header.orientation] ?? "unknown"}); ` +
+        `it is not applied: the image is shown as stored`,
     );
   }
   const original = { width: header.width, height: header.height };
