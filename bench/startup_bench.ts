@@ -56,8 +56,8 @@ console.log(`## Start-up and server_info latency (stdio)
 
 | measurement | workcell | baseline | ratio |
 | --- | ---: | ---: | ---: |
-| spawn → initialize response, median of ${RUNS} (ms) | ${f(median(startup))} | ${f(median(baseline))} (\`deno run\` empty script) | ${
-  (median(startup) / median(baseline)).toFixed(2)
-}× |
+| spawn → initialize response, median of ${RUNS} (ms) | ${f(median(startup))} | ${
+  f(median(baseline))
+} (\`deno run\` empty script) | ${(median(startup) / median(baseline)).toFixed(2)}× |
 | server_info p50 over ${CALLS} sequential calls (ms) | ${f(percentile(calls, 50))} | | |
 | server_info p99 over ${CALLS} sequential calls (ms) | ${f(percentile(calls, 99))} | | |`);
