@@ -115,6 +115,12 @@ Deno.test("view_image: large images are reduced keeping the aspect ratio and re-
   assertEquals([boxedOut.width, boxedOut.height], [150, 100]);
   assertEquals([boxed.structured.max_width, boxed.structured.max_height], [300, 100]);
 
+  // Parallel calls queue up (one decode at a time) and all succeed.
+  const parallel = await Promise.all(
+    ["wide.png", "photo.jpg", "wide.png"].map((path) => server.call("view_image", { path })),
+  );
+  assertEquals(parallel.map((result) => result.structured.output.height), [26, 1365, 26]);
+
   const banner = await server.call("view_image", { path: "banner.gif", max_height: 50 });
   const bannerBlock = imageBlock(banner);
   assertEquals(bannerBlock.mimeType, "image/png");

@@ -35,7 +35,11 @@ export const viewImageTool = defineTool({
   }),
   handler: async (args, ctx) => {
     const file = await confine(ctx.workspace, args.path);
-    const view = await viewImage(file, { width: args.max_width, height: args.max_height });
+    const box = { width: args.max_width, height: args.max_height };
+    const view = await ctx.services.imageQueue.run(() => {
+      ctx.signal.throwIfAborted(); // cancelled while waiting for its turn
+      return viewImage(file, box);
+    });
     return {
       text: describeView(file.rel, view),
       image: { data: view.bytes.toBase64(), mimeType: view.mediaType },
