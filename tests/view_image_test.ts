@@ -194,6 +194,7 @@ Deno.test("view_image: size caps, confinement and file kinds", async () => {
     await Deno.symlink(`${outside}/secret.png`, `${ws}/link.png`);
     await Deno.symlink(outside, `${ws}/linkdir`);
     await Deno.mkdir(`${ws}/dir.png`);
+    await new Deno.Command("mkfifo", { args: [`${ws}/pipe.png`] }).output();
 
     const huge = await server.call("view_image", { path: "huge.png" });
     assertEquals(errorCode(huge), "FILE_TOO_LARGE");
@@ -207,6 +208,8 @@ Deno.test("view_image: size caps, confinement and file kinds", async () => {
     }
     assertEquals(errorCode(await server.call("view_image", { path: "missing.png" })), "NOT_FOUND");
     assertEquals(errorCode(await server.call("view_image", { path: "dir.png" })), "NOT_A_FILE");
+    // A FIFO is refused without opening it (opening would block until a writer appears).
+    assertEquals(errorCode(await server.call("view_image", { path: "pipe.png" })), "NOT_A_FILE");
     const invalid = await server.call("view_image", { path: "bomb.png", max_width: 0 });
     assertEquals(errorCode(invalid), "INVALID_ARGUMENT");
     assertEquals(invalid.structured.error.details.fields, ["max_width"]);
