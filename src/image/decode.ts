@@ -11,7 +11,7 @@
  * @example
  * const bitmap = await decodeImage(bytes, "jpeg", { width: 2048, height: 1365 });
  */
-import { GIF } from "imagescript";
+import gifModule from "imagescript/wasm/node/gif.js";
 import jpegModule from "imagescript/wasm/node/jpeg.js";
 import pngModule from "imagescript/wasm/node/png.js";
 import { ToolError } from "../errors.ts";
@@ -48,7 +48,20 @@ interface PngCodec {
   init(): Promise<{ decode(data: Uint8Array): { width: number; height: number; framebuffer: Uint8Array } }>;
 }
 
+/** imagescript's GIF decoder: frames in file order, each RGBA at an offset on the logical screen. */
+interface GifCodec {
+  init(): Promise<{
+    Decoder: new (data: Uint8Array) => {
+      width: number;
+      height: number;
+      frame(): { x: number; y: number; width: number; height: number; buffer: Uint8Array } | null;
+      free(): void;
+    };
+  }>;
+}
+
 const jpeg = jpegModule as unknown as JpegCodec;
+const gif = gifModule as unknown as GifCodec;
 const png = pngModule as unknown as PngCodec;
 
 /** The JPEG decoder's scale factors, in eighths, smallest first. */
@@ -115,10 +128,23 @@ async function decodeUnchecked(bytes: Uint8Array, format: ImageFormat, jpegSize:
     const decoded = (await jpeg.init()).decode(bytes, jpegSize?.width ?? 0, jpegSize?.height ?? 0);
     return { width: decoded.width, height: decoded.height, rgba: jpegToRgba(decoded) };
   }
-  const [frame] = await GIF.decode(bytes, true);
-  if (!frame) throw new Error("the GIF has no frame");
-  const rgba = frame.bitmap;
-  return { width: frame.width, height: frame.height, rgba: new Uint8Array(rgba.buffer, rgba.byteOffset, rgba.length) };
+  return await decodeGifFirstFrame(bytes);
+}
+
+/** The first frame placed on the transparent logical screen, clipped to it. */
+async function decodeGifFirstFrame(bytes: Uint8Array): Promise<Bitmap> {
+  const decoder = new (await gif.init()).Decoder(bytes);
+  const frame = decoder.frame();
+  decoder.free();
+  if (!frame) throw new Error("the GIF has no image");
+  const { width, height } = decoder;
+  const rgba = new Uint8Array(width * height * 4);
+  const columns = Math.max(0, Math.min(frame.width, width - frame.x));
+  for (let row = 0; columns > 0 && row < frame.height && frame.y + row < height; row++) {
+    const from = row * frame.width * 4;
+    rgba.set(frame.buffer.subarray(from, from + columns * 4), ((frame.y + row) * width + frame.x) * 4);
+  }
+  return { width, height, rgba };
 }
 
 /**

@@ -37,3 +37,18 @@ Deno.test("decodeImage turns truncated data into UNSUPPORTED_IMAGE for every for
     assert(error instanceof ToolError && error.code === "UNSUPPORTED_IMAGE", `${format}: ${error}`);
   }
 });
+
+Deno.test("decodeImage places a GIF's first frame at its offset on the transparent logical screen", async () => {
+  const { Frame, GIF, Image } = await import("imagescript");
+  const first = new Image(20, 10);
+  first.fill(0x00ff00ff);
+  const second = new Image(30, 15);
+  second.fill(0xff0000ff);
+  const bytes = await new GIF([Frame.from(first, 100, 10, 5), Frame.from(second, 100)]).encode();
+  const decoded = await decodeImage(bytes, "gif", { full: { width: 30, height: 15 } });
+  assertEquals([decoded.width, decoded.height], [30, 15]);
+  assertEquals(pixelAt(decoded, 0, 0)[3], 0);
+  assertEquals(pixelAt(decoded, 15, 8), [0, 255, 0, 255]);
+  assertEquals(pixelAt(decoded, 29, 14), [0, 255, 0, 255]);
+  assertEquals(pixelAt(decoded, 9, 14)[3], 0);
+});
