@@ -1,5 +1,6 @@
 import { assert, assertEquals, assertRejects } from "../../tests/assert.ts";
-import { encodeFixture, makeBitmap, pixelAt } from "../../tests/image_fixtures.ts";
+import { encodeFixture, makeBitmap, pixelAt, rawPng } from "../../tests/image_fixtures.ts";
+import { sniffImage } from "./sniff.ts";
 import { ToolError } from "../errors.ts";
 import { decodeImage, jpegDecodeSize } from "./decode.ts";
 
@@ -51,4 +52,52 @@ Deno.test("decodeImage places a GIF's first frame at its offset on the transpare
   assertEquals(pixelAt(decoded, 15, 8), [0, 255, 0, 255]);
   assertEquals(pixelAt(decoded, 29, 14), [0, 255, 0, 255]);
   assertEquals(pixelAt(decoded, 9, 14)[3], 0);
+});
+
+Deno.test("decodeImage reads grey, grey+alpha, 16-bit and palette PNGs as 8-bit RGBA", async () => {
+  const cases: { name: string; png: Uint8Array; expect: number[][] }[] = [
+    {
+      name: "grey 8-bit",
+      png: await rawPng({ width: 2, height: 1, bitDepth: 8, colorType: 0, rows: [new Uint8Array([0, 200])] }),
+      expect: [[0, 0, 0, 255], [200, 200, 200, 255]],
+    },
+    {
+      name: "grey 1-bit",
+      png: await rawPng({ width: 2, height: 1, bitDepth: 1, colorType: 0, rows: [new Uint8Array([0b01000000])] }),
+      expect: [[0, 0, 0, 255], [255, 255, 255, 255]],
+    },
+    {
+      name: "grey+alpha 8-bit",
+      png: await rawPng({ width: 2, height: 1, bitDepth: 8, colorType: 4, rows: [new Uint8Array([10, 0, 250, 128])] }),
+      expect: [[10, 10, 10, 0], [250, 250, 250, 128]],
+    },
+    {
+      name: "RGB 16-bit",
+      png: await rawPng({
+        width: 1,
+        height: 1,
+        bitDepth: 16,
+        colorType: 2,
+        rows: [new Uint8Array([0xff, 0xff, 0x80, 0x00, 0x00, 0x00])],
+      }),
+      expect: [[255, 128, 0, 255]],
+    },
+    {
+      name: "palette with tRNS",
+      png: await rawPng({
+        width: 2,
+        height: 1,
+        bitDepth: 8,
+        colorType: 3,
+        rows: [new Uint8Array([0, 1])],
+        extra: [["PLTE", new Uint8Array([255, 0, 0, 0, 0, 255])], ["tRNS", new Uint8Array([0])]],
+      }),
+      expect: [[255, 0, 0, 0], [0, 0, 255, 255]],
+    },
+  ];
+  for (const { name, png, expect } of cases) {
+    const header = sniffImage(png);
+    const decoded = await decodeImage(png, "png", { full: header });
+    assertEquals(expect.map((_, x) => pixelAt(decoded, x, 0)), expect, name);
+  }
 });
