@@ -90,6 +90,11 @@ Deno.test("view_image: large images are reduced keeping the aspect ratio and re-
     await encodeFixture("gif", makeBitmap(3000, 200, (x) => (x < 1500 ? [0, 255, 0, 255] : [255, 255, 0, 255]))),
   );
 
+  await Deno.writeFile(`${ws}/strip.png`, await encodeFixture("png", makeBitmap(1, 5000, () => [9, 9, 9, 255])));
+  const strip = await server.call("view_image", { path: "strip.png" });
+  assertEquals([strip.structured.output, strip.structured.scale], [{ width: 1, height: 2048 }, 2048 / 5000]);
+  assertEquals((await decodeFixture(imageBlock(strip).bytes)).height, 2048);
+
   const wide = await server.call("view_image", { path: "wide.png" });
   const wideBlock = imageBlock(wide);
   assertEquals(wideBlock.mimeType, "image/png");

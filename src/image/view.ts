@@ -57,7 +57,7 @@ export interface ImageView {
   original: Size;
   output: Size;
   resized: boolean;
-  /** Output width over original width (1 when not resized). */
+  /** Output over original size, the smaller of the two axes' ratios (1 when not resized). */
   scale: number;
   warnings: string[];
 }
@@ -189,7 +189,7 @@ export async function viewImage(file: { abs: string; rel: string }, box: Size): 
     original,
     output,
     resized,
-    scale: output.width / original.width,
+    scale: Math.min(output.width / original.width, output.height / original.height),
     warnings,
   };
 }

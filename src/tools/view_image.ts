@@ -28,7 +28,7 @@ export const viewImageTool = defineTool({
     original: dimensions,
     output: dimensions,
     resized: z.boolean().describe("False: the file's own bytes were sent; true: reduced and re-encoded."),
-    scale: z.number().describe("Output width over original width (1 when not resized)."),
+    scale: z.number().describe("Output over original size, the smaller of the two axes' ratios (1 when not resized)."),
     max_width: z.int(),
     max_height: z.int(),
     warnings: z.array(z.string()),
