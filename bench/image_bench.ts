@@ -53,6 +53,8 @@ interface Run {
   idlePeak: number;
   firstPeak: number;
   peak: number;
+  /** RSS one second after the last view. */
+  settled: number;
   firstMs: number;
   warmMs: number;
   baselineMs: number;
@@ -105,11 +107,14 @@ async function measure(
     mimeType = image.mimeType!;
   }
   const peak = (await memory(pid)).peak;
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  const settled = (await memory(pid)).rss;
   await client.close();
   return {
     idlePeak,
     firstPeak,
     peak,
+    settled,
     firstMs: times[0],
     warmMs: median(times.slice(1)),
     baselineMs: median(baseline),
@@ -163,6 +168,7 @@ const rows = [
   `| peak RSS after ${CALLS} views (MiB) | ${mib(ours.peak)} | ${peer ? mib(peer.peak) : "–"} | ${
     peer ? (ours.peak / peer.peak).toFixed(2) + "×" : "–"
   } |`,
+  `| RSS 1 s after the last view (MiB) | ${mib(ours.settled)} | ${peer ? mib(peer.settled) : "–"} | |`,
   `| image sent | ${kb(ours.sentBytes)} ${ours.mimeType}, 2048x1365 | ${
     peer ? `${kb(peer.sentBytes)} ${peer.mimeType}, ${WIDTH}x${HEIGHT} (not resized)` : "–"
   } | ${peer ? (ours.sentBytes / peer.sentBytes).toFixed(3) + "×" : "–"} |`,
@@ -178,4 +184,5 @@ ${
     ? ""
     : `Peer: ${peerFailure}.\n\n`
 }Peak RSS is the server process's VmHWM. The peer returns the file's own bytes as base64 and never decodes
-it; workcell decodes at 1/2 scale (JPEG DCT scaling), area-averages to 2048x1365 and re-encodes at quality 85.`);
+it; workcell decodes at 1/2 scale (JPEG DCT scaling), area-averages to 2048x1365 and re-encodes at quality 85,
+in a worker that is terminated after each view.`);

@@ -115,6 +115,27 @@ Deno.test("view_image: large images are reduced keeping the aspect ratio and re-
   assertEquals([photoOut.format, photoOut.width, photoOut.height], ["jpeg", 2048, 1365]);
   assert(photo.text.includes("resized to 2048x1365"), photo.text);
 
+  // A large image renders off the server's thread: a call made meanwhile is answered first.
+  const order: string[] = [];
+  await Promise.all([
+    server.call("view_image", { path: "photo.jpg" }).then(() => order.push("view_image")),
+    server.call("server_info").then(() => order.push("server_info")),
+  ]);
+  assertEquals(order, ["server_info", "view_image"]);
+
+  // Over 2048x2048 pixels the work runs in a worker: a pass-through comes back byte for byte from it too.
+  const whole = await server.call("view_image", { path: "photo.jpg", max_width: 3000, max_height: 3000 });
+  assertEquals(imageBlock(whole).bytes, await Deno.readFile(`${ws}/photo.jpg`));
+  assertEquals(whole.structured.resized, false);
+  await Deno.writeFile(
+    `${ws}/big.png`,
+    await encodeFixture("png", makeBitmap(2500, 1800, (x) => (x < 1250 ? [0, 0, 0, 0] : [10, 200, 30, 255]))),
+  );
+  const big = await server.call("view_image", { path: "big.png" });
+  const bigOut = await decodeFixture(imageBlock(big).bytes);
+  assertEquals([bigOut.format, bigOut.width, bigOut.height], ["png", 2048, 1475]);
+  assertEquals([pixelAt(bigOut, 0, 0)[3], pixelAt(bigOut, 2047, 1474)], [0, [10, 200, 30, 255]]);
+
   const boxed = await server.call("view_image", { path: "photo.jpg", max_width: 300, max_height: 100 });
   const boxedOut = await decodeFixture(imageBlock(boxed).bytes);
   assertEquals([boxedOut.width, boxedOut.height], [150, 100]);

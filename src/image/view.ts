@@ -9,9 +9,9 @@
  * view.output; // { width: 2048, height: 1152 }
  */
 import { fromOsError, ToolError } from "../errors.ts";
-import { decodeImage, type Size } from "./decode.ts";
-import { encodeBitmap } from "./encode.ts";
-import { fitWithin, reduceBitmap } from "./resize.ts";
+import type { Size } from "./decode.ts";
+import { formatBytes, renderImage, type Rendering } from "./render.ts";
+import type { RenderReply, RenderRequest } from "./render_worker.ts";
 import { formatFromName, type ImageHeader, sniffImage } from "./sniff.ts";
 
 /** Largest image file accepted, in bytes (checked before reading). */
@@ -24,14 +24,13 @@ export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
 export const MAX_IMAGE_PIXELS = 64 * 1024 * 1024;
 /** Default bounding box of the image sent. */
 export const DEFAULT_MAX_DIMENSION = 2048;
+export { MAX_OUTPUT_BYTES } from "./render.ts";
 /**
- * Largest image sent, in bytes before base64: 5 MiB, the per-image limit of
- * common model APIs, and well inside the MCP SDK client's 10 MiB message cap
- * (its base64 is 6.7 MiB). A larger result is reduced further until it fits.
+ * Images up to this many pixels (2048x2048) are rendered on the server's
+ * thread, in tens of milliseconds; larger ones in a worker, so the server
+ * keeps answering meanwhile and the decoders' memory is freed right after.
  */
-export const MAX_OUTPUT_BYTES = 5 * 1024 * 1024;
-/** How many further reductions are tried before giving up on MAX_OUTPUT_BYTES. */
-const MAX_SHRINK_ATTEMPTS = 4;
+const IN_THREAD_MAX_PIXELS = 2048 * 2048;
 
 /** What each EXIF orientation asks a viewer to do to the stored pixels. */
 const ORIENTATIONS: Record<number, string> = {
@@ -60,12 +59,6 @@ export interface ImageView {
   /** Output over original size, the smaller of the two axes' ratios (1 when not resized). */
   scale: number;
   warnings: string[];
-}
-
-function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 }
 
 function tooLarge(rel: string, size: number): ToolError {
@@ -119,6 +112,25 @@ function checkPixels(rel: string, header: ImageHeader): void {
   );
 }
 
+/** {@linkcode renderImage} in a fresh worker, terminated when it answers. */
+async function renderInWorker(source: Uint8Array, header: ImageHeader, box: Size, name: string): Promise<Rendering> {
+  const worker = new Worker(new URL("./render_worker.ts", import.meta.url), { type: "module" });
+  try {
+    const reply = await new Promise<RenderReply>((resolve, reject) => {
+      worker.onmessage = (event: MessageEvent<RenderReply>) => resolve(event.data);
+      worker.onerror = (event) => {
+        event.preventDefault();
+        reject(new ToolError("INTERNAL", `the image worker failed: ${event.message}`));
+      };
+      worker.postMessage({ source, header, box, name } satisfies RenderRequest);
+    });
+    if (reply.ok) return reply.rendering;
+    throw new ToolError(reply.code, reply.message, { hint: reply.hint, details: reply.details });
+  } finally {
+    worker.terminate();
+  }
+}
+
 /**
  * Views the image at `file` (already confined). The type comes from the
  * bytes; a file whose extension promises another type gets a warning.
@@ -147,50 +159,20 @@ export async function viewImage(file: { abs: string; rel: string }, box: Size): 
         `it is not applied: the image is shown as stored`,
     );
   }
+  const render = header.width * header.height > IN_THREAD_MAX_PIXELS ? renderInWorker : renderImage;
+  const rendering = await render(source, header, box, file.rel);
   const original = { width: header.width, height: header.height };
-  let output = fitWithin(original, box);
-  let resized = output.width !== original.width || output.height !== original.height;
-  const bitmap = await decodeImage(source, header.format, { full: original, atLeast: resized ? output : undefined });
-  let sent = { bytes: source, mediaType: header.mediaType as string };
-  if (resized) sent = await encodeBitmap(reduceBitmap(bitmap, output), header.format);
-  const fitted = output;
-  for (let attempt = 1; sent.bytes.length > MAX_OUTPUT_BYTES; attempt++) {
-    if (attempt > MAX_SHRINK_ATTEMPTS) {
-      throw new ToolError(
-        "FILE_TOO_LARGE",
-        `${file.rel} stays over ${formatBytes(MAX_OUTPUT_BYTES)} even reduced to ${output.width}x${output.height}`,
-        {
-          hint: "Pass a smaller max_width/max_height.",
-          details: { path: file.rel, max_output_bytes: MAX_OUTPUT_BYTES },
-        },
-      );
-    }
-    // Encoded size grows roughly with the pixel count: aim 10% under the cap.
-    const factor = Math.sqrt(MAX_OUTPUT_BYTES / sent.bytes.length) * 0.9;
-    output = {
-      width: Math.max(1, Math.floor(output.width * factor)),
-      height: Math.max(1, Math.floor(output.height * factor)),
-    };
-    sent = await encodeBitmap(reduceBitmap(bitmap, output), header.format);
-    resized = true;
-  }
-  if (output !== fitted) {
-    warnings.push(
-      `at ${fitted.width}x${fitted.height} the image was over the ${formatBytes(MAX_OUTPUT_BYTES)} cap ` +
-        `for an image sent, so it was reduced to ${output.width}x${output.height}`,
-    );
-  }
-  if (resized && header.format === "gif") warnings.push("the GIF's first frame was re-encoded as PNG to resize it");
+  const { output } = rendering;
   return {
-    bytes: sent.bytes,
-    mediaType: sent.mediaType,
+    bytes: rendering.bytes,
+    mediaType: rendering.mediaType,
     sourceMediaType: header.mediaType,
     fileBytes: source.length,
     original,
     output,
-    resized,
+    resized: rendering.resized,
     scale: Math.min(output.width / original.width, output.height / original.height),
-    warnings,
+    warnings: [...warnings, ...rendering.warnings],
   };
 }
 
