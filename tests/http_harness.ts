@@ -10,8 +10,7 @@
  * const info = await client.call("server_info");
  */
 import { Client, StreamableHTTPClientTransport } from "../src/sdk/mod.ts";
-import { sourceRunArgs } from "../src/permissions.ts";
-import { type CallResult, tempWorkspace } from "./harness.ts";
+import { type CallResult, serverCommand, tempWorkspace } from "./harness.ts";
 
 /** A token long enough for the server's minimum. */
 export const TEST_TOKEN = "test-token-0123456789abcdef";
@@ -53,20 +52,6 @@ export function freePort(): number {
   const port = (listener.addr as Deno.NetAddr).port;
   listener.close();
   return port;
-}
-
-/** The command that starts the server: the compiled binary when WORKCELL_BINARY is set, else `deno run`. */
-export function serverCommand(
-  workspace: string,
-  http: { host: string; port: number } | null,
-  args: string[],
-): { command: string; args: string[] } {
-  const binary = Deno.env.get("WORKCELL_BINARY");
-  if (binary) return { command: binary, args: ["--workspace", workspace, ...args] };
-  return {
-    command: Deno.execPath(),
-    args: [...sourceRunArgs({ writeRoot: workspace, http }), "--workspace", workspace, ...args],
-  };
 }
 
 const READY = "serving MCP Streamable HTTP";

@@ -1,7 +1,7 @@
 import * as path from "node:path";
 import { assert, assertEquals, assertRejects } from "./assert.ts";
-import { tempWorkspace } from "./harness.ts";
-import { serverCommand, startHttpServer, TEST_TOKEN } from "./http_harness.ts";
+import { serverCommand, tempWorkspace } from "./harness.ts";
+import { startHttpServer, TEST_TOKEN } from "./http_harness.ts";
 import { CATALOG } from "../src/catalog.ts";
 import { CARD_META_KEY, SERVER_CARD_PATH } from "../src/card/server_card.ts";
 import { MAX_REQUEST_BODY_BYTES } from "../src/http/sessions.ts";
