@@ -41,7 +41,12 @@ async function serveStdio(runtime: Runtime): Promise<void> {
     await runtime.services.close();
     Deno.exit(0);
   };
-  server.onclose = () => void shutdown();
+  // Chain, do not replace: createMcpServer's own close handling releases the session's commands.
+  const closeSession = server.onclose;
+  server.onclose = () => {
+    closeSession?.();
+    void shutdown();
+  };
   onTerminate(shutdown);
   await server.connect(new StdioServerTransport());
 }

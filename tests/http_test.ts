@@ -20,6 +20,23 @@ async function post(url: string, headers: Record<string, string>, body = INITIAL
   return response;
 }
 
+/** A `sleep` duration no other process uses, to find the command in /proc. */
+function uniqueSleep(): string {
+  return `${30 + Math.floor(Math.random() * 100_000) / 100_000}`;
+}
+
+/** Pids of live `sleep MARKER` processes. */
+async function processesWith(marker: string): Promise<string[]> {
+  const pids: string[] = [];
+  for await (const entry of Deno.readDir("/proc")) {
+    if (!/^\d+$/.test(entry.name)) continue;
+    const cmdline = await Deno.readTextFile(`/proc/${entry.name}/cmdline`).catch(() => "");
+    const stat = await Deno.readTextFile(`/proc/${entry.name}/stat`).catch(() => "");
+    if (cmdline === `sleep\0${marker}\0` && !/^\d+ \(.*\) Z/.test(stat)) pids.push(entry.name);
+  }
+  return pids;
+}
+
 /** Runs the server to completion (for refusals at start-up). */
 async function runToExit(args: string[], env: Record<string, string> = {}) {
   const workspace = await tempWorkspace();
@@ -162,6 +179,18 @@ Deno.test("http: two concurrent sessions are isolated from each other's commands
   assertEquals(stillMine.structured.status, "running");
   const killed = await alice.call("kill_command", { command_id: commandId, signal: "KILL" });
   assert(!killed.isError, killed.text);
+
+  // Ending a session (DELETE) kills the commands it started, and only those.
+  const marker = uniqueSleep();
+  const bobs = await bob.call("exec_command", { cmd: `sleep ${marker}`, yield_time_ms: 200 });
+  assertEquals(bobs.structured.status, "running", bobs.text);
+  assertEquals((await processesWith(marker)).length, 1);
+  await bob.close();
+  const deadline = Date.now() + 5_000;
+  while ((await processesWith(marker)).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  assertEquals(await processesWith(marker), [], "a closed session's command must die with it");
+  const aliceStill = await alice.call("server_info");
+  assert(!aliceStill.isError);
 });
 
 Deno.test("http: the server card is served without auth and matches tools/list, with the real annotations", async () => {
@@ -196,19 +225,11 @@ Deno.test("http: the server card is served without auth and matches tools/list, 
 Deno.test("http: SIGTERM ends sessions, kills child commands and exits 0", async () => {
   await using server = await startHttpServer({ token: TEST_TOKEN });
   const client = await server.connect();
-  const marker = `${30 + Math.floor(Math.random() * 1000) / 1000}`;
+  const marker = uniqueSleep();
   const started = await client.call("exec_command", { cmd: `sleep ${marker}`, yield_time_ms: 200 });
   const status = await server.stop("SIGTERM");
   assertEquals(status.code, 0, server.stderr());
-  if (!started.isError) {
-    const survivors: string[] = [];
-    for await (const entry of Deno.readDir("/proc")) {
-      if (!/^\d+$/.test(entry.name)) continue;
-      const cmdline = await Deno.readTextFile(`/proc/${entry.name}/cmdline`).catch(() => "");
-      if (cmdline.includes(`sleep\0${marker}`)) survivors.push(entry.name);
-    }
-    assertEquals(survivors, [], "the command outlived the server");
-  }
+  if (!started.isError) assertEquals(await processesWith(marker), [], "the command outlived the server");
 });
 
 Deno.test("--print-server-card prints the stdio card with the tools and exits 0", async () => {
