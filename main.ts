@@ -23,7 +23,9 @@ function exitWithUsage(message: string): never {
 
 /** Runs `shutdown` once, on the first SIGINT or SIGTERM. */
 function onTerminate(shutdown: () => Promise<void>): void {
-  for (const signal of ["SIGINT", "SIGTERM"] as const) Deno.addSignalListener(signal, () => void shutdown());
+  // Windows delivers only SIGINT and SIGBREAK to Deno.
+  const signals: Deno.Signal[] = Deno.build.os === "windows" ? ["SIGINT", "SIGBREAK"] : ["SIGINT", "SIGTERM"];
+  for (const signal of signals) Deno.addSignalListener(signal, () => void shutdown());
 }
 
 async function serveStdio(runtime: Runtime): Promise<void> {

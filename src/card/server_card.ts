@@ -63,12 +63,29 @@ export interface ServerCard {
 export function serverCard(config: Config, http?: { url: string }): ServerCard {
   const bearer = http !== undefined && !config.httpNoAuth;
   const protocolVersions = [...SUPPORTED_PROTOCOL_VERSIONS];
-  const card: ServerCard = {
+  const remotes: ServerCard["remotes"] = http && [{
+    type: "streamable-http",
+    url: http.url,
+    ...(bearer
+      ? {
+        headers: [{
+          name: "Authorization",
+          description: "Bearer token given to the server with --auth-token-file or WORKCELL_AUTH_TOKEN",
+          isRequired: true,
+          isSecret: true,
+          value: "Bearer {token}",
+        }],
+      }
+      : {}),
+    supportedProtocolVersions: protocolVersions,
+  }];
+  return {
     $schema: SERVER_CARD_SCHEMA,
     name: CARD_NAME,
     title: SERVER_NAME,
     version: SERVER_VERSION,
     description: DESCRIPTION,
+    ...(remotes ? { remotes } : {}),
     _meta: {
       [CARD_META_KEY]: {
         transport: http ? "streamable-http" : "stdio",
@@ -79,23 +96,4 @@ export function serverCard(config: Config, http?: { url: string }): ServerCard {
       },
     },
   };
-  if (http) {
-    card.remotes = [{
-      type: "streamable-http",
-      url: http.url,
-      ...(bearer
-        ? {
-          headers: [{
-            name: "Authorization",
-            description: "Bearer token given to the server with --auth-token-file or WORKCELL_AUTH_TOKEN",
-            isRequired: true,
-            isSecret: true,
-            value: "Bearer {token}",
-          }],
-        }
-        : {}),
-      supportedProtocolVersions: protocolVersions,
-    }];
-  }
-  return card;
 }

@@ -23,7 +23,10 @@ export interface Launch {
   cwd: string;
 }
 
-const FORWARDED_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+/** Signals passed on to the relaunched process (Windows delivers only SIGINT and SIGBREAK). */
+const FORWARDED_SIGNALS: Deno.Signal[] = Deno.build.os === "windows"
+  ? ["SIGINT", "SIGBREAK"]
+  : ["SIGINT", "SIGTERM", "SIGHUP"];
 
 /**
  * Whether a process started in `cwd` must relaunch into `workspace` (both
