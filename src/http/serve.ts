@@ -63,7 +63,7 @@ export function endpointUrl(address: HttpAddress): string {
 
 /** Builds the request handler (exported for tests that drive it without a socket). */
 export async function createHttpHandler(
-  options: HttpServeOptions,
+  options: Omit<HttpServeOptions, "openSession">,
   sessions: HttpSessions,
 ): Promise<(request: Request) => Promise<Response>> {
   const origins = new OriginCheck(options.address);

@@ -19,6 +19,12 @@ export const SESSION_EVICT_IDLE_MS = 10 * 60_000;
 /** Largest POST body accepted, in bytes (a big apply_patch fits comfortably). */
 export const MAX_REQUEST_BODY_BYTES = 4 * 1024 * 1024;
 
+/** Bounds of the session table (the defaults are the constants above). */
+export interface SessionLimits {
+  maxSessions: number;
+  evictIdleMs: number;
+}
+
 interface Session {
   transport: WebStandardStreamableHTTPServerTransport;
   server: Server;
@@ -29,11 +35,16 @@ interface Session {
 export class HttpSessions {
   readonly #sessions = new Map<string, Session>();
   readonly #open: () => Server;
+  readonly #limits: SessionLimits;
   #closed = false;
 
   /** `open` builds the MCP Server of a new session. */
-  constructor(open: () => Server) {
+  constructor(
+    open: () => Server,
+    limits: SessionLimits = { maxSessions: MAX_SESSIONS, evictIdleMs: SESSION_EVICT_IDLE_MS },
+  ) {
     this.#open = open;
+    this.#limits = limits;
   }
 
   /** Number of live sessions. */
@@ -52,11 +63,11 @@ export class HttpSessions {
   /** Starts a new session with an `initialize` request. */
   async initialize(request: Request, parsedBody: unknown): Promise<Response> {
     if (this.#closed) return jsonRpcError(503, -32000, "Server is shutting down");
-    if (this.#sessions.size >= MAX_SESSIONS && !(await this.#evictIdle())) {
+    if (this.#sessions.size >= this.#limits.maxSessions && !(await this.#evictIdle())) {
       return jsonRpcError(
         503,
         -32000,
-        `Too many sessions (${MAX_SESSIONS}); end one with DELETE /mcp or wait for an idle one to be evicted`,
+        `Too many sessions (${this.#limits.maxSessions}); end one with DELETE /mcp or wait for an idle one to be evicted`,
       );
     }
     const server = this.#open();
@@ -80,7 +91,7 @@ export class HttpSessions {
   async #evictIdle(): Promise<boolean> {
     let oldest: [string, Session] | null = null;
     for (const entry of this.#sessions) if (!oldest || entry[1].lastSeen < oldest[1].lastSeen) oldest = entry;
-    if (!oldest || Date.now() - oldest[1].lastSeen < SESSION_EVICT_IDLE_MS) return false;
+    if (!oldest || Date.now() - oldest[1].lastSeen < this.#limits.evictIdleMs) return false;
     console.error(`workcell: evicting idle HTTP session ${oldest[0]}`);
     this.#sessions.delete(oldest[0]);
     await oldest[1].server.close();
