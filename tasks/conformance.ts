@@ -5,8 +5,9 @@
  * free loopback port. Each scenario is its own conformance invocation, so
  * each result is printed on its own; exits non-zero if any scenario fails.
  *
- * The suite and a Node ≥ 22 for it are installed with npm into .tools/
- * (gitignored) on first use, so a clean clone needs nothing else.
+ * The suite and a Node ≥ 22 for it are installed with npm into
+ * .tools/conformance/ (gitignored) on first use, so a clean clone needs
+ * nothing else.
  */
 import { sourceRunArgs } from "../src/permissions.ts";
 
@@ -24,7 +25,7 @@ const START_TIMEOUT_MS = 30_000;
 const SCENARIO_TIMEOUT_MS = 120_000;
 
 const root = new URL("..", import.meta.url).pathname;
-const tools = `${root}.tools`;
+const tools = `${root}.tools/conformance`;
 const suite = `${tools}/node_modules/@modelcontextprotocol/conformance`;
 
 async function exists(file: string): Promise<boolean> {
@@ -49,10 +50,15 @@ async function ensureSuite(): Promise<string> {
     ...(needNode && !(await exists(localNode))) ? [NODE_PACKAGE] : [],
   ];
   if (packages.length > 0) {
-    console.error(`conformance: npm install ${packages.join(" ")} into .tools/`);
+    console.error(`conformance: npm install ${packages.join(" ")} into .tools/conformance/`);
     await Deno.mkdir(tools, { recursive: true });
+    // A package.json of its own keeps npm from adopting any other node_modules up the tree.
+    if (!(await exists(`${tools}/package.json`))) {
+      await Deno.writeTextFile(`${tools}/package.json`, '{"private":true}\n');
+    }
     const npm = await new Deno.Command("npm", {
-      args: ["install", "--no-audit", "--no-fund", "--no-save", "--prefix", tools, ...packages],
+      args: ["install", "--no-audit", "--no-fund", "--loglevel=error", ...packages],
+      cwd: tools,
       stdout: "inherit",
       stderr: "inherit",
     }).output();
