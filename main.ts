@@ -55,12 +55,19 @@ async function serveStdio(runtime: Runtime): Promise<void> {
 
 async function serveOverHttp(runtime: Runtime, token: string | null): Promise<void> {
   const { config, services } = runtime;
-  const http = await serveHttp({
-    address: config.http!,
-    token,
-    config,
-    openSession: () => createMcpServer(runtime, "http"),
-  });
+  let http;
+  try {
+    http = await serveHttp({
+      address: config.http!,
+      token,
+      config,
+      openSession: () => createMcpServer(runtime, "http"),
+    });
+  } catch (error) {
+    console.error(`${SERVER_NAME}: cannot listen on ${endpointUrl(config.http!)}: ${(error as Error).message}`);
+    await services.close();
+    Deno.exit(1);
+  }
   console.error(
     `${SERVER_NAME}: serving MCP Streamable HTTP at ${http.url} (${token === null ? "no auth" : "bearer auth"})`,
   );
