@@ -96,6 +96,16 @@ Deno.test("http: bearer auth refuses missing and wrong tokens with 401 + WWW-Aut
   assert(!JSON.stringify(info).includes(TEST_TOKEN), "server_info must never carry the token");
 });
 
+Deno.test("http: WORKCELL_AUTH_TOKEN is removed before any command runs, even in dangerous mode", async () => {
+  await using server = await startHttpServer({ token: TEST_TOKEN, args: ["--mode", "dangerous"] });
+  await using client = await server.connect();
+  const env = await client.call("exec_command", { cmd: "env", yield_time_ms: 10_000 });
+  if (env.isError && env.structured.error.code === "NOT_IMPLEMENTED") return; // exec has not landed here
+  assert(!env.isError, env.text);
+  assert(!JSON.stringify(env.structured).includes(TEST_TOKEN), "a child saw the token");
+  assert(!/WORKCELL_AUTH_TOKEN/.test(env.structured.stdout ?? ""), env.text);
+});
+
 Deno.test("http: the token can come from --auth-token-file (trailing newline trimmed)", async () => {
   const workspace = await tempWorkspace();
   try {
