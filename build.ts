@@ -13,6 +13,8 @@
  * - ripgrep: the `@vscode/ripgrep-<os>-<arch>` package's `rg` is staged in
  *   dist/.embed/ and embedded with `--include`; at run time it is executed
  *   from a memfd, never written into the workspace (src/search/embedded_ripgrep.ts).
+ * - Workers: every `*_worker.ts` under src/ is passed with `--include`, since
+ *   `deno compile` does not follow `new Worker(...)`.
  * - denort: `deno compile` needs Deno's `denort` runtime for the target. It
  *   is taken from DENORT_BIN, or from DENO_DIR's download cache; otherwise the
  *   build stops with one message saying how to supply it.
@@ -59,6 +61,20 @@ export function outputPath(target: string): string {
 }
 
 /**
+ * Worker entry points under src/ (files named `*_worker.ts`): `deno compile`
+ * does not follow `new Worker(...)`, so each is passed with `--include`.
+ */
+export function workerModules(dir = path.join(ROOT, "src")): string[] {
+  const found: string[] = [];
+  for (const entry of Deno.readDirSync(dir)) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory) found.push(...workerModules(full));
+    else if (entry.isFile && entry.name.endsWith("_worker.ts")) found.push(full);
+  }
+  return found.sort();
+}
+
+/**
  * The full `deno compile` argument list for `target`.
  *
  * @example
@@ -74,6 +90,7 @@ export function compileArgs(target: string): string[] {
     path.join(ROOT, "deno.json"),
     "--include",
     path.join(ROOT, EMBEDDED_RIPGREP_DIR, ripgrepFileName(spec.os)),
+    ...workerModules().flatMap((worker) => ["--include", worker]),
     "--target",
     target,
     "--output",

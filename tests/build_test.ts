@@ -2,7 +2,15 @@ import * as path from "node:path";
 import { assert, assertEquals } from "./assert.ts";
 import { tempWorkspace } from "./harness.ts";
 import { Client, StdioClientTransport } from "../src/sdk/mod.ts";
-import { compileArgs, COMPILED_PERMISSIONS, denortProblem, hostTarget, outputPath, TARGETS } from "../build.ts";
+import {
+  compileArgs,
+  COMPILED_PERMISSIONS,
+  denortProblem,
+  hostTarget,
+  outputPath,
+  TARGETS,
+  workerModules,
+} from "../build.ts";
 import { sourceRunArgs } from "../src/permissions.ts";
 import { EMBEDDED_RIPGREP_DIR } from "../src/search/ripgrep_binary.ts";
 
@@ -42,6 +50,17 @@ Deno.test("build.ts: compile arguments embed the target's rg and write dist/work
   assertEquals(args[args.indexOf("--include") + 1], path.join(ROOT, EMBEDDED_RIPGREP_DIR, "rg"));
   assertEquals(args[args.indexOf("--output") + 1], path.join(ROOT, "dist", "workcell"));
   assertEquals(args.at(-1), path.join(ROOT, "main.ts"));
+  // Worker entry points (named *_worker.ts) are embedded too: deno compile does not follow new Worker().
+  const dir = Deno.makeTempDirSync({ prefix: "workcell-workers-" });
+  try {
+    Deno.mkdirSync(path.join(dir, "policy"));
+    Deno.writeTextFileSync(path.join(dir, "policy", "sandbox_worker.ts"), "");
+    Deno.writeTextFileSync(path.join(dir, "policy", "sandbox.ts"), "");
+    assertEquals(workerModules(dir), [path.join(dir, "policy", "sandbox_worker.ts")]);
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+  for (const worker of workerModules()) assert(args.includes(worker), `${worker} is included`);
   const windows = compileArgs("x86_64-pc-windows-msvc");
   assert(windows[windows.indexOf("--include") + 1].endsWith("rg.exe"));
   assert(outputPath("x86_64-pc-windows-msvc").endsWith("workcell-x86_64-pc-windows-msvc.exe"));
