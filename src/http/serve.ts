@@ -68,6 +68,7 @@ export async function createHttpHandler(
 ): Promise<(request: Request) => Promise<Response>> {
   const origins = new OriginCheck(options.address);
   const gate = options.token === null ? null : await BearerGate.create(options.token);
+  const config = options.config; // the handler keeps the config, never the token itself
   return async (request) => {
     const problem = origins.problem(request);
     if (problem !== null) return jsonRpcError(403, -32000, `Forbidden: ${problem}`);
@@ -77,7 +78,7 @@ export async function createHttpHandler(
       if (request.method !== "GET" && request.method !== "HEAD") {
         return new Response(null, { status: 405, headers: { Allow: "GET, HEAD" } });
       }
-      const card = serverCard(options.config, { url: `${url.protocol}//${request.headers.get("host")}${MCP_PATH}` });
+      const card = serverCard(config, { url: `${url.protocol}//${request.headers.get("host")}${MCP_PATH}` });
       return new Response(request.method === "HEAD" ? null : JSON.stringify(card, null, 2), {
         headers: { "Content-Type": "application/json", "Cache-Control": "no-cache" },
       });
