@@ -42,23 +42,33 @@ export async function tempWorkspace(): Promise<string> {
   return await Deno.realPath(await Deno.makeTempDir({ prefix: "workcell-test-" }));
 }
 
-/** The command line and environment of a server from source over `workspace`, as `deno task start` runs it. */
-function serverCommand(
+/**
+ * The command that starts the server on `workspace`: the compiled binary when
+ * WORKCELL_BINARY is set (tests/build_test.ts runs the e2e suite that way),
+ * else `deno run` from source with the one permission list.
+ */
+export function serverCommand(
   workspace: string,
-  args: string[] = [],
-): { command: string; args: string[]; env: Record<string, string> } {
+  http: { host: string; port: number } | null,
+  args: string[],
+): { command: string; args: string[] } {
+  const binary = Deno.env.get("WORKCELL_BINARY");
+  if (binary) return { command: binary, args: ["--workspace", workspace, ...args] };
   return {
     command: Deno.execPath(),
-    args: [...sourceRunArgs({ writeRoot: workspace, http: null }), "--workspace", workspace, ...args],
-    env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: Deno.env.get("HOME") ?? "/root", NO_COLOR: "1" },
+    args: [...sourceRunArgs({ writeRoot: workspace, http }), "--workspace", workspace, ...args],
   };
 }
 
-/** Starts the server from source exactly as `deno task start` does. */
+/** Starts the server from source exactly as `deno task start` does (or the compiled binary, see serverCommand). */
 export async function startServer(options: StartOptions = {}): Promise<TestServer> {
   const ownWorkspace = options.workspace === undefined;
   const workspace = options.workspace ?? await tempWorkspace();
-  const transport = new StdioClientTransport({ ...serverCommand(workspace, options.args), stderr: "pipe" });
+  const transport = new StdioClientTransport({
+    ...serverCommand(workspace, null, options.args ?? []),
+    env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: Deno.env.get("HOME") ?? "/root", NO_COLOR: "1" },
+    stderr: "pipe",
+  });
   let stderr = "";
   transport.stderr?.on("data", (chunk: Uint8Array) => stderr += new TextDecoder().decode(chunk));
   const client = new Client(
@@ -124,10 +134,10 @@ export interface RawServer extends AsyncDisposable {
  */
 export async function startRawServer(): Promise<RawServer> {
   const workspace = await tempWorkspace();
-  const spec = serverCommand(workspace);
+  const spec = serverCommand(workspace, null, []);
   const child = new Deno.Command(spec.command, {
     args: spec.args,
-    env: spec.env,
+    env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: Deno.env.get("HOME") ?? "/root", NO_COLOR: "1" },
     clearEnv: true,
     stdin: "piped",
     stdout: "piped",
