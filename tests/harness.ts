@@ -60,13 +60,18 @@ export function serverCommand(
   };
 }
 
+/** The environment the test servers get: a bare PATH and HOME, no colour. */
+function serverEnv(): Record<string, string> {
+  return { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: Deno.env.get("HOME") ?? "/root", NO_COLOR: "1" };
+}
+
 /** Starts the server from source exactly as `deno task start` does (or the compiled binary, see serverCommand). */
 export async function startServer(options: StartOptions = {}): Promise<TestServer> {
   const ownWorkspace = options.workspace === undefined;
   const workspace = options.workspace ?? await tempWorkspace();
   const transport = new StdioClientTransport({
     ...serverCommand(workspace, null, options.args ?? []),
-    env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: Deno.env.get("HOME") ?? "/root", NO_COLOR: "1" },
+    env: serverEnv(),
     stderr: "pipe",
   });
   let stderr = "";
@@ -137,7 +142,7 @@ export async function startRawServer(): Promise<RawServer> {
   const spec = serverCommand(workspace, null, []);
   const child = new Deno.Command(spec.command, {
     args: spec.args,
-    env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: Deno.env.get("HOME") ?? "/root", NO_COLOR: "1" },
+    env: serverEnv(),
     clearEnv: true,
     stdin: "piped",
     stdout: "piped",
