@@ -136,6 +136,11 @@ Deno.test("view_image: large images are reduced keeping the aspect ratio and re-
   assertEquals([bigOut.format, bigOut.width, bigOut.height], ["png", 2048, 1475]);
   assertEquals([pixelAt(bigOut, 0, 0)[3], pixelAt(bigOut, 2047, 1474)], [0, [10, 200, 30, 255]]);
 
+  // Errors raised inside the worker come back with their code.
+  const photoBytes = await Deno.readFile(`${ws}/photo.jpg`);
+  await Deno.writeFile(`${ws}/photo-cut.jpg`, photoBytes.subarray(0, photoBytes.length >> 1));
+  assertEquals(errorCode(await server.call("view_image", { path: "photo-cut.jpg" })), "UNSUPPORTED_IMAGE");
+
   const boxed = await server.call("view_image", { path: "photo.jpg", max_width: 300, max_height: 100 });
   const boxedOut = await decodeFixture(imageBlock(boxed).bytes);
   assertEquals([boxedOut.width, boxedOut.height], [150, 100]);
