@@ -6,7 +6,8 @@ import { COMMAND_LIMITS } from "../exec/limits.ts";
 import { MAX_TEXT_BYTES } from "../envelope.ts";
 import { MAX_COMPONENT_BYTES, MAX_PATH_BYTES } from "../workspace/confine.ts";
 import { EXCERPT_BYTES } from "../project/context.ts";
-import { DEFAULT_MAX_DIMENSION, MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS, MAX_OUTPUT_BYTES } from "../image/view.ts";
+import { DEFAULT_MAX_DIMENSION, MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS } from "../image/view.ts";
+import { MAX_OUTPUT_BYTES } from "../image/render.ts";
 
 /** [what, value, enforced in]. */
 const LIMITS: readonly [string, string, string][] = [
@@ -22,7 +23,7 @@ const LIMITS: readonly [string, string, string][] = [
   ["view_image file size", `${MAX_IMAGE_BYTES} bytes`, "src/image/view.ts"],
   ["view_image decoded size (from the header)", `${MAX_IMAGE_PIXELS} pixels`, "src/image/view.ts"],
   ["view_image default max_width / max_height", `${DEFAULT_MAX_DIMENSION} pixels`, "src/image/view.ts"],
-  ["view_image image sent (before base64)", `${MAX_OUTPUT_BYTES} bytes`, "src/image/view.ts"],
+  ["view_image image sent (before base64)", `${MAX_OUTPUT_BYTES} bytes`, "src/image/render.ts"],
 ];
 
 /** The limits table. */

@@ -24,7 +24,6 @@ export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
 export const MAX_IMAGE_PIXELS = 64 * 1024 * 1024;
 /** Default bounding box of the image sent. */
 export const DEFAULT_MAX_DIMENSION = 2048;
-export { MAX_OUTPUT_BYTES } from "./render.ts";
 /**
  * Images up to this many pixels (2048x2048) are rendered on the server's
  * thread, in tens of milliseconds; larger ones in a worker, so the server
