@@ -240,7 +240,7 @@ async function fuzz(server: RawServer): Promise<void> {
   }
   await alive(server, "extreme strings");
 
-  // Pipelined burst: 300 requests in one write, every one answered.
+  // Pipelined burst: 300 calls sent back to back without waiting, then 300 pings in one write; every call answered.
   const burst: Promise<RawMessage>[] = [];
   const lines: string[] = [];
   for (let i = 0; i < 300; i++) {
