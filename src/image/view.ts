@@ -111,21 +111,28 @@ function checkPixels(rel: string, header: ImageHeader): void {
   );
 }
 
-/** {@linkcode renderImage} in a fresh worker, terminated when it answers. */
-async function renderInWorker(source: Uint8Array, header: ImageHeader, box: Size, name: string): Promise<Rendering> {
+/** {@linkcode renderImage} in a fresh worker, terminated when it answers or when `signal` aborts. */
+async function renderInWorker(
+  request: RenderRequest,
+  signal: AbortSignal | undefined,
+): Promise<Rendering> {
   const worker = new Worker(new URL("./render_worker.ts", import.meta.url), { type: "module" });
+  let onAbort = () => {};
   try {
     const reply = await new Promise<RenderReply>((resolve, reject) => {
+      onAbort = () => reject(signal!.reason);
+      signal?.addEventListener("abort", onAbort, { once: true });
       worker.onmessage = (event: MessageEvent<RenderReply>) => resolve(event.data);
       worker.onerror = (event) => {
         event.preventDefault();
         reject(new ToolError("INTERNAL", `the image worker failed: ${event.message}`));
       };
-      worker.postMessage({ source, header, box, name } satisfies RenderRequest);
+      worker.postMessage(request);
     });
     if (reply.ok) return reply.rendering;
     throw new ToolError(reply.code, reply.message, { hint: reply.hint, details: reply.details });
   } finally {
+    signal?.removeEventListener("abort", onAbort);
     worker.terminate();
   }
 }
@@ -136,11 +143,17 @@ async function renderInWorker(source: Uint8Array, header: ImageHeader, box: Size
  * Images within `box` are decoded (to prove they are whole) and sent as
  * the file's own bytes; larger ones are reduced to fit, keeping the aspect
  * ratio, and re-encoded: PNG as PNG, JPEG as JPEG, GIF's first frame as PNG.
+ * Aborting `signal` stops work running in a worker (it rejects with the
+ * signal's reason).
  *
  * @example
  * await viewImage({ abs, rel: "a.gif" }, { width: 256, height: 256 }); // mediaType "image/png" if reduced
  */
-export async function viewImage(file: { abs: string; rel: string }, box: Size): Promise<ImageView> {
+export async function viewImage(
+  file: { abs: string; rel: string },
+  box: Size,
+  signal?: AbortSignal,
+): Promise<ImageView> {
   const source = await readImageFile(file.abs, file.rel);
   const header = sniffImage(source);
   checkPixels(file.rel, header);
@@ -158,8 +171,9 @@ export async function viewImage(file: { abs: string; rel: string }, box: Size): 
         `it is not applied: the image is shown as stored`,
     );
   }
-  const render = header.width * header.height > IN_THREAD_MAX_PIXELS ? renderInWorker : renderImage;
-  const rendering = await render(source, header, box, file.rel);
+  const rendering = header.width * header.height > IN_THREAD_MAX_PIXELS
+    ? await renderInWorker({ source, header, box, name: file.rel }, signal)
+    : await renderImage(source, header, box, file.rel);
   const original = { width: header.width, height: header.height };
   const { output } = rendering;
   return {

@@ -38,7 +38,7 @@ export const viewImageTool = defineTool({
     const box = { width: args.max_width, height: args.max_height };
     const view = await ctx.services.imageQueue.run(() => {
       ctx.signal.throwIfAborted(); // cancelled while waiting for its turn
-      return viewImage(file, box);
+      return viewImage(file, box, ctx.signal);
     });
     return {
       text: describeView(file.rel, view),
