@@ -54,6 +54,10 @@ export const ERROR_CODES = {
     meaning: "A hunk's context occurs more than once in the file.",
     hint: "Add more context lines or an @@ anchor line so the hunk matches exactly one place.",
   },
+  PATCH_ALREADY_APPLIED: {
+    meaning: "A hunk's old lines are absent but its new lines are already in the file: the patch was applied before.",
+    hint: "Nothing was written. Re-read the file; drop the hunks that are already in place and resend the rest.",
+  },
   PATCH_CONFLICT: {
     meaning: "A file changed between matching and installing the patch; nothing was written.",
     hint: "Re-read the file and regenerate the patch.",

@@ -1,6 +1,21 @@
 import { z } from "zod";
 import { defineTool } from "./tool.ts";
-import { notImplemented } from "./not_implemented.ts";
+import { applyPatch, type PatchResult } from "../patch/apply.ts";
+
+const OP_LETTERS = { add: "A", update: "M", delete: "D", move: "R" } as const;
+
+/** The agent-facing summary: one line per file, warnings, then the diff preview. */
+function summary(result: PatchResult): string {
+  const rows = result.files.map((file) =>
+    `${OP_LETTERS[file.op]} ${file.path}${
+      file.moved_to ? ` -> ${file.moved_to}` : ""
+    } (+${file.added} -${file.removed})`
+  );
+  const parts = [`Applied the patch to ${result.files.length} file(s):\n${rows.join("\n")}`];
+  if (result.warnings.length > 0) parts.push(`Warnings:\n${result.warnings.map((w) => `- ${w}`).join("\n")}`);
+  if (result.diff !== "") parts.push(result.diff + (result.diff_truncated ? "[diff preview truncated]\n" : ""));
+  return parts.join("\n\n");
+}
 
 export const applyPatchTool = defineTool({
   name: "apply_patch",
@@ -23,5 +38,8 @@ export const applyPatchTool = defineTool({
     diff_truncated: z.boolean(),
     warnings: z.array(z.string()),
   }),
-  handler: () => notImplemented("apply_patch"),
+  handler: async ({ patch }, ctx) => {
+    const result = await applyPatch(ctx.workspace, patch);
+    return { text: summary(result), data: { ...result } };
+  },
 });

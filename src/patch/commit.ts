@@ -1,0 +1,266 @@
+/**
+ * Installs a set of planned file changes all or nothing.
+ *
+ * Each new content is written to a temp file in its destination directory
+ * and fsynced. Then, file by file: the parent directory is confined again,
+ * the target is checked to still hold the bytes that were matched, the old
+ * file is hard-linked aside as a backup, and the temp file is renamed over
+ * it. Directories are fsynced last. Any failure puts every backup back by
+ * rename (the original inode, so bytes, mode and owner return as they
+ * were), removes created files, temp files and directories, and reports
+ * PATCH_CONFLICT, PATH_OUTSIDE_WORKSPACE or PATCH_WRITE_FAILED.
+ *
+ * @example
+ * await commitChanges(ws, [{ abs: "/ws/a.txt", rel: "a.txt", before: null, after: { bytes, mode: null } }]);
+ */
+import * as path from "node:path";
+import { ToolError } from "../errors.ts";
+import { isInside, toRelative, type Workspace } from "../workspace/confine.ts";
+
+/** Bytes and permission bits of a regular file. */
+export interface FileState {
+  bytes: Uint8Array;
+  /** Permission bits (`mode & 0o7777`); null for a new file, which gets the process's default. */
+  mode: number | null;
+}
+
+/** One path's transition: null means absent. */
+export interface Change {
+  /** Absolute path; its parent is a real path (symlinks resolved) inside the workspace. */
+  abs: string;
+  /** Workspace-relative path for messages. */
+  rel: string;
+  before: FileState | null;
+  after: FileState | null;
+}
+
+/** The file-system operations the commit performs; tests substitute failing ones. */
+export interface FsOps {
+  /** Creates one directory (not recursive). */
+  mkdir(dir: string): Promise<void>;
+  /** Creates `file` exclusively (never through a symlink), writes `bytes`, fsyncs and closes it, then sets `mode`. */
+  writeNew(file: string, bytes: Uint8Array, mode: number | null): Promise<void>;
+  link(from: string, to: string): Promise<void>;
+  rename(from: string, to: string): Promise<void>;
+  remove(target: string): Promise<void>;
+  lstat(target: string): Promise<Deno.FileInfo>;
+  readFile(file: string): Promise<Uint8Array>;
+  realPath(target: string): Promise<string>;
+  /** fsyncs a directory so renames in it are durable. */
+  syncDir(dir: string): Promise<void>;
+}
+
+/** Mode a new file is created with, before the umask. */
+const NEW_FILE_MODE = 0o666;
+
+/** The real operations. */
+export const DENO_FS: FsOps = {
+  mkdir: (dir) => Deno.mkdir(dir),
+  async writeNew(file, bytes, mode) {
+    const handle = await Deno.open(file, { write: true, createNew: true, mode: mode ?? NEW_FILE_MODE });
+    try {
+      let written = 0;
+      while (written < bytes.length) written += await handle.write(bytes.subarray(written));
+      await handle.sync();
+    } finally {
+      handle.close();
+    }
+    if (mode !== null) await Deno.chmod(file, mode);
+  },
+  link: (from, to) => Deno.link(from, to),
+  rename: (from, to) => Deno.rename(from, to),
+  remove: (target) => Deno.remove(target),
+  lstat: (target) => Deno.lstat(target),
+  readFile: (file) => Deno.readFile(file),
+  realPath: (target) => Deno.realPath(target),
+  async syncDir(dir) {
+    const handle = await Deno.open(dir, { read: true });
+    try {
+      await handle.sync();
+    } finally {
+      handle.close();
+    }
+  },
+};
+
+function scratchName(dir: string, suffix: string): string {
+  return path.join(dir, `.workcell-${crypto.randomUUID().slice(0, 13)}.${suffix}`);
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Commits `changes` atomically as a group (see the module doc). Changes
+ * whose before and after are both null are ignored.
+ *
+ * @example
+ * await commitChanges(ws, changes, failingFs); // tests inject faults through `fs`
+ */
+export async function commitChanges(ws: Workspace, changes: readonly Change[], fs: FsOps = DENO_FS): Promise<void> {
+  const undo: { label: string; run: () => Promise<void> }[] = [];
+  const temps = new Map<Change, string>();
+  const touchedDirs = new Set<string>();
+  const backups: string[] = [];
+  const ignoreMissing = (error: unknown) => {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  };
+
+  const ensureDir = async (dir: string): Promise<void> => {
+    if (!isInside(ws.root, dir)) throw outside(ws, dir);
+    try {
+      const info = await fs.lstat(dir);
+      if (!info.isDirectory) throw new ToolError("PATCH_CONFLICT", `${toRelative(ws, dir)} is no longer a directory`);
+      return;
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    }
+    await ensureDir(path.dirname(dir));
+    await fs.mkdir(dir);
+    undo.push({ label: `remove directory ${toRelative(ws, dir)}`, run: () => fs.remove(dir).catch(ignoreMissing) });
+  };
+
+  const reconfineParent = async (change: Change): Promise<void> => {
+    const parent = path.dirname(change.abs);
+    let real: string;
+    try {
+      real = await fs.realPath(parent);
+    } catch (error) {
+      throw new ToolError(
+        "PATCH_CONFLICT",
+        `the directory of ${change.rel} vanished before install: ${describe(error)}`,
+      );
+    }
+    if (!isInside(ws.root, real)) throw outside(ws, parent, change.rel);
+    if (real !== parent) {
+      throw new ToolError(
+        "PATCH_CONFLICT",
+        `a directory above ${change.rel} was replaced (now resolves to ${toRelative(ws, real)})`,
+      );
+    }
+  };
+
+  const checkBaseline = async (change: Change): Promise<void> => {
+    let info: Deno.FileInfo | null = null;
+    try {
+      info = await fs.lstat(change.abs);
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    }
+    const conflict = (why: string) =>
+      new ToolError("PATCH_CONFLICT", `${change.rel} ${why} since the patch was matched; nothing was written`, {
+        details: { path: change.rel },
+      });
+    if (change.before === null) {
+      if (info !== null) throw conflict("was created");
+      return;
+    }
+    if (info === null) throw conflict("was removed");
+    if (!info.isFile) throw conflict(info.isSymlink ? "was replaced by a symlink" : "is no longer a regular file");
+    if (change.before.mode !== null && ((info.mode ?? 0) & 0o7777) !== change.before.mode) {
+      throw conflict("changed mode");
+    }
+    if (!sameBytes(await fs.readFile(change.abs), change.before.bytes)) throw conflict("changed");
+  };
+
+  const active = changes.filter((change) => change.before !== null || change.after !== null);
+  let doing = "preparing";
+  try {
+    for (const change of active) {
+      if (change.after === null) continue;
+      const dir = path.dirname(change.abs);
+      await ensureDir(dir);
+      const temp = scratchName(dir, "tmp");
+      temps.set(change, temp);
+      doing = `writing the new content of ${change.rel}`;
+      await fs.writeNew(temp, change.after.bytes, change.after.mode);
+    }
+    for (const change of active) {
+      const dir = path.dirname(change.abs);
+      touchedDirs.add(dir);
+      doing = `installing ${change.rel}`;
+      await reconfineParent(change);
+      await checkBaseline(change);
+      if (change.before !== null) {
+        const backup = scratchName(dir, "bak");
+        await fs.link(change.abs, backup);
+        backups.push(backup);
+        undo.push({
+          label: `restore ${change.rel}`,
+          run: async () => {
+            await fs.rename(backup, change.abs);
+            await fs.remove(backup).catch(ignoreMissing); // rename between two links of one inode is a no-op
+          },
+        });
+      }
+      const temp = temps.get(change);
+      if (temp !== undefined) {
+        await fs.rename(temp, change.abs);
+        temps.delete(change);
+        if (change.before === null) {
+          undo.push({ label: `remove ${change.rel}`, run: () => fs.remove(change.abs).catch(ignoreMissing) });
+        }
+      } else {
+        await fs.remove(change.abs);
+      }
+    }
+    doing = "syncing the directories";
+    for (const dir of touchedDirs) await fs.syncDir(dir);
+  } catch (error) {
+    const unrestored = await rollback(undo, temps, fs);
+    for (const dir of touchedDirs) await fs.syncDir(dir).catch(() => {});
+    throw failure(error, doing, unrestored);
+  }
+  for (const backup of backups) await fs.remove(backup).catch(() => {});
+}
+
+/** Undoes in reverse order; returns what could not be undone. */
+async function rollback(
+  undo: { label: string; run: () => Promise<void> }[],
+  temps: Map<Change, string>,
+  fs: FsOps,
+): Promise<string[]> {
+  const unrestored: string[] = [];
+  for (const temp of temps.values()) {
+    await fs.remove(temp).catch((error) => {
+      if (!(error instanceof Deno.errors.NotFound)) unrestored.push(`remove temp file ${temp}: ${describe(error)}`);
+    });
+  }
+  for (const step of undo.reverse()) {
+    try {
+      await step.run();
+    } catch (error) {
+      unrestored.push(`${step.label}: ${describe(error)}`);
+    }
+  }
+  return unrestored;
+}
+
+function failure(error: unknown, doing: string, unrestored: string[]): ToolError {
+  const rolledBack = unrestored.length === 0
+    ? "Every file was left as it was before the patch."
+    : `ROLLBACK INCOMPLETE, check these by hand: ${unrestored.join("; ")}`;
+  if (error instanceof ToolError) {
+    return new ToolError(error.code, `${error.message}. ${rolledBack}`, {
+      details: { ...error.details, unrestored },
+      cause: error,
+    });
+  }
+  return new ToolError("PATCH_WRITE_FAILED", `${doing} failed: ${describe(error)}. ${rolledBack}`, {
+    details: { os_error: describe(error), unrestored },
+    cause: error,
+  });
+}
+
+function outside(ws: Workspace, dir: string, rel = toRelative(ws, dir)): ToolError {
+  return new ToolError("PATH_OUTSIDE_WORKSPACE", `${rel} now resolves outside the workspace; nothing was written`, {
+    details: { path: rel },
+  });
+}
