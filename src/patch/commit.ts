@@ -133,9 +133,10 @@ export async function commitChanges(ws: Workspace, changes: readonly Change[], f
     try {
       real = await fs.realPath(parent);
     } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
       throw new ToolError(
         "PATCH_CONFLICT",
-        `the directory of ${change.rel} vanished before install: ${describe(error)}`,
+        `the directory of ${change.rel} vanished before install`,
       );
     }
     if (!isInside(ws.root, real)) throw outside(ws, parent, change.rel);

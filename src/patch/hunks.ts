@@ -28,6 +28,10 @@ const NEAREST_PREFIX_LINES = 3;
 /** Shortest shared prefix that makes a line a candidate. */
 const MIN_SHARED_PREFIX = 4;
 
+/** Characters {@linkcode visible} spells out. */
+// deno-lint-ignore no-control-regex -- making control characters visible is the point
+const INVISIBLE = /[\t\r\u00A0\x0b\x0c\x85\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uFEFF]/g;
+
 /** A changed region, in 0-based line indexes of the old and the new lines. */
 export interface Region {
   oldStart: number;
@@ -62,7 +66,7 @@ interface Placement {
 export function visible(line: string): string {
   const body = line.replace(/ +$/, (spaces) => "·".repeat(spaces.length));
   return body.replace(
-    /[\t\r\u00A0\x0b\x0c\x85\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uFEFF]/g,
+    INVISIBLE,
     (ch) =>
       ch === "\t"
         ? "→"
