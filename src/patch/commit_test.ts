@@ -36,7 +36,7 @@ async function workspace(): Promise<Workspace> {
   return await openWorkspace(await Deno.makeTempDir({ prefix: "workcell-commit-" }));
 }
 
-/** DENO_FS whose `failAt`-th call (1-based, over all operations) throws. */
+/** DENO_FS whose `failAt`-th call (1-based, over all operations) throws; `calls` records the names called. */
 function faulty(failAt: number, calls: string[] = []): FsOps {
   let n = 0;
   const ops = {} as Record<string, unknown>;
@@ -62,17 +62,18 @@ Deno.test("a fault at any single file-system step leaves the tree as before or f
     for (let step = 1; step <= calls.length; step++) {
       await layout(ws.root);
       let failed: unknown = null;
-      await applyPatch(ws, PATCH, faulty(step)).catch((error) => failed = error);
+      const run: string[] = [];
+      await applyPatch(ws, PATCH, faulty(step, run)).catch((error) => failed = error);
       const tree = await snapshot(ws.root);
       if (failed === null) {
         // Only the final clean-up of backups may fail after the point of no return; a stray backup is then left.
-        assertEquals(calls[step - 1], "remove", `step ${step} (${calls[step - 1]}) was swallowed`);
+        assertEquals(run[step - 1], "remove", `step ${step} (${run[step - 1]}) was swallowed`);
         const problems = treeDifferences(tree, after).filter((p) => !/^unexpected .*\.bak$/.test(p));
         assertEquals(problems, [], `step ${step}: partial result`);
       } else {
         assert(failed instanceof ToolError, `step ${step}: ${failed}`);
         assertEquals(failed.code, "PATCH_WRITE_FAILED", failed.message);
-        assertEquals(treeDifferences(tree, before), [], `step ${step} (${calls[step - 1]}): tree changed`);
+        assertEquals(treeDifferences(tree, before), [], `step ${step} (${run[step - 1]}): tree changed`);
       }
     }
   } finally {

@@ -11,9 +11,10 @@
  * right after its last anchor, or at the end of the file without one.
  *
  * @example
- * const { lines } = applyHunks(["a", "b", ""], parsePatch(text).ops[0].hunks, "x.txt");
+ * const { text } = applyHunks(new LineIndex("a\nb\n"), parsePatch(patch).ops[0].hunks, "x.txt");
  */
 import { ToolError } from "../errors.ts";
+import type { LineIndex } from "./line_index.ts";
 import type { Hunk } from "./parse.ts";
 import { Haystack, normalise, PASS_DESCRIPTIONS, type SeekResult } from "./seek.ts";
 
@@ -42,7 +43,8 @@ export interface Region {
 
 /** The outcome of applying one file's hunks. */
 export interface HunkResult {
-  lines: string[];
+  /** The new content (lines joined with `\n`). */
+  text: string;
   added: number;
   removed: number;
   regions: Region[];
@@ -79,12 +81,12 @@ export function visible(line: string): string {
 }
 
 /** Where a pure addition without anchor goes: before the final empty line a trailing newline leaves. */
-function endInsertPoint(lines: readonly string[]): number {
-  return lines.length > 0 && lines[lines.length - 1] === "" ? lines.length - 1 : lines.length;
+function endInsertPoint(lines: LineIndex): number {
+  return lines.equals(lines.count - 1, "") ? lines.count - 1 : lines.count;
 }
 
 /** Applies `hunks` to `lines`; throws PATCH_CONTEXT_NOT_FOUND, PATCH_CONTEXT_AMBIGUOUS or PATCH_ALREADY_APPLIED. */
-export function applyHunks(lines: readonly string[], hunks: readonly Hunk[], path: string): HunkResult {
+export function applyHunks(lines: LineIndex, hunks: readonly Hunk[], path: string): HunkResult {
   const hay = new Haystack(lines);
   const placements: Placement[] = [];
   const warnings: string[] = [];
@@ -157,42 +159,49 @@ function overlaps(placements: readonly Placement[], start: number, length: numbe
 }
 
 /** The new lines for one hunk: the file's own context lines are kept as they are, even after a tolerant match. */
-function replacementFor(hunk: Hunk, lines: readonly string[], start: number): string[] {
+function replacementFor(hunk: Hunk, lines: LineIndex, start: number): string[] {
   const out: string[] = [];
   let at = start;
   for (const line of hunk.lines) {
-    if (line.kind === "context") out.push(lines[at++]);
+    if (line.kind === "context") out.push(lines.line(at++));
     else if (line.kind === "remove") at++;
     else out.push(line.text);
   }
   return out;
 }
 
-function assemble(lines: readonly string[], placements: Placement[]): { lines: string[]; regions: Region[] } {
+function assemble(lines: LineIndex, placements: Placement[]): { text: string; regions: Region[] } {
   const sorted = [...placements].sort((a, b) => a.start - b.start || a.order - b.order);
-  const out: string[] = [];
+  const chunks: string[] = []; // each chunk is one or more lines joined with \n
   const regions: Region[] = [];
   let at = 0;
+  let written = 0;
   for (const p of sorted) {
-    for (; at < p.start; at++) out.push(lines[at]);
+    if (p.start > at) {
+      chunks.push(lines.joined(at, p.start));
+      written += p.start - at;
+    }
     regions.push({
       oldStart: p.start,
       oldEnd: p.start + p.oldLength,
-      newStart: out.length,
-      newEnd: out.length + p.replacement.length,
+      newStart: written,
+      newEnd: written + p.replacement.length,
     });
-    for (const line of p.replacement) out.push(line);
+    if (p.replacement.length > 0) {
+      chunks.push(p.replacement.join("\n"));
+      written += p.replacement.length;
+    }
     at = p.start + p.oldLength;
   }
-  for (; at < lines.length; at++) out.push(lines[at]);
-  return { lines: out, regions };
+  if (at < lines.count) chunks.push(lines.joined(at, lines.count));
+  return { text: chunks.join("\n"), regions };
 }
 
 function excerpt(hay: Haystack, start: number, end: number, mark?: (i: number) => string): string {
   const rows: string[] = [];
   const width = String(end).length;
-  for (let i = Math.max(0, start); i < Math.min(end, hay.lines.length); i++) {
-    rows.push(`${mark ? mark(i) : " "} ${String(i + 1).padStart(width)}| ${visible(hay.lines[i])}`);
+  for (let i = Math.max(0, start); i < Math.min(end, hay.lines.count); i++) {
+    rows.push(`${mark ? mark(i) : " "} ${String(i + 1).padStart(width)}| ${visible(hay.lines.line(i))}`);
   }
   return rows.join("\n");
 }
@@ -218,7 +227,7 @@ function commonPrefix(a: string, b: string): number {
  * the hunk's first lines.
  */
 function nearestWindow(hay: Haystack, oldSide: readonly string[]): { index: number; score: number } {
-  const view = hay.lines.map(loose);
+  const view = hay.lines.all().map(loose);
   const needle = oldSide.slice(0, NEAREST_SCORED_LINES).map(loose);
   const positions = new Map<string, number[]>();
   needle.forEach((line, k) => {
@@ -272,11 +281,11 @@ function contextNotFound(
   let nearest: Record<string, unknown> | null = null;
   if (index >= 0) {
     const start = Math.max(0, index - NEAREST_CONTEXT_LINES);
-    const end = Math.min(hay.lines.length, index + oldSide.length + NEAREST_CONTEXT_LINES);
+    const end = Math.min(hay.lines.count, index + oldSide.length + NEAREST_CONTEXT_LINES);
     const mark = (i: number) => {
       const k = i - index;
       if (k < 0 || k >= oldSide.length) return " ";
-      return hay.lines[i] === oldSide[k] ? "=" : loose(hay.lines[i]) === loose(oldSide[k]) ? "~" : "!";
+      return hay.lines.equals(i, oldSide[k]) ? "=" : loose(hay.lines.line(i)) === loose(oldSide[k]) ? "~" : "!";
     };
     parts.push(
       `Nearest lines in the file (lines ${index + 1}-${

@@ -13,12 +13,13 @@
  * await commitChanges(ws, plan.changes);
  */
 import { ToolError } from "../errors.ts";
-import { confine, type Workspace } from "../workspace/confine.ts";
-import type { Change, FileState } from "./commit.ts";
+import { confine, type ConfinedPath, type Workspace } from "../workspace/confine.ts";
+import { type Change, type FileState, sameBytes } from "./commit.ts";
 import { applyHunks, type Region } from "./hunks.ts";
 import type { FileOp, Patch } from "./parse.ts";
 import type { PreviewFile } from "./preview.ts";
-import { decodeText, encodeText, type TextFile } from "./text_file.ts";
+import { LineIndex } from "./line_index.ts";
+import { decodeText, encodeText } from "./text_file.ts";
 
 /** Largest file a patch may read or write, in bytes. */
 export const MAX_PATCH_FILE_BYTES = 128 * 1024 * 1024;
@@ -88,17 +89,65 @@ function lineCount(bytes: Uint8Array): number {
 
 function sameState(a: FileState | null, b: FileState | null): boolean {
   if (a === null || b === null) return a === b;
-  if (a.mode !== b.mode || a.bytes.length !== b.bytes.length) return false;
-  return a.bytes.every((byte, i) => byte === b.bytes[i]);
+  return a.mode === b.mode && sameBytes(a.bytes, b.bytes);
 }
 
 /** Decodes for the preview only; binary content is shown as such instead of failing. */
-function previewLines(bytes: Uint8Array, rel: string): string[] | null {
+function previewLines(bytes: Uint8Array, rel: string): LineIndex | null {
   try {
-    return decodeText(bytes, rel).lines;
+    return new LineIndex(decodeText(bytes, rel).text);
   } catch {
     return null;
   }
+}
+
+/** Files read at once while prefetching. */
+const PREFETCH_CONCURRENCY = 16;
+
+interface Lookup {
+  confined: ConfinedPath;
+  state: Promise<FileState | null>;
+}
+
+/** Confines a path as spelled in the patch, refuses `.git/`, and reads the file's current state. */
+async function lookup(ws: Workspace, spelled: string): Promise<Lookup> {
+  if (spelled.endsWith("/")) {
+    throw new ToolError("INVALID_ARGUMENT", `${spelled} names a directory; a patch operates on files`, {
+      details: { path: spelled },
+    });
+  }
+  const confined = await confine(ws, spelled, { allowMissing: true });
+  if (isProtected(spelled, confined.rel)) {
+    throw new ToolError(
+      "PATH_PROTECTED",
+      `${confined.rel} is inside .git/; apply_patch never writes there (a planted hook would later run outside any sandbox)`,
+      { details: { path: confined.rel } },
+    );
+  }
+  return { confined, state: readState(confined.abs, confined.rel) };
+}
+
+/**
+ * Looks up every path of the patch concurrently. Failures are kept, not
+ * thrown, so that planning reports the first failing operation in patch order.
+ */
+async function prefetch(ws: Workspace, patch: Patch): Promise<Map<string, Promise<Lookup>>> {
+  const spelled = [
+    ...new Set(patch.ops.flatMap((op) => op.kind === "update" && op.moveTo ? [op.path, op.moveTo] : [op.path])),
+  ];
+  const out = new Map<string, Promise<Lookup>>();
+  let next = 0;
+  const worker = async () => {
+    while (next < spelled.length) {
+      const name = spelled[next++];
+      const result = lookup(ws, name).then(async (found) => ({ ...found, state: Promise.resolve(await found.state) }));
+      result.catch(() => {}); // observed when its operation is planned
+      out.set(name, result);
+      await result.catch(() => {});
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(PREFETCH_CONCURRENCY, spelled.length) }, worker));
+  return out;
 }
 
 /**
@@ -115,24 +164,12 @@ export async function matchPatch(ws: Workspace, patch: Patch): Promise<Plan> {
   const warnings: string[] = [];
   const previews: PreviewFile[] = [];
 
+  const prefetched = await prefetch(ws, patch);
   const slot = async (spelled: string): Promise<Slot> => {
-    if (spelled.endsWith("/")) {
-      throw new ToolError("INVALID_ARGUMENT", `${spelled} names a directory; a patch operates on files`, {
-        details: { path: spelled },
-      });
-    }
-    const confined = await confine(ws, spelled, { allowMissing: true });
-    if (isProtected(spelled, confined.rel)) {
-      throw new ToolError(
-        "PATH_PROTECTED",
-        `${confined.rel} is inside .git/; apply_patch never writes there (a planted hook would later run outside any sandbox)`,
-        { details: { path: confined.rel } },
-      );
-    }
+    const { confined, state } = await (prefetched.get(spelled) ?? lookup(ws, spelled));
     let found = slots.get(confined.abs);
     if (!found) {
-      const state = await readState(confined.abs, confined.rel);
-      found = { abs: confined.abs, rel: confined.rel, original: state, current: state };
+      found = { abs: confined.abs, rel: confined.rel, original: await state, current: await state };
       slots.set(confined.abs, found);
     }
     return found;
@@ -149,15 +186,15 @@ export async function matchPatch(ws: Workspace, patch: Patch): Promise<Plan> {
           details: { path: target.rel },
         });
       }
-      const lines = [...op.lines, ""];
-      target.current = { bytes: encoder.encode(lines.join("\n")), mode: null };
+      const lines = new LineIndex([...op.lines, ""].join("\n"));
+      target.current = { bytes: encoder.encode(lines.text), mode: null };
       files.push({ op: "add", path: target.rel, moved_to: null, added: op.lines.length, removed: 0 });
       previews.push({
         oldPath: null,
         newPath: target.rel,
-        oldLines: [],
+        oldLines: new LineIndex(""),
         newLines: lines,
-        regions: [{ oldStart: 0, oldEnd: 0, newStart: 0, newEnd: lines.length }],
+        regions: [{ oldStart: 0, oldEnd: 0, newStart: 0, newEnd: lines.count }],
       });
       return;
     }
@@ -179,8 +216,8 @@ export async function matchPatch(ws: Workspace, patch: Patch): Promise<Plan> {
         oldPath: target.rel,
         newPath: null,
         oldLines,
-        newLines: [],
-        regions: oldLines ? [{ oldStart: 0, oldEnd: oldLines.length, newStart: 0, newEnd: 0 }] : [],
+        newLines: new LineIndex(""),
+        regions: oldLines ? [{ oldStart: 0, oldEnd: oldLines.count, newStart: 0, newEnd: 0 }] : [],
       });
       return;
     }
@@ -194,17 +231,17 @@ export async function matchPatch(ws: Workspace, patch: Patch): Promise<Plan> {
     let bytes = source.bytes;
     let added = 0;
     let removed = 0;
-    let oldLines: string[] | null = null;
-    let newLines: string[] | null = null;
+    let oldLines: LineIndex | null = null;
+    let newLines: LineIndex | null = null;
     let regions: Region[] = [];
     if (op.hunks.length > 0) {
-      const text: TextFile = decodeText(source.bytes, target.rel);
-      const result = applyHunks(text.lines, op.hunks, target.rel);
+      const file = decodeText(source.bytes, target.rel);
+      oldLines = new LineIndex(file.text);
+      const result = applyHunks(oldLines, op.hunks, target.rel);
       warnings.push(...result.warnings);
-      bytes = encodeText({ ...text, lines: result.lines });
+      bytes = encodeText({ ...file, text: result.text });
       ({ added, removed, regions } = result);
-      oldLines = text.lines;
-      newLines = result.lines;
+      newLines = new LineIndex(result.text);
     } else {
       oldLines = newLines = previewLines(source.bytes, target.rel);
     }

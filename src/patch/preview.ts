@@ -8,6 +8,7 @@
  */
 import { structuredPatch } from "diff";
 import type { Region } from "./hunks.ts";
+import type { LineIndex } from "./line_index.ts";
 
 /** Upper bound of the diff preview, in UTF-8 bytes. */
 export const MAX_DIFF_BYTES = 12 * 1024;
@@ -20,18 +21,12 @@ const MAX_REGION_LINES = 2000;
 export interface PreviewFile {
   oldPath: string | null;
   newPath: string | null;
-  oldLines: readonly string[] | null;
-  newLines: readonly string[] | null;
+  oldLines: LineIndex | null;
+  newLines: LineIndex | null;
   regions: readonly Region[];
 }
 
 const encoder = new TextEncoder();
-
-/** The text of lines [from, to) where the segment after the last `\n` is a line without newline. */
-function segmentText(lines: readonly string[], from: number, to: number): string {
-  const slice = lines.slice(from, to);
-  return to < lines.length ? slice.map((line) => line + "\n").join("") : slice.join("\n");
-}
 
 /** Merges regions whose context windows touch. */
 function clusters(regions: readonly Region[]): Region[] {
@@ -59,7 +54,7 @@ function fileDiff(file: PreviewFile): { text: string; cut: boolean } {
   for (const region of clusters(file.regions)) {
     const oldFrom = Math.max(0, region.oldStart - DIFF_CONTEXT_LINES);
     const newFrom = region.newStart - (region.oldStart - oldFrom);
-    let oldTo = Math.min(oldLines.length, region.oldEnd + DIFF_CONTEXT_LINES);
+    let oldTo = Math.min(oldLines.count, region.oldEnd + DIFF_CONTEXT_LINES);
     let newTo = region.newEnd + (oldTo - region.oldEnd);
     if (oldTo - oldFrom > MAX_REGION_LINES || newTo - newFrom > MAX_REGION_LINES) {
       oldTo = Math.min(oldTo, oldFrom + MAX_REGION_LINES);
@@ -69,8 +64,8 @@ function fileDiff(file: PreviewFile): { text: string; cut: boolean } {
     const patch = structuredPatch(
       "a",
       "b",
-      segmentText(oldLines, oldFrom, oldTo),
-      segmentText(newLines, newFrom, newTo),
+      oldLines.segment(oldFrom, oldTo),
+      newLines.segment(newFrom, newTo),
       undefined,
       undefined,
       { context: DIFF_CONTEXT_LINES },

@@ -3,9 +3,11 @@
  * tolerant passes, each tried only when the previous found nothing.
  *
  * @example
- * const hay = new Haystack(["a", "b  ", "c"]);
+ * const hay = new Haystack(new LineIndex("a\nb  \nc"));
  * hay.seek(["b"], 0, "unique", false); // { kind: "found", index: 1, pass: "trim_end" }
  */
+
+import type { LineIndex } from "./line_index.ts";
 
 /** A comparison pass, strictest first. */
 export type Pass = "exact" | "trim_end" | "trim" | "unicode";
@@ -51,19 +53,18 @@ export type SeekResult =
 
 /** One file's lines with their normalised forms computed once, on demand. */
 export class Haystack {
-  readonly lines: readonly string[];
+  readonly lines: LineIndex;
   readonly #normalised = new Map<Pass, string[]>();
 
-  constructor(lines: readonly string[]) {
+  constructor(lines: LineIndex) {
     this.lines = lines;
   }
 
-  /** The file's lines as `pass` compares them. */
-  view(pass: Pass): readonly string[] {
-    if (pass === "exact") return this.lines;
+  /** The file's lines as a tolerant `pass` compares them. */
+  view(pass: Exclude<Pass, "exact">): readonly string[] {
     let view = this.#normalised.get(pass);
     if (!view) {
-      view = this.lines.map(NORMALISERS[pass]);
+      view = this.lines.all().map(NORMALISERS[pass]);
       this.#normalised.set(pass, view);
     }
     return view;
@@ -89,33 +90,34 @@ export class Haystack {
 
   /** Indexes where `pattern` matches under `pass`, at most `limit` of them. */
   matches(pattern: readonly string[], from: number, pass: Pass, eof: boolean, limit: number): number[] {
-    const hay = this.view(pass);
     const needle = pattern.map(NORMALISERS[pass]);
     const m = needle.length;
-    const n = hay.length;
-    const found: number[] = [];
-    const candidates = eof ? this.#eofStarts(m, pattern) : null;
+    const n = this.lines.count;
+    let equals: (i: number, value: string) => boolean;
+    if (pass === "exact") equals = (i, value) => this.lines.equals(i, value);
+    else {
+      const hay = this.view(pass);
+      equals = (i, value) => hay[i] === value;
+    }
     const at = (i: number) => {
       if (i < from || i + m > n) return false;
-      for (let k = 0; k < m; k++) if (hay[i + k] !== needle[k]) return false;
+      for (let k = 0; k < m; k++) if (!equals(i + k, needle[k])) return false;
       return true;
     };
-    if (candidates) {
-      for (const i of candidates) if (at(i) && found.length < limit) found.push(i);
+    const found: number[] = [];
+    if (eof) {
+      for (const i of this.#eofStarts(m, pattern)) if (at(i) && found.length < limit) found.push(i);
       return found;
     }
-    const first = needle[0];
-    for (let i = from; i + m <= n && found.length < limit; i++) {
-      if (hay[i] === first && at(i)) found.push(i);
-    }
+    for (let i = from; i + m <= n && found.length < limit; i++) if (at(i)) found.push(i);
     return found;
   }
 
   /** Start indexes from which an m-line match ends the file. */
   #eofStarts(m: number, pattern: readonly string[]): number[] {
-    const n = this.lines.length;
+    const n = this.lines.count;
     const starts = [n - m];
-    if (n > 0 && this.lines[n - 1] === "" && pattern[m - 1] !== "") starts.push(n - 1 - m);
+    if (this.lines.equals(n - 1, "") && pattern[m - 1] !== "") starts.push(n - 1 - m);
     return starts;
   }
 }

@@ -1,20 +1,18 @@
 /**
- * A file's text as the matcher sees it: lines split on `\n` only, with the
- * BOM and the CRLF style taken off so they can be put back unchanged.
- *
- * The segment after the last `\n` is a line like any other, so "a\nb\n" is
- * ["a", "b", ""]: a hunk can add or remove the final newline by adding or
- * removing that empty last line.
+ * A file's text as the matcher sees it: the BOM and the CRLF style taken
+ * off so they can be put back unchanged. Lines are split on `\n` only
+ * (see line_index.ts).
  *
  * @example
- * const text = decodeText(bytes, "src/a.ts");
- * encodeText({ ...text, lines: [...text.lines, "more"] });
+ * const file = decodeText(bytes, "src/a.ts");
+ * encodeText({ ...file, text: file.text + "more" });
  */
 import { ToolError } from "../errors.ts";
 
 /** Decoded text plus what must be restored on encode. */
 export interface TextFile {
-  lines: string[];
+  /** The content with the BOM removed and, for a CRLF file, every `\r\n` turned into `\n`. */
+  text: string;
   /** The file started with U+FEFF. */
   bom: boolean;
   /** Every `\n` was preceded by `\r` (and there was at least one): lines are kept without the `\r`. */
@@ -71,14 +69,13 @@ export function decodeText(bytes: Uint8Array, path: string): TextFile {
   }
   const bom = text.startsWith(BOM);
   if (bom) text = text.slice(1);
-  const lfCount = countOf(text, "\n");
-  const crlf = lfCount > 0 && countOf(text, "\r\n") === lfCount;
-  return { lines: (crlf ? text.replaceAll("\r\n", "\n") : text).split("\n"), bom, crlf };
+  const crlf = text.includes("\r\n") && countOf(text, "\r\n") === countOf(text, "\n");
+  return { text: crlf ? text.replaceAll("\r\n", "\n") : text, bom, crlf };
 }
 
 /** Inverse of {@linkcode decodeText}. */
 export function encodeText(file: TextFile): Uint8Array {
-  return encoder.encode((file.bom ? BOM : "") + file.lines.join(file.crlf ? "\r\n" : "\n"));
+  return encoder.encode((file.bom ? BOM : "") + (file.crlf ? file.text.replaceAll("\n", "\r\n") : file.text));
 }
 
 function countOf(text: string, needle: string): number {

@@ -1,4 +1,5 @@
-import { assertEquals } from "../../tests/assert.ts";
+import { assert, assertEquals } from "../../tests/assert.ts";
+import { LineIndex } from "./line_index.ts";
 import { decodeText, encodeText, firstInvalidUtf8 } from "./text_file.ts";
 
 const bytes = (...values: number[]) => new Uint8Array(values);
@@ -17,8 +18,18 @@ Deno.test("decode and encode round-trip BOM, CRLF, a missing final newline and m
     assertEquals(encodeText(decodeText(bytesIn, "f")), bytesIn, JSON.stringify(text));
   }
   assertEquals(decodeText(new TextEncoder().encode("a\r\nb\r\n"), "f"), {
-    lines: ["a", "b", ""],
+    text: "a\nb\n",
     bom: false,
     crlf: true,
   });
+});
+
+Deno.test("LineIndex splits on \\n only and treats the segment after the last \\n as a line", () => {
+  const index = new LineIndex("a\u2028b\x0c\nc\x85\n");
+  assertEquals(index.count, 3);
+  assertEquals(index.slice(0, 3), ["a\u2028b\x0c", "c\x85", ""]);
+  assert(index.equals(1, "c\x85") && !index.equals(1, "c"));
+  assertEquals(index.joined(0, 2), "a\u2028b\x0c\nc\x85");
+  assertEquals(index.segment(1, 3), "c\x85\n");
+  assertEquals(new LineIndex("").count, 1);
 });

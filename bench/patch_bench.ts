@@ -1,0 +1,326 @@
+/**
+ * `deno task bench patch`: apply_patch against the Codex CLI's own
+ * apply_patch (npm:@openai/codex, run through its `apply_patch` argv[0]
+ * mode) on identical inputs:
+ * - a 1,000-file patch with 3 hunks per file;
+ * - a one-hunk update in a 50 MB file;
+ * - every scenario of tests/patch_scenarios/, comparing outcomes.
+ * Time is the median of RUNS runs; peak RSS is GNU time's max resident set.
+ * Ours is measured three ways: through a warm MCP server (tools/call round
+ * trip), as a cold process (`deno run`, like the Codex binary), and the
+ * in-process apply inside that process. Needs `npm install @openai/codex`
+ * in bench/.data/peers (done here if missing) and /usr/bin/time.
+ *
+ * Internal: `patch_bench.ts --apply <workspace> <patch-file>` applies one
+ * patch and prints {"ms": n} (used for the cold-process measurement).
+ */
+import * as path from "node:path";
+import { applyPatch } from "../src/patch/apply.ts";
+import { openWorkspace } from "../src/workspace/confine.ts";
+import { startServer } from "../tests/harness.ts";
+import {
+  type Entry,
+  loadScenarios,
+  prepare,
+  setImmutable,
+  snapshot,
+  treeDifferences,
+} from "../tests/patch_scenarios.ts";
+import { ToolError } from "../src/errors.ts";
+
+const RUNS = 5;
+const MANY_FILES = 1000;
+const LINES_PER_FILE = 60;
+const BIG_FILE_BYTES = 50 * 1024 * 1024;
+
+const here = new URL(".", import.meta.url).pathname;
+const data = path.join(here, ".data", "patch");
+const peers = path.join(here, ".data", "peers");
+const config = path.join(here, "..", "deno.json");
+
+if (Deno.args[0] === "--apply") {
+  const ws = await openWorkspace(Deno.args[1]);
+  const text = await Deno.readTextFile(Deno.args[2]);
+  const t0 = performance.now();
+  await applyPatch(ws, text);
+  console.log(JSON.stringify({ ms: performance.now() - t0 }));
+  Deno.exit(0);
+}
+
+const log = (message: string) => console.error(`patch_bench: ${message}`);
+
+async function run(cmd: string, args: string[], options: { cwd?: string; stdin?: string } = {}) {
+  const child = new Deno.Command(cmd, {
+    args,
+    cwd: options.cwd,
+    stdin: options.stdin === undefined ? "null" : "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  if (options.stdin !== undefined) {
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(options.stdin));
+    await writer.close();
+  }
+  const out = await child.output();
+  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+  return { code: out.code, stdout: decode(out.stdout), stderr: decode(out.stderr) };
+}
+
+/** The Codex binary behind `npm:@openai/codex`, reached through an `apply_patch` argv[0] link. */
+async function codexApplyPatch(): Promise<string> {
+  const link = path.join(peers, "apply_patch");
+  const binary = path.join(peers, "node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex");
+  try {
+    await Deno.stat(binary);
+  } catch {
+    log("installing @openai/codex into bench/.data/peers");
+    await Deno.mkdir(peers, { recursive: true });
+    const out = await run("npm", ["install", "--no-audit", "--no-fund", "--prefix", peers, "@openai/codex"]);
+    if (out.code !== 0) throw new Error(`npm install @openai/codex failed: ${out.stderr}`);
+  }
+  await Deno.remove(link).catch(() => {});
+  await Deno.symlink(binary, link);
+  return link;
+}
+
+function fileBody(i: number): string[] {
+  return Array.from({ length: LINES_PER_FILE }, (_, k) => `export const v${i}_${k} = ${k}; // line ${k}`);
+}
+
+/** Writes pristine trees and patches for the two timed cases (once; reused while present). */
+async function generate(): Promise<{ name: string; tree: string; patch: string }[]> {
+  const many = path.join(data, "many");
+  const big = path.join(data, "big");
+  const manyPatch = path.join(data, "many.patch");
+  const bigPatch = path.join(data, "big.patch");
+  const ready = await Deno.stat(bigPatch).then(() => true, () => false);
+  if (!ready) {
+    log("generating inputs");
+    await Deno.remove(data, { recursive: true }).catch(() => {});
+    await Deno.mkdir(path.join(many, "src"), { recursive: true });
+    const hunks: string[] = ["*** Begin Patch"];
+    for (let i = 0; i < MANY_FILES; i++) {
+      const rel = `src/mod_${String(i).padStart(4, "0")}.ts`;
+      const lines = fileBody(i);
+      await Deno.writeTextFile(path.join(many, rel), lines.join("\n") + "\n");
+      hunks.push(`*** Update File: ${rel}`);
+      for (const at of [10, 30, 50]) {
+        hunks.push("@@", ...lines.slice(at - 3, at).map((l) => ` ${l}`), `-${lines[at]}`, `+${lines[at]} // patched`);
+        hunks.push(...lines.slice(at + 1, at + 4).map((l) => ` ${l}`));
+      }
+    }
+    hunks.push("*** End Patch");
+    await Deno.writeTextFile(manyPatch, hunks.join("\n") + "\n");
+    await Deno.mkdir(big, { recursive: true });
+    const line = (k: number) => `line ${String(k).padStart(8, "0")} lorem ipsum dolor sit amet`;
+    const count = Math.ceil(BIG_FILE_BYTES / (line(0).length + 1));
+    const file = await Deno.open(path.join(big, "big.txt"), { write: true, create: true, truncate: true });
+    const chunk: string[] = [];
+    for (let k = 0; k < count; k++) {
+      chunk.push(line(k));
+      if (chunk.length === 50000 || k === count - 1) {
+        await file.write(new TextEncoder().encode(chunk.join("\n") + "\n"));
+        chunk.length = 0;
+      }
+    }
+    file.close();
+    const mid = Math.floor(count / 2);
+    await Deno.writeTextFile(
+      bigPatch,
+      [
+        "*** Begin Patch",
+        "*** Update File: big.txt",
+        "@@",
+        ` ${line(mid - 1)}`,
+        `-${line(mid)}`,
+        `+${line(mid)} PATCHED`,
+        ` ${line(mid + 1)}`,
+        "*** End Patch",
+        "",
+      ]
+        .join("\n"),
+    );
+  }
+  return [
+    { name: `${MANY_FILES} files × 3 hunks`, tree: many, patch: manyPatch },
+    { name: "1 hunk in a 50 MB file", tree: big, patch: bigPatch },
+  ];
+}
+
+async function reset(tree: string, ws: string): Promise<void> {
+  await Deno.remove(ws, { recursive: true }).catch(() => {});
+  await Deno.mkdir(ws, { recursive: true });
+  const out = await run("cp", ["-a", `${tree}/.`, ws]);
+  if (out.code !== 0) throw new Error(`cp failed: ${out.stderr}`);
+}
+
+/** Runs a command under GNU time; returns wall ms and max RSS in KiB. */
+async function timed(args: string[], options: { cwd?: string; stdin?: string }) {
+  const out = await run("/usr/bin/time", ["-f", "WORKCELL_TIME %e %M", ...args], options);
+  const match = /WORKCELL_TIME ([\d.]+) (\d+)/.exec(out.stderr);
+  if (!match) throw new Error(`no timing from ${args[0]}: ${out.stderr}`);
+  return { ms: parseFloat(match[1]) * 1000, rssKb: parseInt(match[2]), ...out };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const fmt = (n: number) => n >= 100 ? n.toFixed(0) : n.toFixed(1);
+
+function sameTrees(a: Map<string, Entry>, b: Map<string, Entry>): string[] {
+  return treeDifferences(a, b);
+}
+
+const codex = await codexApplyPatch();
+const cases = await generate();
+const rows: string[] = [];
+const parity: string[] = [];
+for (const c of cases) {
+  const patchText = await Deno.readTextFile(c.patch);
+  const wsCodex = path.join(data, "run-codex");
+  const wsOurs = path.join(data, "run-ours");
+  const codexMs: number[] = [];
+  const codexRss: number[] = [];
+  const coldMs: number[] = [];
+  const innerMs: number[] = [];
+  const coldRss: number[] = [];
+  const mcpMs: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    log(`${c.name}: run ${i + 1}/${RUNS}`);
+    await reset(c.tree, wsCodex);
+    const cx = await timed([codex], { cwd: wsCodex, stdin: patchText });
+    if (cx.code !== 0) throw new Error(`codex failed on ${c.name}: ${cx.stderr.slice(0, 500)}`);
+    codexMs.push(cx.ms);
+    codexRss.push(cx.rssKb);
+    await reset(c.tree, wsOurs);
+    const cold = await timed([
+      Deno.execPath(),
+      "run",
+      "-A",
+      "--config",
+      config,
+      path.join(here, "patch_bench.ts"),
+      "--apply",
+      wsOurs,
+      c.patch,
+    ], {});
+    if (cold.code !== 0) throw new Error(`ours failed on ${c.name}: ${cold.stderr.slice(0, 500)}`);
+    coldMs.push(cold.ms);
+    coldRss.push(cold.rssKb);
+    innerMs.push(JSON.parse(cold.stdout).ms);
+  }
+  const differences = sameTrees(await snapshot(wsOurs), await snapshot(wsCodex));
+  parity.push(
+    `- ${c.name}: ${
+      differences.length === 0 ? "identical trees" : `trees differ: ${differences.slice(0, 3).join("; ")}`
+    }`,
+  );
+  {
+    await reset(c.tree, wsOurs);
+    await using server = await startServer({ workspace: await Deno.realPath(wsOurs) });
+    for (let i = 0; i < RUNS; i++) {
+      await reset(c.tree, wsOurs);
+      const t0 = performance.now();
+      const result = await server.call("apply_patch", { patch: patchText });
+      mcpMs.push(performance.now() - t0);
+      if (result.isError) throw new Error(`ours (MCP) failed on ${c.name}: ${result.text.slice(0, 500)}`);
+    }
+  }
+  const base = median(codexMs);
+  rows.push(`| ${c.name} | Codex CLI apply_patch (process) | ${fmt(base)} | ${fmt(median(codexRss) / 1024)} | 1.00 |`);
+  rows.push(
+    `| ${c.name} | workcell, cold process (\`deno run\`) | ${fmt(median(coldMs))} | ${fmt(median(coldRss) / 1024)} | ${
+      (median(coldMs) / base).toFixed(2)
+    } |`,
+  );
+  rows.push(
+    `| ${c.name} | workcell, apply inside that process | ${fmt(median(innerMs))} | – | ${
+      (median(innerMs) / base).toFixed(2)
+    } |`,
+  );
+  rows.push(
+    `| ${c.name} | workcell, MCP tools/call (warm server) | ${fmt(median(mcpMs))} | – | ${
+      (median(mcpMs) / base).toFixed(2)
+    } |`,
+  );
+  await Deno.remove(wsCodex, { recursive: true });
+  await Deno.remove(wsOurs, { recursive: true });
+}
+
+/** Why each known disagreement with Codex is intended (see docs/apply-patch.md). */
+const WHY: Record<string, string> = {};
+
+log("scenarios");
+const scenarioRows: string[] = [];
+let bothAccept = 0;
+let identical = 0;
+let agreeRefuse = 0;
+const scenarios = await loadScenarios();
+const sandbox = path.join(data, "scenarios");
+for (const scenario of scenarios) {
+  const outcome = async (tool: "ours" | "codex") => {
+    await Deno.remove(sandbox, { recursive: true }).catch(() => {});
+    const ws = path.join(sandbox, "ws");
+    const outside = path.join(sandbox, "outside");
+    await Deno.mkdir(ws, { recursive: true });
+    await Deno.mkdir(outside, { recursive: true });
+    await prepare(scenario, ws, outside);
+    await setImmutable(scenario, ws, true);
+    let result: string;
+    if (tool === "ours") {
+      result = await applyPatch(await openWorkspace(ws), scenario.patch).then(
+        () => "ok",
+        (error) => error instanceof ToolError ? error.code : `crash: ${error}`,
+      );
+    } else {
+      const out = await run(codex, [], { cwd: ws, stdin: scenario.patch });
+      result = out.code === 0 ? "ok" : `error: ${(out.stderr || out.stdout).trim().split("\n")[0].slice(0, 80)}`;
+    }
+    await setImmutable(scenario, ws, false);
+    const tree = await snapshot(ws);
+    const outsideTree = await snapshot(outside);
+    const escaped = (await snapshot(sandbox)).size - tree.size - outsideTree.size - 2;
+    await Deno.remove("/tmp/workcell-escaped.txt").catch(() => {});
+    return { result, tree, outsideTree, escaped };
+  };
+  const ours = await outcome("ours");
+  const theirs = await outcome("codex");
+  const oursOk = ours.result === "ok";
+  const theirsOk = theirs.result === "ok";
+  let disagreement: string | null = null;
+  if (oursOk && theirsOk) {
+    bothAccept++;
+    const diff = sameTrees(ours.tree, theirs.tree);
+    if (diff.length === 0) identical++;
+    else disagreement = `both accept, trees differ: ${diff[0].slice(0, 120)}`;
+  } else if (oursOk !== theirsOk) {
+    disagreement = oursOk ? `we apply; Codex refuses (${theirs.result})` : `we refuse (${ours.result}); Codex applies`;
+    const touchedOutside = sameTrees(theirs.outsideTree, ours.outsideTree).length > 0 || theirs.escaped > 0;
+    if (touchedOutside) disagreement += ", writing outside the workspace";
+  } else agreeRefuse++;
+  if (disagreement) {
+    scenarioRows.push(`| ${scenario.name} | ${disagreement.replaceAll("|", "\\|")} | ${WHY[scenario.name] ?? "?"} |`);
+  }
+}
+await Deno.remove(sandbox, { recursive: true }).catch(() => {});
+
+const version =
+  JSON.parse(await Deno.readTextFile(path.join(peers, "node_modules/@openai/codex/package.json"))).version;
+console.log(`## apply_patch vs the Codex CLI's apply_patch
+
+Codex CLI ${version} (\`npm:@openai/codex\`, its binary run as \`apply_patch\` with the patch on stdin) against
+workcell on identical inputs; median of ${RUNS} runs, fresh copy of the tree each run, peak RSS from GNU time.
+Ratio = time / Codex time (lower is better).
+
+| case | tool | time (ms) | peak RSS (MiB) | ratio |
+| --- | --- | ---: | ---: | ---: |
+${rows.join("\n")}
+
+Same results on the timed cases:
+${parity.join("\n")}
+
+Scenarios (tests/patch_scenarios/, ${scenarios.length}): both accept ${bothAccept}, identical trees ${identical} of those;
+both refuse ${agreeRefuse}; disagreements ${scenarioRows.length}:
+
+| scenario | difference | why ours is right |
+| --- | --- | --- |
+${scenarioRows.join("\n")}`);
