@@ -19,12 +19,34 @@ export class LineIndex {
 
   constructor(text: string) {
     this.text = text;
+    let starts = new Uint32Array(1024);
     let count = 1;
-    for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) count++;
-    const starts = new Uint32Array(count);
-    let i = 1;
-    for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) starts[i++] = at + 1;
-    this.#starts = starts;
+    for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) {
+      if (count === starts.length) {
+        const grown = new Uint32Array(starts.length * 2);
+        grown.set(starts);
+        starts = grown;
+      }
+      starts[count++] = at + 1;
+    }
+    this.#starts = starts.subarray(0, count);
+  }
+
+  /** Offset where line `i` starts. */
+  start(i: number): number {
+    return this.#starts[i];
+  }
+
+  /** The line that contains offset `at` (binary search). */
+  lineAt(at: number): number {
+    let low = 0;
+    let high = this.#starts.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >>> 1;
+      if (this.#starts[mid] <= at) low = mid;
+      else high = mid - 1;
+    }
+    return low;
   }
 
   /** Number of lines (at least 1: the empty string is one empty line). */

@@ -109,6 +109,16 @@ export class Haystack {
       for (const i of this.#eofStarts(m, pattern)) if (at(i) && found.length < limit) found.push(i);
       return found;
     }
+    if (pass === "exact" && needle[0] !== "" && from < n) {
+      // Jump between occurrences of the first line with native indexOf instead of visiting every line.
+      const text = this.lines.text;
+      for (let pos = text.indexOf(needle[0], this.lines.start(from)); pos !== -1 && found.length < limit;) {
+        const i = this.lines.lineAt(pos);
+        if (this.lines.start(i) === pos && at(i)) found.push(i);
+        pos = i + 1 < n ? text.indexOf(needle[0], this.lines.start(i + 1)) : -1;
+      }
+      return found;
+    }
     for (let i = from; i + m <= n && found.length < limit; i++) if (at(i)) found.push(i);
     return found;
   }
