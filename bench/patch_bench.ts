@@ -248,11 +248,13 @@ for (const c of cases) {
 }
 
 /** Why each known disagreement with Codex is intended (see docs/apply-patch.md). */
-const OUTSIDE = "confinement: a patch never writes outside the workspace, whatever `..`, absolute paths or symlinks say";
+const OUTSIDE =
+  "confinement: a patch never writes outside the workspace, whatever `..`, absolute paths or symlinks say";
 const GIT = "writes under .git/ are refused: a planted hook or config would later run outside any sandbox";
 const UNIQUE = "context must match exactly once; Codex silently takes the first of several matches";
 const OVERWRITE = "Add File and Move to never overwrite an existing file (ALREADY_EXISTS); Codex replaces it silently";
-const FINAL_NEWLINE = "the final newline is an ordinary line (SPEC); Codex forces exactly one newline at the end of every file it writes";
+const FINAL_NEWLINE =
+  "the final newline is an ordinary line (SPEC); Codex forces exactly one newline at the end of every file it writes";
 const WHY: Record<string, string> = {
   absolute_path_outside_refused: OUTSIDE,
   dotdot_escape_refused: OUTSIDE,
@@ -277,24 +279,33 @@ const WHY: Record<string, string> = {
   add_final_newline: FINAL_NEWLINE + " (here it adds a second one)",
   remove_final_newline: FINAL_NEWLINE,
   missing_final_newline_is_preserved: FINAL_NEWLINE,
-  anchor_pure_addition_inserts_after_anchor: "an @@-anchored pure addition goes right after its anchor; Codex appends it at the end of the file",
+  anchor_pure_addition_inserts_after_anchor:
+    "an @@-anchored pure addition goes right after its anchor; Codex appends it at the end of the file",
   anchor_repeated_as_first_context_line:
     "the hunk is searched from the anchor line itself, so context that repeats the anchor matches; Codex looks only after it",
   stacked_anchors_narrow_step_by_step: "stacked @@ lines narrow step by step; Codex's parser rejects a second @@ line",
-  hunks_out_of_order_still_unique: "a hunk found exactly once before the previous one (no overlap) is still placed; Codex searches forward only",
+  hunks_out_of_order_still_unique:
+    "a hunk found exactly once before the previous one (no overlap) is still placed; Codex searches forward only",
   bom_is_preserved: "the BOM is set aside for matching and put back; Codex compares it as part of the first line",
   lone_cr_is_an_ordinary_character: "lines split on \\n only, a lone CR is kept; Codex rewrites it",
-  move_inherits_source_mode: "a move keeps the source's mode (SPEC); Codex creates the destination with the default mode",
+  move_inherits_source_mode:
+    "a move keeps the source's mode (SPEC); Codex creates the destination with the default mode",
   move_only_without_hunks: "an Update with only *** Move to is a rename; Codex requires a hunk",
   move_only_binary_file_keeps_bytes: "a pure rename copies any bytes verbatim; Codex requires a hunk",
-  heredoc_wrapper: "the heredoc wrapper agents send is unwrapped; Codex's binary rejects it (its CLI strips it before calling)",
-  heredoc_unquoted_delimiter: "the heredoc wrapper agents send is unwrapped; Codex's binary rejects it (its CLI strips it before calling)",
+  heredoc_wrapper:
+    "the heredoc wrapper agents send is unwrapped; Codex's binary rejects it (its CLI strips it before calling)",
+  heredoc_unquoted_delimiter:
+    "the heredoc wrapper agents send is unwrapped; Codex's binary rejects it (its CLI strips it before calling)",
   fault_immutable_directory_for_second_file:
     "an atomic replacement needs a sibling temp file, which an immutable directory refuses, so nothing is written; Codex truncates and rewrites in place (a crash mid-write leaves a torn file)",
-  fault_immutable_file_after_first_install: "all or nothing: the files already installed are rolled back; Codex keeps them",
-  fault_immutable_parent_for_new_directory: "all or nothing: the files already installed are rolled back; Codex keeps them",
-  midway_context_miss_leaves_tree_identical: "all or nothing: every hunk is matched before any write; Codex keeps the files written before the failure",
-  midway_hunk_miss_leaves_tree_identical: "all or nothing: every hunk is matched before any write; Codex keeps the files written before the failure",
+  fault_immutable_file_after_first_install:
+    "all or nothing: the files already installed are rolled back; Codex keeps them",
+  fault_immutable_parent_for_new_directory:
+    "all or nothing: the files already installed are rolled back; Codex keeps them",
+  midway_context_miss_leaves_tree_identical:
+    "all or nothing: every hunk is matched before any write; Codex keeps the files written before the failure",
+  midway_hunk_miss_leaves_tree_identical:
+    "all or nothing: every hunk is matched before any write; Codex keeps the files written before the failure",
 };
 
 log("scenarios");

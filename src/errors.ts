@@ -44,7 +44,7 @@ export const ERROR_CODES = {
   },
   PATCH_PARSE_ERROR: {
     meaning: "The patch text does not follow the *** Begin Patch envelope grammar.",
-    hint: "Fix the patch at the reported line; see the grammar in docs/tools-and-schemas.md.",
+    hint: "Fix the patch at the reported line; see the grammar in docs/apply-patch.md.",
   },
   PATCH_CONTEXT_NOT_FOUND: {
     meaning: "A hunk's context and removed lines do not occur in the file.",

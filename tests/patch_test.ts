@@ -65,3 +65,65 @@ Deno.test("apply_patch scenarios through the MCP client", async (t) => {
     await Deno.remove(outside, { recursive: true });
   }
 });
+
+Deno.test("apply_patch reports each operation, a bounded diff and the summary text", async () => {
+  await using server = await startServer();
+  const ws = server.workspace;
+  await Deno.writeTextFile(`${ws}/a.txt`, "one\ntwo\n");
+  await Deno.writeTextFile(`${ws}/gone.txt`, "x\ny\nz\n");
+  await Deno.writeTextFile(`${ws}/old.txt`, "keep\n");
+  const result = await server.call("apply_patch", {
+    patch: [
+      "*** Begin Patch",
+      "*** Update File: a.txt",
+      "@@",
+      " one",
+      "-two",
+      "+2",
+      "+3",
+      "*** Delete File: gone.txt",
+      "*** Update File: old.txt",
+      "*** Move to: sub/new.txt",
+      "*** Add File: n.txt",
+      "+n",
+      "*** End Patch",
+    ].join("\n"),
+  });
+  assert(!result.isError, result.text);
+  assertEquals(result.structured.files, [
+    { op: "update", path: "a.txt", moved_to: null, added: 2, removed: 1 },
+    { op: "delete", path: "gone.txt", moved_to: null, added: 0, removed: 3 },
+    { op: "move", path: "old.txt", moved_to: "sub/new.txt", added: 0, removed: 0 },
+    { op: "add", path: "n.txt", moved_to: null, added: 1, removed: 0 },
+  ]);
+  assert(result.structured.diff.includes("--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,3 @@\n one\n-two\n+2\n+3\n"));
+  assert(result.structured.diff.includes("--- a/gone.txt\n+++ /dev/null\n"));
+  assertEquals(result.structured.diff_truncated, false);
+  assert(
+    result.text.startsWith(
+      "Applied the patch to 4 file(s):\nM a.txt (+2 -1)\nD gone.txt (+0 -3)\nR old.txt -> sub/new.txt",
+    ),
+  );
+});
+
+Deno.test("a large patch gets a truncated diff preview but every file in files", async () => {
+  await using server = await startServer();
+  const lines = Array.from({ length: 200 }, (_, i) => `+line ${i} ${"x".repeat(60)}`);
+  const ops = Array.from({ length: 30 }, (_, i) => [`*** Add File: f${i}.txt`, ...lines]).flat();
+  const result = await server.call("apply_patch", { patch: ["*** Begin Patch", ...ops, "*** End Patch"].join("\n") });
+  assert(!result.isError, result.text);
+  assertEquals(result.structured.files.length, 30);
+  assertEquals(result.structured.diff_truncated, true);
+  assert(new TextEncoder().encode(result.structured.diff).length <= 12 * 1024);
+});
+
+Deno.test("a NUL byte or a directory-looking path in a patch is INVALID_ARGUMENT", async () => {
+  await using server = await startServer();
+  for (const bad of ["a\0b.txt", "dir/"]) {
+    const result = await server.call("apply_patch", {
+      patch: `*** Begin Patch\n*** Add File: ${bad}\n+x\n*** End Patch`,
+    });
+    assertEquals(result.structured.error.code, "INVALID_ARGUMENT", result.text);
+  }
+  assertEquals([...Deno.readDirSync(server.workspace)], []);
+});
