@@ -126,6 +126,7 @@ export async function commitChanges(ws: Workspace, changes: readonly Change[], f
     }
     await ensureDir(path.dirname(dir));
     await fs.mkdir(dir);
+    touchedDirs.add(path.dirname(dir)); // the new entry must be durable too
     undo.push({ label: `remove directory ${toRelative(ws, dir)}`, run: () => fs.remove(dir).catch(ignoreMissing) });
   };
 

@@ -93,8 +93,10 @@ export function applyHunks(lines: LineIndex, hunks: readonly Hunk[], path: strin
   let added = 0;
   let removed = 0;
   let from = 0;
-  hunks.forEach((hunk, order) => {
-    const label = `${path} hunk ${order + 1} (patch line ${hunk.line})`;
+  hunks.forEach((sent, order) => {
+    const label = `${path} hunk ${order + 1} (patch line ${sent.line})`;
+    // Blank lines that only separate a hunk from the next section are not context: drop them when they do not match.
+    const hunk = withoutTrailingBlankContext(sent, hay);
     const oldSide = hunk.lines.filter((line) => line.kind !== "add").map((line) => line.text);
     const newSide = hunk.lines.filter((line) => line.kind !== "remove").map((line) => line.text);
     added += hunk.lines.filter((line) => line.kind === "add").length;
@@ -152,6 +154,20 @@ export function applyHunks(lines: LineIndex, hunks: readonly Hunk[], path: strin
     if (oldSide.length > 0) from = start + oldSide.length;
   });
   return { ...assemble(lines, placements), added, removed, warnings };
+}
+
+/**
+ * `hunk` without its trailing empty context lines when those stop it from
+ * matching (agents leave a blank line before the next `***` header); the
+ * hunk itself otherwise.
+ */
+function withoutTrailingBlankContext(hunk: Hunk, hay: Haystack): Hunk {
+  let end = hunk.lines.length;
+  while (end > 0 && hunk.lines[end - 1].kind === "context" && hunk.lines[end - 1].text === "") end--;
+  if (end === hunk.lines.length || end === 0) return hunk;
+  const oldSide = hunk.lines.filter((line) => line.kind !== "add").map((line) => line.text);
+  if (hay.seek(oldSide, 0, "first", hunk.eof).kind !== "none") return hunk;
+  return { ...hunk, lines: hunk.lines.slice(0, end) };
 }
 
 function overlaps(placements: readonly Placement[], start: number, length: number): boolean {

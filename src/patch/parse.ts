@@ -91,6 +91,13 @@ function isFileHeader(text: string): boolean {
   return trimmed === END || [ADD, DELETE, UPDATE].some((prefix) => trimmed.startsWith(prefix));
 }
 
+/** Whether lines from `i` on are blank up to the next file header (or the end): a separator, not content. */
+function separatesSections(lines: readonly Line[], i: number): boolean {
+  let k = i;
+  while (k < lines.length && lines[k].text.trim() === "") k++;
+  return k === lines.length || isFileHeader(lines[k].text);
+}
+
 function requirePath(path: string, line: Line, what: string): string {
   if (path === "") throw parseError(line.number, `${what} needs a path after the colon`);
   return path;
@@ -118,6 +125,10 @@ export function parsePatch(text: string): Patch {
   let i = 0;
   while (i < body.length) {
     const line = body[i];
+    if (line.text.trim() === "") {
+      i++; // blank lines between operations
+      continue;
+    }
     const add = header(line.text, ADD);
     const del = header(line.text, DELETE);
     const update = header(line.text, UPDATE);
@@ -125,6 +136,7 @@ export function parsePatch(text: string): Patch {
       const content: string[] = [];
       i++;
       while (i < body.length && !isFileHeader(body[i].text)) {
+        if (body[i].text.trim() === "" && separatesSections(body, i)) break;
         if (!body[i].text.startsWith("+")) {
           throw parseError(
             body[i].number,
