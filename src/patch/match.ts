@@ -106,7 +106,7 @@ const PREFETCH_CONCURRENCY = 16;
 
 interface Lookup {
   confined: ConfinedPath;
-  state: Promise<FileState | null>;
+  state: FileState | null;
 }
 
 /** Confines a path as spelled in the patch, refuses `.git/`, and reads the file's current state. */
@@ -124,7 +124,7 @@ async function lookup(ws: Workspace, spelled: string): Promise<Lookup> {
       { details: { path: confined.rel } },
     );
   }
-  return { confined, state: readState(confined.abs, confined.rel) };
+  return { confined, state: await readState(confined.abs, confined.rel) };
 }
 
 /**
@@ -140,7 +140,7 @@ async function prefetch(ws: Workspace, patch: Patch): Promise<Map<string, Promis
   const worker = async () => {
     while (next < spelled.length) {
       const name = spelled[next++];
-      const result = lookup(ws, name).then(async (found) => ({ ...found, state: Promise.resolve(await found.state) }));
+      const result = lookup(ws, name);
       result.catch(() => {}); // observed when its operation is planned
       out.set(name, result);
       await result.catch(() => {});
@@ -166,10 +166,10 @@ export async function matchPatch(ws: Workspace, patch: Patch): Promise<Plan> {
 
   const prefetched = await prefetch(ws, patch);
   const slot = async (spelled: string): Promise<Slot> => {
-    const { confined, state } = await (prefetched.get(spelled) ?? lookup(ws, spelled));
+    const { confined, state } = await prefetched.get(spelled)!;
     let found = slots.get(confined.abs);
     if (!found) {
-      found = { abs: confined.abs, rel: confined.rel, original: await state, current: await state };
+      found = { abs: confined.abs, rel: confined.rel, original: state, current: state };
       slots.set(confined.abs, found);
     }
     return found;
