@@ -115,17 +115,21 @@ export async function commitChanges(ws: Workspace, changes: readonly Change[], f
     if (!(error instanceof Deno.errors.NotFound)) throw error;
   };
 
+  const knownDirs = new Set<string>();
   const ensureDir = async (dir: string): Promise<void> => {
+    if (knownDirs.has(dir)) return;
     if (!isInside(ws.root, dir)) throw outside(ws, dir);
     try {
       const info = await fs.lstat(dir);
       if (!info.isDirectory) throw new ToolError("PATCH_CONFLICT", `${toRelative(ws, dir)} is no longer a directory`);
+      knownDirs.add(dir);
       return;
     } catch (error) {
       if (!(error instanceof Deno.errors.NotFound)) throw error;
     }
     await ensureDir(path.dirname(dir));
     await fs.mkdir(dir);
+    knownDirs.add(dir);
     touchedDirs.add(path.dirname(dir)); // the new entry must be durable too
     undo.push({ label: `remove directory ${toRelative(ws, dir)}`, run: () => fs.remove(dir).catch(ignoreMissing) });
   };

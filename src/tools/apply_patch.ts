@@ -20,8 +20,13 @@ function summary(result: PatchResult): string {
 export const applyPatchTool = defineTool({
   name: "apply_patch",
   title: "Apply patch",
-  description:
-    "Apply a *** Begin Patch / *** End Patch envelope (Add File, Update File with @@ hunks and optional *** Move to:, Delete File). Every hunk is matched before anything is written; all files are installed atomically or none.",
+  description: "Edit files with a patch in the *** Begin Patch / *** End Patch envelope. Operations: " +
+    "'*** Add File: <path>' (every following line starts with '+'), '*** Delete File: <path>', " +
+    "'*** Update File: <path>' (optionally followed by '*** Move to: <new path>') with hunks of ' ' context, " +
+    "'-' removed and '+' added lines, each hunk opened by '@@' or '@@ <a line of the file>' that anchors it after that " +
+    "line; '*** End of File' pins a hunk to the end. Paths are workspace-relative. Every hunk must match exactly one " +
+    "place (matches that needed whitespace or punctuation tolerance are reported as warnings); everything is checked " +
+    "before anything is written, then all files are installed atomically, or none. Writes inside .git/ are refused.",
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   input: z.strictObject({
     patch: z.string().min(1).describe("The full patch text, from *** Begin Patch to *** End Patch."),
