@@ -290,6 +290,8 @@ const WHY: Record<string, string> = {
   lone_cr_is_an_ordinary_character: "lines split on \\n only, a lone CR is kept; Codex rewrites it",
   move_inherits_source_mode:
     "a move keeps the source's mode (SPEC); Codex creates the destination with the default mode",
+  move_after_hunks_as_in_the_seed:
+    "the seed's own example puts *** Move to after the hunk; Codex accepts it only right after the Update line",
   move_only_without_hunks: "an Update with only *** Move to is a rename; Codex requires a hunk",
   move_only_binary_file_keeps_bytes: "a pure rename copies any bytes verbatim; Codex requires a hunk",
   heredoc_wrapper:

@@ -6,6 +6,8 @@ import { COMMAND_LIMITS } from "../exec/limits.ts";
 import { MAX_TEXT_BYTES } from "../envelope.ts";
 import { MAX_COMPONENT_BYTES, MAX_PATH_BYTES } from "../workspace/confine.ts";
 import { EXCERPT_BYTES } from "../project/context.ts";
+import { MAX_PATCH_FILE_BYTES } from "../patch/match.ts";
+import { MAX_DIFF_BYTES } from "../patch/preview.ts";
 
 /** [what, value, enforced in]. */
 const LIMITS: readonly [string, string, string][] = [
@@ -13,6 +15,8 @@ const LIMITS: readonly [string, string, string][] = [
   ["path length", `${MAX_PATH_BYTES} bytes`, "src/workspace/confine.ts"],
   ["path component length", `${MAX_COMPONENT_BYTES} bytes`, "src/workspace/confine.ts"],
   ["instruction file excerpt in server_info", `${EXCERPT_BYTES} bytes each`, "src/project/context.ts"],
+  ["file read or written by apply_patch", `${MAX_PATCH_FILE_BYTES} bytes`, "src/patch/match.ts"],
+  ["apply_patch diff preview", `${MAX_DIFF_BYTES} bytes`, "src/patch/preview.ts"],
   ["active commands", `${COMMAND_LIMITS.maxActiveCommands}`, "src/exec/limits.ts"],
   ["retained completed commands", `${COMMAND_LIMITS.maxRetainedCommands}`, "src/exec/limits.ts"],
   ["retained output per stream", `${COMMAND_LIMITS.perStreamBytes} bytes`, "src/exec/limits.ts"],

@@ -154,15 +154,26 @@ export function parsePatch(text: string): Patch {
       i++;
     } else if (update !== null) {
       i++;
-      let moveTo: string | null = null;
-      const move = i < body.length ? header(body[i].text, MOVE) : null;
-      if (move !== null) {
-        moveTo = requirePath(move, body[i], "*** Move to");
-        i++;
-      }
       const start = i;
       while (i < body.length && !isFileHeader(body[i].text)) i++;
-      const hunks = parseHunks(body.slice(start, i));
+      let section = body.slice(start, i);
+      while (section.length > 0 && section[section.length - 1].text.trim() === "") section = section.slice(0, -1);
+      // "*** Move to:" comes right after the Update line, or after the last hunk (as in the seed's example).
+      let moveTo: string | null = null;
+      const moveAt = (k: number) => k >= 0 && k < section.length ? header(section[k].text, MOVE) : null;
+      const first = moveAt(0);
+      if (first !== null) {
+        moveTo = requirePath(first, section[0], "*** Move to");
+        section = section.slice(1);
+      }
+      const last = moveAt(section.length - 1);
+      if (last !== null) {
+        const at = section[section.length - 1];
+        if (moveTo !== null) throw parseError(at.number, `a second "${MOVE}" for the same file`);
+        moveTo = requirePath(last, at, "*** Move to");
+        section = section.slice(0, -1);
+      }
+      const hunks = parseHunks(section);
       if (hunks.length === 0 && moveTo === null) {
         throw parseError(line.number, `*** Update File: ${update} has no @@ hunk (and no *** Move to)`);
       }
@@ -218,7 +229,7 @@ function parseHunks(lines: Line[]): Hunk[] {
       continue;
     }
     if (trimmed === MOVE || trimmed.startsWith(MOVE)) {
-      throw parseError(line.number, `"${MOVE}" must come right after its *** Update File line`);
+      throw parseError(line.number, `"${MOVE}" must come right after its *** Update File line or after its last hunk`);
     }
     const kind = line.text === "" || line.text[0] === " "
       ? "context"
