@@ -10,9 +10,7 @@
  * trip), as a cold process (`deno run`, like the Codex binary), and the
  * in-process apply inside that process. Needs `npm install @openai/codex`
  * in bench/.data/peers (done here if missing) and /usr/bin/time.
- *
- * Internal: `patch_bench.ts --apply <workspace> <patch-file>` applies one
- * patch and prints {"ms": n} (used for the cold-process measurement).
+ * The cold process is bench/patch_apply_once.ts.
  */
 import * as path from "node:path";
 import { applyPatch } from "../src/patch/apply.ts";
@@ -38,15 +36,6 @@ const here = new URL(".", import.meta.url).pathname;
 const data = path.join(here, ".data", "patch");
 const peers = path.join(here, ".data", "peers");
 const config = path.join(here, "..", "deno.json");
-
-if (Deno.args[0] === "--apply") {
-  const ws = await openWorkspace(Deno.args[1]);
-  const text = await Deno.readTextFile(Deno.args[2]);
-  const t0 = performance.now();
-  await applyPatch(ws, text);
-  console.log(JSON.stringify({ ms: performance.now() - t0 }));
-  Deno.exit(0);
-}
 
 const log = (message: string) => console.error(`patch_bench: ${message}`);
 
@@ -241,8 +230,7 @@ for (const c of cases) {
       "-A",
       "--config",
       config,
-      path.join(here, "patch_bench.ts"),
-      "--apply",
+      path.join(here, "patch_apply_once.ts"),
       wsOurs,
       c.patch,
     ], {});
