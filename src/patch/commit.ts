@@ -90,7 +90,12 @@ function scratchName(dir: string, suffix: string): string {
   return path.join(dir, `.workcell-${crypto.randomUUID().slice(0, 13)}.${suffix}`);
 }
 
-/** Byte equality through Buffer.equals (memcmp), fast on 50 MB files. */
+/**
+ * Byte equality through Buffer.equals (memcmp), fast on 50 MB files.
+ *
+ * @example
+ * sameBytes(new Uint8Array([1]), new Uint8Array([1])); // true
+ */
 export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && Buffer.from(a.buffer, a.byteOffset, a.length).equals(b);
 }

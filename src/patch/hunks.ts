@@ -85,7 +85,12 @@ function endInsertPoint(lines: LineIndex): number {
   return lines.equals(lines.count - 1, "") ? lines.count - 1 : lines.count;
 }
 
-/** Applies `hunks` to `lines`; throws PATCH_CONTEXT_NOT_FOUND, PATCH_CONTEXT_AMBIGUOUS or PATCH_ALREADY_APPLIED. */
+/**
+ * Applies `hunks` to `lines`; throws PATCH_CONTEXT_NOT_FOUND, PATCH_CONTEXT_AMBIGUOUS or PATCH_ALREADY_APPLIED.
+ *
+ * @example
+ * applyHunks(new LineIndex("a\nb\n"), hunks, "x.txt").text; // "a\nB\n" for a hunk "-b" "+B"
+ */
 export function applyHunks(lines: LineIndex, hunks: readonly Hunk[], path: string): HunkResult {
   const hay = new Haystack(lines);
   const placements: Placement[] = [];

@@ -13,7 +13,7 @@ import type { LineIndex } from "./line_index.ts";
 export type Pass = "exact" | "trim_end" | "trim" | "unicode";
 
 /** The passes in the order they are tried. */
-export const PASSES: readonly Pass[] = ["exact", "trim_end", "trim", "unicode"];
+const PASSES: readonly Pass[] = ["exact", "trim_end", "trim", "unicode"];
 
 /** How each tolerant pass is described in a warning. */
 export const PASS_DESCRIPTIONS: Record<Pass, string> = {
@@ -40,7 +40,12 @@ const NORMALISERS: Record<Pass, (line: string) => string> = {
       .replace(TRAILING, "").replace(LEADING, ""),
 };
 
-/** Normalises a line the way `pass` compares it. */
+/**
+ * Normalises a line the way `pass` compares it.
+ *
+ * @example
+ * normalise("\u201cx\u201d \u2014 y ", "unicode"); // "\"x\" - y"
+ */
 export function normalise(line: string, pass: Pass): string {
   return NORMALISERS[pass](line);
 }

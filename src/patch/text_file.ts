@@ -23,7 +23,12 @@ const BOM = "\uFEFF";
 const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 const encoder = new TextEncoder();
 
-/** Byte offset of the first invalid UTF-8 sequence, or -1 when `bytes` is valid. */
+/**
+ * Byte offset of the first invalid UTF-8 sequence, or -1 when `bytes` is valid.
+ *
+ * @example
+ * firstInvalidUtf8(new Uint8Array([0x61, 0xe9])); // 1
+ */
 export function firstInvalidUtf8(bytes: Uint8Array): number {
   let i = 0;
   while (i < bytes.length) {
@@ -73,7 +78,12 @@ export function decodeText(bytes: Uint8Array, path: string): TextFile {
   return { text: crlf ? text.replaceAll("\r\n", "\n") : text, bom, crlf };
 }
 
-/** Inverse of {@linkcode decodeText}. */
+/**
+ * Inverse of {@linkcode decodeText}.
+ *
+ * @example
+ * encodeText({ text: "a\n", bom: false, crlf: true }); // bytes of "a\r\n"
+ */
 export function encodeText(file: TextFile): Uint8Array {
   return encoder.encode((file.bom ? BOM : "") + (file.crlf ? file.text.replaceAll("\n", "\r\n") : file.text));
 }
