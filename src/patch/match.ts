@@ -200,9 +200,10 @@ export async function matchPatch(ws: Workspace, patch: Patch): Promise<Plan> {
     }
     const source = target.current;
     if (source === null) {
+      const why = target.original === null ? "does not exist" : "was deleted or moved away earlier in this patch";
       throw new ToolError(
         "NOT_FOUND",
-        `${target.rel} does not exist, so it cannot be ${op.kind === "delete" ? "deleted" : "updated"}`,
+        `${target.rel} ${why}, so it cannot be ${op.kind === "delete" ? "deleted" : "updated"}`,
         {
           details: { path: target.rel },
         },
