@@ -5,7 +5,8 @@
  * and fsynced. Then, file by file: the parent directory is confined again,
  * the target is checked to still hold the bytes that were matched, the old
  * file is hard-linked aside as a backup, and the temp file is renamed over
- * it. Directories are fsynced last. Any failure puts every backup back by
+ * it (a new file is hard-linked into place instead, which never replaces
+ * what may have appeared there). Directories are fsynced last. Any failure puts every backup back by
  * rename (the original inode, so bytes, mode and owner return as they
  * were), removes created files, temp files and directories, and reports
  * PATCH_CONFLICT, PATH_OUTSIDE_WORKSPACE or PATCH_WRITE_FAILED.
@@ -167,10 +168,7 @@ export async function commitChanges(ws: Workspace, changes: readonly Change[], f
     } catch (error) {
       if (!(error instanceof Deno.errors.NotFound)) throw error;
     }
-    const conflict = (why: string) =>
-      new ToolError("PATCH_CONFLICT", `${change.rel} ${why} since the patch was matched; nothing was written`, {
-        details: { path: change.rel },
-      });
+    const conflict = (why: string) => conflictError(change, why);
     if (change.before === null) {
       if (info !== null) throw conflict("was created");
       return;
@@ -200,14 +198,23 @@ export async function commitChanges(ws: Workspace, changes: readonly Change[], f
       });
     }
     const temp = temps.get(change);
-    if (temp !== undefined) {
+    if (temp === undefined) {
+      await fs.remove(change.abs);
+    } else if (change.before !== null) {
       await fs.rename(temp, change.abs);
       temps.delete(change);
-      if (change.before === null) {
-        undo.push({ label: `remove ${change.rel}`, run: () => fs.remove(change.abs).catch(ignoreMissing) });
-      }
     } else {
-      await fs.remove(change.abs);
+      // A new file is linked into place: link() never replaces, so a file (or symlink) that appeared
+      // since the baseline check is a conflict instead of being overwritten.
+      try {
+        await fs.link(temp, change.abs);
+      } catch (error) {
+        if (error instanceof Deno.errors.AlreadyExists) throw conflictError(change, "was created");
+        throw error;
+      }
+      undo.push({ label: `remove ${change.rel}`, run: () => fs.remove(change.abs).catch(ignoreMissing) });
+      await fs.remove(temp);
+      temps.delete(change);
     }
   };
 
@@ -257,6 +264,12 @@ async function rollback(
     }
   }
   return unrestored;
+}
+
+function conflictError(change: Change, why: string): ToolError {
+  return new ToolError("PATCH_CONFLICT", `${change.rel} ${why} since the patch was matched; nothing was written`, {
+    details: { path: change.rel },
+  });
 }
 
 /** An OS error with what the commit was doing when it happened. */

@@ -182,3 +182,28 @@ Deno.test("a full file system (tiny tmpfs) mid-patch rolls back the files alread
     await Deno.remove(ws.root, { recursive: true });
   }
 });
+
+Deno.test("a file that appears at a new file's path right before install is kept, as a PATCH_CONFLICT", async () => {
+  const ws = await workspace();
+  try {
+    await Deno.writeTextFile(path.join(ws.root, "a.txt"), "a\n");
+    const plan = await matchPatch(
+      ws,
+      parsePatch("*** Begin Patch\n*** Update File: a.txt\n@@\n-a\n+A\n*** Add File: n.txt\n+mine\n*** End Patch"),
+    );
+    const intruding: FsOps = {
+      ...DENO_FS,
+      async link(from, to) {
+        if (to.endsWith("n.txt")) await Deno.writeTextFile(to, "theirs\n"); // after the baseline check
+        await DENO_FS.link(from, to);
+      },
+    };
+    const error = await assertRejects(() => commitChanges(ws, plan.changes, intruding));
+    assert(error instanceof ToolError && error.code === "PATCH_CONFLICT", String(error));
+    assertEquals(await Deno.readTextFile(path.join(ws.root, "n.txt")), "theirs\n");
+    assertEquals(await Deno.readTextFile(path.join(ws.root, "a.txt")), "a\n");
+    assertEquals([...Deno.readDirSync(ws.root)].map((e) => e.name).sort(), ["a.txt", "n.txt"]);
+  } finally {
+    await Deno.remove(ws.root, { recursive: true });
+  }
+});
