@@ -143,6 +143,8 @@ export async function gitBlame(ws: Workspace, options: BlameOptions): Promise<Gi
       "blame",
       "--porcelain",
       "--no-textconv",
+      // Clears blame.ignoreRevsFile: a missing list file would fail the call, and ignoring revisions misattributes.
+      "--ignore-revs-file=",
       `-L${start},+${asked}`,
       ...rev,
       "--",

@@ -9,53 +9,36 @@
  * split.end(); // delivers a final record that had no separator
  */
 
-/** What a record consumer returns: `"stop"` ends splitting; the rest of the chunk is handed back. */
-export type RecordVerdict = "stop" | void;
-
 /** Streaming record splitter with a per-record byte cap. */
 export class RecordSplitter {
   #parts: Uint8Array[] = [];
   #kept = 0;
   #cut = false;
-  #stopped = false;
 
   constructor(
     private readonly separator: number,
     private readonly maxRecordBytes: number,
-    private readonly onRecord: (record: Uint8Array, cut: boolean) => RecordVerdict,
+    private readonly onRecord: (record: Uint8Array, cut: boolean) => void,
   ) {}
 
-  /** Whether a consumer said "stop". */
-  get stopped(): boolean {
-    return this.#stopped;
-  }
-
-  /**
-   * Feeds a chunk. Returns the bytes after the record at which the consumer
-   * said "stop" (possibly empty), or null while splitting goes on.
-   */
-  push(chunk: Uint8Array): Uint8Array | null {
-    if (this.#stopped) return chunk;
+  /** Feeds a chunk; complete records go to the consumer at once. */
+  push(chunk: Uint8Array): void {
     let start = 0;
-    while (start <= chunk.length) {
+    while (true) {
       const end = chunk.indexOf(this.separator, start);
       if (end === -1) {
         this.#keep(chunk.subarray(start));
-        return null;
+        return;
       }
       this.#keep(chunk.subarray(start, end));
-      if (this.#flush() === "stop") {
-        this.#stopped = true;
-        return chunk.subarray(end + 1);
-      }
+      this.#flush();
       start = end + 1;
     }
-    return null;
   }
 
   /** Delivers what is left without a final separator, if anything. */
   end(): void {
-    if (!this.#stopped && (this.#kept > 0 || this.#cut)) this.#flush();
+    if (this.#kept > 0 || this.#cut) this.#flush();
   }
 
   #keep(bytes: Uint8Array): void {
@@ -67,7 +50,7 @@ export class RecordSplitter {
     this.#kept += part.length;
   }
 
-  #flush(): RecordVerdict {
+  #flush(): void {
     const record = new Uint8Array(this.#kept);
     let at = 0;
     for (const part of this.#parts) {
@@ -78,7 +61,7 @@ export class RecordSplitter {
     this.#parts = [];
     this.#kept = 0;
     this.#cut = false;
-    return this.onRecord(record, cut);
+    this.onRecord(record, cut);
   }
 }
 

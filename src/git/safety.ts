@@ -27,7 +27,6 @@ export const FIXED_CONFIG: readonly (readonly [string, string])[] = [
   ["diff.submodule", "short"],
   ["log.showSignature", "false"],
   ["i18n.logOutputEncoding", "UTF-8"],
-  ["blame.ignoreRevsFile", ""],
   // A partial clone would otherwise fetch missing objects on a read.
   ["protocol.allow", "never"],
   // Never pick up a bare repository planted inside the workspace.
