@@ -261,7 +261,9 @@ Deno.test("a malicious repository config runs nothing, while plain git would run
     return script;
   };
   await initRepo(ws);
-  await writeFiles(ws, { "a.txt": "one\n", "b.bin": "text\n" });
+  await writeFiles(ws, { "a.txt": "zero\n", "b.bin": "text\n" });
+  await commitAll(ws, "zero");
+  await writeFiles(ws, { "a.txt": "one\n" });
   await commitAll(ws, "first");
   const hooksDir = path.join(markers, "hooks");
   await Deno.mkdir(hooksDir);
@@ -301,6 +303,8 @@ Deno.test("a malicious repository config runs nothing, while plain git would run
     const diff = expectOk(await server.call("git_diff", {})).structured;
     assert(diff.diff.includes("-one\n+two\n") && !diff.diff.includes("\x1b["), diff.diff);
     expectOk(await server.call("git_diff", { rev: "HEAD" }));
+    expectOk(await server.call("git_diff", { staged: true }));
+    expectOk(await server.call("git_diff", { rev: "HEAD~1..HEAD" }));
     expectOk(await server.call("git_log", { path: "a.txt" }));
     expectOk(await server.call("git_show", { rev: "HEAD" }));
     assertEquals(expectOk(await server.call("git_show", { rev: "HEAD", path: "a.txt" })).structured.content, "one\n");

@@ -125,6 +125,7 @@ export async function gitBlame(ws: Workspace, options: BlameOptions): Promise<Gi
   const rev = options.rev === undefined ? [] : [checkRevision(options.rev, "rev")];
   const { repo, target } = await openRepoAt(ws, options.path, {
     allowMissing: options.rev !== undefined,
+    readsWorkTree: options.rev === undefined,
     signal: options.signal,
   });
   const abs = target!;

@@ -78,7 +78,9 @@ export async function readDiff(
  */
 export async function gitDiff(ws: Workspace, options: DiffOptions): Promise<DiffResult> {
   const targets = await Promise.all((options.paths ?? []).map((input) => confine(ws, input, { allowMissing: true })));
-  const repo = await openRepo(ws, targets[0]?.abs ?? null, options.signal);
+  // Only a range or the index leaves the work tree (and its filter drivers) alone.
+  const readsWorkTree = !options.staged && !(options.rev?.includes("..") ?? false);
+  const repo = await openRepo(ws, targets[0]?.abs ?? null, { readsWorkTree, signal: options.signal });
   const pathspec = targets.map((target) => repo.toGit(target.abs));
   const outside = pathspec.find((spec) => spec === ".." || spec.startsWith("../"));
   if (outside !== undefined) {

@@ -179,7 +179,7 @@ export class PatchCollector {
 
   /** Feeds stdout; returns false once the bound is passed (stop git). */
   push(chunk: Uint8Array): boolean {
-    const part = chunk.subarray(0, this.maxBytes + 1 - this.#bytes).slice();
+    const part = chunk.subarray(0, this.maxBytes + 1 - this.#bytes);
     this.#parts.push(part);
     this.#bytes += part.length;
     return this.#bytes <= this.maxBytes;

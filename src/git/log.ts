@@ -114,7 +114,11 @@ function filterArg(flag: string, value: string | undefined, field: string): stri
  */
 export async function gitLog(ws: Workspace, options: LogOptions): Promise<GitLog> {
   const maxCount = Math.min(options.maxCount, MAX_LOG_COUNT);
-  const { repo, target } = await openRepoAt(ws, options.path, { allowMissing: true, signal: options.signal });
+  const { repo, target } = await openRepoAt(ws, options.path, {
+    allowMissing: true,
+    readsWorkTree: false,
+    signal: options.signal,
+  });
   const args = [
     "log",
     "-z",

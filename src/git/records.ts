@@ -46,16 +46,19 @@ export class RecordSplitter {
     if (bytes.length > room) this.#cut = true;
     const part = bytes.subarray(0, Math.max(0, room));
     if (part.length === 0) return;
-    this.#parts.push(part.slice());
+    // A view, not a copy: stream chunks are never reused.
+    this.#parts.push(part);
     this.#kept += part.length;
   }
 
   #flush(): void {
-    const record = new Uint8Array(this.#kept);
-    let at = 0;
-    for (const part of this.#parts) {
-      record.set(part, at);
-      at += part.length;
+    const record = this.#parts.length === 1 ? this.#parts[0] : new Uint8Array(this.#kept);
+    if (this.#parts.length > 1) {
+      let at = 0;
+      for (const part of this.#parts) {
+        record.set(part, at);
+        at += part.length;
+      }
     }
     const cut = this.#cut;
     this.#parts = [];

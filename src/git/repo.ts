@@ -28,7 +28,7 @@ export interface GitRepo {
   cwd: string;
   /** True when the workspace lies inside the repository (git output is then limited to it). */
   parent: boolean;
-  /** Environment blanking the repository's program-valued drivers (./safety.ts). */
+  /** Environment blanking the repository's program-valued drivers (./safety.ts), when the call reads the work tree. */
   env: Record<string, string>;
   /** Path for git, relative to `cwd`, of an absolute path inside the workspace. */
   toGit(abs: string): string;
@@ -61,18 +61,31 @@ async function nearestDirectory(abs: string): Promise<string> {
   }
 }
 
+/** Options of {@linkcode openRepo}. */
+export interface OpenOptions {
+  /**
+   * The call reads work-tree file contents (status, a diff against the work
+   * tree, blame without a revision), where git would run filter drivers:
+   * list the config to blank them. Reads of stored objects run no filter,
+   * and textconv and external diff are off by flag, so they skip the listing.
+   */
+  readsWorkTree: boolean;
+  signal?: AbortSignal;
+}
+
 /**
  * Opens the repository containing `target` (a confined workspace path) or
  * the workspace root.
  *
  * @example
- * const repo = await openRepo(ws, null);
+ * const repo = await openRepo(ws, null, { readsWorkTree: true });
  */
-export async function openRepo(ws: Workspace, target: string | null, signal?: AbortSignal): Promise<GitRepo> {
+export async function openRepo(ws: Workspace, target: string | null, options: OpenOptions): Promise<GitRepo> {
+  const { signal } = options;
   const start = target === null ? ws.root : await nearestDirectory(target);
   const [top, config] = await Promise.all([
     runGit({ cwd: start, args: ["rev-parse", "--show-toplevel"], signal }),
-    runGit({ cwd: start, args: ["config", "-z", "--list", "--name-only"], signal }),
+    options.readsWorkTree ? runGit({ cwd: start, args: ["config", "-z", "--list", "--name-only"], signal }) : null,
   ]);
   if (top.code !== 0) {
     if (/must be run in a work tree|not a git repository/i.test(top.stderr)) {
@@ -92,7 +105,7 @@ export async function openRepo(ws: Workspace, target: string | null, signal?: Ab
     });
   }
   const cwd = parent ? ws.root : topReal;
-  const keys = config.code === 0 ? decoder.decode(config.stdout).split("\0").filter((key) => key.length > 0) : [];
+  const keys = config?.code === 0 ? decoder.decode(config.stdout).split("\0").filter((key) => key.length > 0) : [];
   const env = driverOverrides(keys);
   const fromAbs = (abs: string) => isInside(ws.root, abs) ? toRelative(ws, abs) : null;
   return {
@@ -113,16 +126,16 @@ export async function openRepo(ws: Workspace, target: string | null, signal?: Ab
  * Confines a user path and opens its repository in one step.
  *
  * @example
- * const { repo, target } = await openRepoAt(ws, "src/a.ts", { allowMissing: true });
+ * const { repo, target } = await openRepoAt(ws, "src/a.ts", { allowMissing: true, readsWorkTree: false });
  */
 export async function openRepoAt(
   ws: Workspace,
   input: string | undefined,
-  options: { allowMissing?: boolean; signal?: AbortSignal } = {},
+  options: OpenOptions & { allowMissing: boolean },
 ): Promise<{ repo: GitRepo; target: string | null }> {
-  if (input === undefined) return { repo: await openRepo(ws, null, options.signal), target: null };
+  if (input === undefined) return { repo: await openRepo(ws, null, options), target: null };
   const confined = await confine(ws, input, { allowMissing: options.allowMissing });
-  return { repo: await openRepo(ws, confined.abs, options.signal), target: confined.abs };
+  return { repo: await openRepo(ws, confined.abs, options), target: confined.abs };
 }
 
 /**

@@ -127,7 +127,7 @@ async function showFile(repo: GitRepo, options: ShowOptions, sha: string, target
     signal: options.signal,
     onStdout: (chunk) => {
       const part = chunk.subarray(0, options.maxBytes + 1 - kept);
-      parts.push(part.slice());
+      parts.push(part);
       kept += part.length;
       return kept <= options.maxBytes;
     },
@@ -170,7 +170,11 @@ async function showFile(repo: GitRepo, options: ShowOptions, sha: string, target
  */
 export async function gitShow(ws: Workspace, options: ShowOptions): Promise<GitShow> {
   checkRevision(options.rev, "rev");
-  const { repo, target } = await openRepoAt(ws, options.path, { allowMissing: true, signal: options.signal });
+  const { repo, target } = await openRepoAt(ws, options.path, {
+    allowMissing: true,
+    readsWorkTree: false,
+    signal: options.signal,
+  });
   const sha = await resolveCommit(repo, options.rev, options.signal);
   if (target !== null) return await showFile(repo, options, sha, target);
 

@@ -207,7 +207,11 @@ function statusArgs(repo: GitRepo, pathspec: string[], includeIgnored: boolean):
  * await gitStatus(ws, { includeIgnored: true });
  */
 export async function gitStatus(ws: Workspace, options: StatusOptions): Promise<GitStatus> {
-  const { repo, target } = await openRepoAt(ws, options.path, { allowMissing: true, signal: options.signal });
+  const { repo, target } = await openRepoAt(ws, options.path, {
+    allowMissing: true,
+    readsWorkTree: true,
+    signal: options.signal,
+  });
   const parser = new StatusParser(repo.fromTop, MAX_STATUS_ENTRIES);
   const pathspec = target === null ? [] : [repo.toGit(target)];
   const run = await repo.run(statusArgs(repo, pathspec, options.includeIgnored), {
