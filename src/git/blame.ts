@@ -10,12 +10,12 @@ import { ToolError } from "../errors.ts";
 import type { Workspace } from "../workspace/confine.ts";
 import { gitFailure } from "./runner.ts";
 import { checkRevision, openRepoAt } from "./repo.ts";
-import { decodeRecord, RecordSplitter } from "./records.ts";
+import { RecordSplitter } from "./records.ts";
 
 /** Most lines one call returns; page with start_line. */
 export const MAX_BLAME_LINES = 2000;
-/** Bytes kept of one line's text. */
-export const MAX_BLAME_LINE_BYTES = 4096;
+/** Characters (UTF-16 code units) kept of one line's text. */
+export const MAX_BLAME_LINE_CHARS = 4096;
 
 /** One attributed line. */
 export interface BlameLine {
@@ -63,7 +63,7 @@ export class BlameParser {
   readonly lines: BlameLine[] = [];
   readonly #commits = new Map<string, { author: string; time: number; zone: string; summary: string }>();
   #current: { sha: string; line: number } | null = null;
-  readonly #split = new RecordSplitter(0x0a, MAX_BLAME_LINE_BYTES, (bytes, cut) => this.#record(bytes, cut));
+  readonly #split = new RecordSplitter("\n", MAX_BLAME_LINE_CHARS, (record) => this.#record(record));
 
   push(chunk: Uint8Array): void {
     this.#split.push(chunk);
@@ -74,8 +74,7 @@ export class BlameParser {
     return this.lines;
   }
 
-  #record(bytes: Uint8Array, cut: boolean): void {
-    const text = decodeRecord(bytes, cut);
+  #record(text: string): void {
     if (text.startsWith("\t")) {
       const current = this.#current;
       if (!current) return;

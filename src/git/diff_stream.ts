@@ -16,7 +16,7 @@ import { RecordSplitter } from "./records.ts";
 
 /** Files listed; the rest are counted in total_files. */
 export const MAX_DIFF_FILES = 5000;
-const MAX_RECORD_BYTES = 16 * 1024;
+const MAX_RECORD_CHARS = 16 * 1024;
 
 /** One file of a diff. `added`/`removed` are null for binary files and unmerged paths. */
 export interface DiffFile {
@@ -88,7 +88,7 @@ export class DiffStatsParser {
   readonly #split: RecordSplitter;
 
   constructor(private readonly mapPath: (gitPath: string) => string | null) {
-    this.#split = new RecordSplitter(0, MAX_RECORD_BYTES, (record) => this.#record(decoder.decode(record)));
+    this.#split = new RecordSplitter("\0", MAX_RECORD_CHARS, (record) => this.#record(record));
   }
 
   push(chunk: Uint8Array): void {

@@ -10,12 +10,12 @@ import { ToolError } from "../errors.ts";
 import type { Workspace } from "../workspace/confine.ts";
 import { gitFailure } from "./runner.ts";
 import { checkRevision, openRepoAt } from "./repo.ts";
-import { decodeRecord, RecordSplitter } from "./records.ts";
+import { RecordSplitter } from "./records.ts";
 
 /** Largest max_count accepted. */
 export const MAX_LOG_COUNT = 500;
-/** Bytes kept of a subject or body; longer ones are cut and flagged. */
-export const MAX_MESSAGE_BYTES = 4096;
+/** Characters (UTF-16 code units) kept of a subject or body; longer ones are cut and flagged. */
+export const MAX_MESSAGE_CHARS = 4096;
 
 /** The fields of one commit, each NUL-terminated; `-z` adds an empty record after each commit. */
 export const COMMIT_FORMAT = ["%H", "%P", "%an", "%ae", "%aI", "%cn", "%ce", "%cI", "%s", "%b"].map((f) => `${f}%x00`)
@@ -46,7 +46,7 @@ export class CommitParser {
   readonly commits: Commit[] = [];
   #fields: string[] = [];
   #bodyCut = false;
-  readonly #split = new RecordSplitter(0, MAX_MESSAGE_BYTES, (bytes, cut) => this.#record(bytes, cut));
+  readonly #split = new RecordSplitter("\0", MAX_MESSAGE_CHARS, (record, cut) => this.#record(record, cut));
 
   push(chunk: Uint8Array): void {
     this.#split.push(chunk);
@@ -57,7 +57,7 @@ export class CommitParser {
     return this.commits;
   }
 
-  #record(bytes: Uint8Array, cut: boolean): void {
+  #record(record: string, cut: boolean): void {
     if (this.#fields.length === FIELDS) {
       // The empty separator record after a commit.
       const [sha, parents, an, ae, at, cn, ce, ct, subject, body] = this.#fields;
@@ -75,7 +75,7 @@ export class CommitParser {
       return;
     }
     if (this.#fields.length === BODY) this.#bodyCut = cut;
-    this.#fields.push(decodeRecord(bytes, cut));
+    this.#fields.push(record);
   }
 }
 

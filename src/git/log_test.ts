@@ -1,5 +1,5 @@
 import { assertEquals } from "../../tests/assert.ts";
-import { CommitParser, MAX_MESSAGE_BYTES } from "./log.ts";
+import { CommitParser, MAX_MESSAGE_CHARS } from "./log.ts";
 
 // Captured from `git log -z --format=tformat:<COMMIT_FORMAT>` (git 2.39).
 const SHA1 = "880c1c462ff78c5b75be016e58764d028e2dd91d";
@@ -49,11 +49,11 @@ Deno.test("CommitParser reads NUL-separated commits across chunk boundaries", ()
 });
 
 Deno.test("CommitParser bounds a long body and flags it", () => {
-  const body = "é".repeat(MAX_MESSAGE_BYTES);
+  const body = "😀".repeat(MAX_MESSAGE_CHARS);
   const record = [SHA1, "", "A", "a@x", "t", "A", "a@x", "t", "s", body, ""].join("\0") + "\0";
   const parser = new CommitParser();
   parser.push(new TextEncoder().encode(record));
   const [commit] = parser.end();
   assertEquals(commit.body_truncated, true);
-  assertEquals(commit.body, "é".repeat(MAX_MESSAGE_BYTES / 2));
+  assertEquals(commit.body, "😀".repeat(MAX_MESSAGE_CHARS / 2));
 });

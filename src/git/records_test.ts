@@ -1,27 +1,32 @@
 import { assertEquals } from "../../tests/assert.ts";
-import { decodeRecord, RecordSplitter } from "./records.ts";
+import { RecordSplitter } from "./records.ts";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 
-Deno.test("RecordSplitter joins records across chunks and caps each one", () => {
+function split(separator: string, max: number, chunks: Uint8Array[]): [string, boolean][] {
   const got: [string, boolean][] = [];
-  const split = new RecordSplitter(0, 4, (record, cut) => {
-    got.push([new TextDecoder().decode(record), cut]);
-  });
-  split.push(bytes("ab\0cd"));
-  split.push(bytes("ef\0\0gh"));
-  split.end();
-  assertEquals(got, [["ab", false], ["cdef", false], ["", false], ["gh", false]]);
-  const long: [string, boolean][] = [];
-  const capped = new RecordSplitter(0x0a, 3, (record, cut) => {
-    long.push([new TextDecoder().decode(record), cut]);
-  });
-  capped.push(bytes("abcdef\nxy\n"));
-  assertEquals(long, [["abc", true], ["xy", false]]);
+  const splitter = new RecordSplitter(separator, max, (record, cut) => got.push([record, cut]));
+  for (const chunk of chunks) splitter.push(chunk);
+  splitter.end();
+  return got;
+}
+
+Deno.test("RecordSplitter joins records across chunks and caps each one", () => {
+  assertEquals(split("\0", 4, [bytes("ab\0cd"), bytes("ef\0\0gh")]), [
+    ["ab", false],
+    ["cdef", false],
+    ["", false],
+    ["gh", false],
+  ]);
+  assertEquals(split("\n", 3, [bytes("abcdef\nxy\n")]), [["abc", true], ["xy", false]]);
+  assertEquals(split("\n", 3, [bytes("ab"), bytes("cd"), bytes("ef\nz")]), [["abc", true], ["z", false]]);
 });
 
-Deno.test("decodeRecord drops a character split by a cut", () => {
-  assertEquals(decodeRecord(bytes("aé").subarray(0, 2), true), "a");
-  assertEquals(decodeRecord(bytes("aé"), true), "aé");
-  assertEquals(decodeRecord(bytes("a€").subarray(0, 3), true), "a");
+Deno.test("RecordSplitter keeps a character split across chunks and never cuts a surrogate pair", () => {
+  const all = bytes("é\0😀x\0");
+  assertEquals(split("\0", 10, [all.subarray(0, 1), all.subarray(1, 4), all.subarray(4)]), [
+    ["é", false],
+    ["😀x", false],
+  ]);
+  assertEquals(split("\0", 2, [bytes("a😀\0")]), [["a", true]]);
 });

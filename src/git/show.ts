@@ -14,7 +14,6 @@ import { checkRevision, type GitRepo, openRepoAt } from "./repo.ts";
 import { type Commit, COMMIT_FORMAT, CommitParser } from "./log.ts";
 import { readDiff } from "./diff.ts";
 import type { DiffFile } from "./diff_stream.ts";
-import { decodeRecord } from "./records.ts";
 
 /** Options of {@linkcode gitShow}. */
 export interface ShowOptions {
@@ -99,6 +98,19 @@ export function firstNonText(bytes: Uint8Array, cut: boolean): number {
   return -1;
 }
 
+/** `bytes` as text; when they were cut, without a last character the cut split. */
+function decodeCut(bytes: Uint8Array, cut: boolean): string {
+  let end = bytes.length;
+  if (cut) {
+    let lead = end - 1;
+    while (lead > 0 && end - lead < 4 && (bytes[lead] & 0xc0) === 0x80) lead--;
+    const byte = bytes[lead] ?? 0;
+    const width = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
+    if (lead + width > end) end = lead;
+  }
+  return decoder.decode(bytes.subarray(0, end));
+}
+
 async function showFile(repo: GitRepo, options: ShowOptions, sha: string, target: string): Promise<GitShow> {
   const rel = toRelative(repo.ws, target);
   // ls-tree names the object and its type without running any filter; paths are relative to cwd.
@@ -156,7 +168,7 @@ async function showFile(repo: GitRepo, options: ShowOptions, sha: string, target
     patch: null,
     cut_files: [],
     path: rel,
-    content: decodeRecord(bytes, truncated),
+    content: decodeCut(bytes, truncated),
     size: Number(size),
     truncated,
   };

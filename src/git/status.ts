@@ -14,7 +14,7 @@ import { RecordSplitter } from "./records.ts";
 /** Entries kept; the rest are counted in total_entries. */
 export const MAX_STATUS_ENTRIES = 5000;
 /** Longest status record kept (a path is at most 4096 bytes; headers are short). */
-const MAX_RECORD_BYTES = 16 * 1024;
+const MAX_RECORD_CHARS = 16 * 1024;
 
 /** Kinds of porcelain v2 entries. */
 export type StatusType = "changed" | "renamed" | "copied" | "unmerged" | "untracked" | "ignored";
@@ -51,8 +51,6 @@ export interface GitStatus extends BranchInfo {
 export type StatusRecord =
   | { kind: "header"; key: string; value: string }
   | { kind: "entry"; entry: StatusEntry; needsOrigPath: boolean };
-
-const decoder = new TextDecoder();
 
 /** Splits off the first `count` space-separated fields; the remainder (a path, may hold spaces) is last. */
 function fields(line: string, count: number): string[] {
@@ -141,7 +139,7 @@ export class StatusParser {
   readonly #split: RecordSplitter;
 
   constructor(private readonly mapPath: (gitPath: string) => string | null, private readonly maxEntries: number) {
-    this.#split = new RecordSplitter(0, MAX_RECORD_BYTES, (bytes) => this.#record(decoder.decode(bytes)));
+    this.#split = new RecordSplitter("\0", MAX_RECORD_CHARS, (record) => this.#record(record));
   }
 
   push(chunk: Uint8Array): void {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineTool } from "./tool.ts";
-import { gitBlame, MAX_BLAME_LINE_BYTES, MAX_BLAME_LINES } from "../git/blame.ts";
+import { gitBlame, MAX_BLAME_LINE_CHARS, MAX_BLAME_LINES } from "../git/blame.ts";
 
 export const gitBlameTool = defineTool({
   name: "git_blame",
@@ -22,7 +22,7 @@ export const gitBlameTool = defineTool({
       author: z.string(),
       time: z.string(),
       summary: z.string(),
-      text: z.string().describe(`At most ${MAX_BLAME_LINE_BYTES} bytes.`),
+      text: z.string().describe(`At most ${MAX_BLAME_LINE_CHARS} characters.`),
     })),
     truncated: z.boolean(),
     next_start_line: z.int().nullable(),

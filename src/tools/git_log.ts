@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineTool } from "./tool.ts";
-import { gitLog, MAX_LOG_COUNT, MAX_MESSAGE_BYTES } from "../git/log.ts";
+import { gitLog, MAX_LOG_COUNT, MAX_MESSAGE_CHARS } from "../git/log.ts";
 
 /** Name, email and ISO 8601 time; shared with git_show. */
 export const personSchema = z.object({ name: z.string(), email: z.string(), time: z.string() });
@@ -27,7 +27,7 @@ export const gitLogTool = defineTool({
       author: personSchema,
       committer: personSchema,
       subject: z.string(),
-      body: z.string().describe(`At most ${MAX_MESSAGE_BYTES} bytes.`),
+      body: z.string().describe(`At most ${MAX_MESSAGE_CHARS} characters.`),
       body_truncated: z.boolean(),
     })),
     truncated: z.boolean().describe("More commits match than max_count."),
