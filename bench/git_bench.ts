@@ -19,8 +19,8 @@ const HISTORY = path.join(DATA, "history-10k");
 const TREE = path.join(DATA, "tree-100k");
 const COMMITS = 10_000;
 const FILES = 100_000;
-/** Timed runs per case (after one warm-up); the median is reported. */
-const RUNS = Number(Deno.env.get("GIT_BENCH_RUNS") ?? 7);
+/** Timed rounds per case (after one warm-up). */
+const RUNS = Number(Deno.env.get("GIT_BENCH_RUNS") ?? 11);
 const PAGE = 500;
 
 const log = (message: string) => console.error(`git_bench: ${message}`);
@@ -52,16 +52,22 @@ async function ensureTree(): Promise<void> {
   await git(TREE, "reset", "-q", "--hard", "main");
 }
 
-async function median(fn: () => Promise<unknown>): Promise<number> {
-  await fn();
-  const times: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const start = performance.now();
-    await fn();
-    times.push(performance.now() - start);
+/** Median and minimum of each contender, timed in interleaved rounds so machine load hits all alike. */
+async function timeRounds(contenders: (() => Promise<unknown>)[]): Promise<{ median: number; min: number }[]> {
+  for (const fn of contenders) await fn(); // warm-up
+  const times: number[][] = contenders.map(() => []);
+  for (let round = 0; round < RUNS; round++) {
+    for (let k = 0; k < contenders.length; k++) {
+      const i = (k + round) % contenders.length;
+      const start = performance.now();
+      await contenders[i]();
+      times[i].push(performance.now() - start);
+    }
   }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)];
+  return times.map((list) => {
+    list.sort((a, b) => a - b);
+    return { median: list[Math.floor(list.length / 2)], min: list[0] };
+  });
 }
 
 async function rawGit(cwd: string, args: string[]): Promise<void> {
@@ -111,11 +117,16 @@ async function peer(): Promise<McpPeer | null> {
   });
 }
 
+interface Timing {
+  median: number;
+  min: number;
+}
+
 interface Row {
   operation: string;
-  raw: number;
-  ours: number;
-  peer: number | null;
+  raw: Timing;
+  ours: Timing;
+  peer: Timing | null;
 }
 
 const rows: Row[] = [];
@@ -127,7 +138,8 @@ async function measure(
   other: (() => Promise<unknown>) | null,
 ) {
   log(operation);
-  rows.push({ operation, raw: await median(raw), ours: await median(ours), peer: other ? await median(other) : null });
+  const [rawTime, oursTime, peerTime] = await timeRounds(other ? [raw, ours, other] : [raw, ours]);
+  rows.push({ operation, raw: rawTime, ours: oursTime, peer: peerTime ?? null });
 }
 
 await Deno.mkdir(DATA, { recursive: true });
@@ -203,19 +215,21 @@ const peerServer = await peer();
 await peerServer?.close();
 
 const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
+const ratio = (a: Timing, b: Timing) => `${(a.median / b.median).toFixed(2)}× (${(a.min / b.min).toFixed(2)}×)`;
 const lines = [
   "## git tools",
   "",
-  `Median of ${RUNS} runs after a warm-up. "raw git" is the same git command spawned directly (no MCP); ` +
-  `workcell and the peer are driven over stdio by the same SDK client. Goal: workcell ≤ 1.2× raw git.`,
+  `Median of ${RUNS} interleaved rounds after a warm-up; ratios are of medians, with the ratio of the best runs ` +
+  `in parentheses (steadier on a loaded machine). "raw git" is the same git command spawned directly (no MCP); ` +
+  `workcell and the peer are driven over stdio by the same SDK client. Load average at the end: ` +
+  `${Deno.loadavg().map((n) => n.toFixed(1)).join(", ")} on ${navigator.hardwareConcurrency} cores. ` +
+  `Goal: workcell ≤ 1.2× raw git.`,
   "",
   "| operation | raw git | workcell | workcell / raw | @cyanheads/git-mcp-server | peer / raw |",
   "| --- | ---: | ---: | ---: | ---: | ---: |",
   ...rows.map((row) =>
-    `| ${row.operation} | ${fmt(row.raw)} | ${fmt(row.ours)} | ${(row.ours / row.raw).toFixed(2)}× | ` +
-    `${row.peer === null ? "n/a" : fmt(row.peer)} | ${
-      row.peer === null ? "n/a" : `${(row.peer / row.raw).toFixed(2)}×`
-    } |`
+    `| ${row.operation} | ${fmt(row.raw.median)} | ${fmt(row.ours.median)} | ${ratio(row.ours, row.raw)} | ` +
+    `${row.peer === null ? "n/a" : fmt(row.peer.median)} | ${row.peer === null ? "n/a" : ratio(row.peer, row.raw)} |`
   ),
 ];
 console.log(lines.join("\n"));

@@ -124,7 +124,7 @@ Deno.test("git tools on a repository with renames and paths with spaces, quotes,
   }
 });
 
-Deno.test("git tools through a merge conflict, a clean merge, an upstream and a detached HEAD", async () => {
+Deno.test("git tools through a merge conflict, a clean merge, an upstream, a detached HEAD and a submodule", async () => {
   const ws = await tempWorkspace();
   await initRepo(ws);
   await writeFiles(ws, { "f.txt": "base\n" });
@@ -143,7 +143,6 @@ Deno.test("git tools through a merge conflict, a clean merge, an upstream and a 
     assertEquals(status.entries, [
       { path: "f.txt", index: "U", worktree: "U", orig_path: null, type: "unmerged", submodule: false },
     ]);
-    assert(server.call !== undefined);
     const conflict = expectOk(await server.call("git_diff", {})).structured;
     assertEquals([conflict.files[0].path, conflict.files[0].status], ["f.txt", "unmerged"]);
     assert(conflict.diff.includes("<<<<<<<"), conflict.diff);
@@ -167,6 +166,20 @@ Deno.test("git tools through a merge conflict, a clean merge, an upstream and a 
     const detached = expectOk(await server.call("git_status", {}));
     assertEquals([detached.structured.detached, detached.structured.branch], [true, null]);
     assert(detached.text.includes("HEAD detached"), detached.text);
+
+    await git(ws, "checkout", "-q", "main");
+    const lib = await Deno.makeTempDir({ prefix: "workcell-lib-" });
+    await initRepo(lib);
+    await writeFiles(lib, { "l.txt": "1\n" });
+    await commitAll(lib, "lib 1");
+    await git(ws, "-c", "protocol.file.allow=always", "submodule", "add", "-q", lib, "lib");
+    await commitAll(ws, "add lib");
+    await writeFiles(path.join(ws, "lib"), { "l.txt": "2\n" });
+    await commitAll(path.join(ws, "lib"), "lib 2");
+    const withSubmodule = expectOk(await server.call("git_status", {})).structured;
+    const libEntry = withSubmodule.entries.find((e: { path: string }) => e.path === "lib");
+    assertEquals([libEntry.submodule, libEntry.worktree], [true, "M"]);
+    await Deno.remove(lib, { recursive: true });
   } finally {
     await Deno.remove(ws, { recursive: true });
   }
@@ -183,6 +196,12 @@ Deno.test("an empty repository answers with empty results; a plain directory wit
     assertEquals(paths(status.entries), ["empty/new.txt"]);
     assertEquals(expectOk(await server.call("git_log", { path: "empty" })).structured.commits, []);
     assertEquals(expectOk(await server.call("git_diff", { paths: ["empty"] })).structured.files, []);
+    await git(path.join(ws, "empty"), "add", "new.txt");
+    const staged = expectOk(await server.call("git_diff", { staged: true, paths: ["empty"] })).structured;
+    assertEquals(staged.files.map((f: { path: string; status: string }) => [f.path, f.status]), [[
+      "empty/new.txt",
+      "added",
+    ]]);
     expectError(await server.call("git_show", { rev: "HEAD", path: "empty/new.txt" }), "INVALID_ARGUMENT");
     for (
       const [name, args] of [

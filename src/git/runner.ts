@@ -57,8 +57,6 @@ export function gitEnv(extra: Record<string, string> = {}): Record<string, strin
     PATH: Deno.env.get("PATH") ?? "/usr/local/bin:/usr/bin:/bin",
     LC_ALL: "C",
     GIT_TERMINAL_PROMPT: "0",
-    GIT_OPTIONAL_LOCKS: "0",
-    GIT_LITERAL_PATHSPECS: "1",
     GIT_PAGER: "cat",
     PAGER: "cat",
     GIT_CONFIG_COUNT: "0",
