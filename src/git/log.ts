@@ -8,7 +8,7 @@
  */
 import { ToolError } from "../errors.ts";
 import type { Workspace } from "../workspace/confine.ts";
-import { gitFailure } from "./runner.ts";
+import { gitFailure, gitMessage } from "./runner.ts";
 import { checkRevision, openRepoAt } from "./repo.ts";
 import { RecordSplitter } from "./records.ts";
 
@@ -139,6 +139,12 @@ export async function gitLog(ws: Workspace, options: LogOptions): Promise<GitLog
   if (run.code !== 0) {
     if (options.rev === undefined && /does not have any commits yet/.test(run.stderr)) {
       return { commits: [], truncated: false };
+    }
+    if (/regular expression|regex/i.test(run.stderr)) {
+      throw new ToolError("INVALID_ARGUMENT", `author/grep: ${gitMessage(run.stderr)}`, {
+        hint: "author and grep are git basic regular expressions; escape [ ] * . ^ $ \\ to match them literally.",
+        details: { field: options.grep !== undefined ? "grep" : "author", stderr: run.stderr },
+      });
     }
     throw gitFailure(run, "log");
   }

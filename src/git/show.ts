@@ -44,7 +44,7 @@ export const SHOW_CONTEXT = 3;
 const decoder = new TextDecoder();
 
 async function resolveCommit(repo: GitRepo, rev: string, signal?: AbortSignal): Promise<string> {
-  const run = await repo.run(["rev-parse", "--verify", "--quiet", "--end-of-options", `${rev}^{commit}`], { signal });
+  const run = await repo.run(["rev-parse", "--verify", "--end-of-options", `${rev}^{commit}`], { signal });
   if (run.code !== 0) {
     throw new ToolError("INVALID_ARGUMENT", `rev: ${JSON.stringify(rev)} does not name a commit`, {
       hint: "Check the revision with git_log; a sha, branch, tag or HEAD~N works.",
