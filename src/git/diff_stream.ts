@@ -81,6 +81,7 @@ export class DiffStatsParser {
   readonly #files: DiffFile[] = [];
   readonly #byPath = new Map<string, DiffFile>();
   #total = 0;
+  #lastPath: string | null = null;
   /** A raw record whose status letter is known and whose path field(s) come next. */
   #raw: { status: DiffStatus; paths: number; got: string[] } | null = null;
   /** A numstat record waiting for its two rename paths. */
@@ -129,8 +130,9 @@ export class DiffStatsParser {
   }
 
   #addFile(status: DiffStatus, gitPath: string, gitOldPath: string | null): void {
-    // A conflicted path comes twice in a work-tree diff: "U", then its change against our side.
-    if (this.#byPath.has(gitPath)) return;
+    // A conflicted path comes twice in a row in a work-tree diff: "U", then its change against our side.
+    if (gitPath === this.#lastPath) return;
+    this.#lastPath = gitPath;
     const path = this.mapPath(gitPath);
     if (path === null) return;
     this.#total++;
@@ -142,7 +144,8 @@ export class DiffStatsParser {
       removed: null,
       binary: false,
     };
-    if (this.#files.length < MAX_DIFF_FILES) this.#files.push(file);
+    if (this.#files.length === MAX_DIFF_FILES) return;
+    this.#files.push(file);
     this.#byPath.set(gitPath, file);
   }
 

@@ -105,8 +105,12 @@ export async function openRepo(ws: Workspace, target: string | null, options: Op
     });
   }
   const cwd = parent ? ws.root : topReal;
-  const keys = config?.code === 0 ? decoder.decode(config.stdout).split("\0").filter((key) => key.length > 0) : [];
-  const env = driverOverrides(keys);
+  let env: Record<string, string> = {};
+  if (config) {
+    // Fail closed: a listing that failed or was cut could hide a driver.
+    if (config.code !== 0 || config.stopped) throw gitFailure(config, "config");
+    env = driverOverrides(decoder.decode(config.stdout).split("\0").filter((key) => key.length > 0));
+  }
   const fromAbs = (abs: string) => isInside(ws.root, abs) ? toRelative(ws, abs) : null;
   return {
     ws,
