@@ -41,7 +41,7 @@ Deno.test("git tools on a repository with renames and paths with spaces, quotes,
   await commitAll(ws, "second");
   await writeFiles(ws, { "a.txt": "one\ntwo\nTHREE\nfour\nfive\nsix\n", "staged.txt": "staged\n" });
   await git(ws, "add", "staged.txt");
-  await writeFiles(ws, { "untracked é.txt": "u\n", "x.log": "ignored\n" });
+  await writeFiles(ws, { "untracked é.txt": "u\n", "x.log": "ignored\n", "newdir/inner.txt": "i\n" });
   const head = (await git(ws, "rev-parse", "HEAD")).trim();
 
   await using server = await startServer({ workspace: ws });
@@ -51,6 +51,7 @@ Deno.test("git tools on a repository with renames and paths with spaces, quotes,
     assertEquals(status.entries, [
       { path: "a.txt", index: ".", worktree: "M", orig_path: null, type: "changed", submodule: false },
       { path: "staged.txt", index: "A", worktree: ".", orig_path: null, type: "changed", submodule: false },
+      { path: "newdir/", index: "?", worktree: "?", orig_path: null, type: "untracked", submodule: false },
       { path: "untracked é.txt", index: "?", worktree: "?", orig_path: null, type: "untracked", submodule: false },
     ]);
     const ignored = expectOk(await server.call("git_status", { include_ignored: true })).structured;

@@ -16,14 +16,12 @@
 import * as path from "node:path";
 import { ToolError } from "../errors.ts";
 import { confine, isInside, toRelative, type Workspace } from "../workspace/confine.ts";
-import { gitFailure, runGit } from "./runner.ts";
+import { gitFailure, type GitRequest, type GitRun, runGit } from "./runner.ts";
 import { driverOverrides } from "./safety.ts";
 
 /** A repository opened for one tool call. */
 export interface GitRepo {
   ws: Workspace;
-  /** Real path of the work tree's top level. */
-  top: string;
   /** Where git runs: the top level when it is inside the workspace, else the workspace root. */
   cwd: string;
   /** True when the workspace lies inside the repository (git output is then limited to it). */
@@ -39,9 +37,7 @@ export interface GitRepo {
   /** The default pathspec: `.` limiting output to the workspace in a parent repository, else none. */
   scope(): string[];
   /** Runs git in `cwd` with the driver overrides. */
-  run(args: string[], options?: { onStdout?: (chunk: Uint8Array) => boolean | void; signal?: AbortSignal }): ReturnType<
-    typeof runGit
-  >;
+  run(args: string[], options?: Pick<GitRequest, "onStdout" | "signal">): Promise<GitRun>;
 }
 
 const decoder = new TextDecoder();
@@ -111,16 +107,20 @@ export async function openRepo(ws: Workspace, target: string | null, options: Op
     if (config.code !== 0 || config.stopped) throw gitFailure(config, "config");
     env = driverOverrides(decoder.decode(config.stdout).split("\0").filter((key) => key.length > 0));
   }
-  const fromAbs = (abs: string) => isInside(ws.root, abs) ? toRelative(ws, abs) : null;
+  // git marks a directory (an untracked one, say) with a trailing "/": keep it.
+  const from = (base: string, gitPath: string) => {
+    const abs = path.join(base, gitPath);
+    if (!isInside(ws.root, abs.replace(/\/$/, ""))) return null;
+    return toRelative(ws, abs) + (gitPath.endsWith("/") ? "/" : "");
+  };
   return {
     ws,
-    top: topReal,
     cwd,
     parent,
     env,
     toGit: (abs) => path.relative(cwd, abs) || ".",
-    fromTop: (gitPath) => fromAbs(path.join(topReal, gitPath)),
-    fromCwd: (gitPath) => fromAbs(path.join(cwd, gitPath)),
+    fromTop: (gitPath) => from(topReal, gitPath),
+    fromCwd: (gitPath) => from(cwd, gitPath),
     scope: () => parent ? ["."] : [],
     run: (args, options = {}) => runGit({ cwd, args, env, ...options }),
   };

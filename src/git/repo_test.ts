@@ -14,6 +14,7 @@ Deno.test("openRepo maps paths for a parent repository, a nested one and the wor
     const parent = await openRepo(ws, null, { readsWorkTree: false });
     assertEquals([parent.parent, parent.cwd, parent.scope()], [true, ws.root, ["."]]);
     assertEquals([parent.fromTop("ws/a.txt"), parent.fromTop("other.txt")], ["a.txt", null]);
+    assertEquals([parent.fromTop("ws/dir/"), parent.fromTop("ws/"), parent.fromTop("wsx/")], ["dir/", "./", null]);
     const nested = await openRepo(ws, path.join(ws.root, "nested/missing/file"), { readsWorkTree: true });
     assertEquals([nested.parent, nested.scope(), nested.fromCwd("x.txt")], [false, [], "nested/x.txt"]);
     assertEquals(nested.toGit(path.join(ws.root, "nested/d/x.txt")), "d/x.txt");
