@@ -307,6 +307,9 @@ Deno.test("a malicious repository config runs nothing, while plain git would run
     ["core.sshCommand", hook("ssh")],
     ["color.ui", "always"],
     ["i18n.logOutputEncoding", "ISO-8859-1"],
+    ["log.showRoot", "false"],
+    ["status.renames", "false"],
+    ["diff.noprefix", "true"],
   ];
   for (const [key, value] of config) await git(ws, "config", key, value);
   await writeFiles(ws, { ".gitattributes": "* filter=evil diff=evil\n" });
@@ -327,6 +330,9 @@ Deno.test("a malicious repository config runs nothing, while plain git would run
     expectOk(await server.call("git_diff", { rev: "HEAD~1..HEAD" }));
     expectOk(await server.call("git_log", { path: "a.txt" }));
     expectOk(await server.call("git_show", { rev: "HEAD" }));
+    const root = expectOk(await server.call("git_show", { rev: "HEAD~1" })).structured;
+    assertEquals(paths(root.files), ["a.txt", "b.bin"]);
+    assert(root.patch.includes("+++ b/a.txt"), root.patch);
     assertEquals(expectOk(await server.call("git_show", { rev: "HEAD", path: "a.txt" })).structured.content, "one\n");
     expectOk(await server.call("git_blame", { path: "a.txt" }));
     expectOk(await server.call("git_blame", { path: "a.txt", rev: "HEAD" }));

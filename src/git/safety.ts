@@ -26,6 +26,8 @@ export const FIXED_CONFIG: readonly (readonly [string, string])[] = [
   ["diff.relative", "false"],
   ["diff.submodule", "short"],
   ["log.showSignature", "false"],
+  // A root commit's diff is shown like any other.
+  ["log.showRoot", "true"],
   ["i18n.logOutputEncoding", "UTF-8"],
   // A partial clone would otherwise fetch missing objects on a read.
   ["protocol.allow", "never"],

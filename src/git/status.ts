@@ -190,6 +190,7 @@ function statusArgs(repo: GitRepo, pathspec: string[], includeIgnored: boolean):
     "-z",
     "--branch",
     "--untracked-files=normal",
+    "--renames",
     // Inspecting a submodule's work tree would run git under the submodule's own, unvetted config.
     "--ignore-submodules=dirty",
     ...(includeIgnored ? ["--ignored=matching"] : []),
