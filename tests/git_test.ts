@@ -353,6 +353,37 @@ Deno.test("a malicious repository config runs nothing, while plain git would run
   }
 });
 
+Deno.test("a partial clone never fetches a missing object: no network, no ssh program", async () => {
+  const ws = await tempWorkspace();
+  const markers = await Deno.makeTempDir({ prefix: "workcell-markers-" });
+  await initRepo(ws);
+  await writeFiles(ws, { "f.txt": "secret\n" });
+  await commitAll(ws, "one");
+  const blob = (await git(ws, "rev-parse", "HEAD:f.txt")).trim();
+  await Deno.remove(path.join(ws, ".git/objects", blob.slice(0, 2), blob.slice(2)));
+  const ssh = path.join(markers, "ssh.sh");
+  await Deno.writeTextFile(ssh, `#!/bin/sh\ntouch ${path.join(markers, "ran-ssh")}\nexit 1\n`);
+  await Deno.chmod(ssh, 0o755);
+  for (
+    const [key, value] of [
+      ["core.repositoryformatversion", "1"],
+      ["extensions.partialClone", "origin"],
+      ["remote.origin.url", "ssh://example.invalid/repo"],
+      ["remote.origin.promisor", "true"],
+      ["core.sshCommand", ssh],
+    ]
+  ) await git(ws, "config", key, value);
+  await using server = await startServer({ workspace: ws });
+  try {
+    expectError(await server.call("git_show", { rev: "HEAD", path: "f.txt" }), "GIT_FAILED");
+    expectError(await server.call("git_blame", { path: "f.txt", rev: "HEAD" }), "GIT_FAILED");
+    assertEquals([...Deno.readDirSync(markers)].map((entry) => entry.name), ["ssh.sh"]);
+  } finally {
+    await Deno.remove(ws, { recursive: true });
+    await Deno.remove(markers, { recursive: true });
+  }
+});
+
 Deno.test("option-like and bad revisions are refused; a work tree outside the workspace is refused", async () => {
   const ws = await tempWorkspace();
   await initRepo(ws);

@@ -162,7 +162,8 @@ export async function gitBlame(ws: Workspace, options: BlameOptions): Promise<Gi
         details: { field: "start_line", line_count: Number(lines[1]) },
       });
     }
-    if (/no such path/.test(run.stderr)) {
+    // Only a plain "no such path" is NOT_FOUND; one caused by an earlier failure (an unreadable object) is not.
+    if (/^fatal: no such path/.test(run.stderr)) {
       throw new ToolError("NOT_FOUND", `${rel} does not exist${options.rev ? ` at ${options.rev}` : " in HEAD"}`, {
         details: { path: rel, stderr: run.stderr },
       });

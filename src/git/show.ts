@@ -9,7 +9,7 @@
  */
 import { ToolError } from "../errors.ts";
 import { toRelative, type Workspace } from "../workspace/confine.ts";
-import { gitFailure } from "./runner.ts";
+import { gitFailure, gitMessage } from "./runner.ts";
 import { checkRevision, type GitRepo, openRepoAt } from "./repo.ts";
 import { type Commit, COMMIT_FORMAT, CommitParser } from "./log.ts";
 import { readDiff } from "./diff.ts";
@@ -46,10 +46,14 @@ const decoder = new TextDecoder();
 async function resolveCommit(repo: GitRepo, rev: string, signal?: AbortSignal): Promise<string> {
   const run = await repo.run(["rev-parse", "--verify", "--end-of-options", `${rev}^{commit}`], { signal });
   if (run.code !== 0) {
-    throw new ToolError("INVALID_ARGUMENT", `rev: ${JSON.stringify(rev)} does not name a commit`, {
-      hint: "Check the revision with git_log; a sha, branch, tag or HEAD~N works.",
-      details: { field: "rev", stderr: run.stderr },
-    });
+    throw new ToolError(
+      "INVALID_ARGUMENT",
+      `rev: ${JSON.stringify(rev)} does not name a commit (${gitMessage(run.stderr)})`,
+      {
+        hint: "Check the revision with git_log; a sha, branch, tag or HEAD~N works.",
+        details: { field: "rev", stderr: run.stderr },
+      },
+    );
   }
   return decoder.decode(run.stdout).trim();
 }
@@ -119,14 +123,16 @@ async function showFile(repo: GitRepo, options: ShowOptions, sha: string, target
   });
   if (tree.code !== 0) throw gitFailure(tree, "ls-tree");
   const entry = decoder.decode(tree.stdout).split("\0").find((line) => line.length > 0);
-  const match = entry ? /^(\d+) (\w+) ([0-9a-f]+) +(-|\d+)\t(.*)$/s.exec(entry) : null;
+  const match = entry ? /^(\d+) (\w+) ([0-9a-f]+) +(\S+)\t(.*)$/s.exec(entry) : null;
   if (!match || repo.fromCwd(match[5]) !== rel) {
     throw new ToolError("NOT_FOUND", `${rel} does not exist at ${options.rev}`, {
       hint: "List the revision's files with git_show without path, or check the path with git_log.",
       details: { path: rel, rev: options.rev },
     });
   }
-  const [, , type, object, size] = match;
+  const [, , type, object, sizeText] = match;
+  // ls-tree prints "-" for trees and "BAD" for an object it cannot read.
+  const size = /^\d+$/.test(sizeText) ? Number(sizeText) : null;
   if (type !== "blob") {
     throw new ToolError("NOT_A_FILE", `${rel} is a ${type === "tree" ? "directory" : "submodule"} at ${options.rev}`, {
       details: { path: rel, rev: options.rev, type },
@@ -156,7 +162,7 @@ async function showFile(repo: GitRepo, options: ShowOptions, sha: string, target
   const bad = firstNonText(bytes, truncated);
   if (bad !== -1) {
     throw new ToolError("NOT_UTF8", `${rel} at ${options.rev} is not UTF-8 text (byte ${bad})`, {
-      details: { path: rel, rev: options.rev, byte_offset: bad, size: Number(size) },
+      details: { path: rel, rev: options.rev, byte_offset: bad, size },
     });
   }
   return {
@@ -169,7 +175,7 @@ async function showFile(repo: GitRepo, options: ShowOptions, sha: string, target
     cut_files: [],
     path: rel,
     content: decodeCut(bytes, truncated),
-    size: Number(size),
+    size,
     truncated,
   };
 }
