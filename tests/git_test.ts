@@ -424,7 +424,7 @@ Deno.test("git_show refuses binary content and bounds text; git_blame caps its l
   const ws = await tempWorkspace();
   await initRepo(ws);
   const long = Array.from({ length: 2500 }, (_, i) => `line ${i + 1}`).join("\n") + "\n";
-  await writeFiles(ws, { "bin.dat": new Uint8Array([0x61, 0x62, 0x00, 0xff]), "long.txt": long });
+  await writeFiles(ws, { "bin.dat": new Uint8Array([0x61, 0x62, 0x00, 0xff]), "long.txt": long, "uni.txt": "éééé" });
   await commitAll(ws, "files");
   await using server = await startServer({ workspace: ws });
   try {
@@ -433,6 +433,8 @@ Deno.test("git_show refuses binary content and bounds text; git_blame caps its l
     const bounded = expectOk(await server.call("git_show", { rev: "HEAD", path: "long.txt", max_bytes: 10 }));
     assertEquals([bounded.structured.content, bounded.structured.truncated], ["line 1\nlin", true]);
     assertEquals(bounded.structured.size, new TextEncoder().encode(long).length);
+    const uni = expectOk(await server.call("git_show", { rev: "HEAD", path: "uni.txt", max_bytes: 3 })).structured;
+    assertEquals([uni.content, uni.truncated], ["é", true]);
     const shown = expectOk(await server.call("git_show", { rev: "HEAD" })).structured;
     assertEquals(shown.files.find((f: { path: string }) => f.path === "bin.dat").binary, true);
 

@@ -13,6 +13,7 @@
  * const { files } = stats.result(); const text = patch.result(files);
  */
 import { RecordSplitter } from "./records.ts";
+import { utf8CutIndex } from "../text/utf8.ts";
 
 /** Files listed; the rest are counted in total_files. */
 export const MAX_DIFF_FILES = 5000;
@@ -62,12 +63,8 @@ const SECTION_START = /^(diff --git |diff --cc |diff --combined |\* Unmerged pat
  */
 export function cutPatch(bytes: Uint8Array, maxBytes: number): string {
   if (bytes.length <= maxBytes) return decoder.decode(bytes);
-  let end = bytes.lastIndexOf(0x0a, maxBytes - 1) + 1;
-  if (end === 0) {
-    end = maxBytes;
-    while (end > 0 && (bytes[end] & 0xc0) === 0x80) end--;
-  }
-  return decoder.decode(bytes.subarray(0, end));
+  const lineEnd = bytes.lastIndexOf(0x0a, maxBytes - 1) + 1;
+  return decoder.decode(bytes.subarray(0, lineEnd > 0 ? lineEnd : utf8CutIndex(bytes, maxBytes)));
 }
 
 /** The per-file stats of a diff. */

@@ -10,6 +10,7 @@
 import { ToolError } from "../errors.ts";
 import { toRelative, type Workspace } from "../workspace/confine.ts";
 import { gitFailure, gitMessage } from "./runner.ts";
+import { utf8CutIndex } from "../text/utf8.ts";
 import { checkRevision, type GitRepo, openRepoAt } from "./repo.ts";
 import { type Commit, COMMIT_FORMAT, CommitParser } from "./log.ts";
 import { readDiff } from "./diff.ts";
@@ -60,13 +61,12 @@ async function resolveCommit(repo: GitRepo, rev: string, signal?: AbortSignal): 
 
 /**
  * The offset of the first byte that keeps `bytes` from being UTF-8 text
- * (a NUL counts as binary), or -1. A character split by a cut (`cut`) at
- * the very end is not an error.
+ * (a NUL counts as binary), or -1.
  *
  * @example
- * firstNonText(new Uint8Array([0x61, 0xff]), false); // 1
+ * firstNonText(new Uint8Array([0x61, 0xff])); // 1
  */
-export function firstNonText(bytes: Uint8Array, cut: boolean): number {
+export function firstNonText(bytes: Uint8Array): number {
   let i = 0;
   while (i < bytes.length) {
     const b = bytes[i];
@@ -93,26 +93,13 @@ export function firstNonText(bytes: Uint8Array, cut: boolean): number {
       : [0, 0, 0];
     if (length === 0) return i;
     for (let k = 1; k < length; k++) {
-      if (i + k >= bytes.length) return cut ? -1 : i;
+      if (i + k >= bytes.length) return i;
       const next = bytes[i + k];
       if (k === 1 ? next < low || next > high : (next & 0xc0) !== 0x80) return i;
     }
     i += length;
   }
   return -1;
-}
-
-/** `bytes` as text; when they were cut, without a last character the cut split. */
-function decodeCut(bytes: Uint8Array, cut: boolean): string {
-  let end = bytes.length;
-  if (cut) {
-    let lead = end - 1;
-    while (lead > 0 && end - lead < 4 && (bytes[lead] & 0xc0) === 0x80) lead--;
-    const byte = bytes[lead] ?? 0;
-    const width = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
-    if (lead + width > end) end = lead;
-  }
-  return decoder.decode(bytes.subarray(0, end));
 }
 
 async function showFile(repo: GitRepo, options: ShowOptions, sha: string, target: string): Promise<GitShow> {
@@ -158,8 +145,8 @@ async function showFile(repo: GitRepo, options: ShowOptions, sha: string, target
     at += part.length;
   }
   const truncated = kept > options.maxBytes;
-  const bytes = all.subarray(0, Math.min(kept, options.maxBytes));
-  const bad = firstNonText(bytes, truncated);
+  const bytes = all.subarray(0, utf8CutIndex(all, options.maxBytes));
+  const bad = firstNonText(bytes);
   if (bad !== -1) {
     throw new ToolError("NOT_UTF8", `${rel} at ${options.rev} is not UTF-8 text (byte ${bad})`, {
       details: { path: rel, rev: options.rev, byte_offset: bad, size },
@@ -174,7 +161,7 @@ async function showFile(repo: GitRepo, options: ShowOptions, sha: string, target
     patch: null,
     cut_files: [],
     path: rel,
-    content: decodeCut(bytes, truncated),
+    content: decoder.decode(bytes),
     size,
     truncated,
   };
