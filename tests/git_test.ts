@@ -336,6 +336,8 @@ Deno.test("a malicious repository config runs nothing, while plain git would run
     assertEquals(expectOk(await server.call("git_show", { rev: "HEAD", path: "a.txt" })).structured.content, "one\n");
     expectOk(await server.call("git_blame", { path: "a.txt" }));
     expectOk(await server.call("git_blame", { path: "a.txt", rev: "HEAD" }));
+    // server_info's project context reads git state through src/git too.
+    assertEquals(expectOk(await server.call("server_info", {})).structured.project.git.dirty, true);
     assertEquals(await ran(), []);
     // The same repository does run programs under plain git: the test is not vacuous.
     for (const args of [["status"], ["diff"], ["log", "-p", "--no-ext-diff", "-1"]]) {
