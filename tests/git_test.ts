@@ -6,6 +6,11 @@ import * as path from "node:path";
 import { assert, assertEquals } from "./assert.ts";
 import { type CallResult, startServer, tempWorkspace } from "./harness.ts";
 import { commitAll, git, importHistory, initRepo, writeFiles } from "./git_fixtures.ts";
+import { MAX_STATUS_ENTRIES } from "../src/git/status.ts";
+import { MAX_DIFF_FILES } from "../src/git/diff_stream.ts";
+import { MAX_LOG_COUNT, MAX_MESSAGE_CHARS } from "../src/git/log.ts";
+import { MAX_BLAME_LINE_CHARS, MAX_BLAME_LINES } from "../src/git/blame.ts";
+import { GIT_TIMEOUT_MS } from "../src/git/runner.ts";
 
 function expectOk(result: CallResult): CallResult {
   assert(!result.isError, `expected success, got: ${result.text}`);
@@ -476,4 +481,14 @@ Deno.test("git_log on a 10,000-commit history is capped and fast", async () => {
   } finally {
     await Deno.remove(ws, { recursive: true });
   }
+});
+
+Deno.test("docs/git-tools.md quotes the limits the git modules enforce", async () => {
+  const doc = await Deno.readTextFile(new URL("../docs/git-tools.md", import.meta.url));
+  const quoted = (n: number) => n.toLocaleString("en-US");
+  for (const limit of [MAX_STATUS_ENTRIES, MAX_DIFF_FILES, MAX_LOG_COUNT, MAX_MESSAGE_CHARS, MAX_BLAME_LINES]) {
+    assert(doc.includes(quoted(limit)), `docs/git-tools.md does not mention ${quoted(limit)}`);
+  }
+  assert(doc.includes(`${quoted(MAX_BLAME_LINE_CHARS)} characters`));
+  assert(doc.includes(`${GIT_TIMEOUT_MS / 1000} s`));
 });

@@ -143,7 +143,7 @@ export async function gitBlame(ws: Workspace, options: BlameOptions): Promise<Gi
       "blame",
       "--porcelain",
       "--no-textconv",
-      // Clears blame.ignoreRevsFile: a missing list file would fail the call, and ignoring revisions misattributes.
+      // Ignores no revisions: a blame.ignoreRevsFile list would attribute lines to other commits than git log shows.
       "--ignore-revs-file=",
       `-L${start},+${asked}`,
       ...rev,
