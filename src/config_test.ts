@@ -69,3 +69,14 @@ Deno.test("parseHttpAddress: hosts, IPv6 and ports", () => {
   assertEquals(parseHttpAddress("[::1]:8443"), { host: "::1", port: 8443 });
   assertEquals(parseHttpAddress("0.0.0.0:80"), { host: "0.0.0.0", port: 80 });
 });
+
+Deno.test("parseArgs: --print-server-card asks for the card with the rest of the configuration", () => {
+  const parsed = parseArgs(["--print-server-card", "--disable-view-image"], "/here");
+  assertEquals(parsed.kind, "card");
+  assert(parsed.kind === "card");
+  assertEquals(parsed.config.viewImageEnabled, false);
+  const http = parseArgs(["--print-server-card", "--http", ":9000", "--http-no-auth"]);
+  assert(http.kind === "card" && http.config.http?.port === 9000 && http.config.httpNoAuth);
+  assertEquals(parseArgs(["--print-server-card", "--help"]).kind, "help");
+  assertThrows(() => parseArgs(["--print-server-card=yes"]));
+});
