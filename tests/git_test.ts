@@ -37,6 +37,7 @@ Deno.test("git tools on a repository with renames and paths with spaces, quotes,
     'quo"te.txt': "quoted\n",
     "new\nline.txt": "newline\n",
     "ünï.txt": "unicode\n",
+    "-dash.txt": "dash\n",
     ".gitignore": "*.log\n",
   });
   await git(ws, "add", "-A");
@@ -103,15 +104,18 @@ Deno.test("git tools on a repository with renames and paths with spaces, quotes,
     assertEquals([shown.kind, shown.sha, shown.commit.subject], ["commit", head, "second"]);
     assertEquals(paths(shown.files), ["a.txt", "dir/ünï moved.txt"]);
     assert(shown.patch.includes("-three\n+THREE\n"));
-    for (
-      const [file, content] of [["new\nline.txt", "newline\n"], ['quo"te.txt', "quoted\n"], [
-        "dir/space name.txt",
-        "spaced\n",
-      ]]
-    ) {
+    const blobs = [
+      ["new\nline.txt", "newline\n"],
+      ['quo"te.txt', "quoted\n"],
+      ["dir/space name.txt", "spaced\n"],
+      ["-dash.txt", "dash\n"],
+    ];
+    for (const [file, content] of blobs) {
       const blob = expectOk(await server.call("git_show", { rev: "HEAD~1", path: file })).structured;
       assertEquals([blob.kind, blob.path, blob.content, blob.truncated], ["file", file, content, false]);
     }
+    assertEquals(expectOk(await server.call("git_blame", { path: "-dash.txt" })).structured.lines[0].text, "dash");
+    assertEquals(expectOk(await server.call("git_log", { path: "-dash.txt" })).structured.commits.length, 1);
     expectError(await server.call("git_show", { rev: "HEAD", path: "ünï.txt" }), "NOT_FOUND");
     expectError(await server.call("git_show", { rev: "HEAD", path: "dir" }), "NOT_A_FILE");
 
