@@ -14,6 +14,9 @@
  *   `symlink <path> <target>` (`$OUTSIDE` is a directory outside the workspace), `immutable <dir>`
  *   (chattr +i, a real fault even for root);
  * - `outside/` (optional): the tree of `$OUTSIDE`, which must be unchanged afterwards.
+ *
+ * git cannot store a directory named `.git`, so fixtures spell it `dot.git`;
+ * it becomes `.git` when a tree is laid out or compared.
  */
 import * as path from "node:path";
 
@@ -108,11 +111,22 @@ export async function snapshot(root: string): Promise<Map<string, Entry>> {
   return out;
 }
 
+/** How fixtures spell a `.git` directory. */
+const FIXTURE_GIT_DIR = "dot.git";
+
+/** A fixture tree's snapshot with `dot.git` components read as `.git`. */
+async function fixtureSnapshot(dir: string): Promise<Map<string, Entry>> {
+  const entries = [...await snapshot(dir)].map(([rel, entry]) =>
+    [rel.split(path.sep).map((part) => part === FIXTURE_GIT_DIR ? ".git" : part).join(path.sep), entry] as const
+  );
+  return new Map(entries);
+}
+
 /** Copies a scenario tree (regular files and directories) into `dest`. */
 async function copyTree(from: string, dest: string): Promise<void> {
   await Deno.mkdir(dest, { recursive: true });
   if (!(await exists(from))) return;
-  for (const [rel, entry] of [...await snapshot(from)].sort(([a], [b]) => a.localeCompare(b))) {
+  for (const [rel, entry] of [...await fixtureSnapshot(from)].sort(([a], [b]) => a.localeCompare(b))) {
     const target = path.join(dest, rel);
     if (entry.type === "dir") await Deno.mkdir(target, { recursive: true });
     else if (entry.type === "file") {
@@ -157,7 +171,7 @@ export async function setImmutable(scenario: Scenario, workspace: string, on: bo
 
 /** The tree the scenario expects afterwards: `after/` (or `before/` on error) with modes and symlinks applied. */
 export async function expectedTree(scenario: Scenario, outside: string): Promise<Map<string, Entry>> {
-  const base = await snapshot(path.join(scenario.dir, scenario.expectError ? "before" : "after"));
+  const base = await fixtureSnapshot(path.join(scenario.dir, scenario.expectError ? "before" : "after"));
   for (const entry of base.values()) if (entry.type === "file") entry.mode = 0o644;
   const modes = scenario.expectError ? scenario.modes : scenario.expectModes;
   for (const [rel, mode] of modes) {
