@@ -5,7 +5,7 @@
  *
  * @example
  * const server = createMcpServer(runtime, "stdio");
- * await server.connect(new StdioServerTransport());
+ * await server.connect(new LineTransport(Deno.stdin.readable, Deno.stdout.writable));
  */
 import { z } from "zod";
 import {
