@@ -33,7 +33,11 @@ Deno.test("a 1 GiB flood: bounded RSS, head and tail retained, the gap reported"
     yield_time_ms: 120000,
   });
   const seconds = (performance.now() - started) / 1000;
-  console.error(`flood: ${seconds.toFixed(1)} s, ${(FLOOD_BYTES / 1e6 / seconds).toFixed(0)} MB/s, peak RSS ${peakRss(pid) >> 20} MiB`);
+  console.error(
+    `flood: ${seconds.toFixed(1)} s, ${(FLOOD_BYTES / 1e6 / seconds).toFixed(0)} MB/s, peak RSS ${
+      peakRss(pid) >> 20
+    } MiB`,
+  );
   const data = result.structured;
   assertEquals([data.status, data.exit_code, data.stdout_total_bytes], ["exited", 0, FLOOD_BYTES]);
   assert(data.stdout_truncated && data.stdout.startsWith("0123456789abcdef\n"), data.stdout.slice(0, 100));

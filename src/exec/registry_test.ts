@@ -111,6 +111,23 @@ Deno.test("registry: sessions are isolated; pruned commands say so", async () =>
   await commands.close();
 });
 
+Deno.test("registry: finished commands expire after the retention time", async () => {
+  const commands = registry({
+    maxActiveCommands: 2,
+    maxRetainedCommands: 4,
+    perStreamBytes: 1024,
+    totalOutputBytes: 1024 * 1024,
+    retentionMs: 50,
+  });
+  const owner = new Set<string>();
+  const command = await commands.start(request("echo kept"), owner);
+  await commands.wait(command, 5000);
+  assertEquals(commands.get(command.id, owner), command);
+  await new Promise((resolve) => setTimeout(resolve, 80));
+  assertEquals(errorCode(() => commands.get(command.id, owner)), "COMMAND_PRUNED");
+  await commands.close();
+});
+
 Deno.test("registry: retention keeps head and tail, counts the gap", async () => {
   const commands = registry({
     maxActiveCommands: 2,
