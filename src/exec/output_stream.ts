@@ -111,14 +111,20 @@ export class OutputStream {
   /**
    * Up to `limit` retained bytes from `offset`. An offset inside the evicted
    * gap moves to the first retained byte after it (reported in `skipped`);
-   * a read never crosses from the head into the tail.
+   * a read crosses from the head into the tail only when no gap lies between.
    */
   read(offset: number, limit: number): StreamRead {
     const start = Math.min(offset, this.#total);
     const tailStart = this.#total - this.#tailLength;
     if (start < this.#headLength) {
       const end = Math.min(this.#headLength, start + limit);
-      return { bytes: this.#head.subarray(start, end), start, skipped: 0 };
+      const head = this.#head.subarray(start, end);
+      const more = tailStart === this.#headLength ? Math.min(limit - head.length, this.#tailLength) : 0;
+      if (more <= 0) return { bytes: head, start, skipped: 0 };
+      const bytes = new Uint8Array(head.length + more);
+      bytes.set(head);
+      bytes.set(this.#copyTail(0, more), head.length);
+      return { bytes, start, skipped: 0 };
     }
     const from = Math.max(start, tailStart);
     const length = Math.max(0, Math.min(limit, this.#total - from));
