@@ -255,6 +255,24 @@ Deno.test("200 short commands, 32 at a time, all exact; old ones pruned with COM
   assertEquals(kept.structured.status, "exited");
 });
 
+Deno.test("200 commands at once: each is exact or an honest COMMAND_LIMIT; the server stays healthy", async () => {
+  await using server = await startServer();
+  const burst = await Promise.all(
+    Array.from({ length: 200 }, (_, index) => server.call("exec_command", { cmd: `echo ${index}` })),
+  );
+  let succeeded = 0;
+  burst.forEach((result, index) => {
+    if (result.isError) assertEquals(result.structured.error.code, "COMMAND_LIMIT");
+    else {
+      succeeded++;
+      assertEquals(result.structured.stdout, `${index}\n`);
+    }
+  });
+  assert(succeeded >= 32, `only ${succeeded} of 200 ran`);
+  const after = await server.call("exec_command", { cmd: "echo ok" });
+  assertEquals(after.structured.stdout, "ok\n");
+});
+
 Deno.test("disconnect: closing the client kills the session's commands", async () => {
   const server = await startServer();
   const pid = await serverPid(server);
