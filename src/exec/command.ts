@@ -19,6 +19,7 @@ import {
   closeFd,
   type ExitStatus,
   growPipe,
+  hasExited,
   killGroup,
   makePipe,
   pidfdOpen,
@@ -78,6 +79,7 @@ export class Command {
   #ttySlave: number | null;
   #drainTimer: ReturnType<typeof setTimeout> | null = null;
   readonly #grown = new Set<StreamName>();
+  #pidfd = -1;
   #complete = false;
   #resolveDone!: () => void;
 
@@ -149,8 +151,9 @@ export class Command {
       throw error;
     }
     const command = new Command(reactor, options, plan.cwd, pid, io);
+    command.#pidfd = pidfd;
     command.#watchStreams();
-    reactor.watch(pidfd, POLL.IN, () => command.#onLeaderExit(pidfd));
+    reactor.watch(pidfd, POLL.IN, () => command.#onLeaderExit());
     return command;
   }
 
@@ -239,6 +242,10 @@ export class Command {
       this.#pending = [];
     }
     this.#reactor.close(fd);
+    // Output ends as the leader exits: reap now rather than wait for the pidfd's own poll round.
+    if (this.exit === null && this.#fds.stdout === undefined && this.#fds.stderr === undefined && hasExited(this.pid)) {
+      this.#onLeaderExit();
+    }
     this.#maybeFinish();
   }
 
@@ -269,7 +276,7 @@ export class Command {
     } else this.#reactor.unwatch(fd);
   }
 
-  #onLeaderExit(pidfd: number): void {
+  #onLeaderExit(): void {
     // Kill what is left of the group while the zombie leader still holds its id.
     killGroup(this.pid, SIGNALS.KILL);
     const status = reap(this.pid);
@@ -277,7 +284,7 @@ export class Command {
     this.exit = status;
     this.endedAt = performance.now();
     this.exitedAtEpoch = Date.now();
-    this.#reactor.close(pidfd);
+    this.#reactor.close(this.#pidfd);
     if (this.#ttySlave !== null) {
       closeFd(this.#ttySlave);
       this.#ttySlave = null;
