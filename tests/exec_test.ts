@@ -284,3 +284,11 @@ Deno.test("disconnect: closing the client kills the session's commands", async (
   while (!isDead(child, pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
   assert(isDead(child, pid), `command ${child} outlived the server`);
 });
+
+Deno.test("exec_command: a NUL byte in cmd or env is INVALID_ARGUMENT", async () => {
+  await using server = await startServer();
+  const cmd = await server.call("exec_command", { cmd: "echo a\0b" });
+  assertEquals([cmd.structured.error.code, cmd.structured.error.details.field], ["INVALID_ARGUMENT", "cmd"]);
+  const env = await server.call("exec_command", { cmd: "true", env: { A: "x\0y" } });
+  assertEquals(env.structured.error.code, "INVALID_ARGUMENT");
+});
