@@ -13,6 +13,7 @@
  * await command.done;
  */
 import type { LaunchPlan } from "../policy/policy.ts";
+import { ToolError } from "../errors.ts";
 import type { SpawnRequest } from "./spawn_request.ts";
 import { POLL, SIGNALS } from "./libc.ts";
 import {
@@ -118,7 +119,12 @@ export class Command {
     let childFds: number[];
     let io: { fds: Partial<Record<StreamName, number>>; stdin: number; ttySlave: number | null };
     if (options.tty) {
-      const pty = openPty();
+      let pty;
+      try {
+        pty = openPty();
+      } catch (error) {
+        throw new ToolError("TTY_UNSUPPORTED", `no pseudo-terminal can be opened: ${(error as Error).message}`);
+      }
       request = { ...base, stdio: { stdin: -1, stdout: -1, stderr: -1 }, ttySlave: pty.slavePath };
       parentFds = [pty.master, pty.slave];
       childFds = [];

@@ -135,6 +135,7 @@ export class CommandRegistry {
         perStreamBytes: this.limits.perStreamBytes,
       });
     } catch (error) {
+      if (error instanceof ToolError) throw error;
       if (isProgramNotFound(error)) {
         throw new ToolError("COMMAND_NOT_FOUND", `${plan.argv[0]}: command not found`, {
           details: { program: plan.argv[0] },

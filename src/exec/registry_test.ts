@@ -171,3 +171,13 @@ Deno.test("registry: 32 PTY sessions share one poll thread; async file I/O stays
   await Promise.all(started.map((command) => command.done));
   await commands.close();
 });
+
+Deno.test("registry: tty:true where no PTY can be made is TTY_UNSUPPORTED, never pipes", async () => {
+  const commands = new CommandRegistry({
+    policy: unsandboxedPolicy(BASE_ENV),
+    tty: { supported: false, reason: "no /dev/ptmx" },
+  });
+  const refused = await commands.start(request("true", true), new Set()).catch((error) => error);
+  assert(refused instanceof ToolError && refused.code === "TTY_UNSUPPORTED" && refused.message.includes("/dev/ptmx"));
+  await commands.close();
+});
