@@ -9,6 +9,7 @@ import { type LandlockProbe, probeLandlock } from "./policy/landlock_probe.ts";
 import { CommandRegistry } from "./exec/registry.ts";
 import { probePty } from "./exec/pty.ts";
 import { unsandboxedPolicy } from "./exec/unsandboxed_policy.ts";
+import { SerialQueue } from "./image/serial.ts";
 
 /** Facts about the runtime, measured once at start-up. */
 export interface RuntimeFacts {
@@ -25,6 +26,8 @@ export interface Services {
   facts: RuntimeFacts;
   /** Every command of this process (exec_command, write_stdin, kill_command, read_output). */
   commands: CommandRegistry;
+  /** view_image decodes one image at a time through this, bounding its memory to one image. */
+  imageQueue: SerialQueue;
   /** Stops background work and children; called once at shutdown. */
   close(): Promise<void>;
 }
@@ -56,6 +59,7 @@ export async function createServices(_config: Config, workspace: Workspace): Pro
   return {
     facts,
     commands,
+    imageQueue: new SerialQueue(),
     close: () => commands.close(),
   };
 }

@@ -6,6 +6,8 @@ import { COMMAND_LIMITS } from "../exec/limits.ts";
 import { MAX_TEXT_BYTES } from "../envelope.ts";
 import { MAX_COMPONENT_BYTES, MAX_PATH_BYTES } from "../workspace/confine.ts";
 import { EXCERPT_BYTES } from "../project/context.ts";
+import { DEFAULT_MAX_DIMENSION, MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS } from "../image/view.ts";
+import { MAX_OUTPUT_BYTES } from "../image/render.ts";
 import { MAX_STATUS_ENTRIES } from "../git/status.ts";
 import { MAX_DIFF_FILES } from "../git/diff_stream.ts";
 import { MAX_LOG_COUNT, MAX_MESSAGE_CHARS } from "../git/log.ts";
@@ -34,6 +36,10 @@ const LIMITS: readonly [string, string, string][] = [
   ["retained output per stream", `${COMMAND_LIMITS.perStreamBytes} bytes`, "src/exec/limits.ts"],
   ["retained output in total", `${COMMAND_LIMITS.totalOutputBytes} bytes`, "src/exec/limits.ts"],
   ["retention after exit", `${COMMAND_LIMITS.retentionMs / 60000} min`, "src/exec/limits.ts"],
+  ["view_image file size", `${MAX_IMAGE_BYTES} bytes`, "src/image/view.ts"],
+  ["view_image decoded size (from the header)", `${MAX_IMAGE_PIXELS} pixels`, "src/image/view.ts"],
+  ["view_image default max_width / max_height", `${DEFAULT_MAX_DIMENSION} pixels`, "src/image/view.ts"],
+  ["view_image image sent (before base64)", `${MAX_OUTPUT_BYTES} bytes`, "src/image/render.ts"],
 ];
 
 /** The limits table. */
