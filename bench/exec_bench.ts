@@ -8,14 +8,12 @@
  * Run: deno task bench exec
  */
 import { startServer } from "../tests/harness.ts";
-import { Client, StdioClientTransport } from "../src/sdk/mod.ts";
+import { connectPeer, PEERS } from "./peers.ts";
 
 const LATENCY_RUNS = 40;
 const FLOOD_BYTES = 1024 * 1024 * 1024;
 /** The peer keeps all output in memory and returns it inline: flood it with less. */
 const PEER_FLOOD_BYTES = 32 * 1024 * 1024;
-const PEER_ENTRY = new URL("./.data/peers/node_modules/@wonderwhy-er/desktop-commander/dist/index.js", import.meta.url)
-  .pathname;
 /** A command that finishes after a known sleep: polling it measures how soon a poll returns at exit. */
 const SLOW_COMMAND = "sleep 0.3; echo done";
 const SLOW_SLEEP_MS = 300;
@@ -100,20 +98,14 @@ interface PeerResult {
 }
 
 async function measurePeer(): Promise<PeerResult | string> {
+  const workspace = await Deno.makeTempDir({ prefix: "peer-ws-" });
+  let peer;
   try {
-    await Deno.stat(PEER_ENTRY);
-  } catch {
-    return "not installed (npm install --prefix bench/.data/peers @wonderwhy-er/desktop-commander)";
+    peer = await connectPeer(PEERS.desktopCommander, workspace);
+  } catch (error) {
+    return `failed to start: ${(error as Error).message}`;
   }
-  const home = await Deno.makeTempDir({ prefix: "peer-home-" });
-  const transport = new StdioClientTransport({
-    command: "node",
-    args: [PEER_ENTRY, "--no-onboarding"],
-    env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: home },
-    stderr: "pipe",
-  });
-  const client = new Client({ name: "workcell-bench", version: "1.0.0" });
-  await client.connect(transport);
+  const client = peer.client;
   const start = (command: string, timeout: number) =>
     client.callTool({ name: "start_process", arguments: { command, timeout_ms: timeout } });
   try {
@@ -129,10 +121,10 @@ async function measurePeer(): Promise<PeerResult | string> {
     const started = performance.now();
     await start(floodCommand(PEER_FLOOD_BYTES), 120000);
     const seconds = (performance.now() - started) / 1000;
-    return { trueMs, pollMs, floodMBps: PEER_FLOOD_BYTES / 1e6 / seconds, peakRss: peakRssMiB(transport.pid!) };
+    return { trueMs, pollMs, floodMBps: PEER_FLOOD_BYTES / 1e6 / seconds, peakRss: peakRssMiB(peer.pid) };
   } finally {
-    await client.close();
-    await Deno.remove(home, { recursive: true }).catch(() => {});
+    await peer.close();
+    await Deno.remove(workspace, { recursive: true }).catch(() => {});
   }
 }
 const peer = await measurePeer();

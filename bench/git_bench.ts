@@ -12,9 +12,9 @@ import { Client, StdioClientTransport } from "../src/sdk/mod.ts";
 import { sourceRunArgs } from "../src/permissions.ts";
 import { git, importHistory, initRepo } from "../tests/git_fixtures.ts";
 import { COMMIT_FORMAT } from "../src/git/log.ts";
+import { connectPeer, PEERS } from "./peers.ts";
 
 const DATA = new URL("./.data/", import.meta.url).pathname;
-const PEER_MAIN = path.join(DATA, "peers/node_modules/@cyanheads/git-mcp-server/dist/index.js");
 const HISTORY = path.join(DATA, "history-10k");
 const TREE = path.join(DATA, "tree-100k");
 const COMMITS = 10_000;
@@ -80,15 +80,8 @@ interface McpPeer {
   close(): Promise<void>;
 }
 
-async function connect(command: string, args: string[], env: Record<string, string>): Promise<McpPeer> {
-  const transport = new StdioClientTransport({
-    command,
-    args,
-    env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: Deno.env.get("HOME") ?? "/root", ...env },
-    stderr: "pipe",
-  });
-  const client = new Client({ name: "git-bench", version: "1.0.0" });
-  await client.connect(transport);
+/** Wraps a connected client: each call throws on an error result and returns its structuredContent. */
+function wrap(client: Client): McpPeer {
   return {
     async call(name, callArgs) {
       const result = await client.callTool({ name, arguments: callArgs });
@@ -99,22 +92,25 @@ async function connect(command: string, args: string[], env: Record<string, stri
   };
 }
 
-function workcell(workspace: string): Promise<McpPeer> {
-  return connect(Deno.execPath(), [...sourceRunArgs({ writeRoot: workspace, http: null }), "--workspace", workspace], {
-    NO_COLOR: "1",
+async function workcell(workspace: string): Promise<McpPeer> {
+  const transport = new StdioClientTransport({
+    command: Deno.execPath(),
+    args: [...sourceRunArgs({ writeRoot: workspace, http: null }), "--workspace", workspace],
+    env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: Deno.env.get("HOME") ?? "/root", NO_COLOR: "1" },
+    stderr: "pipe",
   });
+  const client = new Client({ name: "git-bench", version: "1.0.0" });
+  await client.connect(transport);
+  return wrap(client);
 }
 
 async function peer(): Promise<McpPeer | null> {
-  if (!(await Deno.stat(PEER_MAIN).then(() => true, () => false))) {
-    log(`peer not installed (${PEER_MAIN}); run: cd bench/.data/peers && npm install @cyanheads/git-mcp-server@2.15.3`);
+  try {
+    return wrap((await connectPeer(PEERS.git, DATA)).client);
+  } catch (error) {
+    log(`peer not started: ${(error as Error).message}`);
     return null;
   }
-  return await connect("node", [PEER_MAIN], {
-    MCP_LOG_LEVEL: "error",
-    GIT_BASE_DIR: DATA,
-    MCP_TRANSPORT_TYPE: "stdio",
-  });
 }
 
 interface Timing {

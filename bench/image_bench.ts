@@ -4,24 +4,18 @@
  * run: the same server's server_info call and its peak RSS before any image
  * is viewed; and, when it is installed in bench/.data/peers, the reference
  * filesystem server's read_media_file on the same file (it sends the file
- * as is, without decoding or resizing).
- *
- * Peer install (not committed):
- *   cd bench/.data/peers && echo '{"private":true}' > package.json &&
- *   npm install @modelcontextprotocol/server-filesystem@2026.8.31
+ * as is, without decoding or resizing), installed by bench/peers.ts.
  */
 import { Client, StdioClientTransport } from "../src/sdk/mod.ts";
 import { sourceRunArgs } from "../src/permissions.ts";
 import { makeBitmap } from "../tests/image_fixtures.ts";
 import { encodeBitmap } from "../src/image/encode.ts";
+import { peerEntry, PEERS } from "./peers.ts";
 
 const CALLS = Number(Deno.env.get("BENCH_IMAGE_CALLS") ?? 5);
 const WIDTH = 6000;
 const HEIGHT = 4000;
 const dataDir = new URL("./.data/image/", import.meta.url).pathname;
-const peerMain =
-  new URL("./.data/peers/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js", import.meta.url)
-    .pathname;
 const photoName = `photo-${WIDTH}x${HEIGHT}.jpg`;
 const photo = `${dataDir}${photoName}`;
 
@@ -135,16 +129,15 @@ const ours = await measure(
   { name: "server_info", arguments: {} },
 );
 let peer: Run | null = null;
-let peerFailure = "not installed (see the header of bench/image_bench.ts)";
-if (await Deno.stat(peerMain).then(() => true, () => false)) {
-  try {
-    peer = await measure("node", [peerMain, dataDir], "read_media_file", { path: photo }, {
-      name: "list_allowed_directories",
-      arguments: {},
-    });
-  } catch (error) {
-    peerFailure = `failed: ${(error as Error).message}`;
-  }
+let peerFailure = "";
+try {
+  const peerMain = await peerEntry(PEERS.filesystem);
+  peer = await measure("node", [peerMain, dataDir], "read_media_file", { path: photo }, {
+    name: "list_allowed_directories",
+    arguments: {},
+  });
+} catch (error) {
+  peerFailure = `failed: ${(error as Error).message}`;
 }
 if (!peer) console.error(`bench: peer ${peerFailure}`);
 

@@ -9,7 +9,7 @@
  * Ours is measured three ways: through a warm MCP server (tools/call round
  * trip), as a cold process (`deno run`, like the Codex binary), and the
  * in-process apply inside that process. Needs `npm install @openai/codex`
- * in bench/.data/peers (done here if missing) and /usr/bin/time.
+ * in bench/.data/peers (bench/peers.ts installs it if missing) and /usr/bin/time.
  * The cold process is bench/patch_apply_once.ts.
  */
 import * as path from "node:path";
@@ -25,6 +25,7 @@ import {
   treeDifferences,
 } from "../tests/patch_scenarios.ts";
 import { ToolError } from "../src/errors.ts";
+import { CODEX, CODEX_BINARY, ensurePeer, peerDir, PEERS_DIR } from "./peers.ts";
 import { COMMIT_CONCURRENCY } from "../src/patch/commit.ts";
 
 const RUNS = 5;
@@ -34,7 +35,6 @@ const BIG_FILE_BYTES = 50 * 1024 * 1024;
 
 const here = new URL(".", import.meta.url).pathname;
 const data = path.join(here, ".data", "patch");
-const peers = path.join(here, ".data", "peers");
 const config = path.join(here, "..", "deno.json");
 
 const log = (message: string) => console.error(`patch_bench: ${message}`);
@@ -59,18 +59,10 @@ async function run(cmd: string, args: string[], options: { cwd?: string; stdin?:
 
 /** The Codex binary behind `npm:@openai/codex`, reached through an `apply_patch` argv[0] link. */
 async function codexApplyPatch(): Promise<string> {
-  const link = path.join(peers, "apply_patch");
-  const binary = path.join(peers, "node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex");
-  try {
-    await Deno.stat(binary);
-  } catch {
-    log("installing @openai/codex into bench/.data/peers");
-    await Deno.mkdir(peers, { recursive: true });
-    const out = await run("npm", ["install", "--no-audit", "--no-fund", "--prefix", peers, "@openai/codex"]);
-    if (out.code !== 0) throw new Error(`npm install @openai/codex failed: ${out.stderr}`);
-  }
+  await ensurePeer(CODEX);
+  const link = path.join(PEERS_DIR, "apply_patch");
   await Deno.remove(link).catch(() => {});
-  await Deno.symlink(binary, link);
+  await Deno.symlink(CODEX_BINARY, link);
   return link;
 }
 
@@ -400,8 +392,7 @@ for (const scenario of scenarios) {
 }
 await Deno.remove(sandbox, { recursive: true }).catch(() => {});
 
-const version =
-  JSON.parse(await Deno.readTextFile(path.join(peers, "node_modules/@openai/codex/package.json"))).version;
+const version = JSON.parse(await Deno.readTextFile(path.join(peerDir(CODEX), "package.json"))).version;
 console.log(`## apply_patch vs the Codex CLI's apply_patch
 
 Codex CLI ${version} (\`npm:@openai/codex\`, its binary run as \`apply_patch\` with the patch on stdin) against

@@ -1,0 +1,234 @@
+/**
+ * workcell against the MCP servers a user would pick instead, all started
+ * over stdio and driven by the same SDK client on the same workspace, in
+ * the same run: spawn to initialize response, the tools/list result in
+ * bytes (what an agent pays for the catalog on every turn), RSS idle and
+ * peak RSS during LOAD_CALLS calls of each server's read tool. The runtime
+ * baselines are an empty `deno run` and an empty `node` script.
+ *
+ * Run: deno task bench peers
+ */
+import { Client, StdioClientTransport } from "../src/sdk/mod.ts";
+import { sourceRunArgs } from "../src/permissions.ts";
+import { CODEX, connectPeer, type Peer, PEERS } from "./peers.ts";
+
+const STARTS = Number(Deno.env.get("BENCH_PEER_STARTS") ?? 5);
+const LOAD_CALLS = Number(Deno.env.get("BENCH_PEER_LOAD_CALLS") ?? 200);
+/** Calls in flight at once during the load phase. */
+const LOAD_CONCURRENCY = 4;
+const IDLE_SETTLE_MS = 1000;
+const RSS_SAMPLE_MS = 10;
+const FILE_LINES = 400;
+
+const log = (message: string) => console.error(`peers_bench: ${message}`);
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/** A server under test: how to start it and which call is its "read a file" load. */
+interface Candidate {
+  label: string;
+  start(workspace: string): Promise<{ client: Client; pid: number }>;
+  /** One call of its read tool on `file` (an absolute path inside the workspace); null when it has none. */
+  load: ((workspace: string, file: string) => { name: string; arguments: Record<string, unknown> }) | null;
+}
+
+async function startWorkcell(workspace: string): Promise<{ client: Client; pid: number }> {
+  const transport = new StdioClientTransport({
+    command: Deno.execPath(),
+    args: [...sourceRunArgs({ writeRoot: workspace, http: null }), "--workspace", workspace],
+    env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: Deno.env.get("HOME") ?? "/root", NO_COLOR: "1" },
+    stderr: "ignore",
+  });
+  const client = new Client({ name: "workcell-bench", version: "1.0.0" });
+  await client.connect(transport);
+  return { client, pid: transport.pid! };
+}
+
+const peer = (p: Peer) => (workspace: string) => connectPeer(p, workspace);
+
+const CANDIDATES: Candidate[] = [
+  {
+    label: "workcell",
+    start: startWorkcell,
+    load: (_, file) => ({ name: "read_file", arguments: { path: file.split("/").pop() } }),
+  },
+  {
+    label: `${PEERS.filesystem.package}@${PEERS.filesystem.version}`,
+    start: peer(PEERS.filesystem),
+    load: (_, file) => ({ name: "read_text_file", arguments: { path: file } }),
+  },
+  {
+    label: `${PEERS.desktopCommander.package}@${PEERS.desktopCommander.version}`,
+    start: peer(PEERS.desktopCommander),
+    load: (_, file) => ({ name: "read_file", arguments: { path: file } }),
+  },
+  {
+    label: `${PEERS.git.package}@${PEERS.git.version}`,
+    start: peer(PEERS.git),
+    load: (workspace) => ({ name: "git_status", arguments: { path: workspace } }),
+  },
+];
+
+/** `pid` and all its descendants, from the parent ids in /proc/<pid>/stat. */
+function processTree(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of Deno.readDirSync("/proc")) {
+    if (!/^\d+$/.test(entry.name)) continue;
+    try {
+      const stat = Deno.readTextFileSync(`/proc/${entry.name}/stat`);
+      const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      children.set(parent, [...(children.get(parent) ?? []), Number(entry.name)]);
+    } catch { /* exited meanwhile */ }
+  }
+  const tree = [pid];
+  for (let i = 0; i < tree.length; i++) tree.push(...(children.get(tree[i]) ?? []));
+  return tree;
+}
+
+/** Resident memory of the whole process tree under `pid`, in MiB. */
+function treeRssMiB(pid: number): number {
+  let kb = 0;
+  for (const member of processTree(pid)) {
+    try {
+      kb += Number(/VmRSS:\s+(\d+) kB/.exec(Deno.readTextFileSync(`/proc/${member}/status`))?.[1] ?? 0);
+    } catch { /* exited meanwhile */ }
+  }
+  return kb / 1024;
+}
+
+async function spawnMs(command: string, args: string[]): Promise<number> {
+  const started = performance.now();
+  const out = await new Deno.Command(command, { args, stdout: "null", stderr: "null" }).output();
+  if (!out.success) throw new Error(`${command} ${args.join(" ")} failed`);
+  return performance.now() - started;
+}
+
+interface Measured {
+  label: string;
+  startMs: number;
+  catalogBytes: number;
+  tools: number;
+  idleMiB: number;
+  loadPeakMiB: number | null;
+  loadMs: number | null;
+}
+
+async function measure(candidate: Candidate, workspace: string, file: string): Promise<Measured> {
+  const starts: number[] = [];
+  for (let i = 0; i < STARTS; i++) {
+    const started = performance.now();
+    const { client } = await candidate.start(workspace);
+    starts.push(performance.now() - started);
+    await client.close();
+  }
+  const { client, pid } = await candidate.start(workspace);
+  try {
+    const { tools } = await client.listTools();
+    const catalogBytes = new TextEncoder().encode(JSON.stringify({ tools })).length;
+    await new Promise((resolve) => setTimeout(resolve, IDLE_SETTLE_MS));
+    const idleMiB = treeRssMiB(pid);
+    if (!candidate.load) {
+      return {
+        label: candidate.label,
+        startMs: median(starts),
+        catalogBytes,
+        tools: tools.length,
+        idleMiB,
+        loadPeakMiB: null,
+        loadMs: null,
+      };
+    }
+    const call = candidate.load(workspace, file);
+    const first = await client.callTool(call);
+    if (first.isError) throw new Error(`${call.name}: ${JSON.stringify(first.content).slice(0, 300)}`);
+    let peak = treeRssMiB(pid);
+    const sampler = setInterval(() => peak = Math.max(peak, treeRssMiB(pid)), RSS_SAMPLE_MS);
+    const started = performance.now();
+    let next = 0;
+    await Promise.all(Array.from({ length: LOAD_CONCURRENCY }, async () => {
+      while (next++ < LOAD_CALLS) {
+        const result = await client.callTool(call);
+        if (result.isError) throw new Error(`${call.name}: ${JSON.stringify(result.content).slice(0, 300)}`);
+      }
+    }));
+    const loadMs = performance.now() - started;
+    clearInterval(sampler);
+    peak = Math.max(peak, treeRssMiB(pid));
+    return {
+      label: candidate.label,
+      startMs: median(starts),
+      catalogBytes,
+      tools: tools.length,
+      idleMiB,
+      loadPeakMiB: peak,
+      loadMs,
+    };
+  } finally {
+    await client.close();
+  }
+}
+
+const workspace = await Deno.realPath(await Deno.makeTempDir({ prefix: "workcell-peers-bench-" }));
+const file = `${workspace}/notes.txt`;
+await Deno.writeTextFile(
+  file,
+  Array.from({ length: FILE_LINES }, (_, i) => `line ${i}: the quick brown fox\n`).join(""),
+);
+const empty = `${workspace}/empty.js`;
+await Deno.writeTextFile(empty, "");
+for (
+  const args of [["init", "-q"], ["add", "-A"], ["-c", "user.name=b", "-c", "user.email=b@b", "commit", "-qm", "init"]]
+) {
+  await new Deno.Command("git", { args, cwd: workspace, stdout: "null", stderr: "null" }).output();
+}
+
+const denoEmpty: number[] = [];
+const nodeEmpty: number[] = [];
+for (let i = 0; i < STARTS; i++) {
+  denoEmpty.push(await spawnMs(Deno.execPath(), ["run", empty]));
+  nodeEmpty.push(await spawnMs("node", [empty]));
+}
+
+const results: (Measured | { label: string; failure: string })[] = [];
+for (const candidate of CANDIDATES) {
+  log(candidate.label);
+  try {
+    results.push(await measure(candidate, workspace, file));
+  } catch (error) {
+    log(`${candidate.label} failed: ${(error as Error).stack}`);
+    results.push({ label: candidate.label, failure: (error as Error).message.split("\n")[0].slice(0, 200) });
+  }
+}
+await Deno.remove(workspace, { recursive: true });
+
+const ours = results[0];
+if ("failure" in ours) throw new Error(`workcell itself failed: ${ours.failure}`);
+const ratio = (value: number | null, base: number | null) =>
+  value === null || base === null ? "–" : `${(value / base).toFixed(2)}×`;
+const f0 = (value: number | null) => value === null ? "–" : value.toFixed(0);
+const rows = results.map((r) => {
+  if ("failure" in r) return `| ${r.label} | failed: ${r.failure} | | | | | | | | |`;
+  const perCall = r.loadMs === null ? null : r.loadMs / LOAD_CALLS;
+  return `| ${r.label} | ${f0(r.startMs)} | ${ratio(r.startMs, ours.startMs)} | ${r.tools} | ${r.catalogBytes} | ${
+    ratio(r.catalogBytes, ours.catalogBytes)
+  } | ${f0(r.idleMiB)} | ${f0(r.loadPeakMiB)} | ${perCall === null ? "–" : perCall.toFixed(2)} | ${
+    ratio(perCall, ours.loadMs === null ? null : ours.loadMs / LOAD_CALLS)
+  } |`;
+});
+console.log(`## Peers: start-up, catalog size, memory (stdio, same SDK client, same workspace)
+
+| server | start-up to initialize response, median of ${STARTS} (ms) | vs workcell | tools | tools/list bytes | vs workcell | RSS idle (MiB) | peak RSS during load (MiB) | load: ms per call | vs workcell |
+| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
+${rows.join("\n")}
+| baseline: \`deno run\` of an empty script | ${f0(median(denoEmpty))} | ${
+  ratio(median(denoEmpty), ours.startMs)
+} | | | | | | | |
+| baseline: \`node\` of an empty script | ${f0(median(nodeEmpty))} | ${
+  ratio(median(nodeEmpty), ours.startMs)
+} | | | | | | | |
+
+Load is ${LOAD_CALLS} calls, ${LOAD_CONCURRENCY} in flight, of each server's file-read tool on the same
+${FILE_LINES}-line file (workcell \`read_file\`, server-filesystem \`read_text_file\`, desktop-commander \`read_file\`);
+git-mcp-server has no read tool, so its load is \`git_status\` on the workspace repository. The Codex CLI
+${CODEX.version} has no MCP server mode; it is compared as \`apply_patch\` in the apply_patch section. RSS is VmRSS
+summed over the server's process tree, sampled every ${RSS_SAMPLE_MS} ms during the load;
+idle is read ${IDLE_SETTLE_MS} ms after tools/list. tools/list bytes is the JSON of the result's \`tools\` array.`);
