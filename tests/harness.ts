@@ -35,6 +35,8 @@ export interface StartOptions {
   workspace?: string;
   args?: string[];
   clientCapabilities?: Record<string, unknown>;
+  /** A command the server is started through, e.g. `["setpriv", "--bounding-set=-dac_override", "--"]`. */
+  wrapper?: string[];
 }
 
 /** Creates a fresh temp directory; the caller removes it (startServer does for its own). */
@@ -46,9 +48,16 @@ export async function tempWorkspace(): Promise<string> {
 export async function startServer(options: StartOptions = {}): Promise<TestServer> {
   const ownWorkspace = options.workspace === undefined;
   const workspace = options.workspace ?? await tempWorkspace();
+  const [command, ...prefix] = [...(options.wrapper ?? []), Deno.execPath()];
   const transport = new StdioClientTransport({
-    command: Deno.execPath(),
-    args: [...sourceRunArgs({ writeRoot: workspace, http: null }), "--workspace", workspace, ...(options.args ?? [])],
+    command,
+    args: [
+      ...prefix,
+      ...sourceRunArgs({ writeRoot: workspace, http: null }),
+      "--workspace",
+      workspace,
+      ...(options.args ?? []),
+    ],
     env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: Deno.env.get("HOME") ?? "/root", NO_COLOR: "1" },
     stderr: "pipe",
   });

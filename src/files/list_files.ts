@@ -17,7 +17,7 @@
 import * as path from "node:path";
 import { type ConfinedPath, toRelative, type Workspace } from "../workspace/confine.ts";
 import { ToolError } from "../errors.ts";
-import { compileGlobs, isHiddenPath, typeArgs } from "../search/glob.ts";
+import { compileGlobs, isHiddenPath, prefilterArgs } from "../search/glob.ts";
 import { decodeBytes, startRipgrep } from "../search/ripgrep.ts";
 
 /** Files stat'ed at once. */
@@ -32,7 +32,7 @@ export type FileSort = "path" | "mtime" | "size" | "none";
 export interface ListFilesOptions {
   /** Patterns a file must match (see src/search/glob.ts); empty for all files. */
   globs: readonly string[];
-  /** Extra gitignore-format patterns, relative to the listed directory. */
+  /** Extra gitignore-style patterns to exclude, relative to the listed directory; they win over .gitignore's `!`. */
   ignore: readonly string[];
   respectGitignore: boolean;
   includeHidden: boolean;
@@ -70,13 +70,12 @@ interface Found {
 
 /** The rg arguments for a listing (exported for the benchmark's baseline). */
 export function listFilesArgs(
-  options: Pick<ListFilesOptions, "ignore" | "respectGitignore" | "includeHidden">,
+  options: Pick<ListFilesOptions, "respectGitignore" | "includeHidden">,
   prefilter: string[],
 ): string[] {
   const args = ["--files", "-0", "--no-require-git", "--glob=!.git"];
   if (!options.respectGitignore) args.push("--no-ignore");
   if (options.includeHidden) args.push("--hidden");
-  if (options.ignore.length > 0) args.push("--ignore-file", "/dev/stdin");
   return [...args, ...prefilter, "--", "."];
 }
 
@@ -133,11 +132,19 @@ export async function listFiles(
       details: { path: dir.rel },
     });
   }
-  const filter = options.globs.length > 0 ? compileGlobs(options.globs) : null;
+  const reinclude = options.ignore.find((pattern) => pattern.startsWith("!"));
+  if (reinclude !== undefined) {
+    throw new ToolError("INVALID_ARGUMENT", `ignore pattern ${JSON.stringify(reinclude)} starts with "!"`, {
+      hint: "ignore patterns only exclude; use glob to choose files.",
+      details: { field: "ignore" },
+    });
+  }
+  // Extra ignore patterns are final exclusions: the same as "!pattern" at the end of the glob list.
+  const patterns = [...options.globs, ...options.ignore.map((pattern) => `!${pattern}`)];
+  const filter = patterns.length > 0 ? compileGlobs(patterns) : null;
   const rg = startRipgrep(rgPath, {
-    args: listFilesArgs(options, filter ? typeArgs(filter) : []),
+    args: listFilesArgs(options, filter ? prefilterArgs(filter) : []),
     cwd: dir.abs,
-    stdin: options.ignore.length > 0 ? new TextEncoder().encode(options.ignore.join("\n") + "\n") : undefined,
     signal: options.signal,
   });
   const stopAt = options.sort === "none" ? options.limit + 1 : Infinity;

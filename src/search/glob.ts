@@ -29,6 +29,8 @@ export interface GlobFilter {
    * the rest before printing; null when the patterns give no such condition.
    */
   basenames: string[] | null;
+  /** `!` patterns that no later positive pattern can override: rg may prune what they match while walking. */
+  excludes: string[];
 }
 
 interface CompiledPattern {
@@ -169,10 +171,15 @@ export function compileGlobs(patterns: readonly string[]): GlobFilter {
   const compiled: CompiledPattern[] = [];
   const basenames: string[] = [];
   let everyPositiveHasBasename = true;
+  let excludes: string[] = [];
   for (const raw of patterns) {
     const { compiled: pattern, basename } = compilePattern(raw);
     compiled.push(pattern);
-    if (pattern.negated) continue;
+    if (pattern.negated) {
+      excludes.push(raw);
+      continue;
+    }
+    excludes = [];
     if (basename === null) everyPositiveHasBasename = false;
     else basenames.push(basename);
   }
@@ -185,19 +192,27 @@ export function compileGlobs(patterns: readonly string[]): GlobFilter {
       return !hasPositive;
     },
     basenames: hasPositive && everyPositiveHasBasename ? basenames : null,
+    excludes,
   };
 }
 
 /**
- * The ripgrep arguments that pre-filter files by {@linkcode GlobFilter.basenames} with a file type: unlike
- * `--glob`, rg applies types after its ignore rules, so they narrow without bringing ignored files back.
+ * The ripgrep arguments that narrow its walk to a superset of what {@linkcode GlobFilter.matches} accepts:
+ * `--glob=!x` for final exclusions (rg prunes those directories), and a file type for the basenames (unlike a
+ * positive `--glob`, rg applies types after its ignore rules, so they narrow without bringing ignored files back).
  *
  * @example
- * typeArgs(compileGlobs(["*.ts"])); // ["--type-add", "workcellglob:*.ts", "--type", "workcellglob"]
+ * prefilterArgs(compileGlobs(["*.ts", "!dist/"])); // ["--glob=!dist/", "--type-add", "workcellglob:*.ts", "--type", "workcellglob"]
  */
-export function typeArgs(filter: GlobFilter): string[] {
-  if (filter.basenames === null) return [];
-  return [...filter.basenames.flatMap((glob) => ["--type-add", `workcellglob:${glob}`]), "--type", "workcellglob"];
+export function prefilterArgs(filter: GlobFilter): string[] {
+  const args = filter.excludes.map((raw) => `--glob=${raw}`);
+  if (filter.basenames === null) return args;
+  return [
+    ...args,
+    ...filter.basenames.flatMap((glob) => ["--type-add", `workcellglob:${glob}`]),
+    "--type",
+    "workcellglob",
+  ];
 }
 
 /**

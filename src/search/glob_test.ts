@@ -1,5 +1,5 @@
 import { assert, assertEquals } from "../../tests/assert.ts";
-import { compileGlobs, isHiddenPath, typeArgs } from "./glob.ts";
+import { compileGlobs, isHiddenPath, prefilterArgs } from "./glob.ts";
 import { ToolError } from "../errors.ts";
 
 const CASES: { globs: string[]; yes: string[]; no: string[] }[] = [
@@ -30,13 +30,20 @@ Deno.test("compileGlobs: gitignore-style patterns with rg --glob meaning", () =>
   }
 });
 
-Deno.test("compileGlobs: basenames pre-filter only when every positive pattern names files", () => {
+Deno.test("prefilterArgs: types only when every positive pattern names files; only final exclusions prune", () => {
   assertEquals(compileGlobs(["**/*.ts", "src/*.{js,jsx}", "!x"]).basenames, ["*.ts", "*.{js,jsx}"]);
   assertEquals(compileGlobs(["src/**"]).basenames, null);
   assertEquals(compileGlobs(["docs/", "*.ts"]).basenames, null);
   assertEquals(compileGlobs(["!dist"]).basenames, null);
-  assertEquals(typeArgs(compileGlobs(["*.md"])), ["--type-add", "workcellglob:*.md", "--type", "workcellglob"]);
-  assertEquals(typeArgs(compileGlobs(["!x"])), []);
+  assertEquals(prefilterArgs(compileGlobs(["*.md"])), ["--type-add", "workcellglob:*.md", "--type", "workcellglob"]);
+  assertEquals(prefilterArgs(compileGlobs(["!x"])), ["--glob=!x"]);
+  assertEquals(prefilterArgs(compileGlobs(["!a", "*.ts", "!b/"])), [
+    "--glob=!b/",
+    "--type-add",
+    "workcellglob:*.ts",
+    "--type",
+    "workcellglob",
+  ]);
 });
 
 Deno.test("compileGlobs: empty pattern is INVALID_ARGUMENT", () => {

@@ -20,8 +20,6 @@ export const RG_STDERR_KEEP_BYTES = 16 * 1024;
 export interface RipgrepRequest {
   args: readonly string[];
   cwd: string;
-  /** Bytes written to rg's stdin (for `--ignore-file /dev/stdin`); stdin is closed empty otherwise. */
-  stdin?: Uint8Array;
   /** Ends rg when aborted. */
   signal?: AbortSignal;
 }
@@ -58,7 +56,7 @@ export function startRipgrep(rgPath: string, request: RipgrepRequest): RipgrepPr
     cwd: request.cwd,
     clearEnv: true,
     env: {},
-    stdin: "piped",
+    stdin: "null",
     stdout: "piped",
     stderr: "piped",
   }).spawn();
@@ -75,11 +73,6 @@ export function startRipgrep(rgPath: string, request: RipgrepRequest): RipgrepPr
   const onAbort = () => kill();
   request.signal?.addEventListener("abort", onAbort, { once: true });
   if (request.signal?.aborted) kill();
-
-  const writer = child.stdin.getWriter();
-  const stdinDone = (request.stdin ? writer.write(request.stdin) : Promise.resolve())
-    .then(() => writer.close())
-    .catch(() => {}); // rg may exit (or be killed) before reading its stdin.
 
   const stderrDone = readBounded(child.stderr, RG_STDERR_KEEP_BYTES);
   const reader = child.stdout.getReader();
@@ -110,7 +103,7 @@ export function startRipgrep(rgPath: string, request: RipgrepRequest): RipgrepPr
         while (!(await reader.read()).done) { /* discard */ }
         released = true;
       }
-      const [status, stderr] = await Promise.all([child.status, stderrDone, stdinDone]);
+      const [status, stderr] = await Promise.all([child.status, stderrDone]);
       request.signal?.removeEventListener("abort", onAbort);
       return { code: killed ? null : status.code, killed, stderr: stderr };
     },

@@ -10,7 +10,7 @@
  */
 import type { ConfinedPath, Workspace } from "../workspace/confine.ts";
 import { ToolError } from "../errors.ts";
-import { compileGlobs, isHiddenPath, typeArgs } from "./glob.ts";
+import { compileGlobs, isHiddenPath, prefilterArgs } from "./glob.ts";
 import { decodeRgData, type RgData, startRipgrep } from "./ripgrep.ts";
 import { charBoundary } from "../files/utf8.ts";
 
@@ -134,7 +134,7 @@ export async function searchText(
   const filter = isDir && options.globs.length > 0 ? compileGlobs(options.globs) : null;
   const prefix = target.rel === "." ? "" : `${target.rel}/`;
   const rg = startRipgrep(rgPath, {
-    args: searchArgs(options, target.rel, filter ? typeArgs(filter) : []),
+    args: searchArgs(options, target.rel, filter ? prefilterArgs(filter) : []),
     cwd: ws.root,
     signal: options.signal,
   });
