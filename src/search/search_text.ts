@@ -102,7 +102,8 @@ function lineText(data: RgData): string {
   return text.endsWith("\r\n") ? text.slice(0, -2) : text.endsWith("\n") ? text.slice(0, -1) : text;
 }
 
-function searchArgs(options: SearchOptions, target: string, prefilter: string[]): string[] {
+/** The rg arguments for a search (exported for the benchmark's baseline). */
+export function searchArgs(options: SearchOptions, target: string, prefilter: string[]): string[] {
   const args = ["--json", "--no-require-git", "--glob=!.git"];
   args.push(
     options.case === "smart" ? "--smart-case" : options.case === "sensitive" ? "--case-sensitive" : "--ignore-case",
