@@ -10,18 +10,17 @@
  * also outside a git repository; the user's global excludes file is not read.
  *
  * @example
- * const listing = await listFiles(ws, await confine(ws, "."), rgPath, {
+ * const listing = await listFiles(await confine(ws, "."), rgPath, {
  *   globs: ["**\/*.ts"], ignore: [], respectGitignore: true, includeHidden: false, sort: "path", limit: 1000,
  * });
  */
-import * as path from "node:path";
-import { type ConfinedPath, toRelative, type Workspace } from "../workspace/confine.ts";
+import type { ConfinedPath } from "../workspace/confine.ts";
 import { ToolError } from "../errors.ts";
 import { compileGlobs, isHiddenPath, prefilterArgs } from "../search/glob.ts";
 import { decodeBytes, startRipgrep } from "../search/ripgrep.ts";
 
-/** Files stat'ed at once. */
-const STAT_CONCURRENCY = 64;
+/** Files stat'ed between two yields to the event loop. */
+const STAT_BATCH = 2000;
 /** rg error lines kept as warnings. */
 export const MAX_WARNINGS = 20;
 
@@ -61,13 +60,6 @@ export interface FileListing {
   warnings: string[];
 }
 
-interface Found {
-  /** Relative to the listed directory. */
-  rel: string;
-  lossy: boolean;
-  info?: Deno.FileInfo | null;
-}
-
 /** The rg arguments for a listing (exported for the benchmark's baseline). */
 export function listFilesArgs(
   options: Pick<ListFilesOptions, "respectGitignore" | "includeHidden">,
@@ -81,46 +73,57 @@ export function listFilesArgs(
 
 const strictDecoder = new TextDecoder("utf-8", { fatal: true });
 
-/** Splits rg's NUL-separated output into names, decoding each batch at once when it is valid UTF-8. */
-function* splitNames(bytes: Uint8Array): Generator<{ name: string; lossy: boolean }> {
-  let text: string | null = null;
+/**
+ * Splits NUL-separated names, decoding the batch at once when it is valid UTF-8; otherwise name by name,
+ * collecting the names that had to be decoded lossily.
+ */
+function splitNames(bytes: Uint8Array, lossy: Set<string>): string[] {
   try {
-    text = strictDecoder.decode(bytes);
+    return strictDecoder.decode(bytes).split("\0");
   } catch {
-    text = null;
+    const names: string[] = [];
+    let start = 0;
+    for (let at = bytes.indexOf(0);; start = at + 1, at = bytes.indexOf(0, start)) {
+      const decoded = decodeBytes(bytes.subarray(start, at < 0 ? bytes.length : at));
+      names.push(decoded.text);
+      if (decoded.lossy) lossy.add(decoded.text);
+      if (at < 0) return names;
+    }
   }
-  if (text !== null) {
-    for (const name of text.split("\0")) yield { name, lossy: false };
-    return;
-  }
-  let start = 0;
-  for (let at = bytes.indexOf(0); at >= 0; start = at + 1, at = bytes.indexOf(0, start)) {
-    const decoded = decodeBytes(bytes.subarray(start, at));
-    yield { name: decoded.text, lossy: decoded.lossy };
-  }
-  const decoded = decodeBytes(bytes.subarray(start));
-  yield { name: decoded.text, lossy: decoded.lossy };
 }
 
-async function statAll(base: string, found: Found[]): Promise<void> {
-  for (let i = 0; i < found.length; i += STAT_CONCURRENCY) {
-    await Promise.all(
-      found.slice(i, i + STAT_CONCURRENCY).map(async (item) => {
-        if (item.info !== undefined) return;
-        item.info = item.lossy ? null : await Deno.lstat(path.join(base, item.rel)).catch(() => null);
-      }),
-    );
+/** A file's lstat, or null when it cannot be had (a lossy name, or removed meanwhile). */
+type Info = Deno.FileInfo | null;
+
+/**
+ * Stats files by their path under `base`. Synchronous lstat is several times faster than async here;
+ * batches between yields keep the event loop responsive for other sessions.
+ */
+async function statAll(base: string, rels: readonly string[], lossy: Set<string>): Promise<Info[]> {
+  const infos: Info[] = [];
+  for (let i = 0; i < rels.length; i++) {
+    if (i > 0 && i % STAT_BATCH === 0) await new Promise((resolve) => setTimeout(resolve, 0));
+    try {
+      infos.push(lossy.has(rels[i]) ? null : Deno.lstatSync(`${base}/${rels[i]}`));
+    } catch {
+      infos.push(null);
+    }
   }
+  return infos;
+}
+
+/** Whether a name rg printed could point outside the listed directory (it never should). */
+function escapes(rel: string): boolean {
+  return rel === "" || rel.startsWith("/") || (rel.includes("..") && /(^|\/)\.\.(\/|$)/.test(rel));
 }
 
 /**
  * Lists files under `dir` (already confined). Throws NOT_A_DIRECTORY when `dir` is not a directory.
  *
  * @example
- * (await listFiles(ws, dir, rgPath, { ...options, sort: "none", limit: 10 })).truncated;
+ * (await listFiles(dir, rgPath, { ...options, sort: "none", limit: 10 })).truncated;
  */
 export async function listFiles(
-  ws: Workspace,
   dir: ConfinedPath,
   rgPath: string,
   options: ListFilesOptions,
@@ -148,14 +151,19 @@ export async function listFiles(
     signal: options.signal,
   });
   const stopAt = options.sort === "none" ? options.limit + 1 : Infinity;
-  const found: Found[] = [];
+  const found: string[] = [];
+  const lossy = new Set<string>();
   let pending: Uint8Array = new Uint8Array(0);
-  const accept = (name: string, lossy: boolean) => {
-    const rel = name.startsWith("./") ? name.slice(2) : name;
-    if (rel === "" || rel.startsWith("/") || /(^|\/)\.\.(\/|$)/.test(rel)) return; // never outside the directory
-    if (filter && !filter.matches(rel)) return;
-    if (!options.includeHidden && isHiddenPath(rel)) return;
-    found.push({ rel, lossy });
+  const accept = (names: string[]) => {
+    for (const name of names) {
+      const rel = name.startsWith("./") ? name.slice(2) : name;
+      if (escapes(rel)) continue;
+      if (filter && !filter.matches(rel)) continue;
+      if (!options.includeHidden && isHiddenPath(rel)) continue;
+      found.push(rel);
+      if (lossy.size > 0 && lossy.has(name)) lossy.add(rel);
+      if (found.length >= stopAt) return;
+    }
   };
   try {
     for await (const chunk of rg.chunks()) {
@@ -164,24 +172,15 @@ export async function listFiles(
         pending = join(pending, chunk);
         continue;
       }
-      const batch = join(pending, chunk.subarray(0, last));
+      accept(splitNames(join(pending, chunk.subarray(0, last)), lossy));
       pending = chunk.slice(last + 1);
-      for (const { name, lossy } of splitNames(batch)) {
-        accept(name, lossy);
-        if (found.length >= stopAt) break;
-      }
-      if (found.length >= stopAt) {
-        rg.kill();
-        break;
-      }
+      if (found.length >= stopAt) break;
     }
   } finally {
     if (found.length >= stopAt) rg.kill();
   }
   const outcome = await rg.finish();
-  if (!outcome.killed && pending.length > 0) {
-    for (const { name, lossy } of splitNames(pending)) accept(name, lossy);
-  }
+  if (!outcome.killed && pending.length > 0) accept(splitNames(pending, lossy));
   if (outcome.code === 2 && found.length === 0 && outcome.stderr.trim() !== "") {
     throw new ToolError("INTERNAL", `rg --files failed: ${outcome.stderr.trim().split("\n")[0]}`, {
       details: { path: dir.rel, stderr: outcome.stderr.slice(0, 2000) },
@@ -193,25 +192,31 @@ export async function listFiles(
 
   const truncated = found.length > options.limit;
   const total = options.sort === "none" && truncated ? null : found.length;
-  let chosen: Found[];
-  if (options.sort === "none") chosen = found.slice(0, options.limit);
-  else if (options.sort === "path") {
-    found.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
-    chosen = found.slice(0, options.limit);
+  let chosen: string[];
+  let infos: Info[];
+  if (options.sort === "mtime" || options.sort === "size") {
+    const all = await statAll(dir.abs, found, lossy);
+    const keys = all.map((info) => (options.sort === "size" ? info?.size : info?.mtime?.getTime()) ?? -1);
+    const order = found.map((_, i) => i);
+    order.sort((a, b) => keys[b] - keys[a] || (found[a] < found[b] ? -1 : found[a] > found[b] ? 1 : 0));
+    const top = order.slice(0, options.limit);
+    chosen = top.map((i) => found[i]);
+    infos = top.map((i) => all[i]);
   } else {
-    await statAll(dir.abs, found);
-    const key = (item: Found) => (options.sort === "size" ? item.info?.size : item.info?.mtime?.getTime()) ?? -1;
-    found.sort((a, b) => key(b) - key(a) || (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+    // Default string sort: UTF-16 code-unit order, which is byte order except around astral characters.
+    if (options.sort === "path") found.sort();
     chosen = found.slice(0, options.limit);
+    infos = await statAll(dir.abs, chosen, lossy);
   }
-  await statAll(dir.abs, chosen);
-  const files = chosen.map((item): FileEntry => {
+  const prefix = dir.rel === "." ? "" : `${dir.rel}/`;
+  const files = chosen.map((rel, i): FileEntry => {
+    const info = infos[i];
     const entry: FileEntry = {
-      path: toRelative(ws, path.join(dir.abs, item.rel)),
-      size: item.info?.size ?? null,
-      mtime: item.info?.mtime?.toISOString() ?? null,
+      path: prefix + rel,
+      size: info?.size ?? null,
+      mtime: info?.mtime?.toISOString() ?? null,
     };
-    if (item.lossy) entry.path_lossy = true;
+    if (lossy.has(rel)) entry.path_lossy = true;
     return entry;
   });
   const warnings = outcome.stderr.split("\n").map((line) => line.trim()).filter(Boolean).slice(0, MAX_WARNINGS);

@@ -48,7 +48,7 @@ export const listFilesTool = defineTool({
     const dir = await confine(ctx.workspace, args.path);
     let listing: FileListing;
     try {
-      listing = await listFiles(ctx.workspace, dir, ctx.services.facts.ripgrep.path, {
+      listing = await listFiles(dir, ctx.services.facts.ripgrep.path, {
         globs: args.glob === undefined ? [] : typeof args.glob === "string" ? [args.glob] : args.glob,
         ignore: args.ignore ?? [],
         respectGitignore: args.respect_gitignore,
