@@ -1,6 +1,6 @@
 /**
  * Streaming, bounded reads of a UTF-8 text file by line range. The file is
- * read in fixed chunks through one reused buffer: lines before the range are
+ * read in growing chunks (64 KiB doubling to 1 MiB) through one reused buffer: lines before the range are
  * only counted, reading stops at the end of the range, and what is kept is
  * at most `maxBytes`, so memory stays flat whatever the file's size.
  *
@@ -15,8 +15,10 @@
 import { ToolError } from "../errors.ts";
 import { charBoundary, firstInvalidUtf8 } from "./utf8.ts";
 
-/** Bytes read from disk per read call (one buffer, reused). */
-export const READ_CHUNK_BYTES = 256 * 1024;
+/** Largest read from disk (one buffer of this size, reused). */
+export const READ_CHUNK_BYTES = 1024 * 1024;
+/** The first read; each next one doubles up to READ_CHUNK_BYTES, so small ranges read little past their end. */
+export const FIRST_READ_BYTES = 64 * 1024;
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -103,6 +105,7 @@ export async function readLines(abs: string, rel: string, options: ReadLinesOpti
     throw invalidByteOffset(byteOffset, `is past the end of the file (${size} bytes)`);
   }
   const buffer = new Uint8Array(READ_CHUNK_BYTES);
+  let want = FIRST_READ_BYTES;
   let bytesRead = 0;
   /** File position of buffer[0]. */
   let base = 0;
@@ -118,7 +121,8 @@ export async function readLines(abs: string, rel: string, options: ReadLinesOpti
     while (startPos < 0) {
       if (i >= chunk.length) {
         base += chunk.length;
-        const n = await file.read(buffer);
+        const n = await file.read(buffer.subarray(0, want));
+        want = Math.min(READ_CHUNK_BYTES, want * 2);
         if (n === null || n === 0) break;
         bytesRead += n;
         chunk = buffer.subarray(0, n);
@@ -130,13 +134,19 @@ export async function readLines(abs: string, rel: string, options: ReadLinesOpti
       }
       if (byteOffset !== undefined) {
         const stop = Math.min(chunk.length, byteOffset - base);
-        for (let at = chunk.indexOf(LF, i); at >= 0 && at < stop; at = chunk.indexOf(LF, at + 1)) line++;
+        line += countNewlines(chunk, i, stop);
         if (stop < chunk.length || base + chunk.length === byteOffset) {
           i = stop;
           startPos = byteOffset;
         } else i = chunk.length;
       } else {
-        while (line < options.offset) {
+        const inChunk = line < options.offset ? countNewlines(chunk, i, chunk.length) : 0;
+        if (line + inChunk < options.offset) {
+          // The range starts in a later chunk: count this one in bulk.
+          line += inChunk;
+          i = chunk.length;
+        }
+        while (line < options.offset && i < chunk.length) {
           const at = chunk.indexOf(LF, i);
           if (at < 0) break;
           line++;
@@ -170,7 +180,8 @@ export async function readLines(abs: string, rel: string, options: ReadLinesOpti
     while (endPos < 0) {
       if (i >= chunk.length) {
         base += chunk.length;
-        const n = await file.read(buffer);
+        const n = await file.read(buffer.subarray(0, want));
+        want = Math.min(READ_CHUNK_BYTES, want * 2);
         if (n === null || n === 0) {
           if (kept > committed) lines++; // a last line without a final newline
           committed = kept;
@@ -277,6 +288,29 @@ function emptyPage(
 
 function utf8Length(lead: number): number {
   return lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
+}
+
+/**
+ * Number of `\n` bytes in `bytes[from, to)`, four bytes at a time: for each 32-bit word, the high bit of
+ * every byte that equals 0x0a is set exactly (no carries cross bytes), then those bits are counted.
+ */
+function countNewlines(bytes: Uint8Array, from: number, to: number): number {
+  let n = 0;
+  let at = from;
+  const head = Math.min(to, (bytes.byteOffset + at + 3 & ~3) - bytes.byteOffset);
+  for (; at < head; at++) if (bytes[at] === LF) n++;
+  const words = Math.max(0, (to - at) >> 2);
+  if (words > 0) {
+    const view = new Uint32Array(bytes.buffer, bytes.byteOffset + at, words);
+    for (let k = 0; k < words; k++) {
+      const x = view[k] ^ 0x0a0a0a0a;
+      const hit = ~(((x & 0x7f7f7f7f) + 0x7f7f7f7f) | x | 0x7f7f7f7f);
+      if (hit !== 0) n += ((hit >>> 7) & 1) + ((hit >>> 15) & 1) + ((hit >>> 23) & 1) + ((hit >>> 31) & 1);
+    }
+    at += words * 4;
+  }
+  for (; at < to; at++) if (bytes[at] === LF) n++;
+  return n;
 }
 
 function count(bytes: Uint8Array, byte: number): number {

@@ -1,5 +1,5 @@
 import { assert, assertEquals, assertRejects } from "../../tests/assert.ts";
-import { READ_CHUNK_BYTES, readLines, type ReadLinesOptions } from "./read_file.ts";
+import { FIRST_READ_BYTES, READ_CHUNK_BYTES, readLines, type ReadLinesOptions } from "./read_file.ts";
 import { ToolError } from "../errors.ts";
 
 const dir = await Deno.makeTempDir({ prefix: "workcell-read-" });
@@ -89,7 +89,7 @@ Deno.test("readLines: a line longer than max_bytes is cut with a byte resume poi
 Deno.test("readLines: lines across chunk boundaries", async () => {
   const lines = Array.from({ length: 120000 }, (_, i) => `line ${i + 1}${i % 2 ? "\r\n" : "\n"}`);
   const all = lines.join("");
-  assert(all.length > 2 * READ_CHUNK_BYTES);
+  assert(all.length > 8 * FIRST_READ_BYTES, "spans several reads of growing size");
   const r = await page(all, { offset: 70000, limit: 3 });
   assertEquals([r.text, r.start_line, r.newline], [lines.slice(69999, 70002).join(""), 70000, "mixed"]);
   const full = await page(all, { limit: 80000, maxBytes: 1048576 });
@@ -105,4 +105,22 @@ Deno.test("readLines: NOT_UTF8 names the byte offset; NOT_A_FILE for directories
   const fifo = `${dir}/fifo`;
   await new Deno.Command("mkfifo", { args: [fifo] }).output();
   assertEquals(await code(readLines(fifo, "fifo", { offset: 1, limit: 1, maxBytes: 9 })), "NOT_A_FILE");
+});
+
+Deno.test("readLines: bulk newline counting is exact on arbitrary bytes", async () => {
+  const bytes = new Uint8Array(3 * READ_CHUNK_BYTES + 7);
+  let seed = 1;
+  for (let i = 0; i < bytes.length; i++) {
+    seed = (seed * 1103515245 + 12345) >>> 0;
+    bytes[i] = [0x0a, 0x8a, 0x0b, 0x09, 0x00, 0xff][seed % 6];
+  }
+  let expected = 0;
+  for (const byte of bytes) if (byte === 0x0a) expected++;
+  if (bytes[bytes.length - 1] !== 0x0a) expected++;
+  const past = await page(bytes, { offset: bytes.length + 1 });
+  assertEquals(past.total_lines, expected);
+  const file = `${dir}/random`;
+  await Deno.writeFile(file, bytes);
+  const at = await readLines(file, "random", { offset: 1, limit: 1, maxBytes: 1, byteOffset: bytes.length });
+  assertEquals(at.start_line, expected + (bytes[bytes.length - 1] === 0x0a ? 1 : 0));
 });
