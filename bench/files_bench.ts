@@ -475,6 +475,14 @@ await rawRg(["--no-ignore", "--hidden", "-c", "warm-cache-nothing-matches", "--"
 
 {
   const server = await startWorkcell(tree);
+  const [floor] = await compare(() => server.call("read_file", { path: ".complete" }), () => Promise.resolve());
+  rows.push({
+    what: "MCP round trip floor: read_file of a one-line file",
+    ours: ms(floor),
+    baseline: "",
+    ratio: "",
+    goal: "(fixed cost in every row)",
+  });
   await searchRows(server, `generated tree (${FILES} files)`, tree, tree, false);
   await listRows(server, "generated tree", tree, false);
   const peer = await startPeer(peerEntry, tree);

@@ -283,6 +283,8 @@ Deno.test("read_file, list_dir, list_files end to end", async (t) => {
     ]);
     assertEquals(await listed({ path: "src_link", glob: "main.ts" }), ["src/main.ts"]);
     assertEquals(code(await server.call("list_files", { glob: "" })), "INVALID_ARGUMENT");
+    assertEquals(code(await server.call("list_files", { ignore: ["!keep.log"] })), "INVALID_ARGUMENT");
+    assertEquals(code(await server.call("list_files", { limit: 0 })), "INVALID_ARGUMENT");
     assertEquals(code(await server.call("list_files", { path: "a.txt" })), "NOT_A_DIRECTORY");
     assertEquals(code(await server.call("list_files", { path: "escape_dir" })), "PATH_OUTSIDE_WORKSPACE");
   });
