@@ -9,6 +9,7 @@
  * for await (const chunk of rg.chunks()) { ...; if (enough) break; }
  * const outcome = await rg.finish();
  */
+import { ToolError } from "../errors.ts";
 
 /** Flags every rg run starts with: no config file, no global excludes, no symlink following. */
 export const RG_BASE_ARGS: readonly string[] = ["--no-config", "--no-ignore-global", "--no-follow"];
@@ -51,15 +52,23 @@ export interface RipgrepProcess {
  * const rg = startRipgrep("/path/rg", { args: ["--json", "-F", "-e", "TODO", "--", "src"], cwd: ws.root });
  */
 export function startRipgrep(rgPath: string, request: RipgrepRequest): RipgrepProcess {
-  const child = new Deno.Command(rgPath, {
-    args: [...RG_BASE_ARGS, ...request.args],
-    cwd: request.cwd,
-    clearEnv: true,
-    env: {},
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
+  let child: Deno.ChildProcess;
+  try {
+    child = new Deno.Command(rgPath, {
+      args: [...RG_BASE_ARGS, ...request.args],
+      cwd: request.cwd,
+      clearEnv: true,
+      env: {},
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+  } catch (error) {
+    throw new ToolError("INTERNAL", `the bundled ripgrep cannot be started (${rgPath}): ${(error as Error).message}`, {
+      hint: "server_info.runtime.ripgrep shows where rg was expected; reinstall or rebuild the server.",
+      cause: error,
+    });
+  }
   let killed = false;
   const kill = () => {
     if (killed) return;
