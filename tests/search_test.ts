@@ -39,6 +39,7 @@ Deno.test("search_text end to end", async (t) => {
     "long.txt": "x".repeat(2000) + "needle" + "y".repeat(2000) + "\n",
     "ctx.txt": "l1\nl2\nl3 needle\nl4\nl5\nl6\nl7 needle\nl8\n",
     "crlf.txt": "needle crlf\r\n",
+    "huge.txt": "z".repeat(300_000) + "farpoint" + "z".repeat(300_000) + "\nfarpoint again\n",
   });
   await Deno.symlink(`${outside}/secret.txt`, `${ws}/escape.txt`);
   await Deno.symlink(outside, `${ws}/escape_dir`);
@@ -147,6 +148,9 @@ Deno.test("search_text end to end", async (t) => {
     assert(new TextEncoder().encode(match.text).length <= 60, match.text);
     assert(match.text.includes("needle") && match.text.startsWith("…") && match.text.endsWith("…"), match.text);
     assertEquals(match.column, 2001);
+    const huge = await search({ pattern: "farpoint", path: "huge.txt" });
+    assertEquals(huge.matches.map((found) => [found.line, found.column]), [[1, 300_001], [2, 1]]);
+    assert(huge.matches[0].text.includes("farpoint") && encoder.encode(huge.matches[0].text).length <= 500);
   });
 
   await t.step("max_results caps, marks truncated and stopped_early", async () => {

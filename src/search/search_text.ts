@@ -213,18 +213,24 @@ export async function searchText(
   };
 
   const streamDecoder = new TextDecoder();
-  let buffered = "";
+  // Text of a message still missing its newline, in pieces: a line spanning many chunks is joined once.
+  let partial: string[] = [];
   try {
     for await (const chunk of rg.chunks()) {
-      buffered += streamDecoder.decode(chunk, { stream: true });
-      let newline = buffered.indexOf("\n");
-      let start = 0;
-      while (newline >= 0 && !done) {
-        onMessage(JSON.parse(buffered.slice(start, newline)) as RgMessage);
-        start = newline + 1;
-        newline = buffered.indexOf("\n", start);
+      const text = streamDecoder.decode(chunk, { stream: true });
+      let newline = text.indexOf("\n");
+      if (newline < 0) {
+        partial.push(text);
+        continue;
       }
-      buffered = buffered.slice(start);
+      partial.push(text.slice(0, newline));
+      onMessage(JSON.parse(partial.join("")) as RgMessage);
+      let start = newline + 1;
+      for (newline = text.indexOf("\n", start); newline >= 0 && !done; newline = text.indexOf("\n", start)) {
+        onMessage(JSON.parse(text.slice(start, newline)) as RgMessage);
+        start = newline + 1;
+      }
+      partial = [text.slice(start)];
       if (done) {
         rg.kill();
         break;
