@@ -14,6 +14,7 @@
  *   globs: ["**\/*.ts"], ignore: [], respectGitignore: true, includeHidden: false, sort: "path", limit: 1000,
  * });
  */
+import { assertStillConfined } from "../search/still_confined.ts";
 import type { ConfinedPath } from "../workspace/confine.ts";
 import { ToolError } from "../errors.ts";
 import { compileGlobs, isHiddenPath, prefilterArgs } from "../search/glob.ts";
@@ -24,7 +25,7 @@ const STAT_BATCH = 2000;
 /** rg error lines kept as warnings. */
 export const MAX_WARNINGS = 20;
 
-/** How files are ordered: by path (byte order), newest first, largest first, or as found (fastest, stops at the cap). */
+/** How files are ordered: by path (UTF-16 code-unit order), newest first, largest first, or as found (fastest, stops at the cap). */
 export type FileSort = "path" | "mtime" | "size" | "none";
 
 /** Options for {@linkcode listFiles}. */
@@ -180,6 +181,7 @@ export async function listFiles(
     if (found.length >= stopAt) rg.kill();
   }
   const outcome = await rg.finish();
+  await assertStillConfined(dir);
   if (!outcome.killed && pending.length > 0) accept(splitNames(pending, lossy));
   if (outcome.code === 2 && found.length === 0 && outcome.stderr.trim() !== "") {
     throw new ToolError("INTERNAL", `rg --files failed: ${outcome.stderr.trim().split("\n")[0]}`, {

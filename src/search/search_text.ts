@@ -8,6 +8,7 @@
  * @example
  * const found = await searchText(ws, await confine(ws, "src"), rgPath, { ...SEARCH_DEFAULTS, pattern: "TODO" });
  */
+import { assertStillConfined } from "./still_confined.ts";
 import type { ConfinedPath, Workspace } from "../workspace/confine.ts";
 import { ToolError } from "../errors.ts";
 import { compileGlobs, isHiddenPath, prefilterArgs } from "./glob.ts";
@@ -240,6 +241,7 @@ export async function searchText(
     if (done) rg.kill();
   }
   const outcome = await rg.finish();
+  await assertStillConfined(target);
   if (outcome.code === 2 && !sawMessage) {
     // rg stops before searching anything only when it cannot use its arguments: with a confined, existing
     // path that is the pattern.
