@@ -15,6 +15,7 @@
  * });
  */
 import { assertStillConfined } from "../search/still_confined.ts";
+import { Smallest } from "./smallest.ts";
 import type { ConfinedPath } from "../workspace/confine.ts";
 import { ToolError } from "../errors.ts";
 import { compileGlobs, isHiddenPath, prefilterArgs } from "../search/glob.ts";
@@ -152,7 +153,10 @@ export async function listFiles(
     signal: options.signal,
   });
   const stopAt = options.sort === "none" ? options.limit + 1 : Infinity;
+  // sort "path" keeps only the first `limit` paths as they stream in; "none", "mtime" and "size" keep them all.
+  const top = options.sort === "path" ? new Smallest(options.limit) : null;
   const found: string[] = [];
+  let matched = 0;
   const lossy = new Set<string>();
   let pending: Uint8Array = new Uint8Array(0);
   const accept = (names: string[]) => {
@@ -161,9 +165,11 @@ export async function listFiles(
       if (escapes(rel)) continue;
       if (filter && !filter.matches(rel)) continue;
       if (!options.includeHidden && isHiddenPath(rel)) continue;
-      found.push(rel);
+      matched++;
+      if (top) top.offer(rel);
+      else found.push(rel);
       if (lossy.size > 0 && lossy.has(name)) lossy.add(rel);
-      if (found.length >= stopAt) return;
+      if (matched >= stopAt) return;
     }
   };
   try {
@@ -175,15 +181,15 @@ export async function listFiles(
       }
       accept(splitNames(join(pending, chunk.subarray(0, last)), lossy));
       pending = chunk.slice(last + 1);
-      if (found.length >= stopAt) break;
+      if (matched >= stopAt) break;
     }
   } finally {
-    if (found.length >= stopAt) rg.kill();
+    if (matched >= stopAt) rg.kill();
   }
   const outcome = await rg.finish();
   await assertStillConfined(dir);
   if (!outcome.killed && pending.length > 0) accept(splitNames(pending, lossy));
-  if (outcome.code === 2 && found.length === 0 && outcome.stderr.trim() !== "") {
+  if (outcome.code === 2 && matched === 0 && outcome.stderr.trim() !== "") {
     throw new ToolError("INTERNAL", `rg --files failed: ${outcome.stderr.trim().split("\n")[0]}`, {
       details: { path: dir.rel, stderr: outcome.stderr.slice(0, 2000) },
     });
@@ -192,8 +198,8 @@ export async function listFiles(
     throw new ToolError("TIMEOUT", "list_files was cancelled", { details: { path: dir.rel } });
   }
 
-  const truncated = found.length > options.limit;
-  const total = options.sort === "none" && truncated ? null : found.length;
+  const truncated = matched > options.limit;
+  const total = options.sort === "none" && truncated ? null : matched;
   let chosen: string[];
   let infos: Info[];
   if (options.sort === "mtime" || options.sort === "size") {
@@ -205,9 +211,8 @@ export async function listFiles(
     chosen = top.map((i) => found[i]);
     infos = top.map((i) => all[i]);
   } else {
-    // Default string sort: UTF-16 code-unit order, which is byte order except around astral characters.
-    if (options.sort === "path") found.sort();
-    chosen = found.slice(0, options.limit);
+    // UTF-16 code-unit order, which is byte order except around astral characters.
+    chosen = top ? top.sorted() : found.slice(0, options.limit);
     infos = await statAll(dir.abs, chosen, lossy);
   }
   const prefix = dir.rel === "." ? "" : `${dir.rel}/`;
