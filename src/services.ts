@@ -6,6 +6,7 @@ import type { Config } from "./config.ts";
 import type { Workspace } from "./workspace/confine.ts";
 import { locateRipgrep, type RipgrepBinary } from "./search/ripgrep_binary.ts";
 import { type LandlockProbe, probeLandlock } from "./policy/landlock_probe.ts";
+import { SerialQueue } from "./image/serial.ts";
 
 /** Facts about the runtime, measured once at start-up. */
 export interface RuntimeFacts {
@@ -20,6 +21,8 @@ export interface RuntimeFacts {
 /** What tool handlers share across sessions. */
 export interface Services {
   facts: RuntimeFacts;
+  /** view_image decodes one image at a time through this, bounding its memory to one image. */
+  imageQueue: SerialQueue;
   /** Stops background work and children; called once at shutdown. */
   close(): Promise<void>;
 }
@@ -48,6 +51,7 @@ export async function createServices(_config: Config, workspace: Workspace): Pro
   };
   return {
     facts,
+    imageQueue: new SerialQueue(),
     close: () => Promise.resolve(),
   };
 }
