@@ -115,6 +115,11 @@ Deno.test("search_text end to end", async (t) => {
       "long.txt",
     ]);
     assertEquals(code(await server.call("search_text", { pattern: "x", glob: [""] })), "INVALID_ARGUMENT");
+    assertEquals(
+      paths(await search({ pattern: "needle", path: "a.txt", glob: "*.md" })),
+      ["a.txt"],
+      "a file path ignores glob",
+    );
   });
 
   await t.step("symlinks are never followed out of the workspace", async () => {
@@ -138,6 +143,12 @@ Deno.test("search_text end to end", async (t) => {
       [3, ["l1", "l2"], ["l4", "l5"]],
       [7, ["l5", "l6"], ["l8"]],
     ]);
+    const capped = await search({ pattern: "needle", path: "ctx.txt", context: 2, max_results: 1 });
+    assertEquals(capped.matches.map((match) => [match.line, match.before, match.after]), [[3, ["l1", "l2"], [
+      "l4",
+      "l5",
+    ]]]);
+    assertEquals(capped.truncated, true, "the cap keeps the last match's after-context complete");
     const result = await server.call("search_text", { pattern: "needle", path: "ctx.txt", context: 1 });
     assert(result.text.includes("ctx.txt-2-l2\nctx.txt:3:4:l3 needle\nctx.txt-4-l4"), result.text);
   });
