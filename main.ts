@@ -8,7 +8,7 @@ import { type Config, parseArgs, USAGE, UsageError } from "./src/config.ts";
 import { openWorkspace, WorkspaceError } from "./src/workspace/confine.ts";
 import { createServices, type Services } from "./src/services.ts";
 import { createMcpServer, type Runtime } from "./src/server.ts";
-import { StdioServerTransport } from "./src/sdk/mod.ts";
+import { LineTransport } from "./src/transport/stdio.ts";
 import { SERVER_NAME, SERVER_VERSION } from "./src/version.ts";
 import { serverCard } from "./src/card/server_card.ts";
 import { AuthSetupError, loadAuthToken } from "./src/http/auth.ts";
@@ -50,7 +50,7 @@ async function serveStdio(runtime: Runtime): Promise<void> {
     void shutdown();
   };
   onTerminate(shutdown);
-  await server.connect(new StdioServerTransport());
+  await server.connect(new LineTransport(Deno.stdin.readable, Deno.stdout.writable));
 }
 
 async function serveOverHttp(runtime: Runtime, token: string | null): Promise<void> {

@@ -7,10 +7,10 @@
  * file; `sdk_types_test.ts` fails if that ever regresses.
  */
 
+// @deno-types="@modelcontextprotocol/sdk/shared/transport"
+export type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 // @deno-types="@modelcontextprotocol/sdk/server/index"
 export { Server } from "@modelcontextprotocol/sdk/server/index.js";
-// @deno-types="@modelcontextprotocol/sdk/server/stdio"
-export { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 // @deno-types="@modelcontextprotocol/sdk/server/webStandardStreamableHttp"
 export { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 // @deno-types="@modelcontextprotocol/sdk/client/index"
@@ -24,6 +24,7 @@ export {
   CallToolRequestSchema,
   ElicitRequestSchema,
   InitializeRequestSchema,
+  JSONRPCMessageSchema,
   LATEST_PROTOCOL_VERSION,
   ListToolsRequestSchema,
   SUPPORTED_PROTOCOL_VERSIONS,
@@ -33,6 +34,7 @@ export type {
   CallToolResult,
   ClientCapabilities,
   Implementation,
+  JSONRPCMessage,
   ServerNotification,
   ServerRequest,
   Tool,
