@@ -35,6 +35,8 @@ export interface StartOptions {
   workspace?: string;
   args?: string[];
   clientCapabilities?: Record<string, unknown>;
+  /** A command the server is started through, e.g. `["setpriv", "--bounding-set=-dac_override", "--"]`. */
+  wrapper?: string[];
 }
 
 /** Creates a fresh temp directory; the caller removes it (startServer does for its own). */
@@ -69,8 +71,11 @@ function serverEnv(): Record<string, string> {
 export async function startServer(options: StartOptions = {}): Promise<TestServer> {
   const ownWorkspace = options.workspace === undefined;
   const workspace = options.workspace ?? await tempWorkspace();
+  const server = serverCommand(workspace, null, options.args ?? []);
+  const [command, ...prefix] = [...(options.wrapper ?? []), server.command];
   const transport = new StdioClientTransport({
-    ...serverCommand(workspace, null, options.args ?? []),
+    command,
+    args: [...prefix, ...server.args],
     env: serverEnv(),
     stderr: "pipe",
   });
