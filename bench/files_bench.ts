@@ -10,7 +10,7 @@
  *   build output;
  * - one text file of WORKCELL_BENCH_BIG_BYTES (default 2 GB) for read_file;
  * - this repository's own node_modules.
- * Peers are installed with npm into bench/.data/peers.
+ * The peer is installed by bench/peers.ts.
  * WORKCELL_BENCH_RUNS (default 7) sets the repetitions (short operations run up to 40 times); each figure is
  * the best of them (the machine is shared: the fastest run is the least disturbed one), sides alternating.
  */
@@ -21,12 +21,11 @@ import { rgPath } from "@vscode/ripgrep";
 import { RG_BASE_ARGS } from "../src/search/ripgrep.ts";
 import { searchArgs, type SearchOptions } from "../src/search/search_text.ts";
 import { listFilesArgs } from "../src/files/list_files.ts";
+import { peerEntry, PEERS } from "./peers.ts";
 
 const BENCH_DIR = new URL(".", import.meta.url).pathname;
 const DATA = `${BENCH_DIR}.data/files`;
-const PEERS = `${BENCH_DIR}.data/peers`;
 const REPO = path.resolve(BENCH_DIR, "..");
-const PEER_PACKAGE = "@modelcontextprotocol/server-filesystem@2026.8.31";
 
 const envInt = (name: string, fallback: number) => Number(Deno.env.get(name) ?? fallback);
 const FILES = envInt("WORKCELL_BENCH_FILES", 100_000);
@@ -143,21 +142,6 @@ async function generateBigFile(file: string): Promise<void> {
 
 async function exists(file: string): Promise<boolean> {
   return await Deno.stat(file).then(() => true, () => false);
-}
-
-async function ensurePeer(): Promise<string> {
-  const entry = `${PEERS}/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js`;
-  if (!(await exists(entry))) {
-    log(`installing ${PEER_PACKAGE} into ${PEERS}`);
-    await Deno.mkdir(PEERS, { recursive: true });
-    const out = await new Deno.Command("npm", {
-      args: ["install", "--no-audit", "--no-fund", "--prefix", PEERS, PEER_PACKAGE],
-      stdout: "inherit",
-      stderr: "inherit",
-    }).output();
-    if (!out.success) throw new Error("npm install of the peer failed");
-  }
-  return entry;
 }
 
 // ---------------------------------------------------------------- clients
@@ -477,7 +461,7 @@ const small = `${DATA}/small.txt`;
 await generateTree(tree);
 await generateBigFile(big);
 if (!(await exists(small))) await Deno.writeFile(small, textPool(20 << 20, random(3)));
-const peerEntry = await ensurePeer();
+const peerMain = await peerEntry(PEERS.filesystem);
 
 // Warm the page cache so every side reads from memory.
 await rawRg(["--files", "--hidden", "--no-ignore", "--", "."], tree);
@@ -495,7 +479,7 @@ await rawRg(["--no-ignore", "--hidden", "-c", "warm-cache-nothing-matches", "--"
   });
   await searchRows(server, `generated tree (${FILES} files)`, tree, tree, false);
   await listRows(server, "generated tree", tree, false);
-  const peer = await startPeer(peerEntry, tree);
+  const peer = await startPeer(peerMain, tree);
   await peerSearchRow(server, peer, tree);
   await peer.close();
   await server.close();
@@ -515,7 +499,7 @@ await rawRg(["--no-ignore", "--hidden", "-c", "warm-cache-nothing-matches", "--"
 }
 {
   const server = await startWorkcell(DATA);
-  const peer = await startPeer(peerEntry, DATA);
+  const peer = await startPeer(peerMain, DATA);
   await readRows(server, peer, big, small);
   await peer.close();
   await server.close();
