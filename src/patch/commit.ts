@@ -2,8 +2,12 @@
  * Installs a set of planned file changes all or nothing.
  *
  * Each new content is written to a temp file in its destination directory
- * and fsynced. Then, file by file: the parent directory is confined again,
- * the target is checked to still hold the bytes that were matched, the old
+ * and fsynced. Every existing file the patch replaces or deletes is then
+ * locked (an exclusive flock, taken in path order, held until the commit
+ * ends), so a concurrent writer in this or another process that does the
+ * same waits and then sees the change instead of silently overwriting it.
+ * Then, file by file: the parent directory is confined again,
+ * the target is checked to still be the locked inode holding the bytes that were matched, the old
  * file is hard-linked aside as a backup, and the temp file is renamed over
  * it (a new file is hard-linked into place instead, which never replaces
  * what may have appeared there). Directories are fsynced last. Any failure puts every backup back by
@@ -50,6 +54,14 @@ export interface FsOps {
   realPath(target: string): Promise<string>;
   /** fsyncs a directory so renames in it are durable. */
   syncDir(dir: string): Promise<void>;
+  /** Waits for an exclusive advisory lock (flock) on the file now at `file`; closing the returned handle releases it. */
+  lockFile(file: string): Promise<FileLock>;
+}
+
+/** A held lock on one file: the inode it was taken on. */
+export interface FileLock {
+  ino: number | null;
+  release(): void;
 }
 
 /** File operations in flight at once (fsyncs overlap; one file's steps stay in order). */
@@ -85,6 +97,16 @@ export const DENO_FS: FsOps = {
       handle.close();
     }
   },
+  async lockFile(file) {
+    const handle = await Deno.open(file, { read: true });
+    try {
+      await handle.lock(true);
+      return { ino: (await handle.stat()).ino, release: () => handle.close() };
+    } catch (error) {
+      handle.close();
+      throw error;
+    }
+  },
 };
 
 function scratchName(dir: string, suffix: string): string {
@@ -117,6 +139,7 @@ export async function commitChanges(ws: Workspace, changes: readonly Change[], f
   const temps = new Map<Change, string>();
   const touchedDirs = new Set<string>();
   const backups: string[] = [];
+  const locks = new Map<Change, FileLock>();
   const ignoreMissing = (error: unknown) => {
     if (!(error instanceof Deno.errors.NotFound)) throw error;
   };
@@ -175,10 +198,22 @@ export async function commitChanges(ws: Workspace, changes: readonly Change[], f
     }
     if (info === null) throw conflict("was removed");
     if (!info.isFile) throw conflict(info.isSymlink ? "was replaced by a symlink" : "is no longer a regular file");
+    if (locks.get(change)?.ino !== info.ino) throw conflict("was replaced");
     if (change.before.mode !== null && ((info.mode ?? 0) & 0o7777) !== change.before.mode) {
       throw conflict("changed mode");
     }
     if (!sameBytes(await fs.readFile(change.abs), change.before.bytes)) throw conflict("changed");
+  };
+
+  /** Locks the regular file at `change.abs` (never following a symlink there: checkBaseline refuses it then). */
+  const lock = async (change: Change): Promise<void> => {
+    try {
+      if (!(await fs.lstat(change.abs)).isFile) return;
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) return;
+      throw error;
+    }
+    locks.set(change, await fs.lockFile(change.abs));
   };
 
   const install = async (change: Change): Promise<void> => {
@@ -234,12 +269,16 @@ export async function commitChanges(ws: Workspace, changes: readonly Change[], f
         ),
     );
     for (const change of active) touchedDirs.add(path.dirname(change.abs));
+    const replaced = active.filter((change) => change.before !== null).sort((a, b) => a.abs < b.abs ? -1 : 1);
+    for (const change of replaced) await labelled(`locking ${change.rel}`, () => lock(change));
     await eachLimited(active, (change) => labelled(`installing ${change.rel}`, () => install(change)));
     await eachLimited([...touchedDirs], (dir) => labelled(`syncing ${toRelative(ws, dir)}`, () => fs.syncDir(dir)));
   } catch (error) {
     const unrestored = await rollback(undo, temps, fs);
     for (const dir of touchedDirs) await fs.syncDir(dir).catch(() => {});
     throw failure(error, unrestored);
+  } finally {
+    for (const held of locks.values()) held.release();
   }
   await eachLimited(backups, (backup) => fs.remove(backup).catch(() => {}));
 }
