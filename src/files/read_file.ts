@@ -87,7 +87,25 @@ async function openRegular(abs: string, rel: string): Promise<{ file: Deno.FsFil
     file.close();
     throw notAFile(swapped);
   }
+  if (!(await isStillAt(abs, info))) {
+    file.close();
+    throw new ToolError("PATH_OUTSIDE_WORKSPACE", `${rel} changed (a symlink was swapped in) while it was opened`, {
+      hint: "Retry; symlinks that lead outside the workspace are never followed.",
+      details: { path: rel },
+    });
+  }
   return { file, size: info.size };
+}
+
+/**
+ * Whether the file opened as `opened` is the one `abs` (a confined real path) names now: a directory above
+ * it swapped for a symlink between confine() and the open, even if swapped back since, opened another inode.
+ */
+async function isStillAt(abs: string, opened: Deno.FileInfo): Promise<boolean> {
+  const real = await Deno.realPath(abs).catch(() => null);
+  if (real !== abs) return false;
+  const now = await Deno.lstat(abs).catch(() => null);
+  return now !== null && now.ino === opened.ino && now.dev === opened.dev;
 }
 
 /**
