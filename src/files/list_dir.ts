@@ -10,6 +10,7 @@
 import * as path from "node:path";
 import { type ConfinedPath, isInside, toRelative, type Workspace } from "../workspace/confine.ts";
 import { ToolError } from "../errors.ts";
+import { assertStillConfined } from "../search/still_confined.ts";
 
 /** Entries looked at (collected or only counted) before the walk stops counting. */
 export const LIST_DIR_WALK_LIMIT = 100_000;
@@ -107,6 +108,8 @@ export async function listDir(ws: Workspace, dir: ConfinedPath, options: ListDir
     let children: Deno.DirEntry[];
     try {
       children = await Array.fromAsync(Deno.readDir(abs));
+      // A directory swapped for a symlink while it was read may have listed another tree: refuse that listing.
+      await assertStillConfined({ abs, rel, exists: true });
     } catch (error) {
       if (level === 1) throw error;
       if (skipped.length < LIST_DIR_MAX_SKIPPED) {
