@@ -14,6 +14,8 @@ import { CODEX, connectPeer, type Peer, PEERS } from "./peers.ts";
 
 const STARTS = Number(Deno.env.get("BENCH_PEER_STARTS") ?? 5);
 const LOAD_CALLS = Number(Deno.env.get("BENCH_PEER_LOAD_CALLS") ?? 200);
+/** Untimed calls before the load, so both runtimes' JITs have warmed up. */
+const WARMUP_CALLS = 50;
 /** Calls in flight at once during the load phase. */
 const LOAD_CONCURRENCY = 4;
 const IDLE_SETTLE_MS = 1000;
@@ -138,8 +140,10 @@ async function measure(candidate: Candidate, workspace: string, file: string): P
       };
     }
     const call = candidate.load(workspace, file);
-    const first = await client.callTool(call);
-    if (first.isError) throw new Error(`${call.name}: ${JSON.stringify(first.content).slice(0, 300)}`);
+    for (let i = 0; i < WARMUP_CALLS; i++) {
+      const warm = await client.callTool(call);
+      if (warm.isError) throw new Error(`${call.name}: ${JSON.stringify(warm.content).slice(0, 300)}`);
+    }
     let peak = treeRssMiB(pid);
     const sampler = setInterval(() => peak = Math.max(peak, treeRssMiB(pid)), RSS_SAMPLE_MS);
     const started = performance.now();
@@ -226,7 +230,7 @@ ${rows.join("\n")}
   ratio(median(nodeEmpty), ours.startMs)
 } | | | | | | | |
 
-Load is ${LOAD_CALLS} calls, ${LOAD_CONCURRENCY} in flight, of each server's file-read tool on the same
+Load is ${LOAD_CALLS} calls, ${LOAD_CONCURRENCY} in flight (after ${WARMUP_CALLS} untimed warm-up calls), of each server's file-read tool on the same
 ${FILE_LINES}-line file (workcell \`read_file\`, server-filesystem \`read_text_file\`, desktop-commander \`read_file\`);
 git-mcp-server has no read tool, so its load is \`git_status\` on the workspace repository. The Codex CLI
 ${CODEX.version} has no MCP server mode; it is compared as \`apply_patch\` in the apply_patch section. RSS is VmRSS
