@@ -6,6 +6,10 @@
  * refuse every wrongly typed argument with INVALID_ARGUMENT naming it, and
  * must still answer server_info at the end.
  *
+ * Then random arguments of every shape for every tool (more under
+ * RELIABILITY_FULL=1, see tests/reliability/): each answered, every error
+ * with a registered code.
+ *
  * Deterministic: the pseudo-random bytes come from a fixed seed
  * (FUZZ_SEED overrides it).
  */
@@ -300,5 +304,65 @@ Deno.test({
     for (let i = 0; i < 11; i++) await server.write(chunk);
     await server.write("\n");
     await alive(server, "an 11 MiB line");
+  },
+});
+
+/** Random arguments per tool under the reliability suite's scale: 20 each normally, 200 under RELIABILITY_FULL=1. */
+const RANDOM_CALLS_PER_TOOL = Deno.env.get("RELIABILITY_FULL") === "1" ? 200 : 20;
+
+/** A random JSON value: any shape, random bytes decoded lossily, huge or deeply nested now and then. */
+function randomValue(random: () => number, depth = 0): unknown {
+  const pick = Math.floor(random() * 10);
+  if (depth > 3 && pick >= 7) return null;
+  switch (pick) {
+    case 0:
+      return Math.floor((random() - 0.5) * 2 ** 40);
+    case 1:
+      return random() < 0.5;
+    case 2:
+      return new TextDecoder().decode(randomLine(random, Math.floor(random() * 64)));
+    case 3:
+      return random() < 0.1 ? HUGE : STRINGS[Math.floor(random() * STRINGS.length)];
+    case 4:
+      return random() < 0.1 ? nested(3000, [random()]) : null;
+    case 5:
+      return random() - 0.5;
+    case 6:
+      return "../".repeat(Math.floor(random() * 50)) + "etc/passwd";
+    case 7:
+      return Array.from({ length: Math.floor(random() * 4) }, () => randomValue(random, depth + 1));
+    default:
+      return Object.fromEntries(
+        Array.from({ length: Math.floor(random() * 3) }, (_, i) => [`k${i}`, randomValue(random, depth + 1)]),
+      );
+  }
+}
+
+Deno.test({
+  name: "fuzz: random arguments for every tool are each answered, errors carry a registered code",
+  fn: async () => {
+    const codes = new Set(Object.keys(JSON.parse(
+      await Deno.readTextFile(new URL("../schemas/error-codes.json", import.meta.url)),
+    )));
+    await using server = await initialized();
+    const random = prng(SEED + 1);
+    const tools = (await server.request("tools/list")).result.tools as { name: string; inputSchema: JsonSchema }[];
+    for (const tool of tools) {
+      const names = Object.keys(tool.inputSchema.properties ?? {});
+      for (let i = 0; i < RANDOM_CALLS_PER_TOOL; i++) {
+        const args: Record<string, unknown> = {};
+        for (const name of names) if (random() < 0.6) args[name] = randomValue(random);
+        // A right-typed random cmd would really run: exec_command only ever gets a non-string one.
+        if (tool.name === "exec_command" && typeof args.cmd === "string") args.cmd = 42;
+        if (random() < 0.1) args[`bogus${i}`] = randomValue(random);
+        const answer = await server.request("tools/call", { name: tool.name, arguments: args }, { timeoutMs: 30000 });
+        const label = `${tool.name} ${JSON.stringify(args).slice(0, 200)}`;
+        assert(answer.result !== undefined || answer.error !== undefined, label);
+        const code = answer.result?.structuredContent?.error?.code;
+        if (answer.result?.isError) assert(codes.has(code), `${label}: unregistered code ${code}`);
+      }
+    }
+    await alive(server, "random arguments");
+    assertEquals(server.nonJsonOutput(), []);
   },
 });
