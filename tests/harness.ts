@@ -30,6 +30,17 @@ export interface CallResult {
   structured: any;
 }
 
+/** Adapts an SDK tool result to the shape the tests read. */
+export function toCallResult(result: Awaited<ReturnType<Client["callTool"]>>): CallResult {
+  const content = result.content as CallResult["content"];
+  return {
+    isError: result.isError === true,
+    content,
+    text: content.filter((block) => block.type === "text").map((block) => block.text).join("\n"),
+    structured: result.structuredContent,
+  };
+}
+
 /** Options for {@linkcode startServer}. */
 export interface StartOptions {
   workspace?: string;
@@ -96,16 +107,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     stderr: () => stderr,
     close,
     [Symbol.asyncDispose]: close,
-    async call(name, args = {}) {
-      const result = await client.callTool({ name, arguments: args });
-      const content = result.content as CallResult["content"];
-      return {
-        isError: result.isError === true,
-        content,
-        text: content.filter((block) => block.type === "text").map((block) => block.text).join("\n"),
-        structured: result.structuredContent,
-      };
-    },
+    call: async (name, args = {}) => toCallResult(await client.callTool({ name, arguments: args })),
   };
 }
 
