@@ -6,7 +6,7 @@
  * filesystem server's read_media_file on the same file (it sends the file
  * as is, without decoding or resizing), installed by bench/peers.ts.
  */
-import { Client, StdioClientTransport } from "../src/sdk/mod.ts";
+import { Client, StdioClientTransport } from "../src/sdk/client.ts";
 import { sourceRunArgs } from "../src/permissions.ts";
 import { makeBitmap } from "../tests/image_fixtures.ts";
 import { encodeBitmap } from "../src/image/encode.ts";

@@ -9,7 +9,7 @@
  * const { client, pid } = await connectPeer(PEERS.filesystem, workspace);
  */
 import * as path from "node:path";
-import { Client, StdioClientTransport } from "../src/sdk/mod.ts";
+import { Client, StdioClientTransport } from "../src/sdk/client.ts";
 
 /** Where the peers are installed (gitignored with the rest of bench/.data). */
 export const PEERS_DIR = new URL("./.data/peers", import.meta.url).pathname;

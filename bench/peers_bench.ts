@@ -8,7 +8,7 @@
  *
  * Run: deno task bench peers
  */
-import { Client, StdioClientTransport } from "../src/sdk/mod.ts";
+import { Client, StdioClientTransport } from "../src/sdk/client.ts";
 import { sourceRunArgs } from "../src/permissions.ts";
 import { CODEX, connectPeer, type Peer, PEERS } from "./peers.ts";
 
