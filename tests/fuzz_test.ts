@@ -15,6 +15,7 @@
  */
 import { assert, assertEquals } from "./assert.ts";
 import { type RawMessage, type RawServer, startRawServer } from "./harness.ts";
+import { scale } from "./reliability/proc.ts";
 
 const SEED = Number(Deno.env.get("FUZZ_SEED") ?? 20261202);
 
@@ -308,7 +309,7 @@ Deno.test({
 });
 
 /** Random arguments per tool under the reliability suite's scale: 20 each normally, 200 under RELIABILITY_FULL=1. */
-const RANDOM_CALLS_PER_TOOL = Deno.env.get("RELIABILITY_FULL") === "1" ? 200 : 20;
+const RANDOM_CALLS_PER_TOOL = scale(20, 200);
 
 /** A random JSON value: any shape, random bytes decoded lossily, huge or deeply nested now and then. */
 function randomValue(random: () => number, depth = 0): unknown {
