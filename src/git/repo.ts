@@ -92,7 +92,10 @@ export async function openRepo(ws: Workspace, target: string | null, options: Op
     throw gitFailure(top, "rev-parse");
   }
   const topText = decoder.decode(top.stdout).replace(/\n$/, "");
-  const topReal = await Deno.realPath(topText).catch(() => topText);
+  let topReal = topText;
+  try {
+    topReal = Deno.realPathSync(topText); // sync: microseconds, where the async op costs a thread-pool hop
+  } catch { /* keep git's spelling */ }
   const parent = !isInside(ws.root, topReal);
   if (parent && !isInside(topReal, ws.root)) {
     throw new ToolError("NOT_A_GIT_REPO", `the repository's work tree ${topReal} is outside the workspace`, {
