@@ -12,7 +12,6 @@ import { LineTransport } from "./src/transport/stdio.ts";
 import { SERVER_NAME, SERVER_VERSION } from "./src/version.ts";
 import { serverCard } from "./src/card/server_card.ts";
 import { AuthSetupError, loadAuthToken } from "./src/http/auth.ts";
-import { endpointUrl, serveHttp } from "./src/http/serve.ts";
 import { relaunchIntoWorkspace } from "./src/compiled/relaunch.ts";
 
 function exitWithUsage(message: string): never {
@@ -55,6 +54,8 @@ async function serveStdio(runtime: Runtime): Promise<void> {
 
 async function serveOverHttp(runtime: Runtime, token: string | null): Promise<void> {
   const { config, services } = runtime;
+  // Loaded only here: stdio servers never pay for the HTTP transport's modules.
+  const { endpointUrl, serveHttp } = await import("./src/http/serve.ts");
   let http;
   try {
     http = await serveHttp({
@@ -100,6 +101,7 @@ async function main(args: string[]): Promise<void> {
   }
   const config: Config = { ...parsed.config, workspace: path.resolve(launch.cwd, parsed.config.workspace) };
   if (parsed.kind === "card") {
+    const { endpointUrl } = await import("./src/http/serve.ts");
     console.log(
       JSON.stringify(serverCard(config, config.http ? { url: endpointUrl(config.http) } : undefined), null, 2),
     );

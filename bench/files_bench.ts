@@ -15,7 +15,7 @@
  * the best of them (the machine is shared: the fastest run is the least disturbed one), sides alternating.
  */
 import * as path from "node:path";
-import { Client, StdioClientTransport } from "../src/sdk/mod.ts";
+import { Client, StdioClientTransport } from "../src/sdk/client.ts";
 import { sourceRunArgs } from "../src/permissions.ts";
 import { rgPath } from "@vscode/ripgrep";
 import { RG_BASE_ARGS } from "../src/search/ripgrep.ts";

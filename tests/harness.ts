@@ -6,7 +6,7 @@
  * await using server = await startServer();
  * const result = await server.call("server_info", {});
  */
-import { Client, StdioClientTransport } from "../src/sdk/mod.ts";
+import { Client, StdioClientTransport } from "../src/sdk/client.ts";
 import { sourceRunArgs } from "../src/permissions.ts";
 
 /** A running server with a connected client. */

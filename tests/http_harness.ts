@@ -9,7 +9,7 @@
  * await using client = await server.connect();
  * const info = await client.call("server_info");
  */
-import { Client, StreamableHTTPClientTransport } from "../src/sdk/mod.ts";
+import { Client, StreamableHTTPClientTransport } from "../src/sdk/client.ts";
 import { type CallResult, serverCommand, tempWorkspace, toCallResult } from "./harness.ts";
 
 /** A token long enough for the server's minimum. */

@@ -1,5 +1,6 @@
 /**
- * Typed re-exports of the MCP SDK subpaths we use.
+ * Typed re-exports of the MCP SDK subpaths the server uses (the client side,
+ * for tests and benchmarks, is ./client.ts: the server never loads it).
  *
  * Under `deno check` the SDK's `./*` exports map points types at
  * `dist/esm/<path>.js.d.ts`, which does not exist, so plain subpath imports
@@ -11,14 +12,6 @@
 export type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 // @deno-types="@modelcontextprotocol/sdk/server/index"
 export { Server } from "@modelcontextprotocol/sdk/server/index.js";
-// @deno-types="@modelcontextprotocol/sdk/server/webStandardStreamableHttp"
-export { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-// @deno-types="@modelcontextprotocol/sdk/client/index"
-export { Client } from "@modelcontextprotocol/sdk/client/index.js";
-// @deno-types="@modelcontextprotocol/sdk/client/stdio"
-export { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-// @deno-types="@modelcontextprotocol/sdk/client/streamableHttp"
-export { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 // @deno-types="@modelcontextprotocol/sdk/types"
 export {
   CallToolRequestSchema,
