@@ -4,6 +4,11 @@
  * same run, and against `@cyanheads/git-mcp-server` (when installed under
  * bench/.data/peers) on the same operations over the same SDK client.
  *
+ * Raw git runs the very format and count git_log asks for (one commit more
+ * than the page, to tell whether the history goes on); paging is compared
+ * with raw git paged the same way, and, as a reference of unequal work, with
+ * one raw `git log` of the whole history.
+ *
  * Prints one Markdown section to stdout; diagnostics go to stderr.
  * Data is generated once under bench/.data/ (history-10k, tree-100k).
  */
@@ -70,9 +75,32 @@ async function timeRounds(contenders: (() => Promise<unknown>)[]): Promise<{ med
   });
 }
 
-async function rawGit(cwd: string, args: string[]): Promise<void> {
+async function rawGit(cwd: string, args: string[]): Promise<Uint8Array> {
   const out = await new Deno.Command("git", { args, cwd, stdout: "piped", stderr: "piped" }).output();
   if (!out.success) throw new Error(`git ${args.join(" ")}: ${new TextDecoder().decode(out.stderr)}`);
+  return out.stdout;
+}
+
+/** Records per commit in COMMIT_FORMAT output with -z: ten fields, then the empty record -z adds. */
+const RECORDS_PER_COMMIT = 11;
+
+/**
+ * Raw git paging through the whole history as git_log is paged below: each
+ * page asks for PAGE + 1 commits from the first parent of the previous
+ * page's last commit. Returns the number of commits seen (a sanity check).
+ */
+async function rawPages(cwd: string, format: string): Promise<number> {
+  let rev = "HEAD";
+  let seen = 0;
+  for (let page = 0; page < COMMITS / PAGE; page++) {
+    const records = new TextDecoder().decode(await rawGit(cwd, ["log", "-z", format, `--max-count=${PAGE + 1}`, rev]))
+      .split("\0");
+    const shown = Math.min(PAGE, Math.floor(records.length / RECORDS_PER_COMMIT));
+    seen += shown;
+    rev = records[(shown - 1) * RECORDS_PER_COMMIT + 1].split(" ")[0];
+    if (rev === "") break;
+  }
+  return seen;
 }
 
 interface McpPeer {
@@ -127,15 +155,23 @@ interface Row {
 
 const rows: Row[] = [];
 
+/** Times raw, ours and the peer (and `reference`, a second raw baseline reported as its own row) in the same rounds. */
 async function measure(
   operation: string,
   raw: () => Promise<unknown>,
   ours: () => Promise<unknown>,
   other: (() => Promise<unknown>) | null,
+  reference?: { operation: string; raw: () => Promise<unknown> },
 ) {
   log(operation);
-  const [rawTime, oursTime, peerTime] = await timeRounds(other ? [raw, ours, other] : [raw, ours]);
-  rows.push({ operation, raw: rawTime, ours: oursTime, peer: peerTime ?? null });
+  const contenders = [raw, ours, ...(reference ? [reference.raw] : []), ...(other ? [other] : [])];
+  const [rawTime, oursTime, ...rest] = await timeRounds(contenders);
+  const referenceTime = reference ? rest.shift()! : null;
+  const peerTime = rest.shift() ?? null;
+  rows.push({ operation, raw: rawTime, ours: oursTime, peer: peerTime });
+  if (reference && referenceTime) {
+    rows.push({ operation: reference.operation, raw: referenceTime, ours: oursTime, peer: peerTime });
+  }
 }
 
 await Deno.mkdir(DATA, { recursive: true });
@@ -147,15 +183,24 @@ const peerServer = await peer();
 {
   const ours = await workcell(HISTORY);
   const format = `--format=tformat:${COMMIT_FORMAT}`;
+  // The per-call floor: the same call with a one-commit result.
+  await measure(
+    `git_log, 1 of ${COMMITS} commits (per-call floor)`,
+    () => rawGit(HISTORY, ["log", "-z", format, "--max-count=2"]),
+    () => ours.call("git_log", { max_count: 1 }),
+    peerServer && (() => peerServer.call("git_log", { path: HISTORY, maxCount: 1 })),
+  );
   await measure(
     `git_log, ${PAGE} of ${COMMITS} commits`,
     () => rawGit(HISTORY, ["log", "-z", format, `--max-count=${PAGE + 1}`]),
     () => ours.call("git_log", { max_count: PAGE }),
     peerServer && (() => peerServer.call("git_log", { path: HISTORY, maxCount: PAGE })),
   );
+  const seen = await rawPages(HISTORY, format);
+  if (seen !== COMMITS) throw new Error(`raw paging saw ${seen} of ${COMMITS} commits`);
   await measure(
-    `git_log, all ${COMMITS} commits (pages of ${PAGE})`,
-    () => rawGit(HISTORY, ["log", "-z", format]),
+    `git_log, all ${COMMITS} commits (pages of ${PAGE}) vs raw git paged alike`,
+    () => rawPages(HISTORY, format),
     async () => {
       let rev: string | undefined;
       for (let page = 0; page < COMMITS / PAGE; page++) {
@@ -169,6 +214,10 @@ const peerServer = await peer();
         await peerServer.call("git_log", { path: HISTORY, maxCount: PAGE, skip });
       }
     }),
+    {
+      operation: `git_log, all ${COMMITS} commits (pages of ${PAGE}) vs ONE raw git log of all (unequal work)`,
+      raw: () => rawGit(HISTORY, ["log", "-z", format]),
+    },
   );
   await ours.close();
 }

@@ -9,7 +9,7 @@
 import { ToolError } from "../errors.ts";
 import type { Workspace } from "../workspace/confine.ts";
 import { gitFailure, gitMessage } from "./runner.ts";
-import { checkRevision, openRepoAt } from "./repo.ts";
+import { checkRevision, readRepoAt } from "./repo.ts";
 import { RecordSplitter } from "./records.ts";
 
 /** Largest max_count accepted. */
@@ -114,28 +114,28 @@ function filterArg(flag: string, value: string | undefined, field: string): stri
  */
 export async function gitLog(ws: Workspace, options: LogOptions): Promise<GitLog> {
   const maxCount = Math.min(options.maxCount, MAX_LOG_COUNT);
-  const { repo, target } = await openRepoAt(ws, options.path, {
+  const { run, consumer: parser } = await readRepoAt(ws, options.path, {
     allowMissing: true,
-    readsWorkTree: false,
     signal: options.signal,
+  }, (repo, target) => {
+    const parser = new CommitParser();
+    const args = [
+      "log",
+      "-z",
+      `--format=tformat:${COMMIT_FORMAT}`,
+      `--max-count=${maxCount + 1}`,
+      "--no-color",
+      ...filterArg("since", options.since, "since"),
+      ...filterArg("until", options.until, "until"),
+      ...filterArg("author", options.author, "author"),
+      ...filterArg("grep", options.grep, "grep"),
+      "--end-of-options",
+      ...(options.rev === undefined ? [] : [checkRevision(options.rev, "rev")]),
+      "--",
+      ...(target === null ? repo.scope() : [repo.toGit(target)]),
+    ];
+    return { args, consumer: parser, onStdout: (chunk: Uint8Array) => parser.push(chunk) };
   });
-  const args = [
-    "log",
-    "-z",
-    `--format=tformat:${COMMIT_FORMAT}`,
-    `--max-count=${maxCount + 1}`,
-    "--no-color",
-    ...filterArg("since", options.since, "since"),
-    ...filterArg("until", options.until, "until"),
-    ...filterArg("author", options.author, "author"),
-    ...filterArg("grep", options.grep, "grep"),
-    "--end-of-options",
-    ...(options.rev === undefined ? [] : [checkRevision(options.rev, "rev")]),
-    "--",
-    ...(target === null ? repo.scope() : [repo.toGit(target)]),
-  ];
-  const parser = new CommitParser();
-  const run = await repo.run(args, { onStdout: (chunk) => parser.push(chunk), signal: options.signal });
   if (run.code !== 0) {
     if (options.rev === undefined && /does not have any commits yet/.test(run.stderr)) {
       return { commits: [], truncated: false };

@@ -92,7 +92,10 @@ export async function openRepo(ws: Workspace, target: string | null, options: Op
     throw gitFailure(top, "rev-parse");
   }
   const topText = decoder.decode(top.stdout).replace(/\n$/, "");
-  const topReal = await Deno.realPath(topText).catch(() => topText);
+  let topReal = topText;
+  try {
+    topReal = Deno.realPathSync(topText); // sync: microseconds, where the async op costs a thread-pool hop
+  } catch { /* keep git's spelling */ }
   const parent = !isInside(ws.root, topReal);
   if (parent && !isInside(topReal, ws.root)) {
     throw new ToolError("NOT_A_GIT_REPO", `the repository's work tree ${topReal} is outside the workspace`, {
@@ -100,13 +103,18 @@ export async function openRepo(ws: Workspace, target: string | null, options: Op
       details: { work_tree: topReal },
     });
   }
-  const cwd = parent ? ws.root : topReal;
   let env: Record<string, string> = {};
   if (config) {
     // Fail closed: a listing that failed or was cut could hide a driver.
     if (config.code !== 0 || config.stopped) throw gitFailure(config, "config");
     env = driverOverrides(decoder.decode(config.stdout).split("\0").filter((key) => key.length > 0));
   }
+  return repoAt(ws, topReal, parent, env);
+}
+
+/** The repository whose work tree's top level is `topReal` (`parent`: it contains the workspace). */
+function repoAt(ws: Workspace, topReal: string, parent: boolean, env: Record<string, string>): GitRepo {
+  const cwd = parent ? ws.root : topReal;
   // git marks a directory (an untracked one, say) with a trailing "/": keep it.
   const from = (base: string, gitPath: string) => {
     const abs = path.join(base, gitPath);
@@ -140,6 +148,83 @@ export async function openRepoAt(
   if (input === undefined) return { repo: await openRepo(ws, null, options), target: null };
   const confined = await confine(ws, input, { allowMissing: options.allowMissing });
   return { repo: await openRepo(ws, confined.abs, options), target: confined.abs };
+}
+
+/** One read planned for a repository: git's arguments, and a fresh consumer of its stdout. */
+export interface PlannedRead<C> {
+  args: string[];
+  consumer: C;
+  onStdout(chunk: Uint8Array): boolean | void;
+}
+
+/**
+ * Confines `input`, opens its repository for a read of stored objects only
+ * (no work-tree config listing, so no extra environment) and runs the read
+ * `plan` makes for it.
+ *
+ * Discovery (`git rev-parse`) costs a whole git start, so the read does not
+ * wait for it: it starts at once, alongside discovery, on the guess that git
+ * runs in the workspace root with no scope (the repository is the
+ * workspace). Its result is kept only when discovery then plans the very
+ * same invocation (same directory, same arguments, same environment), which
+ * gives the very same output; otherwise (a parent or nested repository, a
+ * refused work tree, no repository) it is killed, its output dropped, and
+ * discovery's answer decides as before. The early run uses the same safety
+ * options as every read (./runner.ts), so it can do nothing the kept run
+ * could not. Errors keep their order: `plan`'s refusals come after
+ * discovery's (an early plan that throws just skips the early run).
+ *
+ * @example
+ * const { run, consumer } = await readRepoAt(ws, "src", { allowMissing: true }, (repo, target) => {
+ *   const parser = new CommitParser();
+ *   return { args: ["log", "--", repo.toGit(target!)], consumer: parser, onStdout: (c) => parser.push(c) };
+ * });
+ */
+export async function readRepoAt<C>(
+  ws: Workspace,
+  input: string | undefined,
+  options: { allowMissing: boolean; signal?: AbortSignal },
+  plan: (repo: GitRepo, target: string | null) => PlannedRead<C>,
+): Promise<{ repo: GitRepo; target: string | null; run: GitRun; consumer: C }> {
+  const { signal } = options;
+  const target = input === undefined ? null : (await confine(ws, input, options)).abs;
+  const guess = repoAt(ws, ws.root, false, {});
+  let early: { read: PlannedRead<C>; run: Promise<GitRun>; stop: AbortController } | null = null;
+  try {
+    const read = plan(guess, target);
+    const stop = new AbortController();
+    const run = guess.run(read.args, {
+      onStdout: read.onStdout,
+      signal: signal ? AbortSignal.any([signal, stop.signal]) : stop.signal,
+    });
+    run.catch(() => {}); // awaited below, or dropped
+    early = { read, run, stop };
+  } catch {
+    // plan refuses an argument: it will again, after discovery, as the call always did.
+  }
+  const drop = async () => {
+    if (!early) return;
+    early.stop.abort();
+    await early.run.catch(() => {});
+  };
+  let repo: GitRepo;
+  let read: PlannedRead<C>;
+  try {
+    repo = await openRepo(ws, target, { readsWorkTree: false, signal });
+    read = plan(repo, target);
+  } catch (error) {
+    await drop();
+    throw error;
+  }
+  if (early && repo.cwd === guess.cwd && sameArgs(read.args, early.read.args)) {
+    return { repo, target, run: await early.run, consumer: early.read.consumer };
+  }
+  await drop();
+  return { repo, target, run: await repo.run(read.args, { onStdout: read.onStdout, signal }), consumer: read.consumer };
+}
+
+function sameArgs(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((arg, i) => arg === b[i]);
 }
 
 /**

@@ -149,7 +149,9 @@ export async function confine(ws: Workspace, input: string, options: ConfineOpti
   const relative = lexicalRelative(ws, input);
   const joined = path.join(ws.root, relative);
   try {
-    const real = await Deno.realPath(joined);
+    // Synchronous on purpose: realpath of a local path takes microseconds, while the async
+    // op's hop through the blocking thread pool costs 0.1-0.7 ms per call on a loaded machine.
+    const real = Deno.realPathSync(joined);
     if (!isInside(ws.root, real)) throw outside(input, "resolves through a symlink to a place outside the workspace");
     return { abs: real, rel: toRelative(ws, real), exists: true };
   } catch (error) {
