@@ -122,6 +122,13 @@ function lexicalRelative(ws: Workspace, input: string): string {
   return relative === "" ? "." : relative;
 }
 
+function changing(input: string): ToolError {
+  return new ToolError("INVALID_ARGUMENT", `${input} changed while it was being checked`, {
+    hint: "Something renamed or replaced part of the path at the same time; call again.",
+    details: { field: "path" },
+  });
+}
+
 function resolutionError(input: string, error: unknown): ToolError {
   const message = error instanceof Error ? error.message : String(error);
   if (/loop|too many levels/i.test(message)) return invalid(input, "runs into a symlink loop");
@@ -177,7 +184,10 @@ export async function confine(ws: Workspace, input: string, options: ConfineOpti
         real = await Deno.realPath(next);
       } catch (error) {
         if (!(error instanceof Deno.errors.NotFound)) throw resolutionError(input, error);
-        const target = path.resolve(base, await Deno.readLink(next));
+        const link = await Deno.readLink(next).catch(() => null);
+        // The link vanished or stopped being a link since lstat: the path is being changed under us.
+        if (link === null) throw changing(input);
+        const target = path.resolve(base, link);
         if (!isInside(ws.root, target)) {
           throw outside(input, "goes through a dangling symlink that points outside the workspace");
         }
