@@ -1,0 +1,311 @@
+/**
+ * One command: its child (a session leader with its own process group), the
+ * pipes or PTY master the server holds, retained stdout/stderr, stdin with
+ * pending input, and its exit. All I/O goes through the shared Reactor.
+ *
+ * When the leader exits, whatever is left of its process group is killed
+ * (a background grandchild would otherwise hold the pipes or the PTY open)
+ * and the streams are drained to EOF before the command counts as exited,
+ * so the output of a fast command is never lost.
+ *
+ * @example
+ * const command = await Command.launch(reactor, plan, { id: "c1", cmd: "ls", tty: false, perStreamBytes: 1 << 20 });
+ * await command.done;
+ */
+import type { LaunchPlan } from "../policy/policy.ts";
+import type { SpawnRequest } from "./spawn_request.ts";
+import { POLL, SIGNALS } from "./libc.ts";
+import {
+  closeFd,
+  type ExitStatus,
+  growPipe,
+  killGroup,
+  makePipe,
+  pidfdOpen,
+  readSome,
+  reap,
+  setNonblocking,
+  writeSome,
+} from "./fd.ts";
+import { openPty } from "./pty.ts";
+import { OutputStream } from "./output_stream.ts";
+import type { Reactor } from "./reactor.ts";
+import { childEnvironment } from "./child_env.ts";
+
+/** How long streams may stay open after the leader exited (a writer that escaped the group). */
+const DRAIN_GRACE_MS = 500;
+/** Reads per fd per wake-up before yielding to other fds and the event loop. */
+const MAX_READS_PER_WAKE = 8;
+/** End-of-file on a terminal in canonical mode (Ctrl-D). */
+const TTY_EOF = "\x04";
+
+/** What identifies a command besides its plan. */
+export interface CommandOptions {
+  id: string;
+  cmd: string;
+  tty: boolean;
+  perStreamBytes: number;
+}
+
+/** The streams of a command by name. */
+export type StreamName = "stdout" | "stderr";
+
+/** A launched command. */
+export class Command {
+  readonly id: string;
+  readonly cmd: string;
+  readonly cwd: string;
+  readonly tty: boolean;
+  readonly pid: number;
+  readonly startedAt = performance.now();
+  readonly streams: Record<StreamName, OutputStream>;
+  /** Offsets up to which each stream was already returned by a poll. */
+  readonly cursors: Record<StreamName, number> = { stdout: 0, stderr: 0 };
+  /** Resolves once the leader is reaped and every stream is drained. */
+  readonly done: Promise<void>;
+  exit: ExitStatus | null = null;
+  endedAt: number | null = null;
+  /** Wall-clock time of the exit, for retention. */
+  exitedAtEpoch: number | null = null;
+
+  readonly #reactor: Reactor;
+  readonly #fds: Partial<Record<StreamName, number>>;
+  #stdin: number | null;
+  #stdinClosing = false;
+  #pending: Uint8Array<ArrayBuffer>[] = [];
+  #ttySlave: number | null;
+  #drainTimer: ReturnType<typeof setTimeout> | null = null;
+  #complete = false;
+  #resolveDone!: () => void;
+
+  private constructor(
+    reactor: Reactor,
+    options: CommandOptions,
+    cwd: string,
+    pid: number,
+    io: { fds: Partial<Record<StreamName, number>>; stdin: number; ttySlave: number | null },
+  ) {
+    this.#reactor = reactor;
+    this.id = options.id;
+    this.cmd = options.cmd;
+    this.cwd = cwd;
+    this.tty = options.tty;
+    this.pid = pid;
+    this.streams = {
+      stdout: new OutputStream(options.perStreamBytes),
+      stderr: new OutputStream(options.perStreamBytes),
+    };
+    this.#fds = io.fds;
+    this.#stdin = io.stdin;
+    this.#ttySlave = io.ttySlave;
+    this.done = new Promise((resolve) => this.#resolveDone = resolve);
+  }
+
+  /**
+   * Opens pipes (or a PTY), spawns `plan` through `plan.spawner` and starts
+   * watching the child. Rejects with the spawner's error (fds closed).
+   */
+  static async launch(reactor: Reactor, plan: LaunchPlan, options: CommandOptions): Promise<Command> {
+    const env = childEnvironment(plan.env, options.tty);
+    const base = { argv: plan.argv, env, cwd: plan.cwd };
+    let request: SpawnRequest;
+    let parentFds: number[];
+    let childFds: number[];
+    let io: { fds: Partial<Record<StreamName, number>>; stdin: number; ttySlave: number | null };
+    if (options.tty) {
+      const pty = openPty();
+      request = { ...base, stdio: { stdin: -1, stdout: -1, stderr: -1 }, ttySlave: pty.slavePath };
+      parentFds = [pty.master, pty.slave];
+      childFds = [];
+      io = { fds: { stdout: pty.master }, stdin: pty.master, ttySlave: pty.slave };
+    } else {
+      const [inRead, inWrite] = makePipe();
+      const [outRead, outWrite] = makePipe();
+      const [errRead, errWrite] = makePipe();
+      growPipe(outRead);
+      growPipe(errRead);
+      request = { ...base, stdio: { stdin: inRead, stdout: outWrite, stderr: errWrite } };
+      parentFds = [inWrite, outRead, errRead];
+      childFds = [inRead, outWrite, errWrite];
+      io = { fds: { stdout: outRead, stderr: errRead }, stdin: inWrite, ttySlave: null };
+    }
+    let pid: number;
+    try {
+      pid = await plan.spawner(request);
+    } catch (error) {
+      for (const fd of parentFds) closeFd(fd);
+      throw error;
+    } finally {
+      for (const fd of childFds) closeFd(fd);
+    }
+    let pidfd: number;
+    try {
+      pidfd = pidfdOpen(pid);
+      for (const fd of parentFds) setNonblocking(fd);
+    } catch (error) {
+      killGroup(pid, SIGNALS.KILL);
+      for (const fd of parentFds) closeFd(fd);
+      throw error;
+    }
+    const command = new Command(reactor, options, plan.cwd, pid, io);
+    command.#watchStreams();
+    reactor.watch(pidfd, POLL.IN, () => command.#onLeaderExit(pidfd));
+    return command;
+  }
+
+  /** "running" until the leader is reaped and the output drained. */
+  get status(): "running" | "exited" {
+    return this.#complete ? "exited" : "running";
+  }
+
+  /** Milliseconds from spawn to exit (or to now while running). */
+  get durationMs(): number {
+    return Math.round((this.endedAt ?? performance.now()) - this.startedAt);
+  }
+
+  /** Whether stdin can still take input. */
+  get stdinOpen(): boolean {
+    return this.#stdin !== null && !this.#stdinClosing;
+  }
+
+  /** Bytes retained in memory by both streams. */
+  get retainedBytes(): number {
+    return this.streams.stdout.retainedBytes + this.streams.stderr.retainedBytes;
+  }
+
+  /** Queues `text` for stdin and writes what the pipe or terminal takes now. */
+  write(text: string): void {
+    if (!this.stdinOpen || text.length === 0) return;
+    this.#pending.push(new TextEncoder().encode(text));
+    this.#flush();
+  }
+
+  /** Ends stdin: closes the pipe once pending input is written; on a TTY sends Ctrl-D (EOF at a line start). */
+  closeStdin(): void {
+    if (!this.stdinOpen) return;
+    if (this.tty) {
+      this.write(TTY_EOF);
+      return;
+    }
+    this.#stdinClosing = true;
+    this.#flush();
+  }
+
+  /** Sends `signal` to the whole process group; false when the command already exited. */
+  signal(signal: number): boolean {
+    if (this.exit !== null) return false;
+    return killGroup(this.pid, signal);
+  }
+
+  #watchStreams(): void {
+    for (const name of ["stdout", "stderr"] as const) {
+      const fd = this.#fds[name];
+      if (fd === undefined) this.streams[name].close();
+      else this.#reactor.watch(fd, POLL.IN, (revents) => this.#onReady(name, fd, revents));
+    }
+  }
+
+  #onReady(name: StreamName, fd: number, revents: number): void {
+    if (revents & POLL.OUT) this.#flush();
+    if (revents & ~POLL.OUT) this.#drain(name, fd, MAX_READS_PER_WAKE);
+  }
+
+  #drain(name: StreamName, fd: number, maxReads: number): void {
+    const scratch = this.#reactor.scratch;
+    for (let reads = 0; reads < maxReads; reads++) {
+      const result = readSome(fd, scratch);
+      if (result === "again") return;
+      if (result === "eof") {
+        this.#closeStream(name);
+        return;
+      }
+      this.streams[name].append(scratch.subarray(0, result));
+    }
+  }
+
+  #closeStream(name: StreamName): void {
+    const fd = this.#fds[name];
+    if (fd === undefined) return;
+    delete this.#fds[name];
+    this.streams[name].close();
+    if (fd === this.#stdin) {
+      // The PTY master is stdin too.
+      this.#stdin = null;
+      this.#pending = [];
+    }
+    this.#reactor.close(fd);
+    this.#maybeFinish();
+  }
+
+  #flush(): void {
+    const fd = this.#stdin;
+    if (fd === null) return;
+    while (this.#pending.length > 0) {
+      const chunk = this.#pending[0];
+      const written = writeSome(fd, chunk);
+      if (written === "closed") {
+        this.#pending = [];
+        break;
+      }
+      if (written < chunk.length) {
+        this.#pending[0] = chunk.subarray(written);
+        break;
+      }
+      this.#pending.shift();
+    }
+    const waiting = this.#pending.length > 0;
+    if (this.tty) {
+      this.#reactor.setEvents(fd, POLL.IN | (waiting ? POLL.OUT : 0));
+    } else if (waiting) {
+      this.#reactor.watch(fd, POLL.OUT, () => this.#flush());
+    } else if (this.#stdinClosing) {
+      this.#stdin = null;
+      this.#reactor.close(fd);
+    } else this.#reactor.unwatch(fd);
+  }
+
+  #onLeaderExit(pidfd: number): void {
+    // Kill what is left of the group while the zombie leader still holds its id.
+    killGroup(this.pid, SIGNALS.KILL);
+    const status = reap(this.pid);
+    if (status === null) return;
+    this.exit = status;
+    this.endedAt = performance.now();
+    this.exitedAtEpoch = Date.now();
+    this.#reactor.close(pidfd);
+    if (this.#ttySlave !== null) {
+      closeFd(this.#ttySlave);
+      this.#ttySlave = null;
+    }
+    if (!this.#finished()) this.#drainTimer = setTimeout(() => this.#forceDrain(), DRAIN_GRACE_MS);
+    this.#maybeFinish();
+  }
+
+  /** Reads what is buffered now and closes the streams a stray writer still holds. */
+  #forceDrain(): void {
+    this.#drainTimer = null;
+    for (const name of ["stdout", "stderr"] as const) {
+      const fd = this.#fds[name];
+      if (fd === undefined) continue;
+      this.#drain(name, fd, MAX_READS_PER_WAKE);
+      this.#closeStream(name);
+    }
+  }
+
+  #finished(): boolean {
+    return this.exit !== null && this.#fds.stdout === undefined && this.#fds.stderr === undefined;
+  }
+
+  #maybeFinish(): void {
+    if (!this.#finished() || this.#complete) return;
+    this.#complete = true;
+    if (this.#drainTimer !== null) clearTimeout(this.#drainTimer);
+    this.#drainTimer = null;
+    if (this.#stdin !== null) {
+      this.#reactor.close(this.#stdin);
+      this.#stdin = null;
+    }
+    this.#pending = [];
+    this.#resolveDone();
+  }
+}

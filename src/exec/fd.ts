@@ -1,0 +1,116 @@
+/**
+ * Raw file-descriptor operations for the command runner: close-on-exec
+ * pipes, nonblocking reads and writes, pidfds, eventfds and child reaping.
+ * Every call is synchronous on the calling thread.
+ *
+ * @example
+ * const [readEnd, writeEnd] = makePipe();
+ * setNonblocking(readEnd);
+ */
+import { ERRNO, errno, F, libc, O, SYS, WNOHANG } from "./libc.ts";
+
+/** Bytes asked for as the pipe buffer of a child's stdout/stderr (fewer wake-ups in a flood). */
+const PIPE_BUFFER_BYTES = 1024 * 1024;
+
+/** An OS call that failed, with its errno. */
+export class OsError extends Error {
+  readonly errno: number;
+  constructor(what: string, code: number) {
+    super(`${what} failed (errno ${code})`);
+    this.name = "OsError";
+    this.errno = code;
+  }
+}
+
+/** A pipe with O_CLOEXEC on both ends: [read end, write end]. */
+export function makePipe(): [number, number] {
+  const fds = new Int32Array(2);
+  if (libc().pipe2(fds, O.CLOEXEC) !== 0) throw new OsError("pipe2", errno());
+  return [fds[0], fds[1]];
+}
+
+/** Asks for a larger pipe buffer; best effort (the kernel may cap it). */
+export function growPipe(fd: number): void {
+  libc().fcntl(fd, F.SETPIPE_SZ, PIPE_BUFFER_BYTES);
+}
+
+/** Sets O_NONBLOCK on `fd`. */
+export function setNonblocking(fd: number): void {
+  const c = libc();
+  const flags = c.fcntl(fd, F.GETFL, 0);
+  if (flags < 0 || c.fcntl(fd, F.SETFL, flags | O.NONBLOCK) < 0) throw new OsError("fcntl", errno());
+}
+
+/** Closes `fd`, ignoring errors (it is never reused by us afterwards). */
+export function closeFd(fd: number): void {
+  libc().close(fd);
+}
+
+/** Outcome of a nonblocking read: bytes read, "again" (nothing now), or "eof" (closed or hung up). */
+export type ReadResult = number | "again" | "eof";
+
+/** Reads into `buffer` without blocking. */
+export function readSome(fd: number, buffer: Uint8Array<ArrayBuffer>): ReadResult {
+  for (;;) {
+    const n = Number(libc().read(fd, buffer, BigInt(buffer.length)));
+    if (n > 0) return n;
+    if (n === 0) return "eof";
+    const code = errno();
+    if (code === ERRNO.EINTR) continue;
+    if (code === ERRNO.EAGAIN) return "again";
+    return "eof"; // EIO from a PTY master whose slave side is gone, or any other error
+  }
+}
+
+/** Outcome of a nonblocking write: bytes written (possibly 0 when full) or "closed" (reader gone). */
+export type WriteResult = number | "closed";
+
+/** Writes as much of `bytes` as fits without blocking. */
+export function writeSome(fd: number, bytes: Uint8Array<ArrayBuffer>): WriteResult {
+  for (;;) {
+    const n = Number(libc().write(fd, bytes, BigInt(bytes.length)));
+    if (n >= 0) return n;
+    const code = errno();
+    if (code === ERRNO.EINTR) continue;
+    if (code === ERRNO.EAGAIN) return 0;
+    return "closed";
+  }
+}
+
+/** A pidfd for `pid` (readable once the child has exited). */
+export function pidfdOpen(pid: number): number {
+  const fd = Number(libc().syscall(BigInt(SYS.pidfd_open), BigInt(pid), 0n));
+  if (fd < 0) throw new OsError("pidfd_open", errno());
+  return fd;
+}
+
+/** A nonblocking, close-on-exec eventfd. */
+export function eventfdOpen(): number {
+  const fd = libc().eventfd(0, O.NONBLOCK | O.CLOEXEC);
+  if (fd < 0) throw new OsError("eventfd", errno());
+  return fd;
+}
+
+/** How a child ended. */
+export type ExitStatus = { code: number; signal: null } | { code: null; signal: number };
+
+/** Reaps `pid` if it has exited; null while it still runs. */
+export function reap(pid: number): ExitStatus | null {
+  const status = new Int32Array(1);
+  for (;;) {
+    const result = libc().waitpid(pid, status, WNOHANG);
+    if (result === 0) return null;
+    if (result < 0) {
+      if (errno() === ERRNO.EINTR) continue;
+      throw new OsError(`waitpid(${pid})`, errno());
+    }
+    const raw = status[0];
+    const termSignal = raw & 0x7f;
+    return termSignal === 0 ? { code: (raw >> 8) & 0xff, signal: null } : { code: null, signal: termSignal };
+  }
+}
+
+/** Sends `signal` to process group `pgid`; false when no such group is left. */
+export function killGroup(pgid: number, signal: number): boolean {
+  return libc().kill(-pgid, signal) === 0;
+}

@@ -1,0 +1,123 @@
+/**
+ * The libc functions the command runner calls through Deno FFI, with the
+ * Linux constants they need. Opened lazily, once per JS realm (the main
+ * thread and each Web Worker get their own handle).
+ *
+ * Only `poll` is a nonblocking FFI call (it runs on one thread of Deno's
+ * blocking pool); everything else runs synchronously on the calling thread,
+ * so `errno()` right after a call reads that call's errno.
+ *
+ * @example
+ * const fd = libc().posix_openpt(O.RDWR | O.NOCTTY | O.CLOEXEC);
+ */
+
+/** open(2) / pipe2(2) / eventfd(2) flags (Linux, identical on x86_64 and aarch64). */
+export const O = { RDWR: 0o2, NOCTTY: 0o400, NONBLOCK: 0o4000, CLOEXEC: 0o2000000 } as const;
+/** fcntl(2) commands. */
+export const F = { GETFL: 3, SETFL: 4, SETPIPE_SZ: 1031 } as const;
+/** poll(2) event bits. */
+export const POLL = { IN: 0x1, OUT: 0x4, ERR: 0x8, HUP: 0x10, NVAL: 0x20 } as const;
+/** errno values used by the runner. */
+export const ERRNO = { ENOENT: 2, ESRCH: 3, EINTR: 4, EIO: 5, EAGAIN: 11, EACCES: 13, EPIPE: 32 } as const;
+/** posix_spawnattr flags (glibc). */
+export const SPAWN = { SETSIGDEF: 0x04, SETSIGMASK: 0x08, SETSID: 0x80 } as const;
+/** Syscall numbers shared by every Linux architecture. */
+export const SYS = { pidfd_open: 434 } as const;
+/** waitpid(2) options. */
+export const WNOHANG = 1;
+/** ioctl request that sets a terminal's window size. */
+export const TIOCSWINSZ = 0x5414;
+
+/** Signal numbers by name (Linux). */
+export const SIGNALS = {
+  HUP: 1,
+  INT: 2,
+  QUIT: 3,
+  ILL: 4,
+  TRAP: 5,
+  ABRT: 6,
+  BUS: 7,
+  FPE: 8,
+  KILL: 9,
+  USR1: 10,
+  SEGV: 11,
+  USR2: 12,
+  PIPE: 13,
+  ALRM: 14,
+  TERM: 15,
+  CHLD: 17,
+  CONT: 18,
+  STOP: 19,
+  TSTP: 20,
+  XCPU: 24,
+  XFSZ: 25,
+  SYS: 31,
+} as const;
+
+/** The name of a signal number, e.g. 15 → "SIGTERM". */
+export function signalName(signal: number): string {
+  const entry = Object.entries(SIGNALS).find(([, number]) => number === signal);
+  return entry ? `SIG${entry[0]}` : `SIG${signal}`;
+}
+
+const SYMBOLS = {
+  posix_spawnp: { parameters: ["buffer", "buffer", "buffer", "buffer", "buffer", "buffer"], result: "i32" },
+  posix_spawn_file_actions_init: { parameters: ["buffer"], result: "i32" },
+  posix_spawn_file_actions_destroy: { parameters: ["buffer"], result: "i32" },
+  posix_spawn_file_actions_adddup2: { parameters: ["buffer", "i32", "i32"], result: "i32" },
+  posix_spawn_file_actions_addopen: { parameters: ["buffer", "i32", "buffer", "i32", "u32"], result: "i32" },
+  posix_spawn_file_actions_addchdir_np: { parameters: ["buffer", "buffer"], result: "i32" },
+  posix_spawn_file_actions_addclosefrom_np: { parameters: ["buffer", "i32"], result: "i32" },
+  posix_spawnattr_init: { parameters: ["buffer"], result: "i32" },
+  posix_spawnattr_destroy: { parameters: ["buffer"], result: "i32" },
+  posix_spawnattr_setflags: { parameters: ["buffer", "i16"], result: "i32" },
+  posix_spawnattr_setsigmask: { parameters: ["buffer", "buffer"], result: "i32" },
+  posix_spawnattr_setsigdefault: { parameters: ["buffer", "buffer"], result: "i32" },
+  sigemptyset: { parameters: ["buffer"], result: "i32" },
+  sigfillset: { parameters: ["buffer"], result: "i32" },
+  pipe2: { parameters: ["buffer", "i32"], result: "i32" },
+  fcntl: { parameters: ["i32", "i32", "i32"], result: "i32" },
+  open: { parameters: ["buffer", "i32", "u32"], result: "i32" },
+  read: { parameters: ["i32", "buffer", "usize"], result: "isize" },
+  write: { parameters: ["i32", "buffer", "usize"], result: "isize" },
+  close: { parameters: ["i32"], result: "i32" },
+  poll: { parameters: ["buffer", "u64", "i32"], result: "i32", nonblocking: true },
+  waitpid: { parameters: ["i32", "buffer", "i32"], result: "i32" },
+  kill: { parameters: ["i32", "i32"], result: "i32" },
+  syscall: { parameters: ["i64", "i64", "i64"], result: "i64" },
+  eventfd: { parameters: ["u32", "i32"], result: "i32" },
+  posix_openpt: { parameters: ["i32"], result: "i32" },
+  grantpt: { parameters: ["i32"], result: "i32" },
+  unlockpt: { parameters: ["i32"], result: "i32" },
+  ptsname_r: { parameters: ["i32", "buffer", "usize"], result: "i32" },
+  ioctl: { parameters: ["i32", "u64", "buffer"], result: "i32" },
+  __errno_location: { parameters: [], result: "pointer" },
+} as const satisfies Deno.ForeignLibraryInterface;
+
+/** The typed libc handle. */
+export type Libc = Deno.DynamicLibrary<typeof SYMBOLS>["symbols"];
+
+let handle: Libc | null = null;
+
+/** The libc symbols, opened on first use; throws on a platform without glibc. */
+export function libc(): Libc {
+  if (handle) return handle;
+  if (Deno.build.os !== "linux") throw new Error(`the command runner needs Linux (this is ${Deno.build.os})`);
+  handle = Deno.dlopen("libc.so.6", SYMBOLS).symbols;
+  return handle;
+}
+
+/** errno of the last synchronous libc call on this thread. */
+export function errno(): number {
+  const pointer = libc().__errno_location();
+  return pointer === null ? 0 : new Deno.UnsafePointerView(pointer).getInt32();
+}
+
+/** A NUL-terminated copy of `text` for a `const char*` parameter. */
+export function cString(text: string): Uint8Array<ArrayBuffer> {
+  const bytes = new TextEncoder().encode(text);
+  if (bytes.includes(0)) throw new TypeError(`string contains a NUL byte: ${JSON.stringify(text.slice(0, 40))}`);
+  const buffer = new Uint8Array(bytes.length + 1);
+  buffer.set(bytes);
+  return buffer;
+}

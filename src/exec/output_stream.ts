@@ -1,0 +1,183 @@
+/**
+ * Retained output of one stream (stdout or stderr) with absolute byte
+ * offsets: a frozen head (the first eighth of the budget) plus a rolling
+ * tail (the most recent bytes). Bytes between them are evicted permanently
+ * and counted, never dropped silently.
+ *
+ * @example
+ * const stream = new OutputStream(1024 * 1024);
+ * stream.append(bytes);
+ * const { bytes: page, start } = stream.read(0, 4096);
+ */
+
+/** A range of absolute offsets [start, end). */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+/** What {@linkcode OutputStream.read} returns. */
+export interface StreamRead {
+  /** The bytes, starting at `start`, never spanning an evicted gap. */
+  bytes: Uint8Array;
+  /** Actual start (after any evicted bytes that were skipped). */
+  start: number;
+  /** Evicted bytes skipped between the requested offset and `start`. */
+  skipped: number;
+}
+
+/** The frozen head's share of the per-stream budget. */
+const HEAD_FRACTION = 8;
+/** Smallest head allocation; it grows by doubling up to its cap. */
+const INITIAL_HEAD_BYTES = 4096;
+
+/** Head-plus-tail retention of one stream. */
+export class OutputStream {
+  readonly headCapacity: number;
+  readonly tailCapacity: number;
+  #head = new Uint8Array(0);
+  #headLength = 0;
+  /** Tail chunks, oldest first; the first may be a trimmed view. */
+  #tail: Uint8Array[] = [];
+  #tailLength = 0;
+  #total = 0;
+  #closed = false;
+
+  constructor(budgetBytes: number) {
+    this.headCapacity = Math.floor(budgetBytes / HEAD_FRACTION);
+    this.tailCapacity = budgetBytes - this.headCapacity;
+  }
+
+  /** Bytes ever written to the stream. */
+  get total(): number {
+    return this.#total;
+  }
+
+  /** Bytes held in memory now. */
+  get retainedBytes(): number {
+    return this.#headLength + this.#tailLength;
+  }
+
+  /** Bytes evicted from the middle, permanently. */
+  get evictedBytes(): number {
+    return this.#total - this.retainedBytes;
+  }
+
+  /** Whether the writer has closed the stream (no more bytes will come). */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** Marks the end of the stream. */
+  close(): void {
+    this.#closed = true;
+  }
+
+  /** The retained ranges, in order (one when nothing was evicted). */
+  retained(): ByteRange[] {
+    const head = { start: 0, end: this.#headLength };
+    const tail = { start: this.#total - this.#tailLength, end: this.#total };
+    if (tail.start === head.end) return [{ start: 0, end: this.#total }];
+    return [head, tail].filter((range) => range.end > range.start);
+  }
+
+  /** Appends `bytes` (copied; the caller may reuse its buffer). */
+  append(bytes: Uint8Array): void {
+    let rest = bytes;
+    if (this.#headLength < this.headCapacity && this.#tailLength === 0) {
+      const take = Math.min(rest.length, this.headCapacity - this.#headLength);
+      this.#growHead(this.#headLength + take);
+      this.#head.set(rest.subarray(0, take), this.#headLength);
+      this.#headLength += take;
+      rest = rest.subarray(take);
+    }
+    this.#total += bytes.length;
+    if (rest.length === 0) return;
+    const kept = rest.length > this.tailCapacity ? rest.subarray(rest.length - this.tailCapacity) : rest;
+    this.#tail.push(kept.slice());
+    this.#tailLength += kept.length;
+    let excess = this.#tailLength - this.tailCapacity;
+    while (excess > 0) {
+      const first = this.#tail[0];
+      if (first.length <= excess) {
+        this.#tail.shift();
+        this.#tailLength -= first.length;
+        excess -= first.length;
+      } else {
+        this.#tail[0] = first.subarray(excess);
+        this.#tailLength -= excess;
+        excess = 0;
+      }
+    }
+  }
+
+  /**
+   * Up to `limit` retained bytes from `offset`. An offset inside the evicted
+   * gap moves to the first retained byte after it (reported in `skipped`);
+   * a read never crosses from the head into the tail.
+   */
+  read(offset: number, limit: number): StreamRead {
+    const start = Math.min(offset, this.#total);
+    const tailStart = this.#total - this.#tailLength;
+    if (start < this.#headLength) {
+      const end = Math.min(this.#headLength, start + limit);
+      return { bytes: this.#head.subarray(start, end), start, skipped: 0 };
+    }
+    const from = Math.max(start, tailStart);
+    const length = Math.max(0, Math.min(limit, this.#total - from));
+    return { bytes: this.#copyTail(from - tailStart, length), start: from, skipped: from - start };
+  }
+
+  #copyTail(position: number, length: number): Uint8Array {
+    const out = new Uint8Array(length);
+    let skip = position;
+    let written = 0;
+    for (const chunk of this.#tail) {
+      if (written === length) break;
+      if (skip >= chunk.length) {
+        skip -= chunk.length;
+        continue;
+      }
+      const piece = chunk.subarray(skip, skip + (length - written));
+      out.set(piece, written);
+      written += piece.length;
+      skip = 0;
+    }
+    return out;
+  }
+
+  #growHead(needed: number): void {
+    if (needed <= this.#head.length) return;
+    let size = Math.max(INITIAL_HEAD_BYTES, this.#head.length);
+    while (size < needed) size *= 2;
+    const grown = new Uint8Array(Math.min(size, this.headCapacity));
+    grown.set(this.#head.subarray(0, this.#headLength));
+    this.#head = grown;
+  }
+}
+
+/**
+ * Trims a byte range to whole UTF-8 characters: leading continuation bytes
+ * are dropped, and a trailing incomplete sequence unless `atEnd` (the end of
+ * a finished stream, where it is decoded as U+FFFD instead).
+ *
+ * @example
+ * utf8Window(new Uint8Array([0xa9, 0x61, 0xc3]), false); // { from: 1, to: 2 }
+ */
+export function utf8Window(bytes: Uint8Array, atEnd: boolean): { from: number; to: number } {
+  const continuation = (byte: number) => (byte & 0xc0) === 0x80;
+  let from = 0;
+  while (from < Math.min(3, bytes.length) && continuation(bytes[from])) from++;
+  if (from < bytes.length && continuation(bytes[from])) from = 0; // not UTF-8 anyway: keep the bytes
+  let to = bytes.length;
+  if (!atEnd) {
+    for (let back = 1; back <= Math.min(4, to - from); back++) {
+      const byte = bytes[to - back];
+      if (continuation(byte)) continue;
+      const width = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
+      if (width > back) to -= back;
+      break;
+    }
+  }
+  return { from, to };
+}

@@ -1,0 +1,90 @@
+/**
+ * Bounded, UTF-8-safe previews of the output a command produced since its
+ * last poll: the whole range when it fits, otherwise its first and last
+ * halves with a marker saying which bytes were left out (and how many of
+ * them were evicted from retention).
+ *
+ * @example
+ * const preview = previewRange(stream, 0, stream.total, 16384);
+ * preview.truncated && preview.omitted; // { start, end } to page with read_output
+ */
+import { type ByteRange, type OutputStream, utf8Window } from "./output_stream.ts";
+
+/** One stream's part of a poll. */
+export interface StreamPreview {
+  /** The preview text (with an omission marker when truncated). */
+  text: string;
+  truncated: boolean;
+  /** Absolute offset where this poll's range starts. */
+  offset: number;
+  /** Absolute offset where the next poll starts (the end of whole characters shown). */
+  end: number;
+  /** The first byte range not shown, for read_output; null when nothing was left out. */
+  omitted: ByteRange | null;
+  /** Bytes of the range not shown (including evicted ones). */
+  omittedBytes: number;
+}
+
+const decoder = new TextDecoder();
+
+function decodeWhole(bytes: Uint8Array, atEnd: boolean): { text: string; from: number; to: number } {
+  const window = utf8Window(bytes, atEnd);
+  return { text: decoder.decode(bytes.subarray(window.from, window.to)), ...window };
+}
+
+function marker(range: ByteRange, stream: OutputStream): string {
+  const evicted = evictedWithin(range, stream);
+  const lost = evicted > 0 ? `, ${evicted} of them evicted from retention` : "";
+  return `\n[... ${range.end - range.start} bytes omitted (offsets ${range.start}-${range.end}${lost}) ...]\n`;
+}
+
+/** Bytes of `range` that are no longer retained. */
+function evictedWithin(range: ByteRange, stream: OutputStream): number {
+  let kept = 0;
+  for (const retained of stream.retained()) {
+    kept += Math.max(0, Math.min(range.end, retained.end) - Math.max(range.start, retained.start));
+  }
+  return range.end - range.start - kept;
+}
+
+/**
+ * Previews `stream` from `from` to its current end within `maxBytes`.
+ * `from` must lie on a character boundary (a previous preview's `end`).
+ */
+export function previewRange(stream: OutputStream, from: number, maxBytes: number): StreamPreview {
+  const to = stream.total;
+  const atEnd = stream.closed;
+  const length = to - from;
+  const whole = stream.read(from, length);
+  if (whole.skipped === 0 && whole.bytes.length === length && length <= maxBytes) {
+    const decoded = decodeWhole(whole.bytes, atEnd);
+    return {
+      text: decoded.text,
+      truncated: false,
+      offset: from,
+      end: from + decoded.to,
+      omitted: null,
+      omittedBytes: 0,
+    };
+  }
+  const half = Math.floor(maxBytes / 2);
+  const headRead = stream.read(from, half);
+  const head = decodeWhole(headRead.bytes, false);
+  const headEnd = headRead.start + head.to;
+  const tailRead = stream.read(Math.max(to - half, headEnd), half);
+  const tail = decodeWhole(tailRead.bytes, atEnd);
+  const tailStart = tailRead.start + tail.from;
+  const gaps: ByteRange[] = [];
+  if (headRead.start > from) gaps.push({ start: from, end: headRead.start });
+  if (tailStart > headEnd) gaps.push({ start: headEnd, end: tailStart });
+  const leading = headRead.start > from ? marker(gaps[0], stream) : "";
+  const middle = tailStart > headEnd ? marker(gaps.at(-1)!, stream) : "";
+  return {
+    text: leading + head.text + middle + tail.text,
+    truncated: gaps.length > 0,
+    offset: from,
+    end: tailRead.start + tail.to,
+    omitted: gaps[0] ?? null,
+    omittedBytes: gaps.reduce((sum, gap) => sum + gap.end - gap.start, 0),
+  };
+}

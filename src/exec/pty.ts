@@ -1,0 +1,69 @@
+/**
+ * Pseudo-terminals through FFI: `posix_openpt` with O_CLOEXEC (so the master
+ * never leaks into other children), grantpt/unlockpt, the slave's path and
+ * the window size.
+ *
+ * @example
+ * const pty = openPty({ rows: 24, cols: 80 });
+ * spawnChild({ ..., ttySlave: pty.slavePath });
+ */
+import { cString, errno, libc, O, TIOCSWINSZ } from "./libc.ts";
+import { closeFd, OsError } from "./fd.ts";
+
+/** The window size a PTY gets unless told otherwise. */
+export const DEFAULT_WINDOW = { rows: 24, cols: 80 } as const;
+
+/** Room for the slave's path (/dev/pts/N). */
+const PTSNAME_BYTES = 128;
+
+/** An open PTY pair. */
+export interface Pty {
+  /** The master, read and written by the server. */
+  master: number;
+  /** The slave, held open by the server until the child's leader exits (so the master never hangs up early). */
+  slave: number;
+  /** /dev/pts/N, opened by the child as its controlling terminal. */
+  slavePath: string;
+}
+
+/** Opens a PTY pair with the given window size; throws OsError where none can be made. */
+export function openPty(window: { rows: number; cols: number } = DEFAULT_WINDOW): Pty {
+  const c = libc();
+  const master = c.posix_openpt(O.RDWR | O.NOCTTY | O.CLOEXEC);
+  if (master < 0) throw new OsError("posix_openpt", errno());
+  try {
+    if (c.grantpt(master) !== 0) throw new OsError("grantpt", errno());
+    if (c.unlockpt(master) !== 0) throw new OsError("unlockpt", errno());
+    const name = new Uint8Array(PTSNAME_BYTES);
+    const failed = c.ptsname_r(master, name, BigInt(name.length));
+    if (failed !== 0) throw new OsError("ptsname_r", failed);
+    const slavePath = new TextDecoder().decode(name.subarray(0, name.indexOf(0)));
+    const size = new Uint16Array([window.rows, window.cols, 0, 0]);
+    if (c.ioctl(master, BigInt(TIOCSWINSZ), new Uint8Array(size.buffer)) !== 0) {
+      throw new OsError("ioctl(TIOCSWINSZ)", errno());
+    }
+    const slave = c.open(cString(slavePath), O.RDWR | O.NOCTTY | O.CLOEXEC, 0);
+    if (slave < 0) throw new OsError(`open(${slavePath})`, errno());
+    return { master, slave, slavePath };
+  } catch (error) {
+    closeFd(master);
+    throw error;
+  }
+}
+
+/**
+ * Whether a PTY can be made here, checked once at start-up.
+ *
+ * @example
+ * const { supported, reason } = probePty();
+ */
+export function probePty(): { supported: boolean; reason: string | null } {
+  try {
+    const pty = openPty();
+    closeFd(pty.slave);
+    closeFd(pty.master);
+    return { supported: true, reason: null };
+  } catch (error) {
+    return { supported: false, reason: `no pseudo-terminal can be opened: ${(error as Error).message}` };
+  }
+}

@@ -1,0 +1,382 @@
+/**
+ * The command registry: starts commands through the CommandPolicy it was
+ * given (it never decides policy itself), keeps them per owning session,
+ * enforces the runtime limits, polls, kills and pages their output, and
+ * prunes finished commands after the retention time or when a limit needs
+ * room.
+ *
+ * @example
+ * const registry = new CommandRegistry({ policy, tty: { supported: true, reason: null } });
+ * const command = await registry.start({ cmd: "ls", cwd: ws.root, env: {}, tty: false, grants: new Set() }, owner);
+ * await registry.wait(command, 10_000);
+ * registry.poll(command, 16384);
+ */
+import { ToolError } from "../errors.ts";
+import type { CommandPolicy, CommandRequest } from "../policy/policy.ts";
+import { COMMAND_LIMITS } from "./limits.ts";
+import { Command, type StreamName } from "./command.ts";
+import { Reactor } from "./reactor.ts";
+import { isProgramNotFound } from "./spawn.ts";
+import { signalName, SIGNALS } from "./libc.ts";
+import { previewRange, type StreamPreview } from "./preview.ts";
+import { type ByteRange, utf8Window } from "./output_stream.ts";
+
+/** The limits a registry enforces (the SPEC defaults are {@linkcode COMMAND_LIMITS}). */
+export type CommandLimits = { [K in keyof typeof COMMAND_LIMITS]: number };
+
+/** How a registry is set up. */
+export interface RegistryOptions {
+  policy: CommandPolicy;
+  /** Whether PTYs can be made here (probed once at start-up). */
+  tty: { supported: boolean; reason: string | null };
+  limits?: CommandLimits;
+}
+
+/** The signals kill_command may send. */
+export const KILL_SIGNALS = { TERM: SIGNALS.TERM, KILL: SIGNALS.KILL, INT: SIGNALS.INT, HUP: SIGNALS.HUP } as const;
+
+/** How long kill waits for the group to exit after signalling it. */
+const KILL_WAIT_MS = 3000;
+/** How long shutdown waits for killed commands to be reaped. */
+const CLOSE_WAIT_MS = 2000;
+/** Interval of progress callbacks while waiting. */
+const PROGRESS_INTERVAL_MS = 1000;
+
+/** The state of a command as one poll reports it. */
+export interface CommandPoll {
+  command_id: string;
+  cmd: string;
+  status: "running" | "exited";
+  exit_code: number | null;
+  signal: string | null;
+  duration_ms: number;
+  tty: boolean;
+  stdin_open: boolean;
+  stdout: StreamPreview;
+  stderr: StreamPreview;
+  stdout_total_bytes: number;
+  stderr_total_bytes: number;
+}
+
+/** A page of read_output. */
+export interface OutputPage {
+  output_ref: string;
+  data: string;
+  offset: number;
+  next_offset: number;
+  eof: boolean;
+  total_bytes: number;
+  retained: ByteRange[];
+  evicted_gap_bytes: number;
+  omitted_bytes: number;
+  command_status: "running" | "exited";
+}
+
+/** What to run and for whom. */
+export type StartRequest = CommandRequest;
+
+/** Options of {@linkcode CommandRegistry.wait}. */
+export interface WaitOptions {
+  /** Stops waiting early (the client cancelled). */
+  signal?: AbortSignal;
+  /** Called about once a second with the elapsed milliseconds. */
+  onProgress?: (elapsedMs: number, command: Command) => void;
+}
+
+const OUTPUT_REF = /^command:([^:]+):(stdout|stderr)$/;
+
+function sleep(ms: number): { promise: Promise<void>; cancel(): void } {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const promise = new Promise<void>((resolve) => timer = setTimeout(resolve, ms));
+  return { promise, cancel: () => clearTimeout(timer) };
+}
+
+/** Owns every command of one server process. */
+export class CommandRegistry {
+  readonly limits: CommandLimits;
+  readonly #policy: CommandPolicy;
+  readonly #tty: RegistryOptions["tty"];
+  readonly #reactor = new Reactor();
+  /** Commands by id, in start order. */
+  readonly #commands = new Map<string, Command>();
+  /** Commands whose shell plan can report a missing program as exit 127. */
+  readonly #viaShell = new WeakSet<Command>();
+  #counter = 0;
+  #closed = false;
+
+  constructor(options: RegistryOptions) {
+    this.#policy = options.policy;
+    this.#tty = options.tty;
+    this.limits = options.limits ?? { ...COMMAND_LIMITS };
+  }
+
+  /** Starts `request` for `owner` (the session's id set), after the policy planned it. */
+  async start(request: StartRequest, owner: Set<string>): Promise<Command> {
+    if (this.#closed) throw new ToolError("COMMAND_LIMIT", "the server is shutting down; no new commands start");
+    if (request.tty && !this.#tty.supported) {
+      throw new ToolError("TTY_UNSUPPORTED", `tty:true is not available: ${this.#tty.reason}`);
+    }
+    this.#makeRoom(owner);
+    const plan = await this.#policy.plan(request);
+    const id = `c${++this.#counter}-${crypto.randomUUID().slice(0, 4)}`;
+    let command: Command;
+    try {
+      command = await Command.launch(this.#reactor, plan, {
+        id,
+        cmd: request.cmd,
+        tty: request.tty,
+        perStreamBytes: this.limits.perStreamBytes,
+      });
+    } catch (error) {
+      if (isProgramNotFound(error)) {
+        throw new ToolError("COMMAND_NOT_FOUND", `${plan.argv[0]}: command not found`, {
+          details: { program: plan.argv[0] },
+        });
+      }
+      throw new ToolError("INTERNAL", `cannot start the command: ${(error as Error).message}`, { cause: error });
+    }
+    if (/(^|\/)(ba|da)?sh$/.test(plan.argv[0]) && plan.argv[1] === "-c") this.#viaShell.add(command);
+    this.#commands.set(id, command);
+    owner.add(id);
+    command.done.then(() => this.#enforceRetention(this.running().length));
+    return command;
+  }
+
+  /** The command `id` of `owner`; UNKNOWN_COMMAND for another session's or a made-up id, COMMAND_PRUNED once pruned. */
+  get(id: string, owner: ReadonlySet<string>): Command {
+    this.#pruneExpired();
+    if (!owner.has(id)) {
+      throw new ToolError("UNKNOWN_COMMAND", `no command ${JSON.stringify(id)} was started in this session`, {
+        details: { command_id: id },
+      });
+    }
+    const command = this.#commands.get(id);
+    if (!command) {
+      throw new ToolError(
+        "COMMAND_PRUNED",
+        `command ${id} finished and was pruned (retention ${this.limits.retentionMs / 60000} min, ` +
+          `at most ${this.limits.maxRetainedCommands} finished commands kept)`,
+        { details: { command_id: id } },
+      );
+    }
+    return command;
+  }
+
+  /** Waits until `command` has exited or `ms` passed. */
+  async wait(command: Command, ms: number, options: WaitOptions = {}): Promise<void> {
+    if (command.status === "exited" || ms <= 0) return;
+    const started = performance.now();
+    const timeout = sleep(ms);
+    let ticker: ReturnType<typeof setInterval> | undefined;
+    if (options.onProgress) {
+      ticker = setInterval(() => options.onProgress!(performance.now() - started, command), PROGRESS_INTERVAL_MS);
+    }
+    let onAbort = () => {};
+    const aborted = new Promise<void>((resolve) => onAbort = resolve);
+    options.signal?.addEventListener("abort", onAbort, { once: true });
+    try {
+      await Promise.race([command.done, timeout.promise, aborted]);
+    } finally {
+      timeout.cancel();
+      clearInterval(ticker);
+      options.signal?.removeEventListener("abort", onAbort);
+    }
+  }
+
+  /** The output since the last poll (bounded to `maxBytes` per stream); advances the cursors. */
+  poll(command: Command, maxBytes: number): CommandPoll {
+    const preview = (name: StreamName) => {
+      const result = previewRange(command.streams[name], command.cursors[name], maxBytes);
+      command.cursors[name] = result.end;
+      return result;
+    };
+    const exit = command.status === "exited" ? command.exit : null;
+    return {
+      command_id: command.id,
+      cmd: command.cmd,
+      status: command.status,
+      exit_code: exit?.code ?? null,
+      signal: exit?.signal ? signalName(exit.signal) : null,
+      duration_ms: command.durationMs,
+      tty: command.tty,
+      stdin_open: command.stdinOpen,
+      stdout: preview("stdout"),
+      stderr: preview("stderr"),
+      stdout_total_bytes: command.streams.stdout.total,
+      stderr_total_bytes: command.streams.stderr.total,
+    };
+  }
+
+  /** Writes to stdin (and closes it when asked); COMMAND_EXITED once the command is done. */
+  write(command: Command, chars: string, closeStdin: boolean): void {
+    if (chars.length === 0 && !closeStdin) return;
+    if (command.status === "exited") {
+      throw new ToolError("COMMAND_EXITED", `command ${command.id} has exited; it takes no more input`, {
+        details: { command_id: command.id, exit_code: command.exit?.code ?? null },
+      });
+    }
+    if (!command.stdinOpen) {
+      throw new ToolError("INVALID_ARGUMENT", `stdin of command ${command.id} is already closed`, {
+        hint: "Poll with empty chars to read its output and status.",
+        details: { field: "chars", command_id: command.id },
+      });
+    }
+    command.write(chars);
+    if (closeStdin) command.closeStdin();
+  }
+
+  /** Signals the command's process group and waits briefly for it to exit. */
+  async kill(command: Command, signal: keyof typeof KILL_SIGNALS): Promise<void> {
+    command.signal(KILL_SIGNALS[signal]);
+    await this.wait(command, KILL_WAIT_MS);
+  }
+
+  /**
+   * COMMAND_NOT_FOUND when a shell plan's command ended with the shell's own
+   * "not found" for the first word of `cmd` (exit 127); null otherwise.
+   */
+  notFoundError(command: Command): ToolError | null {
+    if (!this.#viaShell.has(command) || command.status !== "exited" || command.exit?.code !== 127) return null;
+    const program = command.cmd.trim().split(/\s+/)[0];
+    const { bytes } = command.streams.stderr.read(0, 4096);
+    const firstLine = new TextDecoder().decode(bytes).split("\n")[0];
+    const escaped = program.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    if (!new RegExp(`^\\S*sh: (?:\\d+: )?(?:line \\d+: )?${escaped}: (?:command )?not found$`).test(firstLine)) {
+      return null;
+    }
+    return new ToolError("COMMAND_NOT_FOUND", `${program}: command not found`, {
+      details: { program, exit_code: 127, stderr: firstLine },
+    });
+  }
+
+  /** A page of `output_ref` (command:<id>:stdout|stderr) for `owner`. */
+  read(outputRef: string, offset: number, limit: number, owner: ReadonlySet<string>): OutputPage {
+    const match = OUTPUT_REF.exec(outputRef);
+    if (!match) {
+      throw new ToolError("OUTPUT_REF_INVALID", `output_ref ${JSON.stringify(outputRef)} is malformed`, {
+        details: { output_ref: outputRef },
+      });
+    }
+    let command: Command;
+    try {
+      command = this.get(match[1], owner);
+    } catch (error) {
+      if (error instanceof ToolError && error.code === "UNKNOWN_COMMAND") {
+        throw new ToolError("OUTPUT_REF_INVALID", `output_ref ${outputRef} names no command of this session`, {
+          details: { output_ref: outputRef },
+        });
+      }
+      throw error;
+    }
+    const stream = command.streams[match[2] as StreamName];
+    if (offset > stream.total) {
+      throw new ToolError(
+        "INVALID_ARGUMENT",
+        `offset ${offset} is past the end of ${outputRef} (${stream.total} bytes)`,
+        {
+          details: { field: "offset", total_bytes: stream.total },
+        },
+      );
+    }
+    const page = stream.read(offset, limit);
+    const window = utf8Window(page.bytes, stream.closed && page.start + page.bytes.length === stream.total);
+    const start = page.start + window.from;
+    const next = page.start + window.to;
+    return {
+      output_ref: outputRef,
+      data: new TextDecoder().decode(page.bytes.subarray(window.from, window.to)),
+      offset: start,
+      next_offset: next,
+      eof: stream.closed && next === stream.total,
+      total_bytes: stream.total,
+      retained: stream.retained(),
+      evicted_gap_bytes: page.skipped,
+      omitted_bytes: stream.evictedBytes,
+      command_status: command.status,
+    };
+  }
+
+  /** Commands still running (for limits and shutdown). */
+  running(): Command[] {
+    return [...this.#commands.values()].filter((command) => command.status === "running");
+  }
+
+  /** Kills every running command of `owner` (its session closed). */
+  async release(owner: ReadonlySet<string>): Promise<void> {
+    const mine = this.running().filter((command) => owner.has(command.id));
+    for (const command of mine) command.signal(SIGNALS.KILL);
+    await Promise.race([Promise.all(mine.map((command) => command.done)), sleep(CLOSE_WAIT_MS).promise]);
+  }
+
+  /** Kills every running command, waits for them to be reaped, and refuses new ones. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    const running = this.running();
+    for (const command of running) command.signal(SIGNALS.KILL);
+    const timeout = sleep(CLOSE_WAIT_MS);
+    await Promise.race([Promise.all(running.map((command) => command.done)), timeout.promise]);
+    timeout.cancel();
+  }
+
+  #finished(): Command[] {
+    return [...this.#commands.values()]
+      .filter((command) => command.status === "exited")
+      .sort((a, b) => a.exitedAtEpoch! - b.exitedAtEpoch!);
+  }
+
+  #pruneExpired(): void {
+    const cutoff = Date.now() - this.limits.retentionMs;
+    for (const command of this.#finished()) {
+      if (command.exitedAtEpoch! <= cutoff) this.#commands.delete(command.id);
+    }
+  }
+
+  /** Prunes finished commands for a new one, or throws COMMAND_LIMIT naming what to free. */
+  #makeRoom(owner: ReadonlySet<string>): void {
+    this.#pruneExpired();
+    const running = this.running();
+    const reservation = 2 * this.limits.perStreamBytes;
+    if (
+      running.length >= this.limits.maxActiveCommands ||
+      (running.length + 1) * reservation > this.limits.totalOutputBytes
+    ) {
+      const mine = running.filter((command) => owner.has(command.id));
+      const list = mine.slice(0, 10).map((command) => `${command.id} (${command.cmd.slice(0, 60)})`).join(", ");
+      throw new ToolError(
+        "COMMAND_LIMIT",
+        `${running.length} commands are running, the limit is ${this.limits.maxActiveCommands}` +
+          (running.length * reservation + reservation > this.limits.totalOutputBytes
+            ? ` (each reserves ${reservation} bytes of the ${this.limits.totalOutputBytes}-byte output budget)`
+            : "") +
+          (mine.length > 0 ? `; this session's: ${list}` : ""),
+        {
+          hint: "Stop one with kill_command, or wait for one to finish (poll it with write_stdin), then retry.",
+          details: {
+            limit: this.limits.maxActiveCommands,
+            running: running.length,
+            this_session: mine.map((command) => ({ command_id: command.id, cmd: command.cmd })),
+          },
+        },
+      );
+    }
+    this.#enforceRetention(running.length + 1);
+  }
+
+  /**
+   * Prunes the oldest finished commands while more than maxRetainedCommands
+   * are kept or their output plus the reservations of `activeSlots` running
+   * commands exceeds the total output budget.
+   */
+  #enforceRetention(activeSlots: number): void {
+    const finished = this.#finished();
+    const budget = this.limits.totalOutputBytes - activeSlots * 2 * this.limits.perStreamBytes;
+    let retainedBytes = finished.reduce((sum, command) => sum + command.retainedBytes, 0);
+    let count = finished.length;
+    for (const command of finished) {
+      if (count <= this.limits.maxRetainedCommands && retainedBytes <= budget) break;
+      this.#commands.delete(command.id);
+      retainedBytes -= command.retainedBytes;
+      count--;
+    }
+  }
+}

@@ -1,0 +1,139 @@
+import { assert, assertEquals } from "../../tests/assert.ts";
+import { ToolError } from "../errors.ts";
+import { CommandRegistry } from "./registry.ts";
+import { unsandboxedPolicy } from "./unsandboxed_policy.ts";
+
+const BASE_ENV = { PATH: "/usr/local/bin:/usr/bin:/bin", HOME: "/tmp" };
+
+function registry(limits?: ConstructorParameters<typeof CommandRegistry>[0]["limits"]) {
+  return new CommandRegistry({ policy: unsandboxedPolicy(BASE_ENV), tty: { supported: true, reason: null }, limits });
+}
+
+function request(cmd: string, tty = false) {
+  return { cmd, cwd: "/tmp", env: {}, tty, grants: new Set<string>() };
+}
+
+function openFds(): string[] {
+  return [...Deno.readDirSync("/proc/self/fd")].map((entry) => entry.name).sort();
+}
+
+function errorCode(fn: () => unknown): string | null {
+  try {
+    fn();
+  } catch (error) {
+    return error instanceof ToolError ? error.code : String(error);
+  }
+  return null;
+}
+
+Deno.test("registry: quick exit with stdout, stderr and exit code; pipes drained", async () => {
+  const commands = registry();
+  const owner = new Set<string>();
+  const command = await commands.start(request("printf out; printf err >&2; exit 3"), owner);
+  await commands.wait(command, 5000);
+  const poll = commands.poll(command, 16384);
+  assertEquals([poll.status, poll.exit_code, poll.stdout.text, poll.stderr.text], ["exited", 3, "out", "err"]);
+  await commands.close();
+});
+
+Deno.test("registry: interactive stdin, close stdin, anti-hang env", async () => {
+  const commands = registry();
+  const owner = new Set<string>();
+  const command = await commands.start(request("echo $TERM $PAGER $NO_COLOR; cat"), owner);
+  await commands.wait(command, 200);
+  assertEquals(commands.poll(command, 16384).stdout.text, "dumb cat 1\n");
+  commands.write(command, "hello\n", false);
+  await commands.wait(command, 200);
+  assertEquals(commands.poll(command, 16384).stdout.text, "hello\n");
+  commands.write(command, "bye", true);
+  await commands.wait(command, 5000);
+  const poll = commands.poll(command, 16384);
+  assertEquals([poll.status, poll.exit_code, poll.stdout.text], ["exited", 0, "bye"]);
+  assertEquals(errorCode(() => commands.write(command, "x", false)), "COMMAND_EXITED");
+  await commands.close();
+});
+
+Deno.test("registry: a TTY child sees a terminal", async () => {
+  const commands = registry();
+  const owner = new Set<string>();
+  const command = await commands.start(request("test -t 0 && test -t 1 && echo $TERM && stty size", true), owner);
+  await commands.wait(command, 5000);
+  const poll = commands.poll(command, 16384);
+  assertEquals([poll.status, poll.exit_code, poll.stdout.text], ["exited", 0, "xterm-256color\r\n24 80\r\n"]);
+  await commands.close();
+});
+
+Deno.test("registry: kill ends the whole tree, reaps it, leaks no fd", async () => {
+  const commands = registry();
+  const owner = new Set<string>();
+  // Warm up the reactor's eventfd and libc before counting.
+  await commands.wait(await commands.start(request("true"), owner), 5000);
+  const before = openFds();
+  const command = await commands.start(request("sleep 60 & sleep 60 & echo started; wait"), owner);
+  await commands.wait(command, 300);
+  const pids = (await new Deno.Command("pgrep", { args: ["-g", String(command.pid)] }).output()).stdout;
+  const group = new TextDecoder().decode(pids).trim().split("\n");
+  assert(group.length >= 3, `expected the shell and two sleeps, got ${group}`);
+  await commands.kill(command, "TERM");
+  const poll = commands.poll(command, 16384);
+  assertEquals([poll.status, poll.signal], ["exited", "SIGTERM"]);
+  for (const pid of group) {
+    // Gone, or dead and reparented to init (which reaps it): never alive, never our zombie.
+    const stat = await Deno.readTextFile(`/proc/${pid}/stat`).catch(() => null);
+    const [state, parent] = stat?.slice(stat.lastIndexOf(")") + 2).split(" ") ?? ["gone", "0"];
+    assert(state === "gone" || (state === "Z" && Number(parent) !== Deno.pid), `pid ${pid} survived: ${stat}`);
+  }
+  assertEquals(openFds(), before);
+  await commands.close();
+});
+
+Deno.test("registry: sessions are isolated; pruned commands say so", async () => {
+  const commands = registry({
+    maxActiveCommands: 2,
+    maxRetainedCommands: 1,
+    perStreamBytes: 1024,
+    totalOutputBytes: 1024 * 1024,
+    retentionMs: 60_000,
+  });
+  const mine = new Set<string>();
+  const first = await commands.start(request("true"), mine);
+  await commands.wait(first, 5000);
+  assertEquals(errorCode(() => commands.get(first.id, new Set())), "UNKNOWN_COMMAND");
+  const second = await commands.start(request("true"), mine);
+  await commands.wait(second, 5000);
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  assertEquals(errorCode(() => commands.get(first.id, mine)), "COMMAND_PRUNED");
+  const a = await commands.start(request("sleep 30"), mine);
+  const b = await commands.start(request("sleep 30"), mine);
+  const refused = await commands.start(request("sleep 30"), mine).catch((error) => error);
+  assert(refused instanceof ToolError && refused.code === "COMMAND_LIMIT" && refused.message.includes(a.id));
+  await commands.kill(b, "KILL");
+  await commands.close();
+});
+
+Deno.test("registry: retention keeps head and tail, counts the gap", async () => {
+  const commands = registry({
+    maxActiveCommands: 2,
+    maxRetainedCommands: 4,
+    perStreamBytes: 8192,
+    totalOutputBytes: 1024 * 1024,
+    retentionMs: 60_000,
+  });
+  const owner = new Set<string>();
+  const command = await commands.start(request("seq 1 20000"), owner);
+  await commands.wait(command, 5000);
+  const poll = commands.poll(command, 1024);
+  assert(poll.stdout.truncated && poll.stdout.text.startsWith("1\n2\n") && poll.stdout.text.endsWith("19999\n20000\n"));
+  const total = poll.stdout_total_bytes;
+  const ref = `command:${command.id}:stdout`;
+  const head = commands.read(ref, 0, 65536, owner);
+  assertEquals([head.offset, head.next_offset, head.eof], [0, 1024, false]);
+  const afterHead = commands.read(ref, head.next_offset, 65536, owner);
+  assertEquals(afterHead.offset, total - 7168);
+  assertEquals(afterHead.evicted_gap_bytes, total - 7168 - 1024);
+  assertEquals(afterHead.omitted_bytes, total - 8192);
+  assert(afterHead.eof && afterHead.data.endsWith("20000\n"));
+  assertEquals(errorCode(() => commands.read("command:nope:stdout", 0, 10, owner)), "OUTPUT_REF_INVALID");
+  assertEquals(errorCode(() => commands.read("stdout", 0, 10, owner)), "OUTPUT_REF_INVALID");
+  await commands.close();
+});

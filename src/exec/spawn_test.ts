@@ -1,0 +1,83 @@
+import { assert, assertEquals, assertThrows } from "../../tests/assert.ts";
+import { isProgramNotFound, spawnChild, SpawnError } from "./spawn.ts";
+import { closeFd, makePipe, reap } from "./fd.ts";
+import { libc } from "./libc.ts";
+import { openPty } from "./pty.ts";
+
+const ENV = { PATH: "/usr/local/bin:/usr/bin:/bin" };
+
+/** Reads a blocking fd to EOF. */
+function drain(fd: number): string {
+  const chunks: Uint8Array[] = [];
+  const buffer = new Uint8Array(65536);
+  for (;;) {
+    const n = Number(libc().read(fd, buffer, BigInt(buffer.length)));
+    if (n <= 0) break;
+    chunks.push(buffer.slice(0, n));
+  }
+  return new TextDecoder().decode(new Uint8Array(chunks.flatMap((chunk) => [...chunk])));
+}
+
+async function waitExit(pid: number) {
+  for (;;) {
+    const status = reap(pid);
+    if (status) return status;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+function run(argv: string[], cwd = "/tmp") {
+  const [inR, inW] = makePipe();
+  const [outR, outW] = makePipe();
+  const pid = spawnChild({ argv, env: ENV, cwd, stdio: { stdin: inR, stdout: outW, stderr: outW } });
+  closeFd(inR);
+  closeFd(outW);
+  closeFd(inW);
+  const output = drain(outR);
+  closeFd(outR);
+  return { pid, output };
+}
+
+Deno.test("spawnChild: a new session, default signals, empty mask, only fds 0-2, the given cwd", async () => {
+  const { pid, output } = run([
+    "sh",
+    "-c",
+    "ps -o sid= -o pgid= -p $$; grep -E 'SigBlk|SigIgn' /proc/$$/status; ls /proc/$$/fd; pwd",
+  ], "/usr");
+  const lines = output.trim().split("\n").map((line) => line.trim());
+  assertEquals(lines[0].split(/\s+/), [String(pid), String(pid)]);
+  assertEquals(lines[1], "SigBlk:\t0000000000000000");
+  // Signals 1-31 are not ignored (32 and 33 are glibc's internal signals, outside sigfillset).
+  assertEquals(BigInt(`0x${lines[2].split("\t")[1]}`) & 0x7fffffffn, 0n);
+  assertEquals(lines.slice(3, -1).sort(), ["0", "1", "2"]);
+  assertEquals(lines.at(-1), "/usr");
+  assertEquals(await waitExit(pid), { code: 0, signal: null });
+});
+
+Deno.test("spawnChild: SIGPIPE is the default (yes | head -1 exits quietly)", async () => {
+  const { pid, output } = run(["sh", "-c", "yes | head -1"]);
+  assertEquals(output, "y\n");
+  assertEquals(await waitExit(pid), { code: 0, signal: null });
+});
+
+Deno.test("spawnChild: a missing program is ENOENT", () => {
+  const error = assertThrows(() => run(["definitely-not-a-program-xyz"]));
+  assert(error instanceof SpawnError && isProgramNotFound(error));
+});
+
+Deno.test("spawnChild: a PTY slave becomes the controlling terminal", async () => {
+  const pty = openPty();
+  const pid = spawnChild({
+    argv: ["sh", "-c", "test -t 0 && test -t 1 && stty size && tty"],
+    env: ENV,
+    cwd: "/tmp",
+    stdio: { stdin: -1, stdout: -1, stderr: -1 },
+    ttySlave: pty.slavePath,
+  });
+  const status = await waitExit(pid);
+  closeFd(pty.slave);
+  const output = drain(pty.master);
+  closeFd(pty.master);
+  assertEquals(status, { code: 0, signal: null });
+  assertEquals(output.replaceAll("\r", ""), `24 80\n${pty.slavePath}\n`);
+});
