@@ -1,0 +1,79 @@
+/**
+ * A Landlock sandbox: one Web Worker that restricted its own thread and
+ * spawns every child of a policy from there, so pipes and PTY children alike
+ * inherit the domain while the server's main thread stays unrestricted
+ * (restricting the main thread breaks the server's own file and network use).
+ *
+ * @example
+ * const sandbox = await Sandbox.start(landlockRuleset(7, { writable: [root, tmp], denyTcp: true }));
+ * const pid = await sandbox.spawner({ argv: ["true"], env, cwd: root, stdio });
+ * sandbox.close();
+ */
+import type { Spawner, SpawnRequest } from "../exec/spawn_request.ts";
+import type { LandlockRuleset } from "./landlock.ts";
+import type { SandboxReply, SandboxRequest } from "./sandbox_worker.ts";
+
+/** A spawn the worker refused or failed, with posix_spawnp's errno when there is one. */
+export class SandboxSpawnError extends Error {
+  constructor(message: string, readonly errno: number | null) {
+    super(message);
+    this.name = "SandboxSpawnError";
+  }
+}
+
+/** One restricted worker serving spawn requests. */
+export class Sandbox {
+  readonly #worker: Worker;
+  readonly #pending = new Map<number, { resolve(pid: number): void; reject(error: Error): void }>();
+  #nextId = 1;
+
+  private constructor(worker: Worker) {
+    this.#worker = worker;
+  }
+
+  /** Starts the worker and waits until its thread is restricted; rejects with the kernel's reason otherwise. */
+  static start(ruleset: LandlockRuleset): Promise<Sandbox> {
+    const worker = new Worker(new URL("./sandbox_worker.ts", import.meta.url), { type: "module" });
+    const sandbox = new Sandbox(worker);
+    return new Promise((resolve, reject) => {
+      worker.onerror = (event) => {
+        event.preventDefault();
+        reject(new Error(`sandbox worker failed: ${event.message}`));
+      };
+      worker.onmessage = (event: MessageEvent<SandboxReply>) => {
+        const reply = event.data;
+        if (reply.kind === "restricted") {
+          worker.onmessage = (next: MessageEvent<SandboxReply>) => sandbox.#settle(next.data);
+          resolve(sandbox);
+        } else if (reply.kind === "failed") {
+          worker.terminate();
+          reject(new Error(reply.message));
+        }
+      };
+      worker.postMessage({ kind: "restrict", ruleset } satisfies SandboxRequest);
+    });
+  }
+
+  #settle(reply: SandboxReply): void {
+    if (reply.kind !== "spawned" && reply.kind !== "spawn_failed") return;
+    const waiter = this.#pending.get(reply.id);
+    this.#pending.delete(reply.id);
+    if (reply.kind === "spawned") waiter?.resolve(reply.pid);
+    else waiter?.reject(new SandboxSpawnError(reply.message, reply.errno));
+  }
+
+  /** Spawns inside the sandbox; resolves with the child's pid. */
+  readonly spawner: Spawner = (request: SpawnRequest) =>
+    new Promise((resolve, reject) => {
+      const id = this.#nextId++;
+      this.#pending.set(id, { resolve, reject });
+      this.#worker.postMessage({ kind: "spawn", id, request } satisfies SandboxRequest);
+    });
+
+  /** Stops the worker; running children keep running (the runner owns them). */
+  close(): void {
+    for (const waiter of this.#pending.values()) waiter.reject(new Error("the sandbox was closed"));
+    this.#pending.clear();
+    this.#worker.terminate();
+  }
+}
