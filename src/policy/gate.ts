@@ -39,7 +39,7 @@ import {
   SYSTEMCTL_READS,
   WRAPPERS,
 } from "./rules.ts";
-import { HEREDOC_BODY, tokenize, TokenizeError, type Token, type WordToken } from "./tokenizer.ts";
+import { HEREDOC_BODY, type Token, tokenize, TokenizeError, type WordToken } from "./tokenizer.ts";
 
 /** Nesting of wrappers and shell code beyond which the gate refuses to guess. */
 export const MAX_NESTING = 12;
@@ -136,14 +136,20 @@ class Analyser {
         this.#refuse(
           "shell_syntax.expansion",
           expansion.text,
-          `${expansion.kind.replace("_", " ")} ${JSON.stringify(expansion.text)} needs a shell; safe mode runs no shell`,
+          `${expansion.kind.replace("_", " ")} ${
+            JSON.stringify(expansion.text)
+          } needs a shell; safe mode runs no shell`,
         );
       }
     }
     const words = tokens as WordToken[];
     const argv = this.#assignments(words).map((word) => word.value);
     if (argv.length === 0) {
-      this.#refuse("shell_syntax.assignment_only", words[0]?.value ?? "", "the command sets variables but runs nothing");
+      this.#refuse(
+        "shell_syntax.assignment_only",
+        words[0]?.value ?? "",
+        "the command sets variables but runs nothing",
+      );
     }
     this.#command(argv, 0);
     return { argv, inlineEnv: this.#inlineEnv };
@@ -167,7 +173,8 @@ class Analyser {
 
   #active(rule: RuleId): boolean {
     const entry = RULES[rule] as { gate: Gate; modes?: readonly Mode[] };
-    return this.#options.gates.has(entry.gate) && (entry.modes === undefined || entry.modes.includes(this.#options.mode));
+    return this.#options.gates.has(entry.gate) &&
+      (entry.modes === undefined || entry.modes.includes(this.#options.mode));
   }
 
   #refuse(rule: RuleId, token: string, message: string): void {
@@ -178,7 +185,11 @@ class Analyser {
   #secret(rule: "secret_env.env" | "secret_env.inline", name: string): void {
     const kind = sensitiveEnvKind(name);
     if (kind) {
-      this.#refuse(rule, name, `${name} is a ${kind === "loader" ? "loader/code-injection" : "secret-looking"} variable`);
+      this.#refuse(
+        rule,
+        name,
+        `${name} is a ${kind === "loader" ? "loader/code-injection" : "secret-looking"} variable`,
+      );
     }
   }
 
@@ -258,7 +269,11 @@ class Analyser {
       return;
     }
     if (SHELL_BUILTINS.has(name) && this.#plain) {
-      this.#refuse("shell_syntax.builtin", program, `${program} is a shell keyword or builtin; safe mode runs no shell`);
+      this.#refuse(
+        "shell_syntax.builtin",
+        program,
+        `${program} is a shell keyword or builtin; safe mode runs no shell`,
+      );
     }
     if (EXPORTERS.has(name)) {
       for (const arg of args) if (ASSIGNMENT.test(arg)) this.#secret("secret_env.inline", arg.split("=", 1)[0]);
@@ -268,7 +283,10 @@ class Analyser {
     if (NETWORK_COMMANDS.has(name)) this.#refuse("network.command", program, `${program} is a network client`);
     this.#networkSubcommand(name, program, args);
     for (const arg of args) {
-      if (NETWORK_URL.test(arg) || SCP_REMOTE.test(arg)) this.#refuse("network.url", arg, `${arg} is a network address`);
+      const value = arg.slice(arg.indexOf("=") + 1);
+      if ([arg, value].some((word) => NETWORK_URL.test(word) || SCP_REMOTE.test(word))) {
+        this.#refuse("network.url", arg, `${arg} is a network address`);
+      }
     }
 
     const wrapper = WRAPPERS[name];
@@ -289,7 +307,9 @@ class Analyser {
     if (name === "kill") this.#kill(args);
     if (name === "systemctl") {
       const sub = args.find((arg) => !arg.startsWith("-")) ?? "";
-      if (!SYSTEMCTL_READS.has(sub)) this.#refuse("destructive.system", `systemctl ${sub}`, `systemctl ${sub} changes system state`);
+      if (!SYSTEMCTL_READS.has(sub)) {
+        this.#refuse("destructive.system", `systemctl ${sub}`, `systemctl ${sub} changes system state`);
+      }
     }
     if (name === "sysctl" && args.some((arg) => arg === "-w" || arg.includes("="))) {
       this.#refuse("destructive.system", "sysctl -w", "sysctl writes kernel parameters");
@@ -312,6 +332,7 @@ class Analyser {
   #wrapper(name: string, program: string, args: string[], depth: number): void {
     const spec = WRAPPERS[name];
     const own: string[] = [];
+    let positionals = spec.positionals ?? 0;
     let i = 0;
     for (; i < args.length; i++) {
       const arg = args[i];
@@ -319,9 +340,13 @@ class Analyser {
         i++;
         break;
       }
-      const shellOption = spec.shellOptions?.find((option) => arg === option || arg.startsWith(`${option}=`) || (option.length === 2 && arg.startsWith(option)));
+      const shellOption = spec.shellOptions?.find((option) => matchesOption(arg, option));
       if (shellOption) {
-        const code = arg === shellOption ? args[i + 1] ?? "" : arg.slice(shellOption.length).replace(/^=/, "");
+        const code = arg === shellOption || /^-[A-Za-z]+$/.test(arg)
+          ? args[i + 1] ?? ""
+          : arg.startsWith(`${shellOption}=`)
+          ? arg.slice(shellOption.length + 1)
+          : arg.slice(shellOption.length);
         this.#refuse("inline_script.wrapper", `${program} ${shellOption}`, `${program} ${shellOption} runs shell code`);
         if (name === "env") this.#command(code.split(/\s+/).filter(Boolean), depth + 1);
         else this.#shellCode(this.#tokenize(code), depth + 1);
@@ -331,13 +356,20 @@ class Analyser {
         own.push(args[++i] ?? "");
         continue;
       }
-      if (!arg.startsWith("-") || arg === "-") break;
-      own.push(arg);
+      if (arg.startsWith("-") && arg !== "-") {
+        own.push(arg);
+        continue;
+      }
+      if (spec.assignments && ASSIGNMENT.test(arg)) {
+        this.#secret("secret_env.inline", arg.split("=", 1)[0]);
+        continue;
+      }
+      if (positionals-- > 0) {
+        own.push(arg);
+        continue;
+      }
+      break;
     }
-    if (spec.assignments) {
-      for (; i < args.length && ASSIGNMENT.test(args[i]); i++) this.#secret("secret_env.inline", args[i].split("=", 1)[0]);
-    }
-    for (let n = 0; n < (spec.positionals ?? 0) && i < args.length; n++) own.push(args[i++]);
     this.#paths(own);
     const inner = args.slice(i);
     if (spec.shellUnless && !args.slice(0, i).some((arg) => spec.shellUnless!.includes(arg))) {
@@ -393,10 +425,15 @@ class Analyser {
       if (arg === "--" || !arg.startsWith("-") || arg === "-") break;
       const long = spec.long.find((option) => arg === option || arg.startsWith(`${option}=`));
       const short = /^-[A-Za-z]+$/.test(arg) && [...arg.slice(1)].some((letter) => spec.short.includes(letter));
-      if (long || short) this.#refuse("inline_script.interpreter", `${program} ${arg}`, `${program} ${arg} runs inline code`);
+      if (long || short) {
+        this.#refuse("inline_script.interpreter", `${program} ${arg}`, `${program} ${arg} runs inline code`);
+      }
       if (name === "python" && arg === "-m") {
         const module = args[i + 1] ?? "";
-        if (PYTHON_NETWORK_MODULES.has(module) && (module !== "pip" || /^(install|download|wheel|search|index)$/.test(args[i + 2] ?? ""))) {
+        if (
+          PYTHON_NETWORK_MODULES.has(module) &&
+          (module !== "pip" || /^(install|download|wheel|search|index)$/.test(args[i + 2] ?? ""))
+        ) {
           this.#refuse("network.subcommand", `${program} -m ${module}`, `${program} -m ${module} reaches the network`);
         }
         break;
@@ -425,7 +462,11 @@ class Analyser {
     }
     const [code, ...files] = fromFile ? ["", ...operands] : operands;
     if (AWK_EXEC.test(code ?? "")) {
-      this.#refuse("inline_script.interpreter", `${program} ${code}`, `the ${program} program runs commands (system, getline or a pipe)`);
+      this.#refuse(
+        "inline_script.interpreter",
+        `${program} ${code}`,
+        `the ${program} program runs commands (system, getline or a pipe)`,
+      );
     }
     this.#paths(files);
   }
@@ -449,7 +490,9 @@ class Analyser {
       else files.push(arg);
     }
     for (const script of scripts) {
-      if (/(^|[;\n{}])\s*e(\s|;|$)/.test(script) || /^s(.).*\1.*\1[gpIiMm0-9]*e/.test(script)) {
+      if (
+        /(^|[;\n{}])\s*([0-9]+(,[0-9]+)?|\$)?\s*e(\s|;|$)/.test(script) || /^s(.).*\1.*\1[gpIiMm0-9]*e/.test(script)
+      ) {
         this.#refuse("inline_script.interpreter", script, "the sed script runs commands (e)");
       }
     }
@@ -475,7 +518,9 @@ class Analyser {
   }
 
   #gitConfigKey(key: string, token: string): void {
-    if (!GIT_SAFE_CONFIG.test(key)) this.#refuse("inline_script.git_config", token, `git config key ${key} can run programs`);
+    if (!GIT_SAFE_CONFIG.test(key)) {
+      this.#refuse("inline_script.git_config", token, `git config key ${key} can run programs`);
+    }
   }
 
   #git(args: string[]): void {
@@ -505,20 +550,33 @@ class Analyser {
     if (network) this.#refuse("network.subcommand", `git ${sub}`, `git ${sub} reaches the network`);
     const discard = (sub === "reset" && has("--hard", "--merge", "--keep")) ||
       (sub === "clean" && !has("--dry-run") && !cluster("n")) ||
-      (sub === "checkout" && (has(".", "-f", "--force", "--ours", "--theirs") || (has("--") && rest.indexOf("--") < rest.length - 1))) ||
+      (sub === "checkout" &&
+        (has(".", "-f", "--force", "--ours", "--theirs") || (has("--") && rest.indexOf("--") < rest.length - 1))) ||
       (sub === "restore" && !(has("--staged", "-S") && !has("--worktree", "-W"))) ||
       (sub === "stash" && ["drop", "clear"].includes(rest[0] ?? "")) ||
       (sub === "switch" && has("-f", "--force", "--discard-changes"));
-    if (discard) this.#refuse("destructive.git_discard", `git ${sub}`, `git ${sub} ${rest.join(" ")} discards work`.trim());
+    if (discard) {
+      this.#refuse("destructive.git_discard", `git ${sub}`, `git ${sub} ${rest.join(" ")} discards work`.trim());
+    }
     const history = (sub === "branch" && (cluster("D") || (has("--delete", "-d") && has("--force", "-f")))) ||
-      (sub === "push" && (has("--force", "-f", "--force-with-lease", "--mirror", "--delete") || rest.some((arg) => arg.startsWith("+") || arg.startsWith("--force")))) ||
+      (sub === "push" &&
+        (has("--force", "-f", "--force-with-lease", "--mirror", "--delete") ||
+          rest.some((arg) => arg.startsWith("+") || arg.startsWith("--force")))) ||
       (sub === "reflog" && ["expire", "delete"].includes(rest[0] ?? "")) ||
       (sub === "update-ref" && has("-d")) ||
       sub === "filter-branch" || sub === "filter-repo";
-    if (history) this.#refuse("destructive.git_history", `git ${sub}`, `git ${sub} ${rest.join(" ")} rewrites or deletes history`.trim());
+    if (history) {
+      this.#refuse(
+        "destructive.git_history",
+        `git ${sub}`,
+        `git ${sub} ${rest.join(" ")} rewrites or deletes history`.trim(),
+      );
+    }
     if (sub === "config" && !has("--get", "--get-all", "--get-regexp", "--list", "-l", "--show-origin")) {
       const operands = rest.filter((arg) => !arg.startsWith("-"));
-      if (operands.length >= 2 || has("--add", "--replace-all")) this.#gitConfigKey(operands[0] ?? "", `git config ${operands[0]}`);
+      if (operands.length >= 2 || has("--add", "--replace-all")) {
+        this.#gitConfigKey(operands[0] ?? "", `git config ${operands[0]}`);
+      }
     }
     this.#paths(rest);
   }
@@ -528,15 +586,19 @@ class Analyser {
       this.#refuse("destructive.remove_outside", "--no-preserve-root", `${program} --no-preserve-root`);
     }
     const dashdash = args.indexOf("--");
+    const options = args.filter((arg, index) => (dashdash === -1 || index < dashdash) && arg.startsWith("-"));
+    const forceful = options.some((arg) => /^-[A-Za-z]*[rRf]/.test(arg) || arg === "--recursive" || arg === "--force");
     const targets = args.filter((arg, index) => (dashdash !== -1 && index > dashdash) || !arg.startsWith("-"));
     for (const target of targets) {
-      const why = this.#removalProblem(target);
+      const why = this.#removalProblem(target, forceful);
       if (why) this.#refuse("destructive.remove_outside", target, `${program} ${target}: ${why}`);
     }
   }
 
-  #removalProblem(target: string): string | null {
-    if (target === "" || /^[$`~]/.test(target)) return "the target is not a literal path inside the workspace";
+  #removalProblem(target: string, forceful: boolean): string | null {
+    if (target === "" || /^[$`~]/.test(target)) {
+      return forceful ? "the target is not a literal path inside the workspace" : null;
+    }
     const { workspace, cwd } = this.#options;
     const abs = path.resolve(cwd, target);
     const globbed = /[*?[]/.test(path.basename(abs)) ? path.dirname(abs) : abs;
@@ -552,14 +614,27 @@ class Analyser {
       this.#refuse("destructive.permissions", `${program} -R`, `${program} -R changes a whole tree`);
     }
     for (const arg of args.filter((word) => !word.startsWith("-") && !word.startsWith("+"))) {
-      if (this.#outside(arg)) this.#refuse("destructive.permissions", arg, `${program} ${arg} is outside the workspace`);
+      if (this.#outside(arg)) {
+        this.#refuse("destructive.permissions", arg, `${program} ${arg} is outside the workspace`);
+      }
     }
   }
 
   #kill(args: string[]): void {
-    const targets = args.filter((arg, index) => !arg.startsWith("-") && args[index - 1] !== "-s" && args[index - 1] !== "-n");
+    // The first option is the signal (with its value after -s/-n); every later word, `-1` included, is a target.
+    let i = 0;
+    if (args[0] === "-s" || args[0] === "-n") i = 2;
+    else if (args[0]?.startsWith("-") && args[0] !== "--") i = 1;
+    if (args[i] === "--") i++;
+    const targets = args[0] === "-l" || args[0] === "-L" ? [] : args.slice(i);
     for (const target of targets) {
-      if (!/^(%\d*|\$!)$/.test(target)) this.#refuse("destructive.kill", `kill ${target}`, `kill ${target} signals a process this command did not start`);
+      if (!/^(%\d*|\$!)$/.test(target)) {
+        this.#refuse(
+          "destructive.kill",
+          `kill ${target}`,
+          `kill ${target} signals a process this command did not start`,
+        );
+      }
     }
   }
 
@@ -576,7 +651,8 @@ class Analyser {
 
   #inside(abs: string): boolean {
     const { workspace, tmpdir } = this.#options;
-    return isBeneath(workspace, abs) || isBeneath(tmpdir, abs) || ALLOWED_DEVICES.has(abs) || /^\/dev\/fd\/\d+$/.test(abs);
+    return isBeneath(workspace, abs) || isBeneath(tmpdir, abs) || ALLOWED_DEVICES.has(abs) ||
+      /^\/dev\/fd\/\d+$/.test(abs);
   }
 
   /** Whether a path-like word names something outside; absolute words count only if their top directory exists. */
@@ -591,6 +667,13 @@ class Analyser {
     const real = realParent(abs, true);
     return real !== null && !this.#inside(real);
   }
+}
+
+/** Whether `arg` gives `option`: exactly, as `--opt=value`, attached (`-Svalue`) or ending a short cluster (`-qc`). */
+function matchesOption(arg: string, option: string): boolean {
+  if (arg === option || arg.startsWith(`${option}=`)) return true;
+  if (option.startsWith("--") || arg.startsWith("--")) return false;
+  return arg.startsWith(option) || new RegExp(`^-[A-Za-z]*${option.slice(1)}$`).test(arg);
 }
 
 /** The part of a word that would be a path: the word, an `--opt=value` value, an attached `-Ivalue`, a `key=value` value. */

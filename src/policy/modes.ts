@@ -83,7 +83,7 @@ export function gatesInForce(mode: Mode, grants: ReadonlySet<string>): Set<Gate>
   const policy = MODE_POLICIES[mode];
   const gates = new Set(policy.gates);
   for (const permission of policy.grantable) {
-    if (grants.has(permission)) for (const gate of PERMISSION_LIFTS[permission]) gates.delete(gate);
+    if (grants.has(permission)) { for (const gate of PERMISSION_LIFTS[permission]) gates.delete(gate); }
   }
   return gates;
 }

@@ -44,7 +44,12 @@ export function createPrivateTmp(parent = systemTmp()): PrivateTmp {
   return {
     path: real,
     remove: async () => {
-      await new Deno.Command("rm", { args: ["-rf", "--one-file-system", "--", real], stdin: "null", stdout: "null", stderr: "null" })
+      await new Deno.Command("rm", {
+        args: ["-rf", "--one-file-system", "--", real],
+        stdin: "null",
+        stdout: "null",
+        stderr: "null",
+      })
         .output().catch(() => {});
     },
   };

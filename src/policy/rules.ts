@@ -89,7 +89,8 @@ export const RULES = {
     gate: "inline_script",
     refuses:
       "git -c / --config-env / git config of keys that run programs (core.*, alias.*, filter.*, diff.*, credential.*, …)",
-    hint: "Run git without -c overrides (only color.*, user.*, advice.*, log.*, format.*, init.* are accepted), or restart with --mode trusted.",
+    hint:
+      "Run git without -c overrides (only color.*, user.*, advice.*, log.*, format.*, init.* are accepted), or restart with --mode trusted.",
   },
   "network.command": {
     gate: "network",
@@ -102,11 +103,16 @@ export const RULES = {
       "subcommands that reach the network: git clone/fetch/pull/push/ls-remote, npm/pnpm/yarn/pip/cargo/go/gem install, python -m pip/http.server, deno install, npx, …",
     hint: NETWORK_HINT,
   },
-  "network.url": { gate: "network", refuses: "arguments that are network URLs (http://, ssh://, git@host:…)", hint: NETWORK_HINT },
+  "network.url": {
+    gate: "network",
+    refuses: "arguments that are network URLs (http://, ssh://, git@host:…)",
+    hint: NETWORK_HINT,
+  },
   "network.remote": { gate: "network", refuses: "rsync to or from a host (host:path, rsync://)", hint: NETWORK_HINT },
   "destructive.remove_outside": {
     gate: "destructive",
-    refuses: "rm/rmdir/unlink/shred/find -delete of the workspace root, of paths outside it, or of unresolved $… / ~ targets",
+    refuses:
+      "rm/rmdir/unlink/shred/find -delete of the workspace root, of paths outside it, or of unresolved $… / ~ targets",
     hint: "Remove only named paths inside the workspace, never its root.",
   },
   "destructive.git_discard": {
@@ -175,35 +181,58 @@ export const RULES = {
 export type RuleId = keyof typeof RULES;
 
 /** Shells: `-c` runs inline code; no script operand reads code from stdin. */
-export const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "rbash", "yash"]);
+export const SHELLS = new Set([
+  "sh",
+  "bash",
+  "zsh",
+  "dash",
+  "ksh",
+  "mksh",
+  "ash",
+  "fish",
+  "csh",
+  "tcsh",
+  "rbash",
+  "yash",
+]);
 /** Shell options that take a value (so the value is not the script operand). */
 export const SHELL_VALUE_OPTIONS = new Set(["-o", "+o", "-O", "+O", "--rcfile", "--init-file"]);
 
 /** Interpreters and the options that take inline code (short options may be clustered, e.g. `-lne`). */
-export const INTERPRETERS: Record<string, { short: string; long: readonly string[]; subcommands?: readonly string[] }> = {
-  python: { short: "c", long: [] },
-  pypy: { short: "c", long: [] },
-  node: { short: "ep", long: ["--eval", "--print"] },
-  nodejs: { short: "ep", long: ["--eval", "--print"] },
-  bun: { short: "e", long: ["--eval", "--print"] },
-  deno: { short: "", long: [], subcommands: ["eval", "repl"] },
-  perl: { short: "eE", long: [] },
-  ruby: { short: "e", long: [] },
-  php: { short: "r", long: [] },
-  lua: { short: "e", long: [] },
-  luajit: { short: "e", long: [] },
-  rscript: { short: "e", long: [] },
-  julia: { short: "eE", long: ["--eval", "--print"] },
-  osascript: { short: "e", long: [] },
-  pwsh: { short: "c", long: ["-command", "--command"] },
-  gdb: { short: "", long: ["-ex", "--ex", "-eval-command", "--eval-command"] },
-};
+export const INTERPRETERS: Record<string, { short: string; long: readonly string[]; subcommands?: readonly string[] }> =
+  {
+    python: { short: "c", long: [] },
+    pypy: { short: "c", long: [] },
+    node: { short: "ep", long: ["--eval", "--print"] },
+    nodejs: { short: "ep", long: ["--eval", "--print"] },
+    bun: { short: "e", long: ["--eval", "--print"] },
+    deno: { short: "", long: [], subcommands: ["eval", "repl"] },
+    perl: { short: "eE", long: [] },
+    ruby: { short: "e", long: [] },
+    php: { short: "r", long: [] },
+    lua: { short: "e", long: [] },
+    luajit: { short: "e", long: [] },
+    rscript: { short: "e", long: [] },
+    julia: { short: "eE", long: ["--eval", "--print"] },
+    osascript: { short: "e", long: [] },
+    pwsh: { short: "c", long: ["-command", "--command"] },
+    gdb: { short: "", long: ["-ex", "--ex", "-eval-command", "--eval-command"] },
+  };
 
 /** Awk programs may run commands; these constructs in an inline program are refused. */
 export const AWK_PROGRAMS = new Set(["awk", "gawk", "mawk", "nawk", "busybox-awk"]);
 export const AWK_EXEC = /system\s*\(|getline|\|/;
 /** Awk options that take a value. */
-export const AWK_VALUE_OPTIONS = new Set(["-F", "-v", "-f", "--field-separator", "--assign", "--file", "-i", "--include"]);
+export const AWK_VALUE_OPTIONS = new Set([
+  "-F",
+  "-v",
+  "-f",
+  "--field-separator",
+  "--assign",
+  "--file",
+  "-i",
+  "--include",
+]);
 
 /**
  * Wrappers that run another command: how many option values and positionals
@@ -260,9 +289,19 @@ export const WRAPPERS: Record<string, WrapperSpec> = {
       "--process-slot-var",
     ],
   },
-  flock: { valueOptions: ["-w", "--timeout", "-E", "--conflict-exit-code"], positionals: 1, shellOptions: ["-c", "--command"] },
-  watch: { valueOptions: ["-n", "--interval", "-d", "--differences", "-q", "--equexit"], shellUnless: ["-x", "--exec"] },
-  script: { valueOptions: ["-E", "--echo", "-I", "-O", "-B", "-T", "--log-io", "--log-in", "--log-out"], shellOptions: ["-c", "--command"] },
+  flock: {
+    valueOptions: ["-w", "--timeout", "-E", "--conflict-exit-code"],
+    positionals: 1,
+    shellOptions: ["-c", "--command"],
+  },
+  watch: {
+    valueOptions: ["-n", "--interval", "-d", "--differences", "-q", "--equexit"],
+    shellUnless: ["-x", "--exec"],
+  },
+  script: {
+    valueOptions: ["-E", "--echo", "-I", "-O", "-B", "-T", "--log-io", "--log-in", "--log-out"],
+    shellOptions: ["-c", "--command"],
+  },
   strace: { valueOptions: ["-o", "-e", "-p", "-s", "-u", "-E", "-a", "-P", "-I", "-b", "-X"] },
   ltrace: { valueOptions: ["-o", "-e", "-p", "-s", "-u", "-n", "-a", "-l", "-x"] },
   valgrind: {},
@@ -348,9 +387,76 @@ export const NETWORK_SUBCOMMANDS: Record<string, ReadonlySet<string>> = {
     "p4",
     "request-pull",
   ]),
-  npm: new Set(["install", "i", "in", "ins", "add", "ci", "update", "up", "upgrade", "publish", "exec", "x", "create", "init", "dlx", "audit", "outdated", "view", "info", "show", "search", "login", "adduser", "whoami", "ping", "pack", "unpublish", "deprecate", "dist-tag", "owner", "access", "token", "install-test", "it"]),
-  pnpm: new Set(["install", "i", "add", "update", "up", "upgrade", "dlx", "exec", "create", "publish", "outdated", "audit", "fetch", "import", "login", "view", "info"]),
-  yarn: new Set(["", "install", "add", "upgrade", "up", "dlx", "create", "publish", "outdated", "audit", "info", "npm", "login"]),
+  npm: new Set([
+    "install",
+    "i",
+    "in",
+    "ins",
+    "add",
+    "ci",
+    "update",
+    "up",
+    "upgrade",
+    "publish",
+    "exec",
+    "x",
+    "create",
+    "init",
+    "dlx",
+    "audit",
+    "outdated",
+    "view",
+    "info",
+    "show",
+    "search",
+    "login",
+    "adduser",
+    "whoami",
+    "ping",
+    "pack",
+    "unpublish",
+    "deprecate",
+    "dist-tag",
+    "owner",
+    "access",
+    "token",
+    "install-test",
+    "it",
+  ]),
+  pnpm: new Set([
+    "install",
+    "i",
+    "add",
+    "update",
+    "up",
+    "upgrade",
+    "dlx",
+    "exec",
+    "create",
+    "publish",
+    "outdated",
+    "audit",
+    "fetch",
+    "import",
+    "login",
+    "view",
+    "info",
+  ]),
+  yarn: new Set([
+    "",
+    "install",
+    "add",
+    "upgrade",
+    "up",
+    "dlx",
+    "create",
+    "publish",
+    "outdated",
+    "audit",
+    "info",
+    "npm",
+    "login",
+  ]),
   bun: new Set(["install", "i", "add", "update", "upgrade", "x", "create", "publish", "outdated", "pm"]),
   pip: new Set(["install", "download", "wheel", "search", "index"]),
   uv: new Set(["pip", "add", "sync", "lock", "tool", "run", "python", "self", "publish"]),
@@ -377,7 +483,15 @@ export const NETWORK_SUBCOMMANDS: Record<string, ReadonlySet<string>> = {
 };
 
 /** `python -m MODULE` values that reach the network. */
-export const PYTHON_NETWORK_MODULES = new Set(["pip", "http.server", "SimpleHTTPServer", "smtpd", "ftplib", "ensurepip", "venv-upgrade"]);
+export const PYTHON_NETWORK_MODULES = new Set([
+  "pip",
+  "http.server",
+  "SimpleHTTPServer",
+  "smtpd",
+  "ftplib",
+  "ensurepip",
+  "venv-upgrade",
+]);
 
 /** URL schemes that mean network. */
 export const NETWORK_URL = /^(https?|ftps?|sftp|scp|ssh|git|git\+ssh|rsync|telnet|wss?|s3|gs|tcp|udp):\/\//i;
@@ -447,7 +561,18 @@ export const PERMISSION_CHANGERS = new Set(["chmod", "chown", "chgrp", "chattr",
 /** Programs with an in-place option `-i`. */
 export const IN_PLACE_EDITORS = new Set(["sed", "perl", "ruby"]);
 /** systemctl subcommands that only read. */
-export const SYSTEMCTL_READS = new Set(["status", "show", "cat", "list-units", "list-unit-files", "list-timers", "is-active", "is-enabled", "is-failed", "help"]);
+export const SYSTEMCTL_READS = new Set([
+  "status",
+  "show",
+  "cat",
+  "list-units",
+  "list-unit-files",
+  "list-timers",
+  "is-active",
+  "is-enabled",
+  "is-failed",
+  "help",
+]);
 
 /** Shell keywords and builtins that have no program of their own. */
 export const SHELL_BUILTINS = new Set([
@@ -502,12 +627,29 @@ export const SHELL_BUILTINS = new Set([
 ]);
 
 /** Reserved words that begin or continue a compound command (skipped when walking shell code). */
-export const SHELL_RESERVED_PREFIX = new Set(["!", "{", "}", "then", "do", "else", "elif", "if", "while", "until", "time", "fi", "done", "esac", "in"]);
+export const SHELL_RESERVED_PREFIX = new Set([
+  "!",
+  "{",
+  "}",
+  "then",
+  "do",
+  "else",
+  "elif",
+  "if",
+  "while",
+  "until",
+  "time",
+  "fi",
+  "done",
+  "esac",
+  "in",
+]);
 /** Builtins whose NAME=value arguments set the environment. */
 export const EXPORTERS = new Set(["export", "declare", "typeset", "local", "readonly"]);
 
 /** `git -c` keys that are harmless. */
-export const GIT_SAFE_CONFIG = /^(color|user|advice|log|format|init|column|pretty|i18n|blame|status|grep)\.[A-Za-z0-9.-]+$/i;
+export const GIT_SAFE_CONFIG =
+  /^(color|user|advice|log|format|init|column|pretty|i18n|blame|status|grep)\.[A-Za-z0-9.-]+$/i;
 
 /** Devices and pseudo-files any command may name. */
 export const ALLOWED_DEVICES = new Set([

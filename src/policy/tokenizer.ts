@@ -275,7 +275,9 @@ function readWord(cmd: string, start: number): [WordToken | null, number] {
       i = next;
     } else {
       if (ch === "*" || ch === "?" || ch === "[") expansions.push({ kind: "glob", text: ch });
-      if (ch === "{" && /^\{[^{}\s]*(,|\.\.)[^{}\s]*\}/.test(cmd.slice(i))) expansions.push({ kind: "brace", text: "{" });
+      if (ch === "{" && /^\{[^{}\s]*(,|\.\.)[^{}\s]*\}/.test(cmd.slice(i))) {
+        expansions.push({ kind: "brace", text: "{" });
+      }
       if (ch === "~" && i === start) expansions.push({ kind: "tilde", text: "~" });
       if (ch === "~" && i > start && /[=:]/.test(cmd[i - 1]) && !quoted) expansions.push({ kind: "tilde", text: "~" });
       value += ch;
