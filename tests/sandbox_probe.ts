@@ -25,7 +25,7 @@ export function parseProbe(output: string): Record<string, string> {
 }
 
 /** Starts a loopback listener and writes the probe script for it. */
-export async function probeTargets(): Promise<ProbeTargets> {
+export function probeTargets(): ProbeTargets {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = (listener.addr as Deno.NetAddr).port;
   const accepting = (async () => {
