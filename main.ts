@@ -59,7 +59,11 @@ async function main(args: string[]): Promise<void> {
     await services.close();
     Deno.exit(code);
   };
-  server.onclose = () => void shutdown(0);
+  const closeSession = server.onclose;
+  server.onclose = () => {
+    closeSession?.();
+    void shutdown(0);
+  };
   for (const signal of ["SIGINT", "SIGTERM"] as const) Deno.addSignalListener(signal, () => void shutdown(0));
   await server.connect(new StdioServerTransport());
 }

@@ -97,6 +97,8 @@ export function createMcpServer(runtime: Runtime, transport: SessionInfo["transp
     { name: SERVER_NAME, version: SERVER_VERSION },
     { capabilities: { tools: { listChanged: false } } },
   );
+  // A session's commands die with its transport (chain, do not replace, this handler).
+  server.onclose = () => void runtime.services.commands.release(sessionState.commandIds);
 
   // The SDK does not keep the negotiated version; record it as it negotiates it.
   const initialize = (server as unknown as { _oninitialize(request: unknown): Promise<unknown> })._oninitialize

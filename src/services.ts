@@ -6,6 +6,9 @@ import type { Config } from "./config.ts";
 import type { Workspace } from "./workspace/confine.ts";
 import { locateRipgrep, type RipgrepBinary } from "./search/ripgrep_binary.ts";
 import { type LandlockProbe, probeLandlock } from "./policy/landlock_probe.ts";
+import { CommandRegistry } from "./exec/registry.ts";
+import { probePty } from "./exec/pty.ts";
+import { unsandboxedPolicy } from "./exec/unsandboxed_policy.ts";
 
 /** Facts about the runtime, measured once at start-up. */
 export interface RuntimeFacts {
@@ -20,6 +23,8 @@ export interface RuntimeFacts {
 /** What tool handlers share across sessions. */
 export interface Services {
   facts: RuntimeFacts;
+  /** Every command of this process (exec_command, write_stdin, kill_command, read_output). */
+  commands: CommandRegistry;
   /** Stops background work and children; called once at shutdown. */
   close(): Promise<void>;
 }
@@ -44,10 +49,13 @@ export async function createServices(_config: Config, workspace: Workspace): Pro
     ripgrep,
     landlock: probeLandlock(),
     workspaceWritable,
-    tty: { supported: false, reason: "PTY support is not implemented in this build" },
+    tty: probePty(),
   };
+  // TEMPORARY: no gates, no sandbox, until the CommandPolicy of src/policy/ is wired here.
+  const commands = new CommandRegistry({ policy: unsandboxedPolicy(), tty: facts.tty });
   return {
     facts,
-    close: () => Promise.resolve(),
+    commands,
+    close: () => commands.close(),
   };
 }

@@ -36,6 +36,8 @@ import { childEnvironment } from "./child_env.ts";
 const DRAIN_GRACE_MS = 500;
 /** Reads per fd per wake-up before yielding to other fds and the event loop. */
 const MAX_READS_PER_WAKE = 8;
+/** A read this large means the default pipe buffer was full: grow it (growing every pipe up front costs ms per spawn). */
+const GROW_PIPE_AFTER_BYTES = 65536;
 /** End-of-file on a terminal in canonical mode (Ctrl-D). */
 const TTY_EOF = "\x04";
 
@@ -75,6 +77,7 @@ export class Command {
   #pending: Uint8Array<ArrayBuffer>[] = [];
   #ttySlave: number | null;
   #drainTimer: ReturnType<typeof setTimeout> | null = null;
+  readonly #grown = new Set<StreamName>();
   #complete = false;
   #resolveDone!: () => void;
 
@@ -122,8 +125,6 @@ export class Command {
       const [inRead, inWrite] = makePipe();
       const [outRead, outWrite] = makePipe();
       const [errRead, errWrite] = makePipe();
-      growPipe(outRead);
-      growPipe(errRead);
       request = { ...base, stdio: { stdin: inRead, stdout: outWrite, stderr: errWrite } };
       parentFds = [inWrite, outRead, errRead];
       childFds = [inRead, outWrite, errWrite];
@@ -220,6 +221,10 @@ export class Command {
         return;
       }
       this.streams[name].append(scratch.subarray(0, result));
+      if (result >= GROW_PIPE_AFTER_BYTES && !this.tty && !this.#grown.has(name)) {
+        this.#grown.add(name);
+        growPipe(fd);
+      }
     }
   }
 

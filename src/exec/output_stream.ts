@@ -28,8 +28,8 @@ export interface StreamRead {
 
 /** The frozen head's share of the per-stream budget. */
 const HEAD_FRACTION = 8;
-/** Smallest head allocation; it grows by doubling up to its cap. */
-const INITIAL_HEAD_BYTES = 4096;
+/** Smallest head or tail allocation; each grows by doubling up to its cap. */
+const INITIAL_ALLOCATION_BYTES = 4096;
 
 /** Head-plus-tail retention of one stream. */
 export class OutputStream {
@@ -37,8 +37,9 @@ export class OutputStream {
   readonly tailCapacity: number;
   #head = new Uint8Array(0);
   #headLength = 0;
-  /** Tail chunks, oldest first; the first may be a trimmed view. */
-  #tail: Uint8Array[] = [];
+  /** Tail ring buffer (grows by doubling up to tailCapacity): #tailLength bytes from #tailFirst, wrapping. */
+  #tail = new Uint8Array(0);
+  #tailFirst = 0;
   #tailLength = 0;
   #total = 0;
   #closed = false;
@@ -94,34 +95,36 @@ export class OutputStream {
     this.#total += bytes.length;
     if (rest.length === 0) return;
     const kept = rest.length > this.tailCapacity ? rest.subarray(rest.length - this.tailCapacity) : rest;
-    this.#tail.push(kept.slice());
+    this.#growTail(Math.min(this.tailCapacity, this.#tailLength + kept.length));
+    const size = this.#tail.length;
+    const at = (this.#tailFirst + this.#tailLength) % size;
+    const first = Math.min(kept.length, size - at);
+    this.#tail.set(kept.subarray(0, first), at);
+    this.#tail.set(kept.subarray(first), 0);
     this.#tailLength += kept.length;
-    let excess = this.#tailLength - this.tailCapacity;
-    while (excess > 0) {
-      const first = this.#tail[0];
-      if (first.length <= excess) {
-        this.#tail.shift();
-        this.#tailLength -= first.length;
-        excess -= first.length;
-      } else {
-        this.#tail[0] = first.subarray(excess);
-        this.#tailLength -= excess;
-        excess = 0;
-      }
+    if (this.#tailLength > size) {
+      this.#tailFirst = (this.#tailFirst + this.#tailLength - size) % size;
+      this.#tailLength = size;
     }
   }
 
   /**
    * Up to `limit` retained bytes from `offset`. An offset inside the evicted
    * gap moves to the first retained byte after it (reported in `skipped`);
-   * a read never crosses from the head into the tail.
+   * a read crosses from the head into the tail only when no gap lies between.
    */
   read(offset: number, limit: number): StreamRead {
     const start = Math.min(offset, this.#total);
     const tailStart = this.#total - this.#tailLength;
     if (start < this.#headLength) {
       const end = Math.min(this.#headLength, start + limit);
-      return { bytes: this.#head.subarray(start, end), start, skipped: 0 };
+      const head = this.#head.subarray(start, end);
+      const more = tailStart === this.#headLength ? Math.min(limit - head.length, this.#tailLength) : 0;
+      if (more <= 0) return { bytes: head, start, skipped: 0 };
+      const bytes = new Uint8Array(head.length + more);
+      bytes.set(head);
+      bytes.set(this.#copyTail(0, more), head.length);
+      return { bytes, start, skipped: 0 };
     }
     const from = Math.max(start, tailStart);
     const length = Math.max(0, Math.min(limit, this.#total - from));
@@ -130,25 +133,29 @@ export class OutputStream {
 
   #copyTail(position: number, length: number): Uint8Array {
     const out = new Uint8Array(length);
-    let skip = position;
-    let written = 0;
-    for (const chunk of this.#tail) {
-      if (written === length) break;
-      if (skip >= chunk.length) {
-        skip -= chunk.length;
-        continue;
-      }
-      const piece = chunk.subarray(skip, skip + (length - written));
-      out.set(piece, written);
-      written += piece.length;
-      skip = 0;
-    }
+    const size = this.#tail.length;
+    if (length === 0) return out;
+    const at = (this.#tailFirst + position) % size;
+    const first = Math.min(length, size - at);
+    out.set(this.#tail.subarray(at, at + first));
+    out.set(this.#tail.subarray(0, length - first), first);
     return out;
+  }
+
+  /** Makes the ring hold at least `needed` bytes, unwrapping its content to the start. */
+  #growTail(needed: number): void {
+    if (needed <= this.#tail.length) return;
+    let size = Math.max(INITIAL_ALLOCATION_BYTES, this.#tail.length);
+    while (size < needed) size *= 2;
+    const grown = new Uint8Array(Math.min(size, this.tailCapacity));
+    grown.set(this.#copyTail(0, this.#tailLength));
+    this.#tail = grown;
+    this.#tailFirst = 0;
   }
 
   #growHead(needed: number): void {
     if (needed <= this.#head.length) return;
-    let size = Math.max(INITIAL_HEAD_BYTES, this.#head.length);
+    let size = Math.max(INITIAL_ALLOCATION_BYTES, this.#head.length);
     while (size < needed) size *= 2;
     const grown = new Uint8Array(Math.min(size, this.headCapacity));
     grown.set(this.#head.subarray(0, this.#headLength));

@@ -164,7 +164,7 @@ export class CommandRegistry {
 
   /** Waits until `command` has exited or `ms` passed. */
   async wait(command: Command, ms: number, options: WaitOptions = {}): Promise<void> {
-    if (command.status === "exited" || ms <= 0) return;
+    if (command.status === "exited" || ms <= 0 || options.signal?.aborted) return;
     const started = performance.now();
     const timeout = sleep(ms);
     let ticker: ReturnType<typeof setInterval> | undefined;

@@ -2,6 +2,7 @@ import { assert, assertEquals } from "../../tests/assert.ts";
 import { ToolError } from "../errors.ts";
 import { CommandRegistry } from "./registry.ts";
 import { unsandboxedPolicy } from "./unsandboxed_policy.ts";
+import { SIGNALS } from "./libc.ts";
 
 const BASE_ENV = { PATH: "/usr/local/bin:/usr/bin:/bin", HOME: "/tmp" };
 
@@ -111,6 +112,23 @@ Deno.test("registry: sessions are isolated; pruned commands say so", async () =>
   await commands.close();
 });
 
+Deno.test("registry: finished commands expire after the retention time", async () => {
+  const commands = registry({
+    maxActiveCommands: 2,
+    maxRetainedCommands: 4,
+    perStreamBytes: 1024,
+    totalOutputBytes: 1024 * 1024,
+    retentionMs: 50,
+  });
+  const owner = new Set<string>();
+  const command = await commands.start(request("echo kept"), owner);
+  await commands.wait(command, 5000);
+  assertEquals(commands.get(command.id, owner), command);
+  await new Promise((resolve) => setTimeout(resolve, 80));
+  assertEquals(errorCode(() => commands.get(command.id, owner)), "COMMAND_PRUNED");
+  await commands.close();
+});
+
 Deno.test("registry: retention keeps head and tail, counts the gap", async () => {
   const commands = registry({
     maxActiveCommands: 2,
@@ -135,5 +153,18 @@ Deno.test("registry: retention keeps head and tail, counts the gap", async () =>
   assert(afterHead.eof && afterHead.data.endsWith("20000\n"));
   assertEquals(errorCode(() => commands.read("command:nope:stdout", 0, 10, owner)), "OUTPUT_REF_INVALID");
   assertEquals(errorCode(() => commands.read("stdout", 0, 10, owner)), "OUTPUT_REF_INVALID");
+  await commands.close();
+});
+
+Deno.test("registry: 32 PTY sessions share one poll thread; async file I/O stays fast", async () => {
+  const commands = registry();
+  const owner = new Set<string>();
+  const started = await Promise.all(Array.from({ length: 32 }, () => commands.start(request("sleep 30", true), owner)));
+  const before = performance.now();
+  for (let i = 0; i < 20; i++) await Deno.readTextFile("/proc/self/status");
+  const elapsed = performance.now() - before;
+  assert(elapsed < 1000, `20 file reads took ${elapsed} ms with 32 sessions open`);
+  for (const command of started) command.signal(SIGNALS.KILL);
+  await Promise.all(started.map((command) => command.done));
   await commands.close();
 });

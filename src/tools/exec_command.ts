@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { defineTool } from "./tool.ts";
-import { commandResultSchema } from "./command_result.ts";
-import { notImplemented } from "./not_implemented.ts";
+import { commandOutput, commandResultSchema } from "./command_result.ts";
+import { confine } from "../workspace/confine.ts";
+import { ToolError } from "../errors.ts";
 
 export const execCommandTool = defineTool({
   name: "exec_command",
@@ -20,5 +21,25 @@ export const execCommandTool = defineTool({
     ),
   }),
   output: commandResultSchema,
-  handler: () => notImplemented("exec_command"),
+  handler: async (args, ctx) => {
+    const workdir = await confine(ctx.workspace, args.workdir);
+    if (!(await Deno.stat(workdir.abs)).isDirectory) {
+      throw new ToolError("NOT_A_DIRECTORY", `workdir ${workdir.rel} is not a directory`, {
+        details: { field: "workdir", path: workdir.rel },
+      });
+    }
+    const commands = ctx.services.commands;
+    const command = await commands.start(
+      { cmd: args.cmd, cwd: workdir.abs, env: args.env ?? {}, tty: args.tty, grants: ctx.sessionState.grants },
+      ctx.sessionState.commandIds,
+    );
+    await commands.wait(command, args.yield_time_ms, {
+      signal: ctx.signal,
+      onProgress: (elapsed) =>
+        void ctx.progress(Math.round(elapsed), args.yield_time_ms, `running ${command.id}`).catch(() => {}),
+    });
+    const notFound = commands.notFoundError(command);
+    if (notFound) throw notFound;
+    return commandOutput(commands.poll(command, args.max_output_bytes), args.yield_time_ms);
+  },
 });

@@ -1,7 +1,11 @@
 import { z } from "zod";
 import { defineTool } from "./tool.ts";
-import { commandResultSchema } from "./command_result.ts";
-import { notImplemented } from "./not_implemented.ts";
+import { commandOutput, commandResultSchema } from "./command_result.ts";
+
+/** Preview bytes per stream in a kill result. */
+const KILL_PREVIEW_BYTES = 16384;
+/** yield_time_ms suggested for polling a command that outlived its signal. */
+const POLL_YIELD_MS = 10000;
 
 export const killCommandTool = defineTool({
   name: "kill_command",
@@ -14,5 +18,10 @@ export const killCommandTool = defineTool({
     signal: z.enum(["TERM", "KILL", "INT", "HUP"]).default("TERM").describe("Signal to send."),
   }),
   output: commandResultSchema,
-  handler: () => notImplemented("kill_command"),
+  handler: async (args, ctx) => {
+    const commands = ctx.services.commands;
+    const command = commands.get(args.command_id, ctx.sessionState.commandIds);
+    await commands.kill(command, args.signal);
+    return commandOutput(commands.poll(command, KILL_PREVIEW_BYTES), POLL_YIELD_MS);
+  },
 });

@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { defineTool } from "./tool.ts";
-import { notImplemented } from "./not_implemented.ts";
 
 export const readOutputTool = defineTool({
   name: "read_output",
@@ -25,5 +24,14 @@ export const readOutputTool = defineTool({
     omitted_bytes: z.int(),
     command_status: z.enum(["running", "exited"]),
   }),
-  handler: () => notImplemented("read_output"),
+  handler: (args, ctx) => {
+    const page = ctx.services.commands.read(args.output_ref, args.offset, args.limit, ctx.sessionState.commandIds);
+    const gap = page.evicted_gap_bytes > 0
+      ? `; ${page.evicted_gap_bytes} evicted bytes skipped before offset ${page.offset}`
+      : "";
+    const more = page.eof ? "end of stream" : `continue at offset ${page.next_offset}`;
+    const header = `${page.output_ref} bytes ${page.offset}-${page.next_offset} of ${page.total_bytes}${gap} ` +
+      `(${page.omitted_bytes} bytes evicted in total; ${more})`;
+    return Promise.resolve({ text: `${header}\n${page.data}`, data: { ...page } });
+  },
 });

@@ -1,13 +1,12 @@
 import { z } from "zod";
 import { defineTool } from "./tool.ts";
-import { commandResultSchema } from "./command_result.ts";
-import { notImplemented } from "./not_implemented.ts";
+import { commandOutput, commandResultSchema } from "./command_result.ts";
 
 export const writeStdinTool = defineTool({
   name: "write_stdin",
   title: "Write to / poll command",
   description:
-    "Write chars to a running command's stdin (empty chars: just poll), wait up to yield_time_ms, and return the output produced since the last poll. close_stdin:true sends end-of-file.",
+    "Write chars to a running command's stdin (empty chars: just poll), wait up to yield_time_ms, and return the output produced since the last poll. close_stdin:true sends end-of-file (closes the pipe; on a TTY sends Ctrl-D).",
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   input: z.strictObject({
     command_id: z.string().min(1).describe("The command_id from exec_command."),
@@ -19,5 +18,15 @@ export const writeStdinTool = defineTool({
     ),
   }),
   output: commandResultSchema,
-  handler: () => notImplemented("write_stdin"),
+  handler: async (args, ctx) => {
+    const commands = ctx.services.commands;
+    const command = commands.get(args.command_id, ctx.sessionState.commandIds);
+    commands.write(command, args.chars, args.close_stdin);
+    await commands.wait(command, args.yield_time_ms, {
+      signal: ctx.signal,
+      onProgress: (elapsed) =>
+        void ctx.progress(Math.round(elapsed), args.yield_time_ms, `running ${command.id}`).catch(() => {}),
+    });
+    return commandOutput(commands.poll(command, args.max_output_bytes), args.yield_time_ms);
+  },
 });
