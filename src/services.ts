@@ -8,7 +8,7 @@ import { locateRipgrep, type RipgrepBinary } from "./search/ripgrep_binary.ts";
 import { type LandlockProbe, probeLandlock } from "./policy/landlock_probe.ts";
 import { CommandRegistry } from "./exec/registry.ts";
 import { probePty } from "./exec/pty.ts";
-import { unsandboxedPolicy } from "./exec/unsandboxed_policy.ts";
+import { createCommandPolicy, type WorkcellPolicy } from "./policy/command_policy.ts";
 
 /** Facts about the runtime, measured once at start-up. */
 export interface RuntimeFacts {
@@ -25,6 +25,8 @@ export interface Services {
   facts: RuntimeFacts;
   /** Every command of this process (exec_command, write_stdin, kill_command, read_output). */
   commands: CommandRegistry;
+  /** The mode's command gate, child environment and Landlock sandbox. */
+  policy: WorkcellPolicy;
   /** Stops background work and children; called once at shutdown. */
   close(): Promise<void>;
 }
@@ -43,7 +45,7 @@ async function isWritable(root: string): Promise<boolean> {
 }
 
 /** Creates the services for one server process. */
-export async function createServices(_config: Config, workspace: Workspace): Promise<Services> {
+export async function createServices(config: Config, workspace: Workspace): Promise<Services> {
   const [ripgrep, workspaceWritable] = await Promise.all([locateRipgrep(), isWritable(workspace.root)]);
   const facts: RuntimeFacts = {
     ripgrep,
@@ -51,11 +53,18 @@ export async function createServices(_config: Config, workspace: Workspace): Pro
     workspaceWritable,
     tty: probePty(),
   };
-  // TEMPORARY: no gates, no sandbox, until the CommandPolicy of src/policy/ is wired here.
-  const commands = new CommandRegistry({ policy: unsandboxedPolicy(), tty: facts.tty });
+  const policy = await createCommandPolicy(config, workspace, {
+    landlock: facts.landlock,
+    inheritedEnv: Deno.env.toObject(),
+  });
+  const commands = new CommandRegistry({ policy, tty: facts.tty });
   return {
     facts,
     commands,
-    close: () => commands.close(),
+    policy,
+    close: async () => {
+      await commands.close();
+      await policy.close();
+    },
   };
 }

@@ -6,7 +6,7 @@
  * await using server = await startServer();
  * const result = await server.call("server_info", {});
  */
-import { Client, StdioClientTransport } from "../src/sdk/mod.ts";
+import { Client, ElicitRequestSchema, StdioClientTransport } from "../src/sdk/mod.ts";
 import { sourceRunArgs } from "../src/permissions.ts";
 
 /** A running server with a connected client. */
@@ -35,6 +35,16 @@ export interface StartOptions {
   workspace?: string;
   args?: string[];
   clientCapabilities?: Record<string, unknown>;
+  /** Answers elicitation/create (declare `clientCapabilities: { elicitation: {} }` too). */
+  onElicit?: (request: { message: string; requestedSchema: unknown }) => ElicitAnswer | Promise<ElicitAnswer>;
+  /** Extra environment for the server process (on top of PATH, HOME, NO_COLOR). */
+  env?: Record<string, string>;
+}
+
+/** What the test client answers to an elicitation. */
+export interface ElicitAnswer {
+  action: "accept" | "decline" | "cancel";
+  content?: Record<string, string | number | boolean>;
 }
 
 /** Creates a fresh temp directory; the caller removes it (startServer does for its own). */
@@ -49,7 +59,12 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   const transport = new StdioClientTransport({
     command: Deno.execPath(),
     args: [...sourceRunArgs({ writeRoot: workspace, http: null }), "--workspace", workspace, ...(options.args ?? [])],
-    env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: Deno.env.get("HOME") ?? "/root", NO_COLOR: "1" },
+    env: {
+      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+      HOME: Deno.env.get("HOME") ?? "/root",
+      NO_COLOR: "1",
+      ...options.env,
+    },
     stderr: "pipe",
   });
   let stderr = "";
@@ -58,6 +73,14 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     { name: "workcell-e2e", version: "1.0.0" },
     { capabilities: options.clientCapabilities ?? {} },
   );
+  const onElicit = options.onElicit;
+  if (onElicit) {
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      const params = request.params as { message: string; requestedSchema?: unknown };
+      const answer = await onElicit({ message: params.message, requestedSchema: params.requestedSchema });
+      return { ...answer } as Record<string, unknown>;
+    });
+  }
   await client.connect(transport);
   const close = async () => {
     await client.close();
