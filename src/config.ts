@@ -34,6 +34,7 @@ export interface Config {
 /** What the command line asks for. */
 export type ParsedArgs =
   | { kind: "run"; config: Config }
+  | { kind: "card"; config: Config }
   | { kind: "help" }
   | { kind: "version" };
 
@@ -49,7 +50,7 @@ export class UsageError extends Error {
 export const USAGE = `usage: workcell [--workspace DIR] [--mode safe|trusted|dangerous]
                 [--http HOST:PORT] [--auth-token-file FILE] [--http-no-auth]
                 [--disable-view-image] [--dangerously-fake-readonly-annotations]
-                [--version] [--help]
+                [--print-server-card] [--version] [--help]
 
   --workspace DIR    confine every tool to DIR (default: the current directory)
   --mode MODE        command policy: safe (default), trusted or dangerous
@@ -62,6 +63,8 @@ export const USAGE = `usage: workcell [--workspace DIR] [--mode safe|trusted|dan
                      leave view_image out of tools/list (clients without image content)
   --dangerously-fake-readonly-annotations
                      advertise every tool as read-only in tools/list; behaviour is unchanged
+  --print-server-card
+                     print the server card (name, version, transport, tools, auth) as JSON and exit
   --version          print the version and exit
   --help             print this help and exit`;
 
@@ -70,6 +73,7 @@ const SWITCH_FLAGS = [
   "--http-no-auth",
   "--disable-view-image",
   "--dangerously-fake-readonly-annotations",
+  "--print-server-card",
   "--version",
   "--help",
 ] as const;
@@ -147,7 +151,7 @@ export function parseArgs(args: readonly string[], cwd = "."): ParsedArgs {
     throw new UsageError(`--http-no-auth is refused on non-loopback host ${http.host}; give a token instead`);
   }
   return {
-    kind: "run",
+    kind: switches.has("--print-server-card") ? "card" : "run",
     config: {
       workspace: values.get("--workspace") ?? cwd,
       mode: mode as Mode,

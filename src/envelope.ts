@@ -9,6 +9,7 @@
 import { ToolError } from "./errors.ts";
 import type { ToolOutput } from "./tools/tool.ts";
 import type { CallToolResult } from "./sdk/mod.ts";
+import { utf8CutIndex } from "./text/utf8.ts";
 
 /** Upper bound of the model-facing text, in UTF-8 bytes. */
 export const MAX_TEXT_BYTES = 16 * 1024;
@@ -28,9 +29,8 @@ export function boundText(text: string, maxBytes = MAX_TEXT_BYTES): string {
   if (bytes.length <= maxBytes) return text;
   const marker = (cut: number) =>
     `\n[… ${cut} more bytes cut from this text; the complete result is in structuredContent …]`;
-  // Reserve room for the marker, then step back to a UTF-8 lead byte.
-  let end = maxBytes - encoder.encode(marker(bytes.length)).length;
-  while (end > 0 && (bytes[end] & 0xc0) === 0x80) end--;
+  // Reserve room for the marker, then cut on a character boundary.
+  const end = utf8CutIndex(bytes, maxBytes - encoder.encode(marker(bytes.length)).length);
   return decoder.decode(bytes.subarray(0, end)) + marker(bytes.length - end);
 }
 

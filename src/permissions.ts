@@ -15,8 +15,11 @@
 export interface PermissionInputs {
   /** The only directory the server may write beneath (absolute, or "." in a compiled binary started in the workspace). */
   writeRoot: string;
-  /** The HTTP listen address, when serving HTTP. */
-  http: { host: string; port: number } | null;
+  /**
+   * The HTTP listen address when serving HTTP; "any" for the compiled binary,
+   * whose address is only known at run time (it drops net again in stdio mode).
+   */
+  http: { host: string; port: number } | "any" | null;
 }
 
 /** The Deno permission flags for a server with these inputs. */
@@ -30,7 +33,8 @@ export function permissionFlags(inputs: PermissionInputs): string[] {
     "--allow-sys",
     "--allow-ffi",
   ];
-  if (inputs.http) {
+  if (inputs.http === "any") flags.push("--allow-net");
+  else if (inputs.http) {
     const host = inputs.http.host.includes(":") ? `[${inputs.http.host}]` : inputs.http.host;
     flags.push(`--allow-net=${host}:${inputs.http.port}`);
   }

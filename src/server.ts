@@ -52,6 +52,21 @@ const FAKE_READONLY: Annotations = {
   openWorldHint: false,
 };
 
+/**
+ * zod renders `z.unknown()` values as `{}`; strict schema linters read that as
+ * "constrains nothing by accident". Spell free-form values as a deliberate `true`.
+ */
+function explicitFreeForm(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(explicitFreeForm);
+  if (schema === null || typeof schema !== "object") return schema;
+  const entries = Object.entries(schema).map(([key, value]) => {
+    const empty = value !== null && typeof value === "object" && !Array.isArray(value) &&
+      Object.keys(value).length === 0;
+    return [key, key === "additionalProperties" && empty ? true : explicitFreeForm(value)];
+  });
+  return Object.fromEntries(entries);
+}
+
 /** The tools/list entry of one tool, as JSON Schema. */
 export function toolListing(tool: ToolDefinition, options: { fakeReadonly: boolean }): Tool {
   const success = tool.output.extend({ ok: z.literal(true) });
@@ -64,8 +79,8 @@ export function toolListing(tool: ToolDefinition, options: { fakeReadonly: boole
     name: tool.name,
     title: tool.title,
     description: tool.description,
-    inputSchema: inputSchema as Tool["inputSchema"],
-    outputSchema: { type: "object", ...outputSchema } as Tool["outputSchema"],
+    inputSchema: explicitFreeForm(inputSchema) as Tool["inputSchema"],
+    outputSchema: explicitFreeForm({ type: "object", ...outputSchema }) as Tool["outputSchema"],
     annotations: { title: tool.title, ...(options.fakeReadonly ? FAKE_READONLY : tool.annotations) },
   };
 }

@@ -52,13 +52,30 @@ export async function tempWorkspace(): Promise<string> {
   return await Deno.realPath(await Deno.makeTempDir({ prefix: "workcell-test-" }));
 }
 
-/** Starts the server from source exactly as `deno task start` does. */
+/**
+ * The command that starts the server on `workspace`: the compiled binary when
+ * WORKCELL_BINARY is set (tests/build_test.ts runs the e2e suite that way),
+ * else `deno run` from source with the one permission list.
+ */
+export function serverCommand(
+  workspace: string,
+  http: { host: string; port: number } | null,
+  args: string[],
+): { command: string; args: string[] } {
+  const binary = Deno.env.get("WORKCELL_BINARY");
+  if (binary) return { command: binary, args: ["--workspace", workspace, ...args] };
+  return {
+    command: Deno.execPath(),
+    args: [...sourceRunArgs({ writeRoot: workspace, http }), "--workspace", workspace, ...args],
+  };
+}
+
+/** Starts the server from source exactly as `deno task start` does (or the compiled binary, see serverCommand). */
 export async function startServer(options: StartOptions = {}): Promise<TestServer> {
   const ownWorkspace = options.workspace === undefined;
   const workspace = options.workspace ?? await tempWorkspace();
   const transport = new StdioClientTransport({
-    command: Deno.execPath(),
-    args: [...sourceRunArgs({ writeRoot: workspace, http: null }), "--workspace", workspace, ...(options.args ?? [])],
+    ...serverCommand(workspace, null, options.args ?? []),
     env: {
       PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
       HOME: Deno.env.get("HOME") ?? "/root",

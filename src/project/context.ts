@@ -8,6 +8,7 @@
 import * as path from "node:path";
 import { confine, isInside, toRelative, type Workspace } from "../workspace/confine.ts";
 import { ToolError } from "../errors.ts";
+import { utf8CutIndex } from "../text/utf8.ts";
 
 /** Manifest files looked for at the workspace root. */
 export const MANIFEST_NAMES = [
@@ -108,15 +109,15 @@ async function excerpt(ws: Workspace, name: string) {
     file = await Deno.open(target.abs, { read: true });
     const info = await file.stat();
     if (!info.isFile) return null;
-    const buffer = new Uint8Array(Math.min(EXCERPT_BYTES, info.size));
+    // One byte beyond the excerpt tells whether a character continues across the cut.
+    const buffer = new Uint8Array(Math.min(EXCERPT_BYTES + 1, info.size));
     let filled = 0;
     while (filled < buffer.length) {
       const n = await file.read(buffer.subarray(filled));
       if (n === null) break;
       filled += n;
     }
-    let end = filled;
-    if (filled < info.size) { while (end > 0 && (buffer[end] & 0xc0) === 0x80) end--; }
+    const end = utf8CutIndex(buffer.subarray(0, filled), EXCERPT_BYTES);
     return {
       path: target.rel,
       excerpt: decoder.decode(buffer.subarray(0, end)),

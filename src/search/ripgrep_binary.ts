@@ -1,29 +1,67 @@
 /**
  * Where the bundled ripgrep lives and which version it is.
  *
+ * From source (`deno run`), rg is the binary of the `@vscode/ripgrep`
+ * platform package in node_modules. In a compiled binary, build.ts embeds
+ * the target's rg at {@linkcode EMBEDDED_RIPGREP_DIR} and this module makes
+ * it executable once at start-up (embedded_ripgrep.ts: a memfd on Linux,
+ * else a private hash-checked cache directory); `path` is then what to
+ * execute, e.g. `/proc/self/fd/7`.
+ *
  * @example
  * const rg = await locateRipgrep();
- * console.error(rg.path, rg.version);
+ * await new Deno.Command(rg.path, { args: ["--version"] }).output();
  */
-import { rgPath } from "@vscode/ripgrep";
+import { materializeRipgrep } from "./embedded_ripgrep.ts";
 
 /** The ripgrep binary the server runs. */
 export interface RipgrepBinary {
+  /** The path to execute. */
   path: string;
   /** First line of `rg --version`, or null when it could not run. */
   version: string | null;
-  /** Where it comes from. */
-  origin: "npm:@vscode/ripgrep";
+  /** Where it comes from and how it runs, e.g. "npm:@vscode/ripgrep (embedded, memfd)". */
+  origin: string;
 }
 
-/** Finds the bundled rg and asks it for its version (once, at start-up). */
-export async function locateRipgrep(): Promise<RipgrepBinary> {
-  let version: string | null = null;
+/** The package the binary comes from. */
+export const RIPGREP_PACKAGE = "npm:@vscode/ripgrep";
+/** Where build.ts stages the target's rg for `deno compile --include` (repo-relative). */
+export const EMBEDDED_RIPGREP_DIR = "dist/.embed";
+/** The embedded binary's file name for an OS. */
+export function ripgrepFileName(os: string = Deno.build.os): string {
+  return os === "windows" ? "rg.exe" : "rg";
+}
+
+async function versionOf(exe: string): Promise<string | null> {
   try {
-    const out = await new Deno.Command(rgPath, { args: ["--version"], stdin: "null", stderr: "null" }).output();
-    if (out.success) version = new TextDecoder().decode(out.stdout).split("\n")[0].trim();
+    const out = await new Deno.Command(exe, { args: ["--version"], stdin: "null", stderr: "null" }).output();
+    return out.success ? new TextDecoder().decode(out.stdout).split("\n")[0].trim() : null;
   } catch {
-    version = null;
+    return null;
   }
-  return { path: rgPath, version, origin: "npm:@vscode/ripgrep" };
+}
+
+/** Finds (or, in a compiled binary, materialises) rg and asks it for its version, once at start-up. */
+export async function locateRipgrep(): Promise<RipgrepBinary> {
+  if (!Deno.build.standalone) {
+    const { rgPath } = await import("@vscode/ripgrep");
+    return { path: rgPath, version: await versionOf(rgPath), origin: RIPGREP_PACKAGE };
+  }
+  const embedded = new URL(`../../${EMBEDDED_RIPGREP_DIR}/${ripgrepFileName()}`, import.meta.url);
+  try {
+    const made = await materializeRipgrep(await Deno.readFile(embedded));
+    return {
+      path: made.path,
+      version: await versionOf(made.path),
+      origin: `${RIPGREP_PACKAGE} (embedded, ${made.via})`,
+    };
+  } catch (error) {
+    console.error(`workcell: the embedded ripgrep cannot run: ${(error as Error).message}`);
+    return {
+      path: embedded.pathname,
+      version: null,
+      origin: `${RIPGREP_PACKAGE} (embedded, not runnable: ${(error as Error).message})`,
+    };
+  }
 }

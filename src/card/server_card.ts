@@ -1,0 +1,99 @@
+/**
+ * The server card: a static description of this server for discovery before
+ * connecting (the MCP Server Card proposal, SEP-2127, draft v2 schema).
+ * Served by the HTTP transport at {@linkcode SERVER_CARD_PATH} without auth,
+ * and printed by `workcell --print-server-card`.
+ *
+ * The draft card carries identity, transport and protocol versions; what
+ * workcell adds (transport, auth scheme, capabilities and every tool with its
+ * real annotations and JSON Schemas) sits under the card's `_meta` extension
+ * point, key {@linkcode CARD_META_KEY}. Annotations are always the real ones,
+ * even with --dangerously-fake-readonly-annotations.
+ *
+ * @example
+ * const card = serverCard(config, { url: "http://127.0.0.1:8080/mcp" });
+ * console.log(JSON.stringify(card, null, 2));
+ */
+import { advertisedTools } from "../catalog.ts";
+import { toolListing } from "../server.ts";
+import { SUPPORTED_PROTOCOL_VERSIONS, type Tool } from "../sdk/mod.ts";
+import { SERVER_NAME, SERVER_VERSION } from "../version.ts";
+import type { Config } from "../config.ts";
+
+/** Where the HTTP transport serves the card. */
+export const SERVER_CARD_PATH = "/.well-known/mcp/server-card.json";
+/** The draft v2 Server Card schema the card declares. */
+export const SERVER_CARD_SCHEMA = "https://static.modelcontextprotocol.io/schemas/v2/server-card.schema.json";
+/** The `_meta` key holding workcell's own description. */
+export const CARD_META_KEY = "workcell/server";
+/** The card's name: `namespace/name` as the draft requires. */
+export const CARD_NAME = `${SERVER_NAME}/${SERVER_NAME}`;
+
+const DESCRIPTION = "A confined coding workspace: read, search, patch, run commands, git, images.";
+
+/** workcell's part of the card. */
+export interface CardDetails {
+  transport: "stdio" | "streamable-http";
+  auth: { scheme: "none" | "bearer" };
+  capabilities: { tools: { listChanged: false } };
+  protocolVersions: string[];
+  tools: Tool[];
+}
+
+/** The card as served. */
+export interface ServerCard {
+  $schema: string;
+  name: string;
+  title: string;
+  version: string;
+  description: string;
+  remotes?: {
+    type: "streamable-http";
+    url: string;
+    headers?: { name: string; description: string; isRequired: boolean; isSecret: boolean; value: string }[];
+    supportedProtocolVersions: string[];
+  }[];
+  _meta: { [CARD_META_KEY]: CardDetails };
+}
+
+/**
+ * The card for a server with this configuration. `http.url` is the MCP
+ * endpoint when serving HTTP; without it the card describes stdio.
+ */
+export function serverCard(config: Config, http?: { url: string }): ServerCard {
+  const bearer = http !== undefined && !config.httpNoAuth;
+  const protocolVersions = [...SUPPORTED_PROTOCOL_VERSIONS];
+  const remotes: ServerCard["remotes"] = http && [{
+    type: "streamable-http",
+    url: http.url,
+    ...(bearer
+      ? {
+        headers: [{
+          name: "Authorization",
+          description: "Bearer token given to the server with --auth-token-file or WORKCELL_AUTH_TOKEN",
+          isRequired: true,
+          isSecret: true,
+          value: "Bearer {token}",
+        }],
+      }
+      : {}),
+    supportedProtocolVersions: protocolVersions,
+  }];
+  return {
+    $schema: SERVER_CARD_SCHEMA,
+    name: CARD_NAME,
+    title: SERVER_NAME,
+    version: SERVER_VERSION,
+    description: DESCRIPTION,
+    ...(remotes ? { remotes } : {}),
+    _meta: {
+      [CARD_META_KEY]: {
+        transport: http ? "streamable-http" : "stdio",
+        auth: { scheme: bearer ? "bearer" : "none" },
+        capabilities: { tools: { listChanged: false } },
+        protocolVersions,
+        tools: advertisedTools(config).map((tool) => toolListing(tool, { fakeReadonly: false })),
+      },
+    },
+  };
+}

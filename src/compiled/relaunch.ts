@@ -1,0 +1,95 @@
+/**
+ * Write confinement for the compiled binary. `deno compile` bakes the
+ * permission flags in, so the binary carries `--allow-write=.`, which Deno
+ * resolves against the process's starting directory once, at start. When a
+ * client starts the binary elsewhere (`workcell --workspace ~/proj` from
+ * `$HOME` or `/`), the binary re-executes itself with the workspace as its
+ * working directory: the new process's `.` is the workspace, so Deno refuses
+ * the server's own writes anywhere else. The first process only waits,
+ * forwards signals and passes the exit status on; it never writes.
+ *
+ * @example
+ * const launch = await relaunchIntoWorkspace(Deno.args); // never returns when it relaunched
+ * parseArgs(Deno.args, launch.cwd);
+ */
+import * as path from "node:path";
+import { parseArgs, UsageError } from "../config.ts";
+
+/** Set in the relaunched process: where the user started the binary. */
+export const LAUNCH_CWD_ENV = "WORKCELL_LAUNCH_CWD";
+
+/** Where relative command-line paths resolve (the user's directory, not the workspace). */
+export interface Launch {
+  cwd: string;
+}
+
+/** Signals passed on to the relaunched process (Windows delivers only SIGINT and SIGBREAK). */
+const FORWARDED_SIGNALS: Deno.Signal[] = Deno.build.os === "windows"
+  ? ["SIGINT", "SIGBREAK"]
+  : ["SIGINT", "SIGTERM", "SIGHUP"];
+
+/**
+ * Whether a process started in `cwd` must relaunch into `workspace` (both
+ * real paths) before serving, given whether it is a compiled binary.
+ *
+ * @example
+ * needsRelaunch({ standalone: true, cwd: "/home/u", workspace: "/home/u/proj" }); // true
+ */
+export function needsRelaunch(facts: { standalone: boolean; cwd: string; workspace: string }): boolean {
+  return facts.standalone && facts.cwd !== facts.workspace;
+}
+
+async function realPathOrNull(dir: string): Promise<string | null> {
+  try {
+    return await Deno.realPath(dir);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * In a compiled binary started outside its workspace, runs the binary again
+ * with the workspace as working directory and exits with its status; returns
+ * the launch directory otherwise. Bad command lines and missing workspaces
+ * are left to main.ts to report.
+ */
+export async function relaunchIntoWorkspace(args: readonly string[]): Promise<Launch> {
+  const inherited = Deno.env.get(LAUNCH_CWD_ENV);
+  Deno.env.delete(LAUNCH_CWD_ENV);
+  const cwd = inherited ?? Deno.cwd();
+  if (!Deno.build.standalone) return { cwd };
+  let workspace: string | null = null;
+  try {
+    const parsed = parseArgs(args, cwd);
+    if (parsed.kind === "run") workspace = await realPathOrNull(path.resolve(cwd, parsed.config.workspace));
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+  }
+  const here = await realPathOrNull(Deno.cwd());
+  if (workspace === null || here === null || !needsRelaunch({ standalone: true, cwd: here, workspace })) {
+    return { cwd };
+  }
+  if (inherited !== undefined) {
+    console.error(`workcell: relaunched into ${workspace} but started in ${here}; refusing to loop`);
+    Deno.exit(1);
+  }
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [...args],
+    cwd: workspace,
+    env: { [LAUNCH_CWD_ENV]: cwd },
+    stdin: "inherit",
+    stdout: "inherit",
+    stderr: "inherit",
+  }).spawn();
+  for (const signal of FORWARDED_SIGNALS) {
+    Deno.addSignalListener(signal, () => {
+      try {
+        child.kill(signal);
+      } catch {
+        // already gone
+      }
+    });
+  }
+  // A child ended by a signal reports 128 + its number, as a shell would.
+  Deno.exit((await child.status).code);
+}

@@ -1,0 +1,82 @@
+import { assert, assertEquals, assertThrows } from "../tests/assert.ts";
+import { parseArgs, parseHttpAddress, UsageError } from "./config.ts";
+
+Deno.test("parseArgs: defaults", () => {
+  assertEquals(parseArgs([], "/here"), {
+    kind: "run",
+    config: {
+      workspace: "/here",
+      mode: "safe",
+      http: null,
+      authTokenFile: null,
+      httpNoAuth: false,
+      viewImageEnabled: true,
+      fakeReadonlyAnnotations: false,
+    },
+  });
+});
+
+Deno.test("parseArgs: every flag, in both spellings", () => {
+  const parsed = parseArgs([
+    "--workspace=/ws",
+    "--mode",
+    "trusted",
+    "--http",
+    ":8080",
+    "--auth-token-file",
+    "/t",
+    "--disable-view-image",
+    "--dangerously-fake-readonly-annotations",
+  ]);
+  assert(parsed.kind === "run");
+  assertEquals(parsed.config.workspace, "/ws");
+  assertEquals(parsed.config.mode, "trusted");
+  assertEquals(parsed.config.http, { host: "127.0.0.1", port: 8080 });
+  assertEquals(parsed.config.authTokenFile, "/t");
+  assertEquals(parsed.config.viewImageEnabled, false);
+  assertEquals(parsed.config.fakeReadonlyAnnotations, true);
+  assertEquals(parseArgs(["--help", "--mode", "bogus"]).kind, "help");
+  assertEquals(parseArgs(["--version"]).kind, "version");
+});
+
+Deno.test("parseArgs: malformed command lines are UsageErrors naming the flag", () => {
+  const cases: [string[], RegExp][] = [
+    [["--bogus"], /unknown flag --bogus/],
+    [["-w", "x"], /unknown flag -w/],
+    [["stray"], /unexpected argument/],
+    [["--mode"], /--mode needs a value/],
+    [["--mode", "--http-no-auth"], /--mode needs a value/],
+    [["--mode", "yolo"], /--mode must be one of/],
+    [["--mode=safe", "--mode=safe"], /given more than once/],
+    [["--workspace="], /non-empty/],
+    [["--disable-view-image=1"], /takes no value/],
+    [["--http", "nope"], /HOST:PORT/],
+    [["--http", "1.2.3.4:99999"], /port must be/],
+    [["--http-no-auth"], /only applies with --http/],
+    [["--auth-token-file", "/t"], /only applies with --http/],
+    [["--http", "0.0.0.0:8080", "--http-no-auth"], /refused on non-loopback/],
+    [["--http", ":1", "--http-no-auth", "--auth-token-file", "x"], /exclude each other/],
+  ];
+  for (const [args, pattern] of cases) {
+    const error = assertThrows(() => parseArgs(args));
+    assert(error instanceof UsageError, `${args.join(" ")}: ${error}`);
+    assert(pattern.test(error.message), `${args.join(" ")}: ${error.message}`);
+  }
+});
+
+Deno.test("parseHttpAddress: hosts, IPv6 and ports", () => {
+  assertEquals(parseHttpAddress("localhost:1"), { host: "localhost", port: 1 });
+  assertEquals(parseHttpAddress("[::1]:8443"), { host: "::1", port: 8443 });
+  assertEquals(parseHttpAddress("0.0.0.0:80"), { host: "0.0.0.0", port: 80 });
+});
+
+Deno.test("parseArgs: --print-server-card asks for the card with the rest of the configuration", () => {
+  const parsed = parseArgs(["--print-server-card", "--disable-view-image"], "/here");
+  assertEquals(parsed.kind, "card");
+  assert(parsed.kind === "card");
+  assertEquals(parsed.config.viewImageEnabled, false);
+  const http = parseArgs(["--print-server-card", "--http", ":9000", "--http-no-auth"]);
+  assert(http.kind === "card" && http.config.http?.port === 9000 && http.config.httpNoAuth);
+  assertEquals(parseArgs(["--print-server-card", "--help"]).kind, "help");
+  assertThrows(() => parseArgs(["--print-server-card=yes"]));
+});

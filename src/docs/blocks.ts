@@ -1,0 +1,26 @@
+/**
+ * Which generated block lives in which doc, rendered from a tools/list.
+ * tasks/docs.ts writes them from the catalog; tests/docs_test.ts renders
+ * them from the live server and compares.
+ */
+import type { Tool } from "../sdk/mod.ts";
+import { renderErrorCodes, renderInventory, renderToolReference } from "./render.ts";
+import { renderLimits } from "./limits.ts";
+import { renderModes } from "./modes.ts";
+
+/** One generated block. */
+export interface DocBlock {
+  /** Path relative to the repository root. */
+  file: string;
+  name: string;
+  render(tools: readonly Tool[]): string;
+}
+
+/** Every generated block in docs/. */
+export const DOC_BLOCKS: readonly DocBlock[] = [
+  { file: "docs/tools-and-schemas.md", name: "inventory", render: renderInventory },
+  { file: "docs/runtime-contract.md", name: "tools", render: renderToolReference },
+  { file: "docs/runtime-contract.md", name: "errors", render: renderErrorCodes },
+  { file: "docs/runtime-contract.md", name: "limits", render: renderLimits },
+  { file: "docs/runtime-contract.md", name: "modes", render: renderModes },
+];

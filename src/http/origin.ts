@@ -1,0 +1,69 @@
+/**
+ * DNS-rebinding defence: every request's `Host` (and `Origin`, when a
+ * browser sends one) must name this server.
+ *
+ * - Bound to a loopback address: Host must be `localhost`, `127.0.0.1`,
+ *   `[::1]` or the bound address, with the bound port; an Origin must have
+ *   one of those host names (any port: a local page is already local code).
+ * - Bound to one specific other address: Host must be that address and
+ *   port; an Origin must have that host name.
+ * - Bound to a wildcard (`0.0.0.0`, `::`): the names the machine answers to
+ *   cannot be known, so Host is not restricted; an Origin must then be the
+ *   same origin as the Host. A token is always required there (config.ts and
+ *   auth.ts refuse --http-no-auth off loopback), which a rebinding page does
+ *   not have.
+ *
+ * @example
+ * const check = new OriginCheck({ host: "127.0.0.1", port: 8080 });
+ * check.problem(request); // null, or why the request is refused
+ */
+import { isLoopbackHost } from "../config.ts";
+
+const LOOPBACK_NAMES = ["localhost", "127.0.0.1", "[::1]"];
+const WILDCARD_HOSTS = ["0.0.0.0", "::", "[::]"];
+
+/** `host[:port]` of a Host header or URL authority, split; the port defaults to 80. */
+function splitAuthority(authority: string): { name: string; port: number } | null {
+  const match = /^(\[[0-9a-fA-F:.]+\]|[^:\[\]]+)(?::(\d{1,5}))?$/.exec(authority.trim());
+  if (!match) return null;
+  return { name: match[1].toLowerCase(), port: match[2] === undefined ? 80 : Number(match[2]) };
+}
+
+/** Validates Host and Origin for a server bound to one address. */
+export class OriginCheck {
+  readonly #port: number;
+  /** Host names accepted, or null for a wildcard bind. */
+  readonly #names: readonly string[] | null;
+
+  constructor(bind: { host: string; port: number }) {
+    this.#port = bind.port;
+    const literal = bind.host.includes(":") ? `[${bind.host.toLowerCase()}]` : bind.host.toLowerCase();
+    if (WILDCARD_HOSTS.includes(bind.host)) this.#names = null;
+    else if (isLoopbackHost(bind.host)) this.#names = [...new Set([...LOOPBACK_NAMES, literal])];
+    else this.#names = [literal];
+  }
+
+  /** Why this request must be refused (answered 403), or null when it may proceed. */
+  problem(request: Request): string | null {
+    const hostHeader = request.headers.get("host");
+    if (hostHeader === null) return "Host header missing";
+    const host = splitAuthority(hostHeader);
+    if (host === null) return `Host header ${JSON.stringify(hostHeader)} is malformed`;
+    if (this.#names !== null && (!this.#names.includes(host.name) || host.port !== this.#port)) {
+      return `Host ${JSON.stringify(hostHeader)} is not this server`;
+    }
+    const origin = request.headers.get("origin");
+    if (origin === null) return null;
+    let url: URL;
+    try {
+      url = new URL(origin);
+    } catch {
+      return `Origin ${JSON.stringify(origin)} is not allowed`;
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:") return `Origin ${JSON.stringify(origin)} is not allowed`;
+    const allowed = this.#names === null ? url.host.toLowerCase() === hostHeader.toLowerCase() : this.#names.includes(
+      url.hostname.toLowerCase(),
+    );
+    return allowed ? null : `Origin ${JSON.stringify(origin)} is not allowed`;
+  }
+}

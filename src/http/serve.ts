@@ -1,0 +1,142 @@
+/**
+ * The HTTP front: MCP Streamable HTTP at {@linkcode MCP_PATH} and the server
+ * card, on `Deno.serve`. Every request passes the Host/Origin check; `/mcp`
+ * then needs the bearer token (unless --http-no-auth), a body within the
+ * bound, and a known `Mcp-Session-Id` (or an `initialize` to start one).
+ *
+ * @example
+ * const http = await serveHttp({ address, token, config, openSession: () => createMcpServer(runtime, "http") });
+ * await http.shutdown();
+ */
+import type { Config, HttpAddress } from "../config.ts";
+import type { Server } from "../sdk/mod.ts";
+import { SERVER_CARD_PATH, serverCard } from "../card/server_card.ts";
+import { BearerGate } from "./auth.ts";
+import { readJsonBody } from "./body.ts";
+import { OriginCheck } from "./origin.ts";
+import { jsonRpcError } from "./responses.ts";
+import { HttpSessions, MAX_REQUEST_BODY_BYTES } from "./sessions.ts";
+
+/** The MCP endpoint. */
+export const MCP_PATH = "/mcp";
+/** The card is also offered at the location the draft reserves beside the endpoint. */
+const CARD_PATHS = [SERVER_CARD_PATH, `${MCP_PATH}/server-card`];
+/** How long shutdown waits for open responses before it stops waiting. */
+export const SHUTDOWN_GRACE_MS = 2_000;
+
+/** What the HTTP server needs. */
+export interface HttpServeOptions {
+  address: HttpAddress;
+  /** The bearer token; null only with --http-no-auth. */
+  token: string | null;
+  config: Config;
+  /** Builds the MCP Server of a new session. */
+  openSession: () => Server;
+}
+
+/** A running HTTP server. */
+export interface HttpService {
+  /** Where it listens (the real port). */
+  readonly addr: Deno.NetAddr;
+  /** The MCP endpoint URL, e.g. `http://127.0.0.1:8080/mcp`. */
+  readonly url: string;
+  /** Ends every session, stops listening and waits (bounded) for open responses. */
+  shutdown(): Promise<void>;
+}
+
+function isInitialize(body: unknown): boolean {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.some((message) =>
+    message !== null && typeof message === "object" && (message as { method?: unknown }).method === "initialize"
+  );
+}
+
+/**
+ * The MCP endpoint URL for an address.
+ *
+ * @example
+ * endpointUrl({ host: "::1", port: 8080 }); // "http://[::1]:8080/mcp"
+ */
+export function endpointUrl(address: HttpAddress): string {
+  return `http://${address.host.includes(":") ? `[${address.host}]` : address.host}:${address.port}${MCP_PATH}`;
+}
+
+/** Builds the request handler (exported for tests that drive it without a socket). */
+export async function createHttpHandler(
+  options: Omit<HttpServeOptions, "openSession">,
+  sessions: HttpSessions,
+): Promise<(request: Request) => Promise<Response>> {
+  const origins = new OriginCheck(options.address);
+  const gate = options.token === null ? null : await BearerGate.create(options.token);
+  const config = options.config; // the handler keeps the config, never the token itself
+  return async (request) => {
+    const problem = origins.problem(request);
+    if (problem !== null) return jsonRpcError(403, -32000, `Forbidden: ${problem}`);
+    const url = new URL(request.url);
+
+    if (CARD_PATHS.includes(url.pathname)) {
+      if (request.method !== "GET" && request.method !== "HEAD") {
+        return new Response(null, { status: 405, headers: { Allow: "GET, HEAD" } });
+      }
+      const card = serverCard(config, { url: `${url.protocol}//${request.headers.get("host")}${MCP_PATH}` });
+      return new Response(request.method === "HEAD" ? null : JSON.stringify(card, null, 2), {
+        headers: { "Content-Type": "application/json", "Cache-Control": "no-cache" },
+      });
+    }
+    if (url.pathname !== MCP_PATH) return jsonRpcError(404, -32601, `Not found: ${url.pathname}`);
+
+    if (gate && !(await gate.accepts(request))) return gate.challenge(request);
+
+    let body: unknown;
+    if (request.method === "POST") {
+      const read = await readJsonBody(request, MAX_REQUEST_BODY_BYTES);
+      if (read instanceof Response) return read;
+      body = read.value;
+    }
+    const sessionId = request.headers.get("mcp-session-id");
+    if (sessionId !== null) return await sessions.handle(sessionId, request, body);
+    if (request.method === "POST" && isInitialize(body)) return await sessions.initialize(request, body);
+    if (!["GET", "POST", "DELETE"].includes(request.method)) {
+      return new Response(null, { status: 405, headers: { Allow: "GET, POST, DELETE" } });
+    }
+    return jsonRpcError(400, -32000, "Bad Request: No valid session ID provided");
+  };
+}
+
+/**
+ * Listens on `options.address` and serves until {@linkcode HttpService.shutdown}.
+ * Resolves once the socket is bound; a bind failure rejects.
+ */
+export async function serveHttp(options: HttpServeOptions): Promise<HttpService> {
+  const sessions = new HttpSessions(options.openSession);
+  const handler = await createHttpHandler(options, sessions);
+  const { promise: listening, resolve, reject } = Promise.withResolvers<Deno.NetAddr>();
+  let server: Deno.HttpServer<Deno.NetAddr>;
+  try {
+    server = Deno.serve({
+      hostname: options.address.host,
+      port: options.address.port,
+      onListen: (addr) => resolve(addr),
+      onError: (error) => {
+        console.error("workcell: HTTP request failed:", error);
+        return jsonRpcError(500, -32603, "Internal error");
+      },
+    }, handler);
+  } catch (error) {
+    reject(error);
+    throw error;
+  }
+  const addr = await listening;
+  return {
+    addr,
+    url: endpointUrl({ host: options.address.host, port: addr.port }),
+    async shutdown() {
+      await sessions.closeAll();
+      const grace = new Promise<void>((done) => {
+        const timer = setTimeout(done, SHUTDOWN_GRACE_MS);
+        Deno.unrefTimer(timer);
+      });
+      await Promise.race([server.shutdown(), grace]);
+    },
+  };
+}

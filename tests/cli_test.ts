@@ -1,0 +1,73 @@
+import { assert, assertEquals } from "./assert.ts";
+import { tempWorkspace } from "./harness.ts";
+import { sourceRunArgs } from "../src/permissions.ts";
+import { SERVER_VERSION } from "../src/version.ts";
+
+async function run(args: string[], stdin = "") {
+  const workspace = await tempWorkspace();
+  try {
+    const child = new Deno.Command(Deno.execPath(), {
+      args: [...sourceRunArgs({ writeRoot: workspace, http: null }), ...args],
+      cwd: workspace,
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(stdin));
+    await writer.close();
+    const out = await child.output();
+    const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+    return { code: out.code, stdout: decode(out.stdout), stderr: decode(out.stderr), workspace };
+  } finally {
+    await Deno.remove(workspace, { recursive: true });
+  }
+}
+
+Deno.test("bad flags: one-line error naming the flag, usage on stderr, exit 2, nothing on stdout", async () => {
+  for (const args of [["--bogus"], ["--mode", "yolo"], ["--workspace"], ["--http-no-auth"]]) {
+    const result = await run(args);
+    assertEquals(result.code, 2, args.join(" "));
+    assertEquals(result.stdout, "");
+    const [first, second] = result.stderr.split("\n");
+    assert(first.startsWith("workcell: "), first);
+    assert(second.startsWith("usage: workcell"), second);
+  }
+});
+
+Deno.test("a workspace that does not exist or is a file is refused at start", async () => {
+  const missing = await run(["--workspace", "/nonexistent/workcell-ws"]);
+  assertEquals(missing.code, 2);
+  assert(/workspace \/nonexistent\/workcell-ws does not exist/.test(missing.stderr), missing.stderr);
+  const file = await run(["--workspace", "/etc/hostname"]);
+  assertEquals(file.code, 2);
+  assert(/is not a directory/.test(file.stderr), file.stderr);
+});
+
+Deno.test("--version and --help print to stdout and exit 0", async () => {
+  const version = await run(["--version"]);
+  assertEquals(version.code, 0);
+  assertEquals(version.stdout.trim(), `workcell ${SERVER_VERSION}`);
+  const help = await run(["--help"]);
+  assertEquals(help.code, 0);
+  assert(help.stdout.includes("--dangerously-fake-readonly-annotations"));
+});
+
+Deno.test("stdio: stdout carries only JSON-RPC messages, and the server exits when stdin closes", async () => {
+  const requests = [
+    {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+    },
+    { jsonrpc: "2.0", method: "notifications/initialized" },
+    { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "server_info", arguments: {} } },
+    { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "read_file", arguments: { path: "../x" } } },
+  ];
+  const result = await run([], requests.map((r) => JSON.stringify(r)).join("\n") + "\n");
+  assertEquals(result.code, 0);
+  const lines = result.stdout.trim().split("\n");
+  const ids = lines.map((line) => JSON.parse(line)).map((message) => message.id);
+  assertEquals(ids.sort(), [1, 2, 3]);
+});

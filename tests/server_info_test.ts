@@ -1,0 +1,94 @@
+import * as path from "node:path";
+import { assert, assertEquals } from "./assert.ts";
+import { startServer, tempWorkspace } from "./harness.ts";
+import { EXCERPT_BYTES } from "../src/project/context.ts";
+
+async function git(cwd: string, ...args: string[]) {
+  const out = await new Deno.Command("git", {
+    args: ["-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=trunk", ...args],
+    cwd,
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  if (!out.success) throw new Error(new TextDecoder().decode(out.stderr));
+}
+
+Deno.test("server_info reports workspace, project context, policy, runtime, auth, protocol and catalog", async () => {
+  const workspace = await tempWorkspace();
+  const outside = await tempWorkspace();
+  try {
+    await git(workspace, "init", "-q");
+    await Deno.writeTextFile(path.join(workspace, "deno.json"), "{}");
+    await Deno.writeTextFile(path.join(workspace, "package.json"), "{}");
+    await Deno.writeTextFile(path.join(workspace, "AGENTS.md"), "# Agents\n" + "é".repeat(EXCERPT_BYTES));
+    await Deno.writeTextFile(path.join(outside, "secret.md"), "TOP SECRET");
+    await Deno.symlink(path.join(outside, "secret.md"), path.join(workspace, "CLAUDE.md"));
+    await git(workspace, "add", "-A");
+    await git(workspace, "commit", "-qm", "init");
+
+    await using server = await startServer({ workspace, args: ["--mode", "trusted"] });
+    const info = await server.call("server_info");
+    assertEquals(info.isError, false);
+    const s = info.structured;
+    assertEquals(s.ok, true);
+    assertEquals(s.server.name, "workcell");
+    assertEquals(s.workspace, { root: workspace, writable: true });
+    assertEquals(s.project.git.relation, "workspace");
+    assertEquals(s.project.git.branch, "trunk");
+    assertEquals(s.project.git.head.length, 40);
+    assertEquals(s.project.git.dirty, false);
+    assertEquals(s.project.manifests, ["deno.json", "package.json"]);
+    // CLAUDE.md is a symlink leaving the workspace: never read.
+    assertEquals(s.project.instructions.map((file: { path: string }) => file.path), ["AGENTS.md"]);
+    assert(!JSON.stringify(s).includes("TOP SECRET"));
+    const agents = s.project.instructions[0];
+    assertEquals(agents.truncated, true);
+    assert(new TextEncoder().encode(agents.excerpt).length <= EXCERPT_BYTES);
+    assert(!agents.excerpt.includes("\uFFFD"));
+    assertEquals(s.policy.mode, "trusted");
+    assertEquals(s.policy.execution, "shell");
+    assertEquals(s.policy.grants, []);
+    assertEquals(s.runtime.deno, Deno.version.deno);
+    assertEquals(s.runtime.compiled, Deno.env.get("WORKCELL_BINARY") !== undefined); // build_test runs this against the binary
+    assert(s.runtime.ripgrep.version.startsWith("ripgrep "));
+    assertEquals(s.auth, { transport: "stdio", scheme: "none" });
+    assertEquals(s.protocol.negotiated_version, "2025-11-25");
+    assertEquals(s.protocol.client, { name: "workcell-e2e", version: "1.0.0" });
+    assertEquals(s.catalog.count, 18);
+    assertEquals(s.catalog.list_changed, false);
+    assertEquals(s.catalog.names[0], "server_info");
+    assert(info.text.includes("trunk"), info.text);
+
+    await Deno.writeTextFile(path.join(workspace, "new.txt"), "x");
+    const dirty = await server.call("server_info");
+    assertEquals(dirty.structured.project.git.dirty, true);
+  } finally {
+    await Deno.remove(workspace, { recursive: true });
+    await Deno.remove(outside, { recursive: true });
+  }
+});
+
+Deno.test("server_info in a workspace inside a parent repository reports the parent relation", async () => {
+  const parent = await tempWorkspace();
+  try {
+    await git(parent, "init", "-q");
+    const workspace = path.join(parent, "sub");
+    await Deno.mkdir(workspace);
+    await using server = await startServer({ workspace });
+    const info = await server.call("server_info");
+    assertEquals(info.structured.project.git.relation, "parent");
+    assertEquals(info.structured.project.git.root, parent);
+    assertEquals(info.structured.project.git.head, null);
+  } finally {
+    await Deno.remove(parent, { recursive: true });
+  }
+});
+
+Deno.test("server_info outside any repository says so, and dangerous mode is loud", async () => {
+  await using server = await startServer({ args: ["--mode", "dangerous"] });
+  const info = await server.call("server_info");
+  assertEquals(info.structured.project.git, null);
+  assertEquals(info.structured.project.manifests, []);
+  assert(info.structured.policy.summary.startsWith("DANGEROUS"));
+  assert(info.text.includes("DANGEROUS"));
+});
