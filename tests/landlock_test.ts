@@ -13,7 +13,16 @@ import { probeLandlock } from "../src/policy/landlock_probe.ts";
 const { abi } = probeLandlock();
 const HAS_LANDLOCK = abi !== null && abi >= 4;
 
-const CONFINED = { workspace: "ok", tmpdir: "ok", home: "denied", etc: "denied", var_tmp: "denied", mkdir_outside: "denied", grandchild_etc: "denied", dev_null: "ok" };
+const CONFINED = {
+  workspace: "ok",
+  tmpdir: "ok",
+  home: "denied",
+  etc: "denied",
+  var_tmp: "denied",
+  mkdir_outside: "denied",
+  grandchild_etc: "denied",
+  dev_null: "ok",
+};
 
 async function probe(mode: string, tty: boolean) {
   await using server = await startServer({ args: ["--mode", mode] });

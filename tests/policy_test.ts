@@ -41,7 +41,12 @@ Deno.test("policy e2e: a refusal names the rule, the token and how to proceed", 
   await using server = await startServer();
   const result = await server.call("exec_command", { cmd: "curl https://example.com" });
   assert(result.isError);
-  assertEquals(result.structured.error.details, { rule: "network.command", gate: "network", token: "curl", mode: "safe" });
+  assertEquals(result.structured.error.details, {
+    rule: "network.command",
+    gate: "network",
+    token: "curl",
+    mode: "safe",
+  });
   assert(result.structured.error.hint.includes("request_permissions"), result.structured.error.hint);
   assert(result.text.includes("COMMAND_BLOCKED") && result.text.includes("network.command"), result.text);
   const edit = await server.call("exec_command", { cmd: "sed -i s/a/b/ f" });
@@ -77,7 +82,7 @@ Deno.test("policy e2e: allowed commands run as plain argv in safe mode (no shell
 Deno.test("policy e2e: trusted mode runs through the shell but keeps destructive and secret checks", async () => {
   await using server = await startServer({ args: ["--mode", "trusted"] });
   await corpusFiles(server.workspace);
-  const result = await server.call("exec_command", { cmd: "echo $((1+2)) | cat && echo \"$0\"" });
+  const result = await server.call("exec_command", { cmd: 'echo $((1+2)) | cat && echo "$0"' });
   assert(!result.isError, result.text);
   assertEquals(result.structured.stdout, "3\n/bin/sh\n");
   const wrong: string[] = [];
@@ -96,12 +101,20 @@ Deno.test("policy e2e: dangerous mode has no gates and says so", async () => {
   assertEquals(env.structured.landlock.enforced, false);
   assert(env.text.startsWith("DANGEROUS"), env.text);
   assert((await server.call("server_info", {})).text.includes("DANGEROUS"));
-  assertEquals((await server.call("exec_command", { cmd: "git reset --hard 2>/dev/null; echo ran" })).structured.stdout, "ran\n");
+  assertEquals(
+    (await server.call("exec_command", { cmd: "git reset --hard 2>/dev/null; echo ran" })).structured.stdout,
+    "ran\n",
+  );
 });
 
 Deno.test("policy e2e: children get allowlisted variables only; stripped names (never values) are reported", async () => {
   await using server = await startServer({
-    env: { AWS_SECRET_ACCESS_KEY: "value-aws-1234", GITHUB_TOKEN: "value-gh-5678", BASH_ENV: "/nonexistent", LANG: "C.UTF-8" },
+    env: {
+      AWS_SECRET_ACCESS_KEY: "value-aws-1234",
+      GITHUB_TOKEN: "value-gh-5678",
+      BASH_ENV: "/nonexistent",
+      LANG: "C.UTF-8",
+    },
   });
   const env = await server.call("check_exec_environment", {});
   for (const name of ["AWS_SECRET_ACCESS_KEY", "GITHUB_TOKEN", "BASH_ENV"]) {

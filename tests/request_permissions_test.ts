@@ -15,7 +15,11 @@ Deno.test("request_permissions: without elicitation nothing is granted (status u
   await using server = await startServer();
   const result = await server.call("request_permissions", { permissions: ["network"], reason: "fetch deps" });
   assert(!result.isError, result.text);
-  assertEquals([result.structured.status, result.structured.granted, result.structured.granted_permissions], ["unsupported", false, []]);
+  assertEquals([result.structured.status, result.structured.granted, result.structured.granted_permissions], [
+    "unsupported",
+    false,
+    [],
+  ]);
   assert(result.structured.guidance.includes("--mode trusted"));
   assertEquals((await server.call("server_info", {})).structured.policy.grants, []);
   assertEquals((await server.call("exec_command", { cmd: "curl x" })).structured.error.code, "COMMAND_BLOCKED");
@@ -30,7 +34,10 @@ Deno.test("request_permissions: an accepted network grant lifts the gate and the
       return { action: "accept", content: { network: true } };
     },
   });
-  const result = await server.call("request_permissions", { permissions: ["network", "destructive"], reason: "npm install" });
+  const result = await server.call("request_permissions", {
+    permissions: ["network", "destructive"],
+    reason: "npm install",
+  });
   assertEquals(result.structured.status, "accepted");
   assertEquals(result.structured.granted_permissions, ["network"]);
   assertEquals(result.structured.refused_by_mode, ["destructive"]);
@@ -59,14 +66,20 @@ Deno.test("request_permissions: an accepted network grant lifts the gate and the
 });
 
 Deno.test("request_permissions: declined, cancelled and unticked answers grant nothing", async () => {
-  const answers: ElicitAnswer[] = [{ action: "decline" }, { action: "cancel" }, { action: "accept", content: { shell: false } }];
+  const answers: ElicitAnswer[] = [{ action: "decline" }, { action: "cancel" }, {
+    action: "accept",
+    content: { shell: false },
+  }];
   await using server = await startServer({ clientCapabilities: ELICITATION, onElicit: () => answers.shift()! });
   for (const status of ["declined", "cancelled", "accepted"]) {
     const result = await server.call("request_permissions", { permissions: ["shell"], reason: "pipes" });
     assertEquals([result.structured.status, result.structured.granted], [status, false]);
   }
   assertEquals((await server.call("server_info", {})).structured.policy.grants, []);
-  assertEquals((await server.call("exec_command", { cmd: "ls | wc -l" })).structured.error.details.rule, "shell_syntax.operator");
+  assertEquals(
+    (await server.call("exec_command", { cmd: "ls | wc -l" })).structured.error.details.rule,
+    "shell_syntax.operator",
+  );
 });
 
 Deno.test("request_permissions: a shell grant in safe mode runs through /bin/sh with the other gates still in force", async () => {
@@ -77,8 +90,14 @@ Deno.test("request_permissions: a shell grant in safe mode runs through /bin/sh 
   await server.call("request_permissions", { permissions: ["shell"], reason: "pipes" });
   const piped = await server.call("exec_command", { cmd: "printf 'a\\nb\\n' | wc -l" });
   assertEquals(piped.structured.stdout.trim(), "2");
-  assertEquals((await server.call("exec_command", { cmd: "ls | curl x" })).structured.error.details.rule, "network.command");
-  assertEquals((await server.call("exec_command", { cmd: "cat /etc/hostname | wc" })).structured.error.details.rule, "outside_path.argument");
+  assertEquals(
+    (await server.call("exec_command", { cmd: "ls | curl x" })).structured.error.details.rule,
+    "network.command",
+  );
+  assertEquals(
+    (await server.call("exec_command", { cmd: "cat /etc/hostname | wc" })).structured.error.details.rule,
+    "outside_path.argument",
+  );
 });
 
 Deno.test("request_permissions: in trusted mode only destructive is grantable; the rest is already allowed", async () => {
@@ -88,8 +107,14 @@ Deno.test("request_permissions: in trusted mode only destructive is grantable; t
     onElicit: () => ({ action: "accept", content: { destructive: true } }),
   });
   await server.call("exec_command", { cmd: "git init -q . && git commit -q --allow-empty -m x" });
-  assertEquals((await server.call("exec_command", { cmd: "git reset --hard" })).structured.error.details.rule, "destructive.git_discard");
-  const result = await server.call("request_permissions", { permissions: ["network", "shell", "destructive"], reason: "reset" });
+  assertEquals(
+    (await server.call("exec_command", { cmd: "git reset --hard" })).structured.error.details.rule,
+    "destructive.git_discard",
+  );
+  const result = await server.call("request_permissions", {
+    permissions: ["network", "shell", "destructive"],
+    reason: "reset",
+  });
   assertEquals([result.structured.status, result.structured.granted_permissions, result.structured.already_allowed], [
     "accepted",
     ["destructive"],
@@ -98,5 +123,8 @@ Deno.test("request_permissions: in trusted mode only destructive is grantable; t
   const reset = await server.call("exec_command", { cmd: "git reset --hard" });
   assert(!reset.isError, reset.text);
   // The secret checks are never lifted.
-  assertEquals((await server.call("exec_command", { cmd: "LD_PRELOAD=x ls" })).structured.error.details.rule, "secret_env.inline");
+  assertEquals(
+    (await server.call("exec_command", { cmd: "LD_PRELOAD=x ls" })).structured.error.details.rule,
+    "secret_env.inline",
+  );
 });
