@@ -26,6 +26,8 @@ export class Sandbox {
   readonly #worker: Worker;
   readonly #pending = new Map<number, { resolve(pid: number): void; reject(error: Error): void }>();
   #nextId = 1;
+  /** Why the worker can no longer spawn (it crashed), or null. */
+  #broken: string | null = null;
 
   private constructor(worker: Worker) {
     this.#worker = worker;
@@ -44,6 +46,10 @@ export class Sandbox {
         const reply = event.data;
         if (reply.kind === "restricted") {
           worker.onmessage = (next: MessageEvent<SandboxReply>) => sandbox.#settle(next.data);
+          worker.onerror = (next) => {
+            next.preventDefault();
+            sandbox.#fail(`the sandbox worker crashed: ${next.message}`);
+          };
           resolve(sandbox);
         } else if (reply.kind === "failed") {
           worker.terminate();
@@ -62,9 +68,17 @@ export class Sandbox {
     else waiter?.reject(new SandboxSpawnError(reply.message, reply.errno));
   }
 
+  /** Rejects every pending and future spawn: a broken sandbox never falls back to spawning unconfined. */
+  #fail(reason: string): void {
+    this.#broken = reason;
+    for (const waiter of this.#pending.values()) waiter.reject(new SandboxSpawnError(reason, null));
+    this.#pending.clear();
+  }
+
   /** Spawns inside the sandbox; resolves with the child's pid. */
   readonly spawner: Spawner = (request: SpawnRequest) =>
     new Promise((resolve, reject) => {
+      if (this.#broken !== null) return reject(new SandboxSpawnError(this.#broken, null));
       const id = this.#nextId++;
       this.#pending.set(id, { resolve, reject });
       this.#worker.postMessage({ kind: "spawn", id, request } satisfies SandboxRequest);
@@ -72,8 +86,7 @@ export class Sandbox {
 
   /** Stops the worker; running children keep running (the runner owns them). */
   close(): void {
-    for (const waiter of this.#pending.values()) waiter.reject(new Error("the sandbox was closed"));
-    this.#pending.clear();
+    this.#fail("the sandbox was closed");
     this.#worker.terminate();
   }
 }

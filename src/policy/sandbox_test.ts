@@ -1,6 +1,6 @@
-import { assert, assertEquals } from "../../tests/assert.ts";
+import { assert, assertEquals, assertRejects } from "../../tests/assert.ts";
 import { parseProbe, probeTargets } from "../../tests/sandbox_probe.ts";
-import { Sandbox } from "./sandbox.ts";
+import { Sandbox, SandboxSpawnError } from "./sandbox.ts";
 import { landlockRuleset } from "./landlock.ts";
 import { probeLandlock } from "./landlock_probe.ts";
 import { directSpawner } from "../exec/spawn.ts";
@@ -148,6 +148,24 @@ Deno.test({
       assert(/CapBnd:\s+00000000000004df/.test(output), output);
     } finally {
       sandbox.close();
+      await ws.cleanup();
+    }
+  },
+});
+
+Deno.test({
+  name: "sandbox: a closed sandbox refuses to spawn (never falls back to an unconfined spawn)",
+  ...LANDLOCK,
+  fn: async () => {
+    const ws = await setup();
+    const sandbox = await Sandbox.start(landlockRuleset(abi!, { writable: [ws.workspace], denyTcp: true }));
+    sandbox.close();
+    try {
+      const error = await assertRejects(() =>
+        sandbox.spawner({ argv: ["true"], env: ws.env, cwd: ws.workspace, stdio: { stdin: 0, stdout: 1, stderr: 2 } })
+      );
+      assert(error instanceof SandboxSpawnError, String(error));
+    } finally {
       await ws.cleanup();
     }
   },
