@@ -80,6 +80,8 @@ class Refused extends Error {
 
 const REDIRECTIONS = new Set(["<", ">", ">>", "<>", ">|", "&>", "&>>", ">&", "<&", "<<<", "<<", "<<-"]);
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
+/** Script operands that are really stdin (code fed through write_stdin, invisible to the gate). */
+const STDIN_SCRIPT = /^(-|\/dev\/stdin|\/dev\/fd\/\d+|\/proc\/(self|thread-self|\d+)\/fd\/\d+)$/;
 
 /**
  * Checks one exec request against the gates in force.
@@ -408,7 +410,7 @@ class Analyser {
       this.#shellCode(this.#tokenize(operands[0] ?? ""), depth + 1);
       return;
     }
-    if (stdin || operands.length === 0) {
+    if (stdin || operands.length === 0 || STDIN_SCRIPT.test(operands[0])) {
       this.#refuse("inline_script.shell", program, `${program} without a script file reads shell code from stdin`);
     }
     this.#paths(operands);
@@ -419,6 +421,16 @@ class Analyser {
     const first = args.find((arg) => !arg.startsWith("-"));
     if (spec.subcommands && first !== undefined && spec.subcommands.includes(first)) {
       this.#refuse("inline_script.interpreter", `${program} ${first}`, `${program} ${first} runs inline code`);
+    }
+    const script = args.find((arg) => arg === "-" || !arg.startsWith("-"));
+    for (const arg of args) {
+      if ((arg === script && STDIN_SCRIPT.test(arg)) || /^data:/i.test(arg.slice(arg.indexOf("=") + 1))) {
+        this.#refuse(
+          "inline_script.interpreter",
+          `${program} ${arg}`,
+          `${program} ${arg} runs code that is not a file`,
+        );
+      }
     }
     for (let i = 0; i < args.length; i++) {
       const arg = args[i];
