@@ -21,6 +21,7 @@ import { gatesInForce, MODE_POLICIES, networkAllowed } from "./modes.ts";
 import type { LandlockProbe } from "./landlock_probe.ts";
 import { LANDLOCK_FEATURE_ABI, landlockRuleset, SANDBOX_DEVICES } from "./landlock.ts";
 import { Sandbox } from "./sandbox.ts";
+import { findPerl } from "./command_domain.ts";
 import { createPrivateTmp, type PrivateTmp } from "./private_tmp.ts";
 
 /** The shell that runs `cmd` in trusted and dangerous mode (and with a shell grant). */
@@ -43,6 +44,8 @@ export interface SandboxStatus {
   writable_devices: string[];
   network_restricted: boolean;
   signals_scoped: boolean;
+  /** Each command in a nested domain of its own: it cannot signal the sandbox thread or other commands. */
+  commands_isolated: boolean;
 }
 
 /** The policy plus what the adapters report about it. */
@@ -75,6 +78,7 @@ export async function createCommandPolicy(
   const environment = childEnvironment(facts.inheritedEnv, { tmpdir: tmp.path, inheritAll: mode === "dangerous" });
   const writable = [workspace.root, tmp.path];
   const abi = facts.landlock.abi;
+  const perl = abi !== null && abi >= LANDLOCK_FEATURE_ABI.scope ? findPerl() : null;
   const sandboxes = new Map<boolean, Promise<SandboxState>>();
 
   /** The sandbox for children with (denyTcp) or without TCP; started once per variant. */
@@ -83,7 +87,7 @@ export async function createCommandPolicy(
     if (!state) {
       state = abi === null
         ? Promise.resolve({ sandbox: null, reason: `Landlock is unavailable: ${facts.landlock.reason}` })
-        : Sandbox.start(landlockRuleset(abi, { writable, denyTcp })).then(
+        : Sandbox.start(landlockRuleset(abi, { writable, denyTcp }), perl).then(
           (sandbox) => ({ sandbox, reason: null }),
           (error: Error) => ({ sandbox: null, reason: `the Landlock sandbox could not start: ${error.message}` }),
         );
@@ -143,6 +147,7 @@ export async function createCommandPolicy(
           reason: "dangerous mode runs children without a sandbox",
           network_restricted: false,
           signals_scoped: false,
+          commands_isolated: false,
         };
       }
       const state = await sandboxFor(denyTcp);
@@ -153,6 +158,7 @@ export async function createCommandPolicy(
         reason: state.reason,
         network_restricted: enforced && denyTcp && abi! >= LANDLOCK_FEATURE_ABI.network,
         signals_scoped: enforced && abi! >= LANDLOCK_FEATURE_ABI.scope,
+        commands_isolated: state.sandbox?.commandsIsolated ?? false,
       };
     },
     async close() {

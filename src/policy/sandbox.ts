@@ -12,6 +12,8 @@
 import type { Spawner, SpawnRequest } from "../exec/spawn_request.ts";
 import type { LandlockRuleset } from "./landlock.ts";
 import type { SandboxReply, SandboxRequest } from "./sandbox_worker.ts";
+import { resolveProgram } from "../exec/spawn.ts";
+import { inOwnDomain } from "./command_domain.ts";
 
 /** A spawn the worker refused or failed, with posix_spawnp's errno when there is one. */
 export class SandboxSpawnError extends Error {
@@ -24,19 +26,31 @@ export class SandboxSpawnError extends Error {
 /** One restricted worker serving spawn requests. */
 export class Sandbox {
   readonly #worker: Worker;
+  /** Perl that gives each command a nested, signal-scoped domain (command_domain.ts), or null. */
+  readonly #perl: string | null;
   readonly #pending = new Map<number, { resolve(pid: number): void; reject(error: Error): void }>();
   #nextId = 1;
   /** Why the worker can no longer spawn (it crashed), or null. */
   #broken: string | null = null;
 
-  private constructor(worker: Worker) {
+  private constructor(worker: Worker, perl: string | null) {
     this.#worker = worker;
+    this.#perl = perl;
   }
 
-  /** Starts the worker and waits until its thread is restricted; rejects with the kernel's reason otherwise. */
-  static start(ruleset: LandlockRuleset): Promise<Sandbox> {
+  /** Whether every command gets a domain of its own (isolated from the worker thread and its siblings). */
+  get commandsIsolated(): boolean {
+    return this.#perl !== null;
+  }
+
+  /**
+   * Starts the worker and waits until its thread is restricted; rejects with
+   * the kernel's reason otherwise. With `perl` (ABI ≥ 6 only), each command
+   * is started in a nested domain of its own.
+   */
+  static start(ruleset: LandlockRuleset, perl: string | null = null): Promise<Sandbox> {
     const worker = new Worker(new URL("./sandbox_worker.ts", import.meta.url), { type: "module" });
-    const sandbox = new Sandbox(worker);
+    const sandbox = new Sandbox(worker, perl);
     return new Promise((resolve, reject) => {
       worker.onerror = (event) => {
         event.preventDefault();
@@ -79,9 +93,20 @@ export class Sandbox {
   readonly spawner: Spawner = (request: SpawnRequest) =>
     new Promise((resolve, reject) => {
       if (this.#broken !== null) return reject(new SandboxSpawnError(this.#broken, null));
+      let spawn = request;
+      if (this.#perl !== null) {
+        try {
+          spawn = {
+            ...request,
+            argv: inOwnDomain(this.#perl, resolveProgram(request.argv[0], request.env.PATH), request.argv),
+          };
+        } catch (error) {
+          return reject(error); // the program is not on PATH: the runner reports COMMAND_NOT_FOUND
+        }
+      }
       const id = this.#nextId++;
       this.#pending.set(id, { resolve, reject });
-      this.#worker.postMessage({ kind: "spawn", id, request } satisfies SandboxRequest);
+      this.#worker.postMessage({ kind: "spawn", id, request: spawn } satisfies SandboxRequest);
     });
 
   /** Stops the worker; running children keep running (the runner owns them). */

@@ -2,6 +2,7 @@ import { assert, assertEquals, assertRejects } from "../../tests/assert.ts";
 import { parseProbe, probeTargets } from "../../tests/sandbox_probe.ts";
 import { Sandbox, SandboxSpawnError } from "./sandbox.ts";
 import { landlockRuleset } from "./landlock.ts";
+import { findPerl } from "./command_domain.ts";
 import { probeLandlock } from "./landlock_probe.ts";
 import { directSpawner } from "../exec/spawn.ts";
 import type { Spawner } from "../exec/spawn_request.ts";
@@ -166,6 +167,62 @@ Deno.test({
       );
       assert(error instanceof SandboxSpawnError, String(error));
     } finally {
+      await ws.cleanup();
+    }
+  },
+});
+
+Deno.test({
+  name: "sandbox: each command gets its own domain: it cannot signal the sandbox thread or a sibling command",
+  ignore: abi === null || abi < 6 || findPerl() === null,
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    const ws = await setup();
+    const ruleset = landlockRuleset(abi!, { writable: [ws.workspace, ws.tmpdir], denyTcp: false });
+    const shared = await Sandbox.start(ruleset);
+    const isolated = await Sandbox.start(ruleset, findPerl());
+    try {
+      const tids = [...Deno.readDirSync(`/proc/${Deno.pid}/task`)].map((entry) => entry.name);
+      const probe = (sibling: number) =>
+        [
+          `for tid in ${tids.join(" ")}; do kill -0 $tid 2>/dev/null && echo thread=ok; done; echo threads_done=ok`,
+          `if kill -0 ${sibling} 2>/dev/null; then echo sibling=ok; else echo sibling=denied; fi`,
+          `if kill -0 $$ 2>/dev/null; then echo self=ok; else echo self=denied; fi`,
+        ].join("\n");
+      for (const [sandbox, expected] of [[shared, "ok"], [isolated, undefined]] as const) {
+        const sibling = await sandbox.spawner({
+          argv: ["sleep", "30"],
+          env: ws.env,
+          cwd: ws.workspace,
+          stdio: { stdin: 0, stdout: 2, stderr: 2 },
+        });
+        await Deno.writeTextFile(`${ws.workspace}/probe.sh`, probe(sibling));
+        const output = await runPiped(sandbox.spawner, ["bash", "probe.sh"], ws.workspace, ws.env);
+        const result = parseProbe(output);
+        // Shared domain: the worker thread and the sibling are reachable; own domain: neither is.
+        assertEquals([result.thread, result.threads_done, result.sibling, result.self], [
+          expected,
+          "ok",
+          expected ?? "denied",
+          "ok",
+        ]);
+        Deno.kill(sibling, "SIGKILL");
+        await waitExit(sibling);
+      }
+      // A missing program is still reported as ENOENT, before any wrapper runs.
+      const missing = await assertRejects(() =>
+        isolated.spawner({
+          argv: ["no-such-program-xyz"],
+          env: ws.env,
+          cwd: ws.workspace,
+          stdio: { stdin: 0, stdout: 1, stderr: 2 },
+        })
+      );
+      assertEquals((missing as { errno?: number }).errno, 2);
+    } finally {
+      shared.close();
+      isolated.close();
       await ws.cleanup();
     }
   },

@@ -29,6 +29,9 @@ export const checkExecEnvironmentTool = defineTool({
       writable_devices: z.array(z.string()),
       network_restricted: z.boolean(),
       signals_scoped: z.boolean(),
+      commands_isolated: z.boolean().describe(
+        "Each command runs in a nested Landlock domain of its own (cannot signal the server or other commands).",
+      ),
     }),
     env: z.object({
       allowlist: z.array(z.string()).describe("Inherited names children keep (LC_* as a prefix)."),
@@ -79,7 +82,13 @@ export const checkExecEnvironmentTool = defineTool({
     const sandbox = landlock.enforced
       ? `enforced (ABI ${landlock.abi}): writes only beneath ${landlock.writable_roots.join(" and ")}` +
         ` and ${landlock.writable_devices.join(", ")}; TCP ${landlock.network_restricted ? "denied" : "allowed"}; ` +
-        `signals ${landlock.signals_scoped ? "scoped to the sandbox" : "not scoped"}`
+        `signals ${
+          landlock.commands_isolated
+            ? "scoped to each command"
+            : landlock.signals_scoped
+            ? "scoped to the sandbox (commands share one domain)"
+            : "not scoped"
+        }`
       : `NOT enforced: ${landlock.reason}`;
     const text = [
       modePolicy.summary,
