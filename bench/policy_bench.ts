@@ -15,6 +15,7 @@ import { gatesInForce } from "../src/policy/modes.ts";
 import { Sandbox } from "../src/policy/sandbox.ts";
 import { landlockRuleset } from "../src/policy/landlock.ts";
 import { probeLandlock } from "../src/policy/landlock_probe.ts";
+import { findPerl } from "../src/policy/command_domain.ts";
 import { directSpawner } from "../src/exec/spawn.ts";
 import type { Spawner } from "../src/exec/spawn_request.ts";
 import { closeFd, makePipe, reap } from "../src/exec/fd.ts";
@@ -64,11 +65,10 @@ async function spawnLatency(spawner: Spawner, cwd: string): Promise<number[]> {
       cwd,
       stdio: { stdin: inR, stdout: inW, stderr: inW },
     });
-    const elapsed = performance.now() - start;
     closeFd(inR);
     closeFd(inW);
-    while (!reap(pid)) await new Promise((resolve) => setTimeout(resolve, 1));
-    if (round >= WARMUP) samples.push(elapsed);
+    while (!reap(pid)) await new Promise((resolve) => setTimeout(resolve, 0));
+    if (round >= WARMUP) samples.push(performance.now() - start);
   }
   return samples;
 }
@@ -101,6 +101,10 @@ try {
   const direct = stats(await spawnLatency(directSpawner, workspace));
   const sandboxed = sandbox ? stats(await spawnLatency(sandbox.spawner, workspace)) : null;
   sandbox?.close();
+  const perl = abi !== null && abi >= 6 ? findPerl() : null;
+  const own = perl ? await Sandbox.start(landlockRuleset(abi!, { writable: [workspace], denyTcp: true }), perl) : null;
+  const isolated = own ? stats(await spawnLatency(own.spawner, workspace)) : null;
+  own?.close();
 
   const safe = stats(exec.safe);
   const trusted = stats(exec.trusted);
@@ -127,10 +131,16 @@ try {
       (trusted.p90 / dangerous.p90).toFixed(2),
     ],
     [
-      "spawn only: direct vs sandbox worker (median)",
+      "spawn to exit of /bin/true: direct vs sandbox worker, shared domain (median)",
       fmt(direct.median),
       sandboxed ? fmt(sandboxed.median) : "n/a",
       sandboxed ? (sandboxed.median / direct.median).toFixed(2) : "n/a",
+    ],
+    [
+      "spawn to exit of /bin/true: direct vs sandbox worker + own domain (perl) (median)",
+      fmt(direct.median),
+      isolated ? fmt(isolated.median) : "n/a",
+      isolated ? (isolated.median / direct.median).toFixed(2) : "n/a",
     ],
     ["gate only: checkCommand of a git command (median)", "—", fmt(gate.median), "—"],
     ["sandbox worker start-up (once per policy)", "—", fmt(sandboxStartMs), "—"],

@@ -10,8 +10,8 @@
  * - the worker thread drops CAP_SYS_PTRACE and every other capability
  *   children do not need from its bounding set (per thread, inherited by
  *   every child), so even root children cannot regain them at execve.
- * A same-uid child can still signal the worker thread (kill of its tid);
- * see docs/permission-modes.md.
+ * Signals are closed by command_domain.ts (a nested domain per command);
+ * this module also covers the case without it (no perl, ABI < 6).
  *
  * @example
  * dropChildPrivileges(); // in the sandbox worker, before spawning anything
