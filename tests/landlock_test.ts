@@ -75,3 +75,20 @@ Deno.test({
     assertEquals([info.policy.landlock, info.runtime.landlock.enforced], [true, true]);
   },
 });
+
+Deno.test({
+  name: "landlock: a command cannot kill the server, not even through the sandbox thread's tid",
+  ignore: abi === null || abi < 6,
+  fn: async () => {
+    await using server = await startServer();
+    await Deno.writeTextFile(
+      `${server.workspace}/kill.sh`,
+      'n=0; for t in /proc/$PPID/task/*; do kill -9 "${t##*/}" 2>/dev/null && n=$((n+1)); done; echo "killed=$n"\n',
+    );
+    const env = (await server.call("check_exec_environment", {})).structured;
+    assertEquals(env.landlock.commands_isolated, true);
+    const result = await server.call("exec_command", { cmd: "bash kill.sh" });
+    assertEquals(result.structured.stdout, "killed=0\n");
+    assert(!(await server.call("server_info", {})).isError, "the server died");
+  },
+});
