@@ -44,7 +44,7 @@ export const ERROR_CODES = {
   },
   PATCH_PARSE_ERROR: {
     meaning: "The patch text does not follow the *** Begin Patch envelope grammar.",
-    hint: "Fix the patch at the reported line; see the grammar in docs/tools-and-schemas.md.",
+    hint: "Fix the patch at the reported line; see the grammar in docs/apply-patch.md.",
   },
   PATCH_CONTEXT_NOT_FOUND: {
     meaning: "A hunk's context and removed lines do not occur in the file.",
@@ -53,6 +53,10 @@ export const ERROR_CODES = {
   PATCH_CONTEXT_AMBIGUOUS: {
     meaning: "A hunk's context occurs more than once in the file.",
     hint: "Add more context lines or an @@ anchor line so the hunk matches exactly one place.",
+  },
+  PATCH_ALREADY_APPLIED: {
+    meaning: "A hunk's old lines are absent but its new lines are already in the file: the patch was applied before.",
+    hint: "Nothing was written. Re-read the file; drop the hunks that are already in place and resend the rest.",
   },
   PATCH_CONFLICT: {
     meaning: "A file changed between matching and installing the patch; nothing was written.",

@@ -9,6 +9,7 @@ import { type LandlockProbe, probeLandlock } from "./policy/landlock_probe.ts";
 import { CommandRegistry } from "./exec/registry.ts";
 import { probePty } from "./exec/pty.ts";
 import { createCommandPolicy, type WorkcellPolicy } from "./policy/command_policy.ts";
+import { SerialQueue } from "./image/serial.ts";
 
 /** Facts about the runtime, measured once at start-up. */
 export interface RuntimeFacts {
@@ -27,6 +28,8 @@ export interface Services {
   commands: CommandRegistry;
   /** The mode's command gate, child environment and Landlock sandbox. */
   policy: WorkcellPolicy;
+  /** view_image decodes one image at a time through this, bounding its memory to one image. */
+  imageQueue: SerialQueue;
   /** Stops background work and children; called once at shutdown. */
   close(): Promise<void>;
 }
@@ -62,6 +65,7 @@ export async function createServices(config: Config, workspace: Workspace): Prom
     facts,
     commands,
     policy,
+    imageQueue: new SerialQueue(),
     close: async () => {
       await commands.close();
       await policy.close();

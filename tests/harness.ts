@@ -70,18 +70,18 @@ export function serverCommand(
   };
 }
 
+/** The environment the test servers get: a bare PATH and HOME, no colour. */
+function serverEnv(): Record<string, string> {
+  return { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: Deno.env.get("HOME") ?? "/root", NO_COLOR: "1" };
+}
+
 /** Starts the server from source exactly as `deno task start` does (or the compiled binary, see serverCommand). */
 export async function startServer(options: StartOptions = {}): Promise<TestServer> {
   const ownWorkspace = options.workspace === undefined;
   const workspace = options.workspace ?? await tempWorkspace();
   const transport = new StdioClientTransport({
     ...serverCommand(workspace, null, options.args ?? []),
-    env: {
-      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-      HOME: Deno.env.get("HOME") ?? "/root",
-      NO_COLOR: "1",
-      ...options.env,
-    },
+    env: { ...serverEnv(), ...options.env },
     stderr: "pipe",
   });
   let stderr = "";
@@ -118,6 +118,121 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
         text: content.filter((block) => block.type === "text").map((block) => block.text).join("\n"),
         structured: result.structuredContent,
       };
+    },
+  };
+}
+
+/** A JSON-RPC message as read back from the server. */
+// deno-lint-ignore no-explicit-any
+export type RawMessage = Record<string, any>;
+
+/** A server driven over raw stdio: bytes in, newline-delimited JSON out, no SDK client in between. */
+export interface RawServer extends AsyncDisposable {
+  workspace: string;
+  /** Writes bytes (or text) to the server's stdin exactly as given. */
+  write(data: string | Uint8Array): Promise<void>;
+  /** Sends one request with a fresh numeric id (unless `id` is given) and waits for the response with that id. */
+  request(
+    method: string,
+    params?: unknown,
+    options?: { id?: string | number; timeoutMs?: number },
+  ): Promise<RawMessage>;
+  /** Whether the server process is still running. */
+  alive(): boolean;
+  /** Lines the server wrote to stdout that were not JSON (there must be none). */
+  nonJsonOutput(): string[];
+  /** Collected stderr so far. */
+  stderr(): string;
+  close(): Promise<void>;
+}
+
+/**
+ * Spawns the server like {@linkcode startServer} but hands the test its raw
+ * stdin and stdout, for protocol-level tests (malformed JSON, odd bytes).
+ *
+ * @example
+ * await using server = await startRawServer();
+ * await server.write("{not json\n");
+ * (await server.request("ping")).result; // {}
+ */
+export async function startRawServer(): Promise<RawServer> {
+  const workspace = await tempWorkspace();
+  const spec = serverCommand(workspace, null, []);
+  const child = new Deno.Command(spec.command, {
+    args: spec.args,
+    env: serverEnv(),
+    clearEnv: true,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  let running = true;
+  const status = child.status.then((value) => {
+    running = false;
+    return value;
+  });
+  const writer = child.stdin.getWriter();
+  const pending = new Map<string, (message: RawMessage) => void>();
+  const nonJson: string[] = [];
+  let stderr = "";
+  const drainStderr = child.stderr.pipeThrough(new TextDecoderStream()).pipeTo(
+    new WritableStream({ write: (chunk) => void (stderr += chunk) }),
+  ).catch(() => {});
+  const readStdout = (async () => {
+    let buffered = "";
+    for await (const chunk of child.stdout.pipeThrough(new TextDecoderStream())) {
+      buffered += chunk;
+      let newline;
+      while ((newline = buffered.indexOf("\n")) >= 0) {
+        const line = buffered.slice(0, newline);
+        buffered = buffered.slice(newline + 1);
+        let message: RawMessage;
+        try {
+          message = JSON.parse(line);
+        } catch {
+          nonJson.push(line.slice(0, 200)); // stdout must carry JSON-RPC only
+          continue;
+        }
+        const key = JSON.stringify(message.id ?? null);
+        pending.get(key)?.(message);
+        pending.delete(key);
+      }
+    }
+  })();
+  let nextId = 1;
+  const encoder = new TextEncoder();
+  const write = (data: string | Uint8Array) => writer.write(typeof data === "string" ? encoder.encode(data) : data);
+  const close = async () => {
+    await writer.close().catch(() => {});
+    const timer = setTimeout(() => running && child.kill("SIGKILL"), 5000);
+    await status;
+    clearTimeout(timer);
+    await Promise.all([readStdout.catch(() => {}), drainStderr]);
+    await Deno.remove(workspace, { recursive: true }).catch(() => {});
+  };
+  return {
+    workspace,
+    write,
+    alive: () => running,
+    nonJsonOutput: () => nonJson,
+    stderr: () => stderr,
+    close,
+    [Symbol.asyncDispose]: close,
+    request(method, params, options = {}) {
+      const id = options.id ?? nextId++;
+      const key = JSON.stringify(id);
+      const answer = new Promise<RawMessage>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          pending.delete(key);
+          reject(new Error(`no answer to ${method} (id ${key}) within ${options.timeoutMs ?? 10000} ms`));
+        }, options.timeoutMs ?? 10000);
+        pending.set(key, (message) => {
+          clearTimeout(timer);
+          resolve(message);
+        });
+      });
+      const message = { jsonrpc: "2.0", id, method, ...(params === undefined ? {} : { params }) };
+      return write(JSON.stringify(message) + "\n").then(() => answer);
     },
   };
 }

@@ -6,6 +6,15 @@ import { COMMAND_LIMITS } from "../exec/limits.ts";
 import { MAX_TEXT_BYTES } from "../envelope.ts";
 import { MAX_COMPONENT_BYTES, MAX_PATH_BYTES } from "../workspace/confine.ts";
 import { EXCERPT_BYTES } from "../project/context.ts";
+import { DEFAULT_MAX_DIMENSION, MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS } from "../image/view.ts";
+import { MAX_OUTPUT_BYTES } from "../image/render.ts";
+import { MAX_STATUS_ENTRIES } from "../git/status.ts";
+import { MAX_DIFF_FILES } from "../git/diff_stream.ts";
+import { MAX_LOG_COUNT, MAX_MESSAGE_CHARS } from "../git/log.ts";
+import { MAX_BLAME_LINE_CHARS, MAX_BLAME_LINES } from "../git/blame.ts";
+import { GIT_TIMEOUT_MS } from "../git/runner.ts";
+import { MAX_PATCH_FILE_BYTES } from "../patch/match.ts";
+import { MAX_DIFF_BYTES } from "../patch/preview.ts";
 
 /** [what, value, enforced in]. */
 const LIMITS: readonly [string, string, string][] = [
@@ -13,11 +22,24 @@ const LIMITS: readonly [string, string, string][] = [
   ["path length", `${MAX_PATH_BYTES} bytes`, "src/workspace/confine.ts"],
   ["path component length", `${MAX_COMPONENT_BYTES} bytes`, "src/workspace/confine.ts"],
   ["instruction file excerpt in server_info", `${EXCERPT_BYTES} bytes each`, "src/project/context.ts"],
+  ["git_status entries listed", `${MAX_STATUS_ENTRIES}`, "src/git/status.ts"],
+  ["git_diff / git_show files listed", `${MAX_DIFF_FILES}`, "src/git/diff_stream.ts"],
+  ["git_log commits per call", `${MAX_LOG_COUNT}`, "src/git/log.ts"],
+  ["git_log commit body", `${MAX_MESSAGE_CHARS} characters`, "src/git/log.ts"],
+  ["git_blame lines per call", `${MAX_BLAME_LINES}`, "src/git/blame.ts"],
+  ["git_blame line text", `${MAX_BLAME_LINE_CHARS} characters`, "src/git/blame.ts"],
+  ["one git invocation", `${GIT_TIMEOUT_MS / 1000} s`, "src/git/runner.ts"],
+  ["file read or written by apply_patch", `${MAX_PATCH_FILE_BYTES} bytes`, "src/patch/match.ts"],
+  ["apply_patch diff preview", `${MAX_DIFF_BYTES} bytes`, "src/patch/preview.ts"],
   ["active commands", `${COMMAND_LIMITS.maxActiveCommands}`, "src/exec/limits.ts"],
   ["retained completed commands", `${COMMAND_LIMITS.maxRetainedCommands}`, "src/exec/limits.ts"],
   ["retained output per stream", `${COMMAND_LIMITS.perStreamBytes} bytes`, "src/exec/limits.ts"],
   ["retained output in total", `${COMMAND_LIMITS.totalOutputBytes} bytes`, "src/exec/limits.ts"],
   ["retention after exit", `${COMMAND_LIMITS.retentionMs / 60000} min`, "src/exec/limits.ts"],
+  ["view_image file size", `${MAX_IMAGE_BYTES} bytes`, "src/image/view.ts"],
+  ["view_image decoded size (from the header)", `${MAX_IMAGE_PIXELS} pixels`, "src/image/view.ts"],
+  ["view_image default max_width / max_height", `${DEFAULT_MAX_DIMENSION} pixels`, "src/image/view.ts"],
+  ["view_image image sent (before base64)", `${MAX_OUTPUT_BYTES} bytes`, "src/image/render.ts"],
 ];
 
 /** The limits table. */

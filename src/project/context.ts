@@ -8,6 +8,8 @@
 import * as path from "node:path";
 import { confine, isInside, toRelative, type Workspace } from "../workspace/confine.ts";
 import { ToolError } from "../errors.ts";
+import { runGit } from "../git/runner.ts";
+import { gitStatus } from "../git/status.ts";
 import { utf8CutIndex } from "../text/utf8.ts";
 
 /** Manifest files looked for at the workspace root. */
@@ -53,37 +55,28 @@ export interface ProjectContext {
 
 const decoder = new TextDecoder();
 
-async function git(root: string, args: string[]): Promise<string | null> {
-  try {
-    const out = await new Deno.Command("git", {
-      args: ["-c", "core.pager=cat", "--no-optional-locks", ...args],
-      cwd: root,
-      env: { GIT_TERMINAL_PROMPT: "0", GIT_OPTIONAL_LOCKS: "0" },
-      stdin: "null",
-      stderr: "null",
-    }).output();
-    return out.success ? decoder.decode(out.stdout) : null;
-  } catch {
-    return null;
-  }
-}
-
+/**
+ * Git facts through src/git, which runs git with a clean environment and
+ * neutralises what a repository's config could run (fsmonitor, filters).
+ */
 async function gitContext(ws: Workspace): Promise<GitContext | null> {
-  const top = await git(ws.root, ["rev-parse", "--show-toplevel"]);
-  if (top === null) return null;
-  const rootReal = await Deno.realPath(top.trim()).catch(() => top.trim());
-  const [branch, head, status] = await Promise.all([
-    git(ws.root, ["symbolic-ref", "--quiet", "--short", "HEAD"]),
-    git(ws.root, ["rev-parse", "--verify", "--quiet", "HEAD"]),
-    git(ws.root, ["status", "--porcelain", "-z", "--untracked-files=normal", "--", "."]),
-  ]);
+  let status;
+  try {
+    status = await gitStatus(ws, { includeIgnored: false });
+  } catch (error) {
+    if (error instanceof ToolError) return null; // no repository, or a work tree outside the workspace
+    throw error;
+  }
+  const top = await runGit({ cwd: ws.root, args: ["rev-parse", "--show-toplevel"] });
+  const topText = decoder.decode(top.stdout).trim();
+  const rootReal = await Deno.realPath(topText).catch(() => topText);
   const relation = rootReal === ws.root ? "workspace" : isInside(ws.root, rootReal) ? "inside" : "parent";
   return {
     relation,
     root: relation === "parent" ? rootReal : toRelative(ws, rootReal),
-    branch: branch?.trim() || null,
-    head: head?.trim() || null,
-    dirty: (status ?? "").length > 0,
+    branch: status.branch,
+    head: status.head,
+    dirty: !status.clean,
   };
 }
 

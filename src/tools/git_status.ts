@@ -1,12 +1,19 @@
 import { z } from "zod";
 import { defineTool } from "./tool.ts";
-import { notImplemented } from "./not_implemented.ts";
+import { gitStatus, MAX_STATUS_ENTRIES, type StatusEntry } from "../git/status.ts";
+
+function describe(entry: StatusEntry): string {
+  const xy = entry.type === "untracked" ? "??" : entry.type === "ignored" ? "!!" : `${entry.index}${entry.worktree}`;
+  const from = entry.orig_path === null ? "" : ` (from ${entry.orig_path})`;
+  const tags = [entry.type === "unmerged" ? "conflict" : "", entry.submodule ? "submodule" : ""].filter(Boolean);
+  return `${xy} ${entry.path}${from}${tags.length > 0 ? `  [${tags.join(", ")}]` : ""}`;
+}
 
 export const gitStatusTool = defineTool({
   name: "git_status",
   title: "Git status",
   description:
-    "Structured working-tree status from git status --porcelain=v2: branch, upstream, ahead/behind, detached HEAD, staged/unstaged/untracked/conflicted entries with rename origins.",
+    "Structured working-tree status from git status --porcelain=v2: branch, upstream, ahead/behind, detached HEAD, staged/unstaged/untracked/conflicted entries with rename origins. index/worktree are git's XY letters ('.' = unchanged).",
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
     path: z.string().optional().describe("Limit to this path (relative to the workspace root)."),
@@ -28,6 +35,26 @@ export const gitStatusTool = defineTool({
       submodule: z.boolean(),
     })),
     clean: z.boolean(),
+    total_entries: z.int().describe(`Entries matched; at most ${MAX_STATUS_ENTRIES} are listed.`),
+    truncated: z.boolean(),
   }),
-  handler: () => notImplemented("git_status"),
+  handler: async (args, ctx) => {
+    const status = await gitStatus(ctx.workspace, {
+      path: args.path,
+      includeIgnored: args.include_ignored,
+      signal: ctx.signal,
+    });
+    const where = status.detached
+      ? `HEAD detached at ${status.head?.slice(0, 12) ?? "?"}`
+      : `On branch ${status.branch ?? "?"}${status.head === null ? " (no commits yet)" : ""}`;
+    const tracking = status.upstream === null
+      ? ""
+      : `, tracking ${status.upstream}${
+        status.ahead === null ? "" : ` (ahead ${status.ahead}, behind ${status.behind})`
+      }`;
+    const lines = [`${where}${tracking}`, status.clean ? "Working tree clean." : `${status.total_entries} entries:`];
+    lines.push(...status.entries.map(describe));
+    if (status.truncated) lines.push(`[… ${status.total_entries - status.entries.length} more entries not listed]`);
+    return { text: lines.join("\n"), data: { ...status } };
+  },
 });

@@ -1,0 +1,235 @@
+/**
+ * `deno task bench git`: git_log on a 10,000-commit history and git_status
+ * on a 100,000-file tree, against raw git with the same options in the
+ * same run, and against `@cyanheads/git-mcp-server` (when installed under
+ * bench/.data/peers) on the same operations over the same SDK client.
+ *
+ * Prints one Markdown section to stdout; diagnostics go to stderr.
+ * Data is generated once under bench/.data/ (history-10k, tree-100k).
+ */
+import * as path from "node:path";
+import { Client, StdioClientTransport } from "../src/sdk/mod.ts";
+import { sourceRunArgs } from "../src/permissions.ts";
+import { git, importHistory, initRepo } from "../tests/git_fixtures.ts";
+import { COMMIT_FORMAT } from "../src/git/log.ts";
+
+const DATA = new URL("./.data/", import.meta.url).pathname;
+const PEER_MAIN = path.join(DATA, "peers/node_modules/@cyanheads/git-mcp-server/dist/index.js");
+const HISTORY = path.join(DATA, "history-10k");
+const TREE = path.join(DATA, "tree-100k");
+const COMMITS = 10_000;
+const FILES = 100_000;
+/** Timed rounds per case (after one warm-up). */
+const RUNS = Number(Deno.env.get("GIT_BENCH_RUNS") ?? 11);
+const PAGE = 500;
+
+const log = (message: string) => console.error(`git_bench: ${message}`);
+
+async function exists(dir: string): Promise<boolean> {
+  return await Deno.stat(path.join(dir, ".git")).then(() => true, () => false);
+}
+
+async function ensureHistory(): Promise<void> {
+  if (await exists(HISTORY)) return;
+  log(`importing ${COMMITS} commits into ${HISTORY}`);
+  await importHistory(HISTORY, COMMITS);
+}
+
+/** One commit holding FILES files (one shared blob) in 1,000 directories, checked out. */
+async function ensureTree(): Promise<void> {
+  if (await exists(TREE)) return;
+  log(`building a ${FILES}-file tree in ${TREE}`);
+  await initRepo(TREE);
+  const lines = ["blob", "mark :1", "data 6", "hello", "", "commit refs/heads/main", "mark :2"];
+  lines.push("committer Bench <bench@example.org> 1700000000 +0000", "data 5", "tree", "");
+  for (let i = 0; i < FILES; i++) lines.push(`M 100644 :1 d${Math.floor(i / 100)}/f${i % 100}.txt`);
+  lines.push("");
+  const child = new Deno.Command("git", { args: ["fast-import", "--quiet"], cwd: TREE, stdin: "piped" }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(lines.join("\n")));
+  await writer.close();
+  if (!(await child.status).success) throw new Error("fast-import failed");
+  await git(TREE, "reset", "-q", "--hard", "main");
+}
+
+/** Median and minimum of each contender, timed in interleaved rounds so machine load hits all alike. */
+async function timeRounds(contenders: (() => Promise<unknown>)[]): Promise<{ median: number; min: number }[]> {
+  for (const fn of contenders) await fn(); // warm-up
+  const times: number[][] = contenders.map(() => []);
+  for (let round = 0; round < RUNS; round++) {
+    for (let k = 0; k < contenders.length; k++) {
+      const i = (k + round) % contenders.length;
+      const start = performance.now();
+      await contenders[i]();
+      times[i].push(performance.now() - start);
+    }
+  }
+  return times.map((list) => {
+    list.sort((a, b) => a - b);
+    return { median: list[Math.floor(list.length / 2)], min: list[0] };
+  });
+}
+
+async function rawGit(cwd: string, args: string[]): Promise<void> {
+  const out = await new Deno.Command("git", { args, cwd, stdout: "piped", stderr: "piped" }).output();
+  if (!out.success) throw new Error(`git ${args.join(" ")}: ${new TextDecoder().decode(out.stderr)}`);
+}
+
+interface McpPeer {
+  call(name: string, args: Record<string, unknown>): Promise<Record<string, unknown>>;
+  close(): Promise<void>;
+}
+
+async function connect(command: string, args: string[], env: Record<string, string>): Promise<McpPeer> {
+  const transport = new StdioClientTransport({
+    command,
+    args,
+    env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: Deno.env.get("HOME") ?? "/root", ...env },
+    stderr: "pipe",
+  });
+  const client = new Client({ name: "git-bench", version: "1.0.0" });
+  await client.connect(transport);
+  return {
+    async call(name, callArgs) {
+      const result = await client.callTool({ name, arguments: callArgs });
+      if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.content).slice(0, 500)}`);
+      return result.structuredContent as Record<string, unknown>;
+    },
+    close: () => client.close(),
+  };
+}
+
+function workcell(workspace: string): Promise<McpPeer> {
+  return connect(Deno.execPath(), [...sourceRunArgs({ writeRoot: workspace, http: null }), "--workspace", workspace], {
+    NO_COLOR: "1",
+  });
+}
+
+async function peer(): Promise<McpPeer | null> {
+  if (!(await Deno.stat(PEER_MAIN).then(() => true, () => false))) {
+    log(`peer not installed (${PEER_MAIN}); run: cd bench/.data/peers && npm install @cyanheads/git-mcp-server@2.15.3`);
+    return null;
+  }
+  return await connect("node", [PEER_MAIN], {
+    MCP_LOG_LEVEL: "error",
+    GIT_BASE_DIR: DATA,
+    MCP_TRANSPORT_TYPE: "stdio",
+  });
+}
+
+interface Timing {
+  median: number;
+  min: number;
+}
+
+interface Row {
+  operation: string;
+  raw: Timing;
+  ours: Timing;
+  peer: Timing | null;
+}
+
+const rows: Row[] = [];
+
+async function measure(
+  operation: string,
+  raw: () => Promise<unknown>,
+  ours: () => Promise<unknown>,
+  other: (() => Promise<unknown>) | null,
+) {
+  log(operation);
+  const [rawTime, oursTime, peerTime] = await timeRounds(other ? [raw, ours, other] : [raw, ours]);
+  rows.push({ operation, raw: rawTime, ours: oursTime, peer: peerTime ?? null });
+}
+
+await Deno.mkdir(DATA, { recursive: true });
+await ensureHistory();
+await ensureTree();
+const peerServer = await peer();
+
+// git_log: one capped page, and the whole history paged through.
+{
+  const ours = await workcell(HISTORY);
+  const format = `--format=tformat:${COMMIT_FORMAT}`;
+  await measure(
+    `git_log, ${PAGE} of ${COMMITS} commits`,
+    () => rawGit(HISTORY, ["log", "-z", format, `--max-count=${PAGE + 1}`]),
+    () => ours.call("git_log", { max_count: PAGE }),
+    peerServer && (() => peerServer.call("git_log", { path: HISTORY, maxCount: PAGE })),
+  );
+  await measure(
+    `git_log, all ${COMMITS} commits (pages of ${PAGE})`,
+    () => rawGit(HISTORY, ["log", "-z", format]),
+    async () => {
+      let rev: string | undefined;
+      for (let page = 0; page < COMMITS / PAGE; page++) {
+        const result = await ours.call("git_log", { max_count: PAGE, ...(rev ? { rev } : {}) });
+        const commits = result.commits as { parents: string[] }[];
+        rev = commits.at(-1)?.parents[0];
+      }
+    },
+    peerServer && (async () => {
+      for (let skip = 0; skip < COMMITS; skip += PAGE) {
+        await peerServer.call("git_log", { path: HISTORY, maxCount: PAGE, skip });
+      }
+    }),
+  );
+  await ours.close();
+}
+
+// git_status on the big tree: clean, then with 100 modified and 100 untracked files.
+{
+  const ours = await workcell(TREE);
+  const statusArgs = [
+    "--no-optional-locks",
+    "status",
+    "--porcelain=v2",
+    "-z",
+    "--branch",
+    "--untracked-files=normal",
+    "--ignore-submodules=dirty",
+  ];
+  await measure(
+    `git_status, ${FILES} files, clean`,
+    () => rawGit(TREE, statusArgs),
+    () => ours.call("git_status", {}),
+    peerServer && (() => peerServer.call("git_status", { path: TREE })),
+  );
+  for (let i = 0; i < 100; i++) {
+    await Deno.writeTextFile(path.join(TREE, `d${i}/f0.txt`), `changed ${i}\n`);
+    await Deno.writeTextFile(path.join(TREE, `d${i}/new${i}.txt`), "new\n");
+  }
+  try {
+    await measure(
+      `git_status, ${FILES} files, 100 modified + 100 untracked`,
+      () => rawGit(TREE, statusArgs),
+      () => ours.call("git_status", {}),
+      peerServer && (() => peerServer.call("git_status", { path: TREE })),
+    );
+  } finally {
+    await git(TREE, "reset", "-q", "--hard", "main");
+    await git(TREE, "clean", "-q", "-f");
+  }
+  await ours.close();
+}
+await peerServer?.close();
+
+const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
+const ratio = (a: Timing, b: Timing) => `${(a.median / b.median).toFixed(2)}× (${(a.min / b.min).toFixed(2)}×)`;
+const lines = [
+  "## git tools",
+  "",
+  `Median of ${RUNS} interleaved rounds after a warm-up; ratios are of medians, with the ratio of the best runs ` +
+  `in parentheses (steadier on a loaded machine). "raw git" is the same git command spawned directly (no MCP); ` +
+  `workcell and the peer are driven over stdio by the same SDK client. Load average at the end: ` +
+  `${Deno.loadavg().map((n) => n.toFixed(1)).join(", ")} on ${navigator.hardwareConcurrency} cores. ` +
+  `Goal: workcell ≤ 1.2× raw git.`,
+  "",
+  "| operation | raw git | workcell | workcell / raw | @cyanheads/git-mcp-server | peer / raw |",
+  "| --- | ---: | ---: | ---: | ---: | ---: |",
+  ...rows.map((row) =>
+    `| ${row.operation} | ${fmt(row.raw.median)} | ${fmt(row.ours.median)} | ${ratio(row.ours, row.raw)} | ` +
+    `${row.peer === null ? "n/a" : fmt(row.peer.median)} | ${row.peer === null ? "n/a" : ratio(row.peer, row.raw)} |`
+  ),
+];
+console.log(lines.join("\n"));

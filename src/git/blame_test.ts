@@ -1,0 +1,52 @@
+import { assertEquals } from "../../tests/assert.ts";
+import { BlameParser, isoTime } from "./blame.ts";
+
+// Captured from `git blame --porcelain -- sub/a.txt` (git 2.39): a committed line and an uncommitted one.
+const CAPTURED = `7a813cb0083bffd29f2f84abbacf9a9f8eaa16cb 1 1 1
+author A
+author-mail <a@b>
+author-time 1796244240
+author-tz +0000
+committer A
+committer-mail <a@b>
+committer-time 1796244240
+committer-tz +0000
+summary init
+boundary
+filename sub/a.txt
+\thi
+0000000000000000000000000000000000000000 2 2 2
+author Not Committed Yet
+author-mail <not.committed.yet>
+author-time 1796244269
+author-tz -0130
+committer Not Committed Yet
+committer-mail <not.committed.yet>
+committer-time 1796244269
+committer-tz +0000
+summary Version of sub/a.txt from sub/a.txt
+previous 7a813cb0083bffd29f2f84abbacf9a9f8eaa16cb sub/a.txt
+filename sub/a.txt
+\tmore
+0000000000000000000000000000000000000000 3 3
+\t\tindented
+`;
+
+Deno.test("BlameParser reads porcelain groups and reuses commit headers", () => {
+  const parser = new BlameParser();
+  const bytes = new TextEncoder().encode(CAPTURED);
+  for (let i = 0; i < bytes.length; i += 11) parser.push(bytes.subarray(i, i + 11));
+  const lines = parser.end();
+  assertEquals(lines.map((l) => [l.line, l.sha.slice(0, 7), l.author, l.summary, l.text]), [
+    [1, "7a813cb", "A", "init", "hi"],
+    [2, "0000000", "Not Committed Yet", "Version of sub/a.txt from sub/a.txt", "more"],
+    [3, "0000000", "Not Committed Yet", "Version of sub/a.txt from sub/a.txt", "\tindented"],
+  ]);
+  assertEquals(lines[0].time, "2026-12-02T20:44:00+00:00");
+  assertEquals(lines[1].time, "2026-12-02T19:14:29-01:30");
+});
+
+Deno.test("isoTime keeps the author's own offset", () => {
+  assertEquals(isoTime(0, "+0130"), "1970-01-01T01:30:00+01:30");
+  assertEquals(isoTime(1714550400, "+0200"), "2024-05-01T10:00:00+02:00");
+});

@@ -1,0 +1,75 @@
+/**
+ * Splits a byte stream into separator-terminated text records as chunks
+ * arrive (UTF-8, invalid bytes replaced, characters split across chunks
+ * kept whole), keeping at most a bounded prefix of each record, so a huge
+ * field (a commit body, a blamed line) never grows memory.
+ *
+ * @example
+ * const split = new RecordSplitter("\0", 4096, (record, cut) => { fields.push(record); });
+ * split.push(chunk);
+ * split.end(); // delivers a final record that had no separator
+ */
+
+/** Streaming record splitter with a per-record cap in UTF-16 code units. */
+export class RecordSplitter {
+  readonly #decoder = new TextDecoder();
+  #pending = "";
+  #cut = false;
+
+  constructor(
+    private readonly separator: string,
+    private readonly maxRecordChars: number,
+    private readonly onRecord: (record: string, cut: boolean) => void,
+  ) {}
+
+  /** Feeds a chunk; complete records go to the consumer at once. */
+  push(chunk: Uint8Array): void {
+    this.#text(this.#decoder.decode(chunk, { stream: true }));
+  }
+
+  /** Delivers what is left without a final separator, if anything. */
+  end(): void {
+    this.#text(this.#decoder.decode());
+    if (this.#pending.length > 0 || this.#cut) this.#emit("");
+  }
+
+  #text(text: string): void {
+    let start = 0;
+    while (true) {
+      const end = text.indexOf(this.separator, start);
+      if (end === -1) {
+        this.#keep(text.slice(start));
+        return;
+      }
+      this.#emit(text.slice(start, end));
+      start = end + 1;
+    }
+  }
+
+  #keep(text: string): void {
+    if (this.#cut || text.length === 0) return;
+    this.#pending += text;
+    if (this.#pending.length > this.maxRecordChars) {
+      this.#pending = cap(this.#pending, this.maxRecordChars);
+      this.#cut = true;
+    }
+  }
+
+  #emit(last: string): void {
+    let record = this.#pending.length > 0 ? this.#pending + (this.#cut ? "" : last) : last;
+    let cut = this.#cut;
+    if (record.length > this.maxRecordChars) {
+      record = cap(record, this.maxRecordChars);
+      cut = true;
+    }
+    this.#pending = "";
+    this.#cut = false;
+    this.onRecord(record, cut);
+  }
+}
+
+/** The first `max` code units of `text`, without a dangling half of a surrogate pair. */
+function cap(text: string, max: number): string {
+  const code = text.charCodeAt(max - 1);
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
+}

@@ -1,0 +1,229 @@
+/**
+ * git_status: `git status --porcelain=v2 -z --branch` parsed into branch
+ * facts and entries, streamed and bounded to {@linkcode MAX_STATUS_ENTRIES}.
+ *
+ * @example
+ * const status = await gitStatus(ws, { path: "src", includeIgnored: false });
+ * status.entries[0]; // { path: "src/a.ts", index: ".", worktree: "M", type: "changed", ... }
+ */
+import type { Workspace } from "../workspace/confine.ts";
+import { gitFailure } from "./runner.ts";
+import { type GitRepo, openRepoAt } from "./repo.ts";
+import { RecordSplitter } from "./records.ts";
+
+/** Entries kept; the rest are counted in total_entries. */
+export const MAX_STATUS_ENTRIES = 5000;
+/** Longest status record kept (a path is at most 4096 bytes; headers are short). */
+const MAX_RECORD_CHARS = 16 * 1024;
+
+/** Kinds of porcelain v2 entries. */
+export type StatusType = "changed" | "renamed" | "copied" | "unmerged" | "untracked" | "ignored";
+
+/** One changed path. `index`/`worktree` are git's XY letters ("." for unmodified). */
+export interface StatusEntry {
+  path: string;
+  index: string;
+  worktree: string;
+  orig_path: string | null;
+  type: StatusType;
+  submodule: boolean;
+}
+
+/** The branch header lines. */
+export interface BranchInfo {
+  branch: string | null;
+  head: string | null;
+  upstream: string | null;
+  ahead: number | null;
+  behind: number | null;
+  detached: boolean;
+}
+
+/** The whole answer. */
+export interface GitStatus extends BranchInfo {
+  entries: StatusEntry[];
+  clean: boolean;
+  total_entries: number;
+  truncated: boolean;
+}
+
+/** A parsed record before paths are mapped to the workspace. */
+export type StatusRecord =
+  | { kind: "header"; key: string; value: string }
+  | { kind: "entry"; entry: StatusEntry; needsOrigPath: boolean };
+
+/** Splits off the first `count` space-separated fields; the remainder (a path, may hold spaces) is last. */
+function fields(line: string, count: number): string[] {
+  const out: string[] = [];
+  let at = 0;
+  for (let i = 0; i < count; i++) {
+    const space = line.indexOf(" ", at);
+    out.push(line.slice(at, space));
+    at = space + 1;
+  }
+  out.push(line.slice(at));
+  return out;
+}
+
+/**
+ * Parses one NUL-terminated porcelain v2 record. A rename/copy record is
+ * followed by its original path as the next record (`needsOrigPath`).
+ *
+ * @example
+ * parseStatusRecord("1 .M N... 100644 100644 100644 abc abc src/a b.ts");
+ */
+export function parseStatusRecord(record: string): StatusRecord {
+  const tag = record[0];
+  if (tag === "#") {
+    const [, key, value] = fields(record, 2);
+    return { kind: "header", key, value };
+  }
+  if (tag === "?" || tag === "!") {
+    const type = tag === "?" ? "untracked" : "ignored";
+    const entry: StatusEntry = {
+      path: record.slice(2),
+      index: tag,
+      worktree: tag,
+      orig_path: null,
+      type,
+      submodule: false,
+    };
+    return { kind: "entry", entry, needsOrigPath: false };
+  }
+  // 1 XY sub mH mI mW hH hI path | 2 XY sub mH mI mW hH hI Xscore path | u XY sub m1 m2 m3 mW h1 h2 h3 path
+  const count = tag === "1" ? 8 : tag === "2" ? 9 : tag === "u" ? 10 : -1;
+  if (count < 0) throw new Error(`unexpected git status record ${JSON.stringify(record.slice(0, 40))}`);
+  const parts = fields(record, count);
+  const xy = parts[1];
+  const type: StatusType = tag === "1"
+    ? "changed"
+    : tag === "u"
+    ? "unmerged"
+    : parts[8].startsWith("C")
+    ? "copied"
+    : "renamed";
+  const entry: StatusEntry = {
+    path: parts[count],
+    index: xy[0],
+    worktree: xy[1],
+    orig_path: null,
+    type,
+    submodule: parts[2].startsWith("S"),
+  };
+  return { kind: "entry", entry, needsOrigPath: tag === "2" };
+}
+
+/** Applies a `# branch.*` header to the branch facts. */
+export function applyBranchHeader(info: BranchInfo, key: string, value: string): void {
+  if (key === "branch.oid") info.head = value === "(initial)" ? null : value;
+  else if (key === "branch.head") {
+    info.detached = value === "(detached)";
+    info.branch = info.detached ? null : value;
+  } else if (key === "branch.upstream") info.upstream = value;
+  else if (key === "branch.ab") {
+    const match = /^\+(\d+) -(\d+)$/.exec(value);
+    if (match) {
+      info.ahead = Number(match[1]);
+      info.behind = Number(match[2]);
+    }
+  }
+}
+
+/** Streaming parser over raw status output; paths are mapped through `mapPath` (null drops the entry). */
+export class StatusParser {
+  readonly info: BranchInfo = { branch: null, head: null, upstream: null, ahead: null, behind: null, detached: false };
+  readonly entries: StatusEntry[] = [];
+  total = 0;
+  changes = 0;
+  #pending: StatusEntry | null = null;
+  readonly #split: RecordSplitter;
+
+  constructor(private readonly mapPath: (gitPath: string) => string | null, private readonly maxEntries: number) {
+    this.#split = new RecordSplitter("\0", MAX_RECORD_CHARS, (record) => this.#record(record));
+  }
+
+  push(chunk: Uint8Array): void {
+    this.#split.push(chunk);
+  }
+
+  end(): void {
+    this.#split.end();
+  }
+
+  #record(text: string): void {
+    if (this.#pending) {
+      const entry = this.#pending;
+      this.#pending = null;
+      entry.orig_path = this.mapPath(text);
+      this.#add(entry);
+      return;
+    }
+    if (text.length === 0) return;
+    const record = parseStatusRecord(text);
+    if (record.kind === "header") applyBranchHeader(this.info, record.key, record.value);
+    else if (record.needsOrigPath) this.#pending = record.entry;
+    else this.#add(record.entry);
+  }
+
+  #add(entry: StatusEntry): void {
+    const mapped = this.mapPath(entry.path);
+    if (mapped === null) return;
+    entry.path = mapped;
+    this.total++;
+    if (entry.type !== "ignored") this.changes++;
+    if (this.entries.length < this.maxEntries) this.entries.push(entry);
+  }
+}
+
+/** Options of {@linkcode gitStatus}. */
+export interface StatusOptions {
+  path?: string;
+  includeIgnored: boolean;
+  signal?: AbortSignal;
+}
+
+/** The status args for a repository and a pathspec. */
+function statusArgs(repo: GitRepo, pathspec: string[], includeIgnored: boolean): string[] {
+  return [
+    "status",
+    "--porcelain=v2",
+    "-z",
+    "--branch",
+    "--untracked-files=normal",
+    "--renames",
+    // Inspecting a submodule's work tree would run git under the submodule's own, unvetted config.
+    "--ignore-submodules=dirty",
+    ...(includeIgnored ? ["--ignored=matching"] : []),
+    "--",
+    ...(pathspec.length > 0 ? pathspec : repo.scope()),
+  ];
+}
+
+/**
+ * Runs git status for the workspace (or one path in it).
+ *
+ * @example
+ * await gitStatus(ws, { includeIgnored: true });
+ */
+export async function gitStatus(ws: Workspace, options: StatusOptions): Promise<GitStatus> {
+  const { repo, target } = await openRepoAt(ws, options.path, {
+    allowMissing: true,
+    readsWorkTree: true,
+    signal: options.signal,
+  });
+  const parser = new StatusParser(repo.fromTop, MAX_STATUS_ENTRIES);
+  const pathspec = target === null ? [] : [repo.toGit(target)];
+  const run = await repo.run(statusArgs(repo, pathspec, options.includeIgnored), {
+    onStdout: (chunk) => parser.push(chunk),
+    signal: options.signal,
+  });
+  if (run.code !== 0) throw gitFailure(run, "status");
+  parser.end();
+  return {
+    ...parser.info,
+    entries: parser.entries,
+    clean: parser.changes === 0,
+    total_entries: parser.total,
+    truncated: parser.total > parser.entries.length,
+  };
+}

@@ -1,0 +1,48 @@
+/**
+ * Worker entry point that runs {@linkcode renderImage} off the server's
+ * thread: one message in ({@linkcode RenderRequest}), one message out
+ * ({@linkcode RenderReply}), then the parent terminates the worker, which
+ * frees the decoders' WebAssembly memory at once. build.ts embeds every
+ * `*_worker.ts` in the compiled binary.
+ */
+import { ToolError } from "../errors.ts";
+import type { Size } from "./decode.ts";
+import { renderImage, type Rendering } from "./render.ts";
+import type { ImageHeader } from "./sniff.ts";
+
+/** What the parent sends. */
+export interface RenderRequest {
+  source: Uint8Array;
+  header: ImageHeader;
+  box: Size;
+  name: string;
+}
+
+/** What the worker answers: the rendering, or the error as plain data. */
+export type RenderReply =
+  | { ok: true; rendering: Rendering }
+  | { ok: false; code: ToolError["code"]; message: string; hint: string; details: Record<string, unknown> };
+
+// A worker's global scope; typed loosely because the project's lib is the main-thread one.
+const scope = self as unknown as {
+  onmessage: ((event: MessageEvent<RenderRequest>) => void) | null;
+  postMessage(message: RenderReply, transfer?: Transferable[]): void;
+};
+
+scope.onmessage = async ({ data }) => {
+  try {
+    const rendering = await renderImage(data.source, data.header, data.box, data.name);
+    scope.postMessage({ ok: true, rendering }, [rendering.bytes.buffer as ArrayBuffer]);
+  } catch (error) {
+    const failure = error instanceof ToolError
+      ? error
+      : new ToolError("INTERNAL", error instanceof Error ? error.message : String(error));
+    scope.postMessage({
+      ok: false,
+      code: failure.code,
+      message: failure.message,
+      hint: failure.hint,
+      details: failure.details,
+    });
+  }
+};

@@ -1,0 +1,171 @@
+/**
+ * Image type detection from the bytes (never the file name) and the
+ * dimensions read from the header, before any pixel is decoded.
+ *
+ * @example
+ * const header = sniffImage(await Deno.readFile("logo.png"));
+ * header; // { format: "png", mediaType: "image/png", width: 64, height: 64 }
+ */
+import { ToolError } from "../errors.ts";
+
+/** The formats view_image decodes. */
+export type ImageFormat = "png" | "jpeg" | "gif";
+
+/** What the header says, read without decoding pixels. */
+export interface ImageHeader {
+  format: ImageFormat;
+  mediaType: `image/${ImageFormat}`;
+  width: number;
+  height: number;
+  /** JPEG EXIF orientation (1..8) when the file has one; 1 means stored upright. */
+  orientation?: number;
+}
+
+const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+
+/** Signatures of formats we recognise only to name them in the refusal. */
+const OTHER_FORMATS: { name: string; matches(bytes: Uint8Array): boolean }[] = [
+  { name: "WebP", matches: (b) => ascii(b, 0, 4) === "RIFF" && ascii(b, 8, 4) === "WEBP" },
+  { name: "BMP", matches: (b) => ascii(b, 0, 2) === "BM" },
+  { name: "TIFF", matches: (b) => ascii(b, 0, 4) === "II*\0" || ascii(b, 0, 4) === "MM\0*" },
+  { name: "ICO", matches: (b) => b[0] === 0 && b[1] === 0 && b[2] === 1 && b[3] === 0 },
+  { name: "HEIF/AVIF", matches: (b) => ascii(b, 4, 4) === "ftyp" },
+  { name: "PDF", matches: (b) => ascii(b, 0, 5) === "%PDF-" },
+  { name: "SVG/XML text", matches: (b) => /^\s*<(\?xml|svg)/i.test(ascii(b, 0, 64)) },
+];
+
+function ascii(bytes: Uint8Array, start: number, length: number): string {
+  return String.fromCharCode(...bytes.subarray(start, start + length));
+}
+
+function u16be(bytes: Uint8Array, at: number): number {
+  return (bytes[at] << 8) | bytes[at + 1];
+}
+
+function u32be(bytes: Uint8Array, at: number): number {
+  return ((bytes[at] << 24) | (bytes[at + 1] << 16) | (bytes[at + 2] << 8) | bytes[at + 3]) >>> 0;
+}
+
+function corrupt(format: ImageFormat, why: string): ToolError {
+  return new ToolError("UNSUPPORTED_IMAGE", `the ${format.toUpperCase()} header is corrupt: ${why}`, {
+    details: { format },
+  });
+}
+
+function pngHeader(bytes: Uint8Array): ImageHeader {
+  if (bytes.length < 24 || ascii(bytes, 12, 4) !== "IHDR") throw corrupt("png", "no IHDR chunk");
+  return { format: "png", mediaType: "image/png", width: u32be(bytes, 16), height: u32be(bytes, 20) };
+}
+
+function gifHeader(bytes: Uint8Array): ImageHeader {
+  if (bytes.length < 10) throw corrupt("gif", "the logical screen descriptor is cut off");
+  return {
+    format: "gif",
+    mediaType: "image/gif",
+    width: bytes[6] | (bytes[7] << 8),
+    height: bytes[8] | (bytes[9] << 8),
+  };
+}
+
+/** A start-of-frame marker: SOF0..SOF15 except DHT (C4), JPG (C8) and DAC (CC). */
+function isStartOfFrame(marker: number): boolean {
+  return marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc;
+}
+
+/** The orientation tag (0x0112) of IFD0 in an APP1 Exif segment whose payload starts at `at`, if present. */
+function exifOrientation(bytes: Uint8Array, at: number, end: number): number | undefined {
+  if (ascii(bytes, at, 6) !== "Exif\0\0") return undefined;
+  const tiff = at + 6;
+  const order = ascii(bytes, tiff, 2);
+  if (order !== "II" && order !== "MM") return undefined;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, Math.min(end, bytes.length));
+  const little = order === "II";
+  try {
+    const ifd = tiff + view.getUint32(tiff + 4, little);
+    const entries = view.getUint16(ifd, little);
+    for (let i = 0; i < entries; i++) {
+      const entry = ifd + 2 + i * 12;
+      if (view.getUint16(entry, little) === 0x0112) return view.getUint16(entry + 8, little);
+    }
+  } catch {
+    // A cut or malformed Exif block: no orientation.
+  }
+  return undefined;
+}
+
+/** Walks the marker segments up to the first start-of-frame, which holds the size. */
+function jpegHeader(bytes: Uint8Array): ImageHeader {
+  let orientation: number | undefined;
+  let at = 2;
+  while (at < bytes.length) {
+    if (bytes[at] !== 0xff) throw corrupt("jpeg", `expected a marker at byte ${at}`);
+    while (bytes[at] === 0xff) at++; // fill bytes
+    const marker = bytes[at++];
+    if (marker === undefined) break;
+    if (marker === 0x01 || (marker >= 0xd0 && marker <= 0xd8)) continue; // no length field
+    if (marker === 0xd9 || marker === 0xda) throw corrupt("jpeg", "image data starts before any frame header");
+    if (at + 2 > bytes.length) break;
+    const length = u16be(bytes, at);
+    if (length < 2) throw corrupt("jpeg", `segment at byte ${at} has length ${length}`);
+    if (marker === 0xe1 && orientation === undefined) orientation = exifOrientation(bytes, at + 2, at + length);
+    if (isStartOfFrame(marker)) {
+      if (at + 7 > bytes.length) break;
+      const size = { width: u16be(bytes, at + 5), height: u16be(bytes, at + 3) };
+      return { format: "jpeg", mediaType: "image/jpeg", ...size, ...(orientation ? { orientation } : {}) };
+    }
+    at += length;
+  }
+  throw corrupt("jpeg", "the file ends before the frame header");
+}
+
+/**
+ * Detects PNG, JPEG or GIF from the leading bytes and reads the dimensions
+ * from the header. Anything else, or a header without a usable size, is
+ * `UNSUPPORTED_IMAGE` naming what the bytes look like.
+ *
+ * @example
+ * sniffImage(new TextEncoder().encode("hello")); // throws UNSUPPORTED_IMAGE
+ */
+export function sniffImage(bytes: Uint8Array): ImageHeader {
+  let header: ImageHeader;
+  if (PNG_SIGNATURE.every((byte, index) => bytes[index] === byte)) header = pngHeader(bytes);
+  else if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) header = jpegHeader(bytes);
+  else if (ascii(bytes, 0, 6) === "GIF87a" || ascii(bytes, 0, 6) === "GIF89a") header = gifHeader(bytes);
+  else {
+    const other = OTHER_FORMATS.find((candidate) => candidate.matches(bytes));
+    const lead = Array.from(bytes.subarray(0, 8), (byte) => byte.toString(16).padStart(2, "0")).join(" ");
+    const what = bytes.length === 0
+      ? "the file is empty"
+      : other
+      ? `the data looks like ${other.name}`
+      : `the data starts with bytes ${lead}`;
+    throw new ToolError("UNSUPPORTED_IMAGE", `not a PNG, JPEG or GIF image: ${what}`, {
+      details: { detected: other?.name ?? null },
+    });
+  }
+  if (header.width === 0 || header.height === 0) {
+    throw corrupt(header.format, `it declares a size of ${header.width}x${header.height}`);
+  }
+  return header;
+}
+
+const EXTENSION_FORMATS: Record<string, ImageFormat> = {
+  png: "png",
+  apng: "png",
+  jpg: "jpeg",
+  jpeg: "jpeg",
+  jpe: "jpeg",
+  jfif: "jpeg",
+  gif: "gif",
+};
+
+/**
+ * The format a file name promises, when its extension is one of ours.
+ *
+ * @example
+ * formatFromName("shots/a.JPG"); // "jpeg"
+ */
+export function formatFromName(name: string): ImageFormat | null {
+  const match = /\.([A-Za-z]+)$/.exec(name);
+  return match ? EXTENSION_FORMATS[match[1].toLowerCase()] ?? null : null;
+}

@@ -1,0 +1,207 @@
+/**
+ * view_image's domain: read a confined image file within the byte cap,
+ * check its header size against the pixel cap, decode it, and either pass
+ * the original bytes through (when it already fits) or reduce and
+ * re-encode it. Knows nothing of MCP.
+ *
+ * @example
+ * const view = await viewImage({ abs: "/repo/shot.png", rel: "shot.png" }, { width: 2048, height: 2048 });
+ * view.output; // { width: 2048, height: 1152 }
+ */
+import { fromOsError, ToolError } from "../errors.ts";
+import type { Size } from "./decode.ts";
+import { formatBytes, renderImage, type Rendering } from "./render.ts";
+import type { RenderReply, RenderRequest } from "./render_worker.ts";
+import { formatFromName, type ImageHeader, sniffImage } from "./sniff.ts";
+
+/** Largest image file accepted, in bytes (checked before reading). */
+export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
+/**
+ * Largest image accepted, in pixels from the header (checked before
+ * decoding): 64 Mi pixels, e.g. 8192x8192 or a 48-megapixel photo, whose
+ * RGBA alone is 256 MiB. A small PNG can declare gigapixels.
+ */
+export const MAX_IMAGE_PIXELS = 64 * 1024 * 1024;
+/** Default bounding box of the image sent. */
+export const DEFAULT_MAX_DIMENSION = 2048;
+/**
+ * Images up to this many pixels (2048x2048) are rendered on the server's
+ * thread, in tens of milliseconds; larger ones in a worker, so the server
+ * keeps answering meanwhile and the decoders' memory is freed right after.
+ */
+const IN_THREAD_MAX_PIXELS = 2048 * 2048;
+
+/** What each EXIF orientation asks a viewer to do to the stored pixels. */
+const ORIENTATIONS: Record<number, string> = {
+  2: "mirror horizontally",
+  3: "rotate 180°",
+  4: "mirror vertically",
+  5: "mirror and rotate 90° clockwise",
+  6: "rotate 90° clockwise",
+  7: "mirror and rotate 90° counter-clockwise",
+  8: "rotate 90° counter-clockwise",
+};
+
+/** The result of {@linkcode viewImage}. */
+export interface ImageView {
+  /** The bytes to send: the file's own when `resized` is false. */
+  bytes: Uint8Array;
+  /** Media type of `bytes`. */
+  mediaType: string;
+  /** Media type detected from the file's bytes. */
+  sourceMediaType: string;
+  /** Size of the file. */
+  fileBytes: number;
+  original: Size;
+  output: Size;
+  resized: boolean;
+  /** Output over original size, the smaller of the two axes' ratios (1 when not resized). */
+  scale: number;
+  warnings: string[];
+}
+
+function tooLarge(rel: string, size: number): ToolError {
+  return new ToolError(
+    "FILE_TOO_LARGE",
+    `${rel} is ${formatBytes(size)}; view_image accepts images up to ${formatBytes(MAX_IMAGE_BYTES)}`,
+    {
+      hint: "Shrink it with a command first (for example into a smaller PNG or JPEG), then view that file.",
+      details: { path: rel, bytes: size, max_bytes: MAX_IMAGE_BYTES },
+    },
+  );
+}
+
+/** Reads a regular file of at most MAX_IMAGE_BYTES, refusing anything else before reading it. */
+async function readImageFile(abs: string, rel: string): Promise<Uint8Array> {
+  let file: Deno.FsFile | undefined;
+  try {
+    // stat by path first: opening a FIFO would block until a writer appears.
+    const info = await Deno.stat(abs);
+    if (!info.isFile) throw new ToolError("NOT_A_FILE", `${rel} is not a regular file`, { details: { path: rel } });
+    if (info.size > MAX_IMAGE_BYTES) throw tooLarge(rel, info.size);
+    file = await Deno.open(abs, { read: true });
+    // The file may grow between stat and read: read at most one byte past the cap.
+    const buffer = new Uint8Array(Math.min(info.size, MAX_IMAGE_BYTES) + 1);
+    let length = 0;
+    while (length < buffer.length) {
+      const read = await file.read(buffer.subarray(length));
+      if (read === null) break;
+      length += read;
+    }
+    if (length > MAX_IMAGE_BYTES) throw tooLarge(rel, (await file.stat()).size);
+    return buffer.subarray(0, length);
+  } catch (error) {
+    throw fromOsError(error, rel);
+  } finally {
+    file?.close();
+  }
+}
+
+function checkPixels(rel: string, header: ImageHeader): void {
+  const pixels = header.width * header.height;
+  if (pixels <= MAX_IMAGE_PIXELS) return;
+  throw new ToolError(
+    "FILE_TOO_LARGE",
+    `${rel} declares ${header.width}x${header.height} pixels (${(pixels / 1e6).toFixed(0)} megapixels); ` +
+      `view_image decodes at most ${MAX_IMAGE_PIXELS / 1024 / 1024} Mi pixels`,
+    {
+      hint: "Downscale or crop it with a command first, then view the smaller file.",
+      details: { path: rel, width: header.width, height: header.height, max_pixels: MAX_IMAGE_PIXELS },
+    },
+  );
+}
+
+/** {@linkcode renderImage} in a fresh worker, terminated when it answers or when `signal` aborts. */
+async function renderInWorker(
+  request: RenderRequest,
+  signal: AbortSignal | undefined,
+): Promise<Rendering> {
+  const worker = new Worker(new URL("./render_worker.ts", import.meta.url), { type: "module" });
+  let onAbort = () => {};
+  try {
+    const reply = await new Promise<RenderReply>((resolve, reject) => {
+      onAbort = () => reject(signal!.reason);
+      signal?.addEventListener("abort", onAbort, { once: true });
+      worker.onmessage = (event: MessageEvent<RenderReply>) => resolve(event.data);
+      worker.onerror = (event) => {
+        event.preventDefault();
+        reject(new ToolError("INTERNAL", `the image worker failed: ${event.message}`));
+      };
+      worker.postMessage(request);
+    });
+    if (reply.ok) return reply.rendering;
+    throw new ToolError(reply.code, reply.message, { hint: reply.hint, details: reply.details });
+  } finally {
+    signal?.removeEventListener("abort", onAbort);
+    worker.terminate();
+  }
+}
+
+/**
+ * Views the image at `file` (already confined). The type comes from the
+ * bytes; a file whose extension promises another type gets a warning.
+ * Images within `box` are decoded (to prove they are whole) and sent as
+ * the file's own bytes; larger ones are reduced to fit, keeping the aspect
+ * ratio, and re-encoded: PNG as PNG, JPEG as JPEG, GIF's first frame as PNG.
+ * Aborting `signal` stops work running in a worker (it rejects with the
+ * signal's reason).
+ *
+ * @example
+ * await viewImage({ abs, rel: "a.gif" }, { width: 256, height: 256 }); // mediaType "image/png" if reduced
+ */
+export async function viewImage(
+  file: { abs: string; rel: string },
+  box: Size,
+  signal?: AbortSignal,
+): Promise<ImageView> {
+  const source = await readImageFile(file.abs, file.rel);
+  const header = sniffImage(source);
+  checkPixels(file.rel, header);
+  const warnings: string[] = [];
+  const named = formatFromName(file.rel);
+  if (named && named !== header.format) {
+    warnings.push(
+      `${file.rel} is named like ${named.toUpperCase()} but contains ${header.format.toUpperCase()} data; ` +
+        `it was read as ${header.format.toUpperCase()}`,
+    );
+  }
+  if (header.orientation && header.orientation !== 1) {
+    warnings.push(
+      `the JPEG's EXIF orientation is ${header.orientation} (${ORIENTATIONS[header.orientation] ?? "unknown"}); ` +
+        `it is not applied: the image is shown as stored`,
+    );
+  }
+  const rendering = header.width * header.height > IN_THREAD_MAX_PIXELS
+    ? await renderInWorker({ source, header, box, name: file.rel }, signal)
+    : await renderImage(source, header, box, file.rel);
+  const original = { width: header.width, height: header.height };
+  const { output } = rendering;
+  return {
+    bytes: rendering.bytes,
+    mediaType: rendering.mediaType,
+    sourceMediaType: header.mediaType,
+    fileBytes: source.length,
+    original,
+    output,
+    resized: rendering.resized,
+    scale: Math.min(output.width / original.width, output.height / original.height),
+    warnings: [...warnings, ...rendering.warnings],
+  };
+}
+
+/**
+ * A one-line summary of a view for the agent (no base64), plus warnings.
+ *
+ * @example
+ * describeView("a.png", view); // "a.png: PNG 6000x4000, 2.1 MiB, resized to 2048x1365 and sent as PNG (412.0 KiB)."
+ */
+export function describeView(rel: string, view: ImageView): string {
+  const kind = (type: string) => type.replace("image/", "").toUpperCase();
+  const head = `${rel}: ${kind(view.sourceMediaType)} ${view.original.width}x${view.original.height}, ` +
+    formatBytes(view.fileBytes);
+  const line = view.resized
+    ? `${head}, resized to ${view.output.width}x${view.output.height} and sent as ${kind(view.mediaType)} ` +
+      `(${formatBytes(view.bytes.length)}).`
+    : `${head}, sent as is.`;
+  return [line, ...view.warnings.map((warning) => `Warning: ${warning}.`)].join("\n");
+}

@@ -1,0 +1,37 @@
+/**
+ * apply_patch as one call: parse, match every hunk, commit all or nothing,
+ * then describe what changed. Knows nothing of MCP.
+ *
+ * @example
+ * const result = await applyPatch(ws, "*** Begin Patch\n*** Delete File: old.txt\n*** End Patch");
+ * result.files; // [{ op: "delete", path: "old.txt", moved_to: null, added: 0, removed: 3 }]
+ */
+import type { Workspace } from "../workspace/confine.ts";
+import { commitChanges, DENO_FS, type FsOps } from "./commit.ts";
+import { type FileResult, matchPatch } from "./match.ts";
+import { parsePatch } from "./parse.ts";
+import { renderPreview } from "./preview.ts";
+
+/** The outcome of a successful patch. */
+export interface PatchResult {
+  files: FileResult[];
+  /** Bounded unified diff of the changes. */
+  diff: string;
+  diff_truncated: boolean;
+  /** Tolerant matches and other things the agent should know. */
+  warnings: string[];
+}
+
+/**
+ * Applies `text` to the workspace; throws a ToolError and leaves the tree
+ * untouched when anything fails.
+ *
+ * @example
+ * await applyPatch(ws, patchText);
+ */
+export async function applyPatch(ws: Workspace, text: string, fs: FsOps = DENO_FS): Promise<PatchResult> {
+  const plan = await matchPatch(ws, parsePatch(text));
+  await commitChanges(ws, plan.changes, fs);
+  const { diff, truncated } = renderPreview(plan.previews);
+  return { files: plan.files, diff, diff_truncated: truncated, warnings: plan.warnings };
+}

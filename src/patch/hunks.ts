@@ -1,0 +1,363 @@
+/**
+ * Locates every hunk of one Update File section in a file's lines and
+ * builds the new lines, or explains precisely why a hunk does not fit.
+ *
+ * Rules: hunks are searched in order, each after the previous one (falling
+ * back to the whole file when that finds it exactly once elsewhere without
+ * overlap). A hunk without anchor must match exactly once. `@@ anchor` lines
+ * pin the place: the first anchor must occur once after the previous hunk,
+ * each further anchor is the first occurrence after the one before, and the
+ * hunk is the first match at or after the last anchor. A pure addition goes
+ * right after its last anchor, or at the end of the file without one.
+ *
+ * @example
+ * const { text } = applyHunks(new LineIndex("a\nb\n"), parsePatch(patch).ops[0].hunks, "x.txt");
+ */
+import { ToolError } from "../errors.ts";
+import type { LineIndex } from "./line_index.ts";
+import type { Hunk } from "./parse.ts";
+import { Haystack, normalise, PASS_DESCRIPTIONS, type SeekResult } from "./seek.ts";
+
+/** Lines of the file shown around the nearest candidate of a missed hunk. */
+export const NEAREST_CONTEXT_LINES = 2;
+/** Places listed for an ambiguous hunk. */
+export const MAX_AMBIGUOUS_SHOWN = 5;
+/** Hunk lines scored when looking for the nearest candidate (keeps a miss in a huge file cheap). */
+const NEAREST_SCORED_LINES = 12;
+/** Hunk lines compared by prefix when no line matches at all. */
+const NEAREST_PREFIX_LINES = 3;
+/** Shortest shared prefix that makes a line a candidate. */
+const MIN_SHARED_PREFIX = 4;
+
+/** Characters {@linkcode visible} spells out. */
+// deno-lint-ignore no-control-regex -- making control characters visible is the point
+const INVISIBLE = /[\t\r\u00A0\x0b\x0c\x85\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uFEFF]/g;
+
+/** A changed region, in 0-based line indexes of the old and the new lines. */
+export interface Region {
+  oldStart: number;
+  oldEnd: number;
+  newStart: number;
+  newEnd: number;
+}
+
+/** The outcome of applying one file's hunks. */
+export interface HunkResult {
+  /** The new content (lines joined with `\n`). */
+  text: string;
+  added: number;
+  removed: number;
+  regions: Region[];
+  warnings: string[];
+}
+
+interface Placement {
+  start: number;
+  oldLength: number;
+  replacement: string[];
+  order: number;
+}
+
+/**
+ * Makes tabs, CR, NBSP, other Unicode spaces and separators, and trailing
+ * spaces visible, so an agent can see why a line did not match.
+ *
+ * @example
+ * visible("a\tb \u00a0"); // "a→b·⍽"
+ */
+export function visible(line: string): string {
+  const body = line.replace(/ +$/, (spaces) => "·".repeat(spaces.length));
+  return body.replace(
+    INVISIBLE,
+    (ch) =>
+      ch === "\t"
+        ? "→"
+        : ch === "\r"
+        ? "␍"
+        : ch === "\u00A0"
+        ? "⍽"
+        : `⟨U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}⟩`,
+  );
+}
+
+/** Where a pure addition without anchor goes: before the final empty line a trailing newline leaves. */
+function endInsertPoint(lines: LineIndex): number {
+  return lines.equals(lines.count - 1, "") ? lines.count - 1 : lines.count;
+}
+
+/**
+ * Applies `hunks` to `lines`; throws PATCH_CONTEXT_NOT_FOUND, PATCH_CONTEXT_AMBIGUOUS or PATCH_ALREADY_APPLIED.
+ *
+ * @example
+ * applyHunks(new LineIndex("a\nb\n"), hunks, "x.txt").text; // "a\nB\n" for a hunk "-b" "+B"
+ */
+export function applyHunks(lines: LineIndex, hunks: readonly Hunk[], path: string): HunkResult {
+  const hay = new Haystack(lines);
+  const placements: Placement[] = [];
+  const warnings: string[] = [];
+  let added = 0;
+  let removed = 0;
+  let from = 0;
+  hunks.forEach((sent, order) => {
+    const label = `${path} hunk ${order + 1} (patch line ${sent.line})`;
+    // Blank lines that only separate a hunk from the next section are not context: drop them when they do not match.
+    const hunk = withoutTrailingBlankContext(sent, hay);
+    const oldSide = hunk.lines.filter((line) => line.kind !== "add").map((line) => line.text);
+    const newSide = hunk.lines.filter((line) => line.kind !== "remove").map((line) => line.text);
+    added += hunk.lines.filter((line) => line.kind === "add").length;
+    removed += hunk.lines.filter((line) => line.kind === "remove").length;
+    const warn = (result: SeekResult, what: string) => {
+      if (result.kind === "found" && result.pass !== "exact") {
+        warnings.push(`${label}: ${what} matched ${PASS_DESCRIPTIONS[result.pass]} (line ${result.index + 1})`);
+      }
+    };
+    let anchorIndex = -1;
+    for (const [k, anchor] of hunk.anchors.entries()) {
+      const start = k === 0 ? from : anchorIndex + 1;
+      const result = hay.seek([anchor], start, k === 0 ? "unique" : "first", false);
+      if (result.kind === "none") throw anchorNotFound(label, anchor, hay, start, hunk, path);
+      if (result.kind === "ambiguous") {
+        throw ambiguous(label, `the @@ anchor ${JSON.stringify(anchor)}`, result, hay, hunk, path);
+      }
+      if (result.kind === "found" && result.pass === "unicode") warn(result, `the @@ anchor ${JSON.stringify(anchor)}`);
+      anchorIndex = result.index;
+    }
+    let start: number;
+    if (oldSide.length === 0) {
+      start = hunk.eof || anchorIndex < 0 ? endInsertPoint(lines) : anchorIndex + 1;
+    } else {
+      let result = anchorIndex >= 0
+        ? hay.seek(oldSide, anchorIndex, "first", hunk.eof)
+        : hay.seek(oldSide, from, "unique", hunk.eof);
+      if (result.kind === "none" && anchorIndex < 0 && from > 0) {
+        const anywhere = hay.seek(oldSide, 0, "unique", hunk.eof);
+        if (
+          anywhere.kind !== "none" &&
+          !(anywhere.kind === "found" && overlaps(placements, anywhere.index, oldSide.length))
+        ) {
+          result = anywhere;
+        }
+      }
+      if (result.kind === "ambiguous") throw ambiguous(label, "the hunk's context", result, hay, hunk, path);
+      if (result.kind === "none") {
+        const applied = newSide.length > 0 ? hay.seek(newSide, 0, "unique", hunk.eof) : { kind: "none" as const };
+        if (applied.kind === "found" && newSide.join("\n") !== oldSide.join("\n")) {
+          throw new ToolError(
+            "PATCH_ALREADY_APPLIED",
+            `${label} is already applied: its result lines are present at line ${
+              applied.index + 1
+            } and its old lines are not. Nothing was written.`,
+            { details: { path, hunk: order + 1, patch_line: hunk.line, line: applied.index + 1 } },
+          );
+        }
+        throw contextNotFound(label, oldSide, hay, anchorIndex >= 0 ? anchorIndex : 0, hunk, path, order);
+      }
+      warn(result, "the hunk's context");
+      start = result.index;
+    }
+    placements.push({ start, oldLength: oldSide.length, replacement: replacementFor(hunk, lines, start), order });
+    if (oldSide.length > 0) from = start + oldSide.length;
+  });
+  return { ...assemble(lines, placements), added, removed, warnings };
+}
+
+/**
+ * `hunk` without its trailing empty context lines when those stop it from
+ * matching (agents leave a blank line before the next `***` header); the
+ * hunk itself otherwise.
+ */
+function withoutTrailingBlankContext(hunk: Hunk, hay: Haystack): Hunk {
+  let end = hunk.lines.length;
+  while (end > 0 && hunk.lines[end - 1].kind === "context" && hunk.lines[end - 1].text === "") end--;
+  if (end === hunk.lines.length || end === 0) return hunk;
+  const oldSide = hunk.lines.filter((line) => line.kind !== "add").map((line) => line.text);
+  if (hay.seek(oldSide, 0, "first", hunk.eof).kind !== "none") return hunk;
+  return { ...hunk, lines: hunk.lines.slice(0, end) };
+}
+
+function overlaps(placements: readonly Placement[], start: number, length: number): boolean {
+  return placements.some((p) => start < p.start + p.oldLength && p.start < start + length);
+}
+
+/** The new lines for one hunk: the file's own context lines are kept as they are, even after a tolerant match. */
+function replacementFor(hunk: Hunk, lines: LineIndex, start: number): string[] {
+  const out: string[] = [];
+  let at = start;
+  for (const line of hunk.lines) {
+    if (line.kind === "context") out.push(lines.line(at++));
+    else if (line.kind === "remove") at++;
+    else out.push(line.text);
+  }
+  return out;
+}
+
+function assemble(lines: LineIndex, placements: Placement[]): { text: string; regions: Region[] } {
+  const sorted = [...placements].sort((a, b) => a.start - b.start || a.order - b.order);
+  const chunks: string[] = []; // each chunk is one or more lines joined with \n
+  const regions: Region[] = [];
+  let at = 0;
+  let written = 0;
+  for (const p of sorted) {
+    if (p.start > at) {
+      chunks.push(lines.joined(at, p.start));
+      written += p.start - at;
+    }
+    regions.push({
+      oldStart: p.start,
+      oldEnd: p.start + p.oldLength,
+      newStart: written,
+      newEnd: written + p.replacement.length,
+    });
+    if (p.replacement.length > 0) {
+      chunks.push(p.replacement.join("\n"));
+      written += p.replacement.length;
+    }
+    at = p.start + p.oldLength;
+  }
+  if (at < lines.count) chunks.push(lines.joined(at, lines.count));
+  return { text: chunks.join("\n"), regions };
+}
+
+function excerpt(hay: Haystack, start: number, end: number, mark?: (i: number) => string): string {
+  const rows: string[] = [];
+  const width = String(end).length;
+  for (let i = Math.max(0, start); i < Math.min(end, hay.lines.count); i++) {
+    rows.push(`${mark ? mark(i) : " "} ${String(i + 1).padStart(width)}| ${visible(hay.lines.line(i))}`);
+  }
+  return rows.join("\n");
+}
+
+function expectedBlock(oldSide: readonly string[]): string {
+  return oldSide.map((line) => `    | ${visible(line)}`).join("\n");
+}
+
+/** Comparison used only to find the nearest candidate: punctuation normalised, all whitespace dropped. */
+function loose(line: string): string {
+  return normalise(line, "unicode").replace(/\s+/g, "");
+}
+
+function commonPrefix(a: string, b: string): number {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return i;
+}
+
+/**
+ * The window of the file most like `oldSide`: the most lines equal under
+ * {@linkcode loose}, else the line sharing the longest prefix with one of
+ * the hunk's first lines.
+ */
+function nearestWindow(hay: Haystack, oldSide: readonly string[]): { index: number; score: number } {
+  const view = hay.lines.all().map(loose);
+  const needle = oldSide.slice(0, NEAREST_SCORED_LINES).map(loose);
+  const positions = new Map<string, number[]>();
+  needle.forEach((line, k) => {
+    if (line === "") return; // blank lines say nothing about where a hunk belongs
+    positions.set(line, [...(positions.get(line) ?? []), k]);
+  });
+  const scores = new Map<number, number>();
+  view.forEach((line, i) => {
+    for (const k of positions.get(line) ?? []) {
+      const index = i - k;
+      if (index >= 0) scores.set(index, (scores.get(index) ?? 0) + 1);
+    }
+  });
+  let best = { index: -1, score: 0 };
+  for (const [index, score] of scores) {
+    if (score > best.score || (score === best.score && index < best.index)) best = { index, score };
+  }
+  if (best.index >= 0) return best;
+  let longest = 0;
+  for (const [k, want] of needle.slice(0, NEAREST_PREFIX_LINES).entries()) {
+    if (want === "") continue;
+    view.forEach((line, i) => {
+      const shared = commonPrefix(line, want);
+      if (shared > longest && shared >= Math.min(MIN_SHARED_PREFIX, want.length) && i - k >= 0) {
+        longest = shared;
+        best = { index: i - k, score: 0 };
+      }
+    });
+  }
+  return best;
+}
+
+function contextNotFound(
+  label: string,
+  oldSide: readonly string[],
+  hay: Haystack,
+  from: number,
+  hunk: Hunk,
+  path: string,
+  order: number,
+): ToolError {
+  const { index } = nearestWindow(hay, oldSide);
+  const parts = [
+    `${label}: context not found${from > 0 ? ` after line ${from + 1}` : ""}${
+      hunk.eof ? " at the end of the file" : ""
+    }.`,
+  ];
+  parts.push(
+    `Expected these lines (from the patch; → tab, · trailing space, ⍽ NBSP, ␍ CR):\n${expectedBlock(oldSide)}`,
+  );
+  let nearest: Record<string, unknown> | null = null;
+  if (index >= 0) {
+    const start = Math.max(0, index - NEAREST_CONTEXT_LINES);
+    const end = Math.min(hay.lines.count, index + oldSide.length + NEAREST_CONTEXT_LINES);
+    const mark = (i: number) => {
+      const k = i - index;
+      if (k < 0 || k >= oldSide.length) return " ";
+      return hay.lines.equals(i, oldSide[k]) ? "=" : loose(hay.lines.line(i)) === loose(oldSide[k]) ? "~" : "!";
+    };
+    parts.push(
+      `Nearest lines in the file (lines ${index + 1}-${
+        index + oldSide.length
+      }; = same, ~ differs only in whitespace or punctuation, ! differs):\n${excerpt(hay, start, end, mark)}`,
+    );
+    nearest = { start_line: start + 1, lines: hay.lines.slice(start, end) };
+  } else {
+    parts.push("No line of the file resembles the hunk, even after normalising whitespace and punctuation.");
+  }
+  return new ToolError("PATCH_CONTEXT_NOT_FOUND", parts.join("\n"), {
+    details: { path, hunk: order + 1, patch_line: hunk.line, expected: oldSide, nearest },
+  });
+}
+
+function anchorNotFound(
+  label: string,
+  anchor: string,
+  hay: Haystack,
+  from: number,
+  hunk: Hunk,
+  path: string,
+): ToolError {
+  const { index } = nearestWindow(hay, [anchor]);
+  const near = index >= 0 ? `\nA similar line is at line ${index + 1}:\n${excerpt(hay, index, index + 1)}` : "";
+  return new ToolError(
+    "PATCH_CONTEXT_NOT_FOUND",
+    `${label}: the @@ anchor line ${JSON.stringify(visible(anchor))} does not occur${
+      from > 0 ? ` after line ${from}` : ""
+    }.${near}`,
+    { details: { path, patch_line: hunk.line, anchor, nearest_line: index >= 0 ? index + 1 : null } },
+  );
+}
+
+function ambiguous(
+  label: string,
+  what: string,
+  result: Extract<SeekResult, { kind: "ambiguous" }>,
+  hay: Haystack,
+  hunk: Hunk,
+  path: string,
+): ToolError {
+  const lines = result.indexes.map((i) => i + 1);
+  const shown = result.indexes.slice(0, MAX_AMBIGUOUS_SHOWN).map((i) => excerpt(hay, i, i + 1)).join("\n");
+  const more = lines.length > MAX_AMBIGUOUS_SHOWN ? `\n  … and ${lines.length - MAX_AMBIGUOUS_SHOWN} more` : "";
+  const how = result.pass === "exact" ? "" : ` (${PASS_DESCRIPTIONS[result.pass]})`;
+  return new ToolError(
+    "PATCH_CONTEXT_AMBIGUOUS",
+    `${label}: ${what} matches ${lines.length} places${how}, starting at lines ${
+      lines.slice(0, MAX_AMBIGUOUS_SHOWN).join(", ")
+    }${more ? ", …" : ""}:\n${shown}${more}`,
+    { details: { path, patch_line: hunk.line, lines } },
+  );
+}

@@ -1,0 +1,266 @@
+/**
+ * Matches a parsed patch against the workspace without writing anything:
+ * every path confined, every file read once, every hunk located. The result
+ * is the list of changes to commit, per-operation results, warnings and the
+ * material for the diff preview.
+ *
+ * Operations apply in order to a virtual view of the tree, so a patch may
+ * touch one path several times (update it twice, delete then add it, move
+ * onto a path deleted earlier).
+ *
+ * @example
+ * const plan = await matchPatch(ws, parsePatch(text));
+ * await commitChanges(ws, plan.changes);
+ */
+import { ToolError } from "../errors.ts";
+import { confine, type ConfinedPath, type Workspace } from "../workspace/confine.ts";
+import { type Change, type FileState, sameBytes } from "./commit.ts";
+import { applyHunks, type Region } from "./hunks.ts";
+import type { FileOp, Patch } from "./parse.ts";
+import type { PreviewFile } from "./preview.ts";
+import { LineIndex } from "./line_index.ts";
+import { decodeText, encodeText } from "./text_file.ts";
+
+/** Largest file a patch may read or write, in bytes. */
+export const MAX_PATCH_FILE_BYTES = 128 * 1024 * 1024;
+
+/** What one operation did, as the tool reports it. */
+export interface FileResult {
+  op: "add" | "update" | "delete" | "move";
+  path: string;
+  moved_to: string | null;
+  added: number;
+  removed: number;
+}
+
+/** Everything needed to commit and report a patch. */
+export interface Plan {
+  changes: Change[];
+  files: FileResult[];
+  warnings: string[];
+  previews: PreviewFile[];
+}
+
+/** One path's original and current (virtual) state. */
+interface Slot {
+  abs: string;
+  rel: string;
+  original: FileState | null;
+  current: FileState | null;
+}
+
+const encoder = new TextEncoder();
+
+/** Whether a path, as spelled or as resolved, has a `.git` component (case-insensitively, for case-folding file systems). */
+function isProtected(spelled: string, rel: string): boolean {
+  return [spelled, rel].some((p) => p.split("/").some((part) => part.toLowerCase() === ".git"));
+}
+
+async function readState(abs: string, rel: string): Promise<FileState | null> {
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.lstat(abs);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return null;
+    throw error;
+  }
+  if (!info.isFile) {
+    throw new ToolError("NOT_A_FILE", `${rel} is ${info.isDirectory ? "a directory" : "not a regular file"}`, {
+      details: { path: rel },
+    });
+  }
+  if (info.size > MAX_PATCH_FILE_BYTES) {
+    throw new ToolError(
+      "FILE_TOO_LARGE",
+      `${rel} has ${info.size} bytes; apply_patch handles at most ${MAX_PATCH_FILE_BYTES}`,
+      {
+        details: { path: rel, size: info.size, limit: MAX_PATCH_FILE_BYTES },
+      },
+    );
+  }
+  return { bytes: await Deno.readFile(abs), mode: (info.mode ?? 0o644) & 0o7777 };
+}
+
+function lineCount(bytes: Uint8Array): number {
+  let count = 0;
+  for (const byte of bytes) if (byte === 0x0a) count++;
+  return bytes.length > 0 && bytes[bytes.length - 1] !== 0x0a ? count + 1 : count;
+}
+
+function sameState(a: FileState | null, b: FileState | null): boolean {
+  if (a === null || b === null) return a === b;
+  return a.mode === b.mode && sameBytes(a.bytes, b.bytes);
+}
+
+/** Decodes for the preview only; binary content is shown as such instead of failing. */
+function previewLines(bytes: Uint8Array, rel: string): LineIndex | null {
+  try {
+    return new LineIndex(decodeText(bytes, rel).text);
+  } catch {
+    return null;
+  }
+}
+
+/** Files read at once while prefetching. */
+const PREFETCH_CONCURRENCY = 16;
+
+interface Lookup {
+  confined: ConfinedPath;
+  state: FileState | null;
+}
+
+/** Confines a path as spelled in the patch, refuses `.git/`, and reads the file's current state. */
+async function lookup(ws: Workspace, spelled: string): Promise<Lookup> {
+  if (spelled.endsWith("/")) {
+    throw new ToolError("INVALID_ARGUMENT", `${spelled} names a directory; a patch operates on files`, {
+      details: { path: spelled },
+    });
+  }
+  const confined = await confine(ws, spelled, { allowMissing: true });
+  if (isProtected(spelled, confined.rel)) {
+    throw new ToolError(
+      "PATH_PROTECTED",
+      `${confined.rel} is inside .git/; apply_patch never writes there (a planted hook would later run outside any sandbox)`,
+      { details: { path: confined.rel } },
+    );
+  }
+  return { confined, state: await readState(confined.abs, confined.rel) };
+}
+
+/**
+ * Looks up every path of the patch concurrently. Failures are kept, not
+ * thrown, so that planning reports the first failing operation in patch order.
+ */
+async function prefetch(ws: Workspace, patch: Patch): Promise<Map<string, Promise<Lookup>>> {
+  const spelled = [
+    ...new Set(patch.ops.flatMap((op) => op.kind === "update" && op.moveTo ? [op.path, op.moveTo] : [op.path])),
+  ];
+  const out = new Map<string, Promise<Lookup>>();
+  let next = 0;
+  const worker = async () => {
+    while (next < spelled.length) {
+      const name = spelled[next++];
+      const result = lookup(ws, name);
+      result.catch(() => {}); // observed when its operation is planned
+      out.set(name, result);
+      await result.catch(() => {});
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(PREFETCH_CONCURRENCY, spelled.length) }, worker));
+  return out;
+}
+
+/**
+ * Plans `patch` against the workspace; throws the first error found
+ * (PATCH_CONTEXT_*, NOT_FOUND, ALREADY_EXISTS, NOT_UTF8, PATH_PROTECTED,
+ * PATH_OUTSIDE_WORKSPACE, ...) before anything is written.
+ *
+ * @example
+ * (await matchPatch(ws, patch)).files; // [{ op: "update", path: "a.txt", ... }]
+ */
+export async function matchPatch(ws: Workspace, patch: Patch): Promise<Plan> {
+  const slots = new Map<string, Slot>();
+  const files: FileResult[] = [];
+  const warnings: string[] = [];
+  const previews: PreviewFile[] = [];
+
+  const prefetched = await prefetch(ws, patch);
+  const slot = async (spelled: string): Promise<Slot> => {
+    const { confined, state } = await prefetched.get(spelled)!;
+    let found = slots.get(confined.abs);
+    if (!found) {
+      found = { abs: confined.abs, rel: confined.rel, original: state, current: state };
+      slots.set(confined.abs, found);
+    }
+    return found;
+  };
+
+  for (const op of patch.ops) await planOp(op);
+
+  async function planOp(op: FileOp): Promise<void> {
+    const target = await slot(op.path);
+    if (op.kind === "add") {
+      if (target.current !== null) {
+        throw new ToolError("ALREADY_EXISTS", `${target.rel} already exists; *** Add File never overwrites`, {
+          hint: "Use *** Update File to change an existing file (or *** Delete File first to replace it).",
+          details: { path: target.rel },
+        });
+      }
+      const lines = new LineIndex([...op.lines, ""].join("\n"));
+      target.current = { bytes: encoder.encode(lines.text), mode: null };
+      files.push({ op: "add", path: target.rel, moved_to: null, added: op.lines.length, removed: 0 });
+      previews.push({
+        oldPath: null,
+        newPath: target.rel,
+        oldLines: new LineIndex(""),
+        newLines: lines,
+        regions: [{ oldStart: 0, oldEnd: 0, newStart: 0, newEnd: lines.count }],
+      });
+      return;
+    }
+    const source = target.current;
+    if (source === null) {
+      const why = target.original === null ? "does not exist" : "was deleted or moved away earlier in this patch";
+      throw new ToolError(
+        "NOT_FOUND",
+        `${target.rel} ${why}, so it cannot be ${op.kind === "delete" ? "deleted" : "updated"}`,
+        {
+          details: { path: target.rel },
+        },
+      );
+    }
+    if (op.kind === "delete") {
+      target.current = null;
+      const oldLines = previewLines(source.bytes, target.rel);
+      files.push({ op: "delete", path: target.rel, moved_to: null, added: 0, removed: lineCount(source.bytes) });
+      previews.push({
+        oldPath: target.rel,
+        newPath: null,
+        oldLines,
+        newLines: new LineIndex(""),
+        regions: oldLines ? [{ oldStart: 0, oldEnd: oldLines.count, newStart: 0, newEnd: 0 }] : [],
+      });
+      return;
+    }
+    const destination = op.moveTo === null ? target : await slot(op.moveTo);
+    if (destination !== target && destination.current !== null) {
+      throw new ToolError("ALREADY_EXISTS", `cannot move ${target.rel} to ${destination.rel}: the destination exists`, {
+        hint: "Choose a destination that does not exist, or *** Delete File it first in the same patch.",
+        details: { path: destination.rel, source: target.rel },
+      });
+    }
+    let bytes = source.bytes;
+    let added = 0;
+    let removed = 0;
+    let oldLines: LineIndex | null = null;
+    let newLines: LineIndex | null = null;
+    let regions: Region[] = [];
+    if (op.hunks.length > 0) {
+      const file = decodeText(source.bytes, target.rel);
+      oldLines = new LineIndex(file.text);
+      const result = applyHunks(oldLines, op.hunks, target.rel);
+      warnings.push(...result.warnings);
+      bytes = encodeText({ ...file, text: result.text });
+      ({ added, removed, regions } = result);
+      newLines = new LineIndex(result.text);
+    } else {
+      oldLines = newLines = previewLines(source.bytes, target.rel);
+    }
+    target.current = null;
+    destination.current = { bytes, mode: source.mode };
+    const moved = destination !== target;
+    files.push({
+      op: moved ? "move" : "update",
+      path: target.rel,
+      moved_to: moved ? destination.rel : null,
+      added,
+      removed,
+    });
+    previews.push({ oldPath: target.rel, newPath: destination.rel, oldLines, newLines, regions });
+  }
+
+  const changes: Change[] = [...slots.values()]
+    .filter((s) => !sameState(s.original, s.current))
+    .map((s) => ({ abs: s.abs, rel: s.rel, before: s.original, after: s.current }));
+  return { changes, files, warnings, previews };
+}

@@ -1,0 +1,35 @@
+import { assert, assertEquals } from "../../tests/assert.ts";
+import { LineIndex } from "./line_index.ts";
+import { decodeText, encodeText, firstInvalidUtf8 } from "./text_file.ts";
+
+const bytes = (...values: number[]) => new Uint8Array(values);
+
+Deno.test("firstInvalidUtf8 finds the offset of the first bad sequence", () => {
+  assertEquals(firstInvalidUtf8(new TextEncoder().encode("héllo €𝄞")), -1);
+  assertEquals(firstInvalidUtf8(bytes(0x61, 0xe9, 0x62)), 1); // Latin-1 é
+  assertEquals(firstInvalidUtf8(bytes(0x61, 0xc0, 0xaf)), 1); // overlong
+  assertEquals(firstInvalidUtf8(bytes(0xed, 0xa0, 0x80)), 0); // surrogate
+  assertEquals(firstInvalidUtf8(bytes(0x61, 0xe2, 0x82)), 1); // truncated
+});
+
+Deno.test("decode and encode round-trip BOM, CRLF, a missing final newline and mixed endings", () => {
+  for (const text of ["\ufeffa\r\nb\r\n", "a\nb", "a\r\nb\n", "", "\n", "x\u2028y\x85\n"]) {
+    const bytesIn = new TextEncoder().encode(text);
+    assertEquals(encodeText(decodeText(bytesIn, "f")), bytesIn, JSON.stringify(text));
+  }
+  assertEquals(decodeText(new TextEncoder().encode("a\r\nb\r\n"), "f"), {
+    text: "a\nb\n",
+    bom: false,
+    crlf: true,
+  });
+});
+
+Deno.test("LineIndex splits on \\n only and treats the segment after the last \\n as a line", () => {
+  const index = new LineIndex("a\u2028b\x0c\nc\x85\n");
+  assertEquals(index.count, 3);
+  assertEquals(index.slice(0, 3), ["a\u2028b\x0c", "c\x85", ""]);
+  assert(index.equals(1, "c\x85") && !index.equals(1, "c"));
+  assertEquals(index.joined(0, 2), "a\u2028b\x0c\nc\x85");
+  assertEquals(index.segment(1, 3), "c\x85\n");
+  assertEquals(new LineIndex("").count, 1);
+});

@@ -1,0 +1,103 @@
+/**
+ * Builds real git repositories for the git tool tests and benchmarks:
+ * deterministic identities and dates, and `git fast-import` for long
+ * histories.
+ *
+ * @example
+ * await initRepo(dir);
+ * await writeFiles(dir, { "a.txt": "one\n" });
+ * await git(dir, "add", "."); await git(dir, "commit", "-m", "first");
+ */
+import * as path from "node:path";
+
+const decoder = new TextDecoder();
+
+/** Environment of fixture git runs: fixed identity, no user or system config. */
+export function fixtureEnv(): Record<string, string> {
+  return {
+    PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+    HOME: "/nonexistent",
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_CONFIG_GLOBAL: "/dev/null",
+    GIT_AUTHOR_NAME: "Ada Lovelace",
+    GIT_AUTHOR_EMAIL: "ada@example.org",
+    GIT_AUTHOR_DATE: "2024-05-01T10:00:00+02:00",
+    GIT_COMMITTER_NAME: "Charles Babbage",
+    GIT_COMMITTER_EMAIL: "charles@example.org",
+    GIT_COMMITTER_DATE: "2024-05-01T11:00:00+02:00",
+  };
+}
+
+/** Runs git in `dir` and returns stdout; throws with stderr on failure. */
+export async function git(dir: string, ...args: string[]): Promise<string> {
+  const out = await new Deno.Command("git", { args, cwd: dir, env: fixtureEnv(), clearEnv: true, stdin: "null" })
+    .output();
+  if (!out.success) throw new Error(`git ${args.join(" ")} failed: ${decoder.decode(out.stderr)}`);
+  return decoder.decode(out.stdout);
+}
+
+/** `git init -b main` in `dir` (created if missing). */
+export async function initRepo(dir: string): Promise<void> {
+  await Deno.mkdir(dir, { recursive: true });
+  await git(dir, "init", "-q", "-b", "main");
+}
+
+/** Writes files (text or bytes) under `dir`, creating parents. */
+export async function writeFiles(dir: string, files: Record<string, string | Uint8Array>): Promise<void> {
+  for (const [name, content] of Object.entries(files)) {
+    const file = path.join(dir, name);
+    await Deno.mkdir(path.dirname(file), { recursive: true });
+    if (typeof content === "string") await Deno.writeTextFile(file, content);
+    else await Deno.writeFile(file, content);
+  }
+}
+
+/** Stages everything and commits with `message`. */
+export async function commitAll(dir: string, message: string): Promise<void> {
+  await git(dir, "add", "-A");
+  await git(dir, "commit", "-q", "-m", message);
+}
+
+/**
+ * Imports a linear history of `count` commits on main with `git
+ * fast-import` (each commit rewrites `log.txt` and touches one of 10
+ * files under `files/`), then checks it out.
+ *
+ * @example
+ * await importHistory(dir, 10_000); // about a second
+ */
+export async function importHistory(dir: string, count: number): Promise<void> {
+  await initRepo(dir);
+  const child = new Deno.Command("git", {
+    args: ["fast-import", "--quiet"],
+    cwd: dir,
+    env: fixtureEnv(),
+    clearEnv: true,
+    stdin: "piped",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  const encoder = new TextEncoder();
+  const data = (text: string) => `data ${encoder.encode(text).length}\n${text}\n`;
+  let batch = "";
+  for (let i = 1; i <= count; i++) {
+    const when = 1_700_000_000 + i * 60;
+    batch += `commit refs/heads/main\nmark :${i}\n` +
+      `author Ada Lovelace <ada@example.org> ${when} +0200\n` +
+      `committer Charles Babbage <charles@example.org> ${when} +0200\n` +
+      data(`commit ${i}\n\nBody of commit ${i}.\n`) +
+      (i > 1 ? `from :${i - 1}\n` : "") +
+      `M 100644 inline log.txt\n${data(`entry ${i}\n`)}` +
+      `M 100644 inline files/f${i % 10}.txt\n${data(`version ${i}\n`)}\n`;
+    if (batch.length > 64 * 1024) {
+      await writer.write(encoder.encode(batch));
+      batch = "";
+    }
+  }
+  await writer.write(encoder.encode(batch));
+  await writer.close();
+  const out = await child.output();
+  if (!out.success) throw new Error(`fast-import failed: ${decoder.decode(out.stderr)}`);
+  await git(dir, "reset", "-q", "--hard", "main");
+}

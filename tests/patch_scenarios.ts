@@ -1,0 +1,212 @@
+/**
+ * Loads and checks the data-driven apply_patch scenarios under
+ * tests/patch_scenarios/<name>/. Shared by tests/patch_test.ts (through the
+ * MCP client) and bench/patch_bench.ts (ours against the Codex CLI).
+ *
+ * A scenario folder holds:
+ * - `before/`: the workspace tree before the patch (optional: empty tree);
+ * - `patch.txt`: the patch, sent byte for byte;
+ * - `after/`: the expected tree, or `expected_error.txt`: the error code on
+ *   the first line, then substrings the error text must contain (the tree
+ *   must then be byte-identical to `before/`);
+ * - `warnings.txt` (optional): substrings, one per line, that some warning must contain;
+ * - `setup.txt` (optional): lines `mode <path> <octal>` (before), `expect-mode <path> <octal>`,
+ *   `symlink <path> <target>` (`$OUTSIDE` is a directory outside the workspace), `immutable <dir>`
+ *   (chattr +i, a real fault even for root);
+ * - `outside/` (optional): the tree of `$OUTSIDE`, which must be unchanged afterwards.
+ *
+ * git cannot store a directory named `.git`, so fixtures spell it `dot.git`;
+ * it becomes `.git` when a tree is laid out or compared.
+ */
+import * as path from "node:path";
+
+/** Where the scenario folders live. */
+export const SCENARIO_DIR = new URL("./patch_scenarios/", import.meta.url).pathname;
+
+/** One entry of a tree snapshot. */
+export type Entry =
+  | { type: "file"; bytes: Uint8Array; mode: number }
+  | { type: "symlink"; target: string }
+  | { type: "dir" };
+
+/** A scenario as read from disk. */
+export interface Scenario {
+  name: string;
+  dir: string;
+  patch: string;
+  expectError: { code: string; substrings: string[] } | null;
+  warnings: string[];
+  modes: Map<string, number>;
+  expectModes: Map<string, number>;
+  symlinks: Map<string, string>;
+  immutable: string[];
+  hasOutside: boolean;
+}
+
+async function exists(p: string): Promise<boolean> {
+  try {
+    await Deno.lstat(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function lines(file: string): Promise<string[]> {
+  if (!(await exists(file))) return [];
+  return (await Deno.readTextFile(file)).split("\n").filter((line) => line.trim() !== "");
+}
+
+/** Every scenario, sorted by name. */
+export async function loadScenarios(): Promise<Scenario[]> {
+  const out: Scenario[] = [];
+  for await (const entry of Deno.readDir(SCENARIO_DIR)) {
+    if (!entry.isDirectory) continue;
+    const dir = path.join(SCENARIO_DIR, entry.name);
+    const errorLines = await lines(path.join(dir, "expected_error.txt"));
+    const scenario: Scenario = {
+      name: entry.name,
+      dir,
+      patch: await Deno.readTextFile(path.join(dir, "patch.txt")),
+      expectError: errorLines.length > 0 ? { code: errorLines[0].trim(), substrings: errorLines.slice(1) } : null,
+      warnings: await lines(path.join(dir, "warnings.txt")),
+      modes: new Map(),
+      expectModes: new Map(),
+      symlinks: new Map(),
+      immutable: [],
+      hasOutside: await exists(path.join(dir, "outside")),
+    };
+    for (const line of await lines(path.join(dir, "setup.txt"))) {
+      const [verb, target, arg] = line.trim().split(/\s+/);
+      if (verb === "mode") scenario.modes.set(target, parseInt(arg, 8));
+      else if (verb === "expect-mode") scenario.expectModes.set(target, parseInt(arg, 8));
+      else if (verb === "symlink") scenario.symlinks.set(target, arg);
+      else if (verb === "immutable") scenario.immutable.push(target);
+      else throw new Error(`${entry.name}/setup.txt: unknown line ${line}`);
+    }
+    if (scenario.expectError === null && !(await exists(path.join(dir, "after")))) {
+      throw new Error(`${entry.name}: needs after/ or expected_error.txt`);
+    }
+    out.push(scenario);
+  }
+  return out.sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** Snapshot of a tree: relative path → entry (symlinks not followed). */
+export async function snapshot(root: string): Promise<Map<string, Entry>> {
+  const out = new Map<string, Entry>();
+  const walk = async (dir: string) => {
+    for await (const entry of Deno.readDir(dir)) {
+      const abs = path.join(dir, entry.name);
+      const rel = path.relative(root, abs);
+      const info = await Deno.lstat(abs);
+      if (info.isSymlink) out.set(rel, { type: "symlink", target: await Deno.readLink(abs) });
+      else if (info.isDirectory) {
+        out.set(rel, { type: "dir" });
+        await walk(abs);
+      } else out.set(rel, { type: "file", bytes: await Deno.readFile(abs), mode: (info.mode ?? 0) & 0o7777 });
+    }
+  };
+  if (await exists(root)) await walk(root);
+  return out;
+}
+
+/** How fixtures spell a `.git` directory. */
+const FIXTURE_GIT_DIR = "dot.git";
+
+/** A fixture tree's snapshot with `dot.git` components read as `.git`. */
+async function fixtureSnapshot(dir: string): Promise<Map<string, Entry>> {
+  const entries = [...await snapshot(dir)].map(([rel, entry]) =>
+    [rel.split(path.sep).map((part) => part === FIXTURE_GIT_DIR ? ".git" : part).join(path.sep), entry] as const
+  );
+  return new Map(entries);
+}
+
+/** Copies a scenario tree (regular files and directories) into `dest`. */
+async function copyTree(from: string, dest: string): Promise<void> {
+  await Deno.mkdir(dest, { recursive: true });
+  if (!(await exists(from))) return;
+  for (const [rel, entry] of [...await fixtureSnapshot(from)].sort(([a], [b]) => a.localeCompare(b))) {
+    const target = path.join(dest, rel);
+    if (entry.type === "dir") await Deno.mkdir(target, { recursive: true });
+    else if (entry.type === "file") {
+      await Deno.writeFile(target, entry.bytes);
+      await Deno.chmod(target, 0o644);
+    }
+  }
+}
+
+/** Empties `dir` (keeping it), lifting any immutable flag a failed run left. */
+export async function clearDir(dir: string): Promise<void> {
+  await new Deno.Command("chattr", { args: ["-R", "-i", dir], stdout: "null", stderr: "null" }).output().catch(
+    () => {},
+  );
+  for await (const entry of Deno.readDir(dir)) await Deno.remove(path.join(dir, entry.name), { recursive: true });
+}
+
+/** Lays out a scenario's `before` state in `workspace` (emptied first) and `outside`. */
+export async function prepare(scenario: Scenario, workspace: string, outside: string): Promise<void> {
+  await clearDir(workspace);
+  await clearDir(outside);
+  await copyTree(path.join(scenario.dir, "before"), workspace);
+  await copyTree(path.join(scenario.dir, "outside"), outside);
+  for (const [rel, mode] of scenario.modes) await Deno.chmod(path.join(workspace, rel), mode);
+  for (const [rel, target] of scenario.symlinks) {
+    await Deno.symlink(target.replace("$OUTSIDE", outside), path.join(workspace, rel));
+  }
+}
+
+/** Sets (true) or lifts (false) the scenario's immutable directories; returns false when chattr cannot. */
+export async function setImmutable(scenario: Scenario, workspace: string, on: boolean): Promise<boolean> {
+  for (const rel of scenario.immutable) {
+    const result = await new Deno.Command("chattr", {
+      args: [on ? "+i" : "-i", path.join(workspace, rel)],
+      stderr: "null",
+    })
+      .output().catch(() => null);
+    if (!result?.success) return false;
+  }
+  return true;
+}
+
+/** The tree the scenario expects afterwards: `after/` (or `before/` on error) with modes and symlinks applied. */
+export async function expectedTree(scenario: Scenario, outside: string): Promise<Map<string, Entry>> {
+  const base = await fixtureSnapshot(path.join(scenario.dir, scenario.expectError ? "before" : "after"));
+  for (const entry of base.values()) if (entry.type === "file") entry.mode = 0o644;
+  const modes = scenario.expectError ? scenario.modes : scenario.expectModes;
+  for (const [rel, mode] of modes) {
+    const entry = base.get(rel);
+    if (entry?.type === "file") entry.mode = mode;
+  }
+  for (const [rel, target] of scenario.symlinks) {
+    base.set(rel, { type: "symlink", target: target.replace("$OUTSIDE", outside) }); // a patch never replaces a symlink
+  }
+  return base;
+}
+
+/** Human-readable differences between two snapshots (empty when equal). */
+export function treeDifferences(actual: Map<string, Entry>, expected: Map<string, Entry>): string[] {
+  const problems: string[] = [];
+  const show = (bytes: Uint8Array) => JSON.stringify(new TextDecoder().decode(bytes)).slice(0, 300);
+  for (const [rel, want] of expected) {
+    const got = actual.get(rel);
+    if (!got) problems.push(`missing ${rel}`);
+    else if (got.type !== want.type) problems.push(`${rel}: ${got.type} instead of ${want.type}`);
+    else if (want.type === "file" && got.type === "file") {
+      if (!equalBytes(got.bytes, want.bytes)) {
+        problems.push(`${rel}: content ${show(got.bytes)} instead of ${show(want.bytes)}`);
+      }
+      if (got.mode !== want.mode) {
+        problems.push(`${rel}: mode ${got.mode.toString(8)} instead of ${want.mode.toString(8)}`);
+      }
+    } else if (want.type === "symlink" && got.type === "symlink" && got.target !== want.target) {
+      problems.push(`${rel}: symlink to ${got.target} instead of ${want.target}`);
+    }
+  }
+  for (const rel of actual.keys()) if (!expected.has(rel)) problems.push(`unexpected ${rel}`);
+  return problems;
+}
+
+function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && a.every((byte, i) => byte === b[i]);
+}

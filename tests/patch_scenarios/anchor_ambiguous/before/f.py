@@ -1,0 +1,14 @@
+def a():
+    x = 1
+    return x
+
+def b():
+    x = 1
+    return x
+def a():
+    x = 1
+    return x
+
+def b():
+    x = 1
+    return x

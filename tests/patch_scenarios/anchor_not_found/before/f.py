@@ -1,0 +1,7 @@
+def a():
+    x = 1
+    return x
+
+def b():
+    x = 1
+    return x

@@ -1,0 +1,6 @@
+def a():
+    """Docstring of a."""
+    pass
+
+def b():
+    pass

@@ -1,0 +1,5 @@
+def a():
+    pass
+
+def b():
+    pass
