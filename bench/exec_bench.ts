@@ -16,6 +16,10 @@ const FLOOD_BYTES = 1024 * 1024 * 1024;
 const PEER_FLOOD_BYTES = 32 * 1024 * 1024;
 const PEER_ENTRY = new URL("./.data/peers/node_modules/@wonderwhy-er/desktop-commander/dist/index.js", import.meta.url)
   .pathname;
+/** A command that finishes after a known sleep: polling it measures how soon a poll returns at exit. */
+const SLOW_COMMAND = "sleep 0.3; echo done";
+const SLOW_SLEEP_MS = 300;
+const POLL_RUNS = 10;
 const floodCommand = (bytes: number) => `yes 0123456789abcdef | head -c ${bytes}`;
 
 function median(samples: number[]): number {
@@ -81,10 +85,16 @@ const flood = await server.call("exec_command", { cmd: floodCommand(FLOOD_BYTES)
 const oursFloodSeconds = (performance.now() - oursFloodStarted) / 1000;
 if (flood.structured.stdout_total_bytes !== FLOOD_BYTES) throw new Error(`flood lost bytes: ${flood.text}`);
 const oursPeakRss = peakRssMiB(serverPid);
+const oursPoll = await timeRuns(async () => {
+  const started = await server.call("exec_command", { cmd: SLOW_COMMAND, yield_time_ms: 0 });
+  const done = await server.call("write_stdin", { command_id: started.structured.command_id, yield_time_ms: 5000 });
+  if (done.structured.stdout !== "done\n") throw new Error(`poll lost output: ${done.text}`);
+}, POLL_RUNS);
 await server.close();
 
 interface PeerResult {
   trueMs: number;
+  pollMs: number;
   floodMBps: number;
   peakRss: number;
 }
@@ -108,10 +118,18 @@ async function measurePeer(): Promise<PeerResult | string> {
     client.callTool({ name: "start_process", arguments: { command, timeout_ms: timeout } });
   try {
     const trueMs = await timeRuns(() => start("true", 10000));
+    const pollMs = await timeRuns(async () => {
+      const started = await start(SLOW_COMMAND, 1);
+      const text = (started.content as { text: string }[])[0].text;
+      const pid = Number(/PID (\d+)/.exec(text)?.[1]);
+      const output = await client.callTool({ name: "read_process_output", arguments: { pid, timeout_ms: 5000 } });
+      const body = (output.content as { text: string }[]).map((block) => block.text).join("");
+      if (!body.includes("done")) throw new Error(`peer poll lost output: ${body}`);
+    }, POLL_RUNS);
     const started = performance.now();
     await start(floodCommand(PEER_FLOOD_BYTES), 120000);
     const seconds = (performance.now() - started) / 1000;
-    return { trueMs, floodMBps: PEER_FLOOD_BYTES / 1e6 / seconds, peakRss: peakRssMiB(transport.pid!) };
+    return { trueMs, pollMs, floodMBps: PEER_FLOOD_BYTES / 1e6 / seconds, peakRss: peakRssMiB(transport.pid!) };
   } finally {
     await client.close();
     await Deno.remove(home, { recursive: true }).catch(() => {});
@@ -147,6 +165,11 @@ const peerRows = typeof peer === "string" ? [`desktop-commander: ${peer}`] : [
   "| desktop-commander 0.2.52 (start_process) | workcell | desktop-commander | ratio |",
   "|---|---|---|---|",
   `| \`true\` round trip | ${ms(oursTrue)} | ${ms(peer.trueMs)} | ${(peer.trueMs / oursTrue).toFixed(2)}x slower |`,
+  `| \`${SLOW_COMMAND}\`: start + one poll until exit, beyond the ${SLOW_SLEEP_MS} ms sleep | ${
+    ms(oursPoll - SLOW_SLEEP_MS)
+  } | ${ms(peer.pollMs - SLOW_SLEEP_MS)} | ${
+    ((peer.pollMs - SLOW_SLEEP_MS) / (oursPoll - SLOW_SLEEP_MS)).toFixed(1)
+  }x |`,
   `| flood throughput (workcell 1 GiB, peer ${PEER_FLOOD_BYTES >> 20} MiB) | ${
     mbps(FLOOD_BYTES, oursFloodSeconds).toFixed(0)
   } MB/s | ${peer.floodMBps.toFixed(0)} MB/s | ${(mbps(FLOOD_BYTES, oursFloodSeconds) / peer.floodMBps).toFixed(1)}x |`,

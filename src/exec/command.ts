@@ -13,12 +13,14 @@
  * await command.done;
  */
 import type { LaunchPlan } from "../policy/policy.ts";
+import { ToolError } from "../errors.ts";
 import type { SpawnRequest } from "./spawn_request.ts";
 import { POLL, SIGNALS } from "./libc.ts";
 import {
   closeFd,
   type ExitStatus,
   growPipe,
+  hasExited,
   killGroup,
   makePipe,
   pidfdOpen,
@@ -78,6 +80,7 @@ export class Command {
   #ttySlave: number | null;
   #drainTimer: ReturnType<typeof setTimeout> | null = null;
   readonly #grown = new Set<StreamName>();
+  #pidfd = -1;
   #complete = false;
   #resolveDone!: () => void;
 
@@ -116,7 +119,12 @@ export class Command {
     let childFds: number[];
     let io: { fds: Partial<Record<StreamName, number>>; stdin: number; ttySlave: number | null };
     if (options.tty) {
-      const pty = openPty();
+      let pty;
+      try {
+        pty = openPty();
+      } catch (error) {
+        throw new ToolError("TTY_UNSUPPORTED", `no pseudo-terminal can be opened: ${(error as Error).message}`);
+      }
       request = { ...base, stdio: { stdin: -1, stdout: -1, stderr: -1 }, ttySlave: pty.slavePath };
       parentFds = [pty.master, pty.slave];
       childFds = [];
@@ -149,8 +157,9 @@ export class Command {
       throw error;
     }
     const command = new Command(reactor, options, plan.cwd, pid, io);
+    command.#pidfd = pidfd;
     command.#watchStreams();
-    reactor.watch(pidfd, POLL.IN, () => command.#onLeaderExit(pidfd));
+    reactor.watch(pidfd, POLL.IN, () => command.#onLeaderExit());
     return command;
   }
 
@@ -239,6 +248,10 @@ export class Command {
       this.#pending = [];
     }
     this.#reactor.close(fd);
+    // Output ends as the leader exits: reap now rather than wait for the pidfd's own poll round.
+    if (this.exit === null && this.#fds.stdout === undefined && this.#fds.stderr === undefined && hasExited(this.pid)) {
+      this.#onLeaderExit();
+    }
     this.#maybeFinish();
   }
 
@@ -269,7 +282,7 @@ export class Command {
     } else this.#reactor.unwatch(fd);
   }
 
-  #onLeaderExit(pidfd: number): void {
+  #onLeaderExit(): void {
     // Kill what is left of the group while the zombie leader still holds its id.
     killGroup(this.pid, SIGNALS.KILL);
     const status = reap(this.pid);
@@ -277,7 +290,7 @@ export class Command {
     this.exit = status;
     this.endedAt = performance.now();
     this.exitedAtEpoch = Date.now();
-    this.#reactor.close(pidfd);
+    this.#reactor.close(this.#pidfd);
     if (this.#ttySlave !== null) {
       closeFd(this.#ttySlave);
       this.#ttySlave = null;

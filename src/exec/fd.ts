@@ -7,7 +7,7 @@
  * const [readEnd, writeEnd] = makePipe();
  * setNonblocking(readEnd);
  */
-import { ERRNO, errno, F, libc, O, SYS, WNOHANG } from "./libc.ts";
+import { ERRNO, errno, F, libc, O, SYS, WAIT } from "./libc.ts";
 
 /** Bytes asked for as the pipe buffer of a child's stdout/stderr (fewer wake-ups in a flood). */
 const PIPE_BUFFER_BYTES = 1024 * 1024;
@@ -98,7 +98,7 @@ export type ExitStatus = { code: number; signal: null } | { code: null; signal: 
 export function reap(pid: number): ExitStatus | null {
   const status = new Int32Array(1);
   for (;;) {
-    const result = libc().waitpid(pid, status, WNOHANG);
+    const result = libc().waitpid(pid, status, WAIT.NOHANG);
     if (result === 0) return null;
     if (result < 0) {
       if (errno() === ERRNO.EINTR) continue;
@@ -108,6 +108,17 @@ export function reap(pid: number): ExitStatus | null {
     const termSignal = raw & 0x7f;
     return termSignal === 0 ? { code: (raw >> 8) & 0xff, signal: null } : { code: null, signal: termSignal };
   }
+}
+
+/** Bytes of siginfo_t, and the offset of its si_pid (Linux). */
+const SIGINFO_BYTES = 128;
+const SI_PID_OFFSET = 16;
+
+/** Whether `pid` has exited (a zombie waiting to be reaped), without reaping it. */
+export function hasExited(pid: number): boolean {
+  const info = new Uint8Array(SIGINFO_BYTES);
+  const result = libc().waitid(WAIT.P_PID, pid, info, WAIT.EXITED | WAIT.NOHANG | WAIT.NOWAIT);
+  return result === 0 && new DataView(info.buffer).getInt32(SI_PID_OFFSET, true) === pid;
 }
 
 /** Sends `signal` to process group `pgid`; false when no such group is left. */

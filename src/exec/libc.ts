@@ -23,8 +23,8 @@ export const ERRNO = { ENOENT: 2, ESRCH: 3, EINTR: 4, EIO: 5, EAGAIN: 11, EACCES
 export const SPAWN = { SETSIGDEF: 0x04, SETSIGMASK: 0x08, SETSID: 0x80 } as const;
 /** Syscall numbers shared by every Linux architecture. */
 export const SYS = { pidfd_open: 434 } as const;
-/** waitpid(2) options. */
-export const WNOHANG = 1;
+/** waitpid(2) / waitid(2) options and idtype. */
+export const WAIT = { NOHANG: 1, EXITED: 4, NOWAIT: 0x01000000, P_PID: 1 } as const;
 /** ioctl request that sets a terminal's window size. */
 export const TIOCSWINSZ = 0x5414;
 
@@ -83,6 +83,7 @@ const SYMBOLS = {
   close: { parameters: ["i32"], result: "i32" },
   poll: { parameters: ["buffer", "u64", "i32"], result: "i32", nonblocking: true },
   waitpid: { parameters: ["i32", "buffer", "i32"], result: "i32" },
+  waitid: { parameters: ["i32", "i32", "buffer", "i32"], result: "i32" },
   kill: { parameters: ["i32", "i32"], result: "i32" },
   syscall: { parameters: ["i64", "i64", "i64"], result: "i64" },
   eventfd: { parameters: ["u32", "i32"], result: "i32" },

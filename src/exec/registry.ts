@@ -116,6 +116,13 @@ export class CommandRegistry {
     if (request.tty && !this.#tty.supported) {
       throw new ToolError("TTY_UNSUPPORTED", `tty:true is not available: ${this.#tty.reason}`);
     }
+    const withNul = [["cmd", request.cmd], ...Object.entries(request.env).flat().map((text) => ["env", text])]
+      .find(([, text]) => text.includes("\0"));
+    if (withNul) {
+      throw new ToolError("INVALID_ARGUMENT", `${withNul[0]} contains a NUL byte, which no command can receive`, {
+        details: { field: withNul[0] },
+      });
+    }
     this.#makeRoom(owner);
     const plan = await this.#policy.plan(request);
     const id = `c${++this.#counter}-${crypto.randomUUID().slice(0, 4)}`;
@@ -128,6 +135,7 @@ export class CommandRegistry {
         perStreamBytes: this.limits.perStreamBytes,
       });
     } catch (error) {
+      if (error instanceof ToolError) throw error;
       if (isProgramNotFound(error)) {
         throw new ToolError("COMMAND_NOT_FOUND", `${plan.argv[0]}: command not found`, {
           details: { program: plan.argv[0] },

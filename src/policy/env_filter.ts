@@ -24,6 +24,9 @@ export const ENV_ALLOWLIST = [
   "DENO_DIR",
 ] as const;
 
+/** The server's own variables (the HTTP bearer token WORKCELL_AUTH_TOKEN): never passed on, in any mode. */
+export const SERVER_ONLY_ENV = /^WORKCELL_/;
+
 /** Inherited name prefixes children keep. */
 export const ENV_ALLOWLIST_PREFIXES = ["LC_"] as const;
 
@@ -130,7 +133,8 @@ export function childEnvironment(
   const env: Record<string, string> = {};
   const stripped: string[] = [];
   for (const [name, value] of Object.entries(inherited)) {
-    if (options.inheritAll || (isAllowlisted(name) && sensitiveEnvKind(name) === null)) env[name] = value;
+    if (SERVER_ONLY_ENV.test(name)) stripped.push(name);
+    else if (options.inheritAll || (isAllowlisted(name) && sensitiveEnvKind(name) === null)) env[name] = value;
     else stripped.push(name);
   }
   const added = { TMPDIR: options.tmpdir };

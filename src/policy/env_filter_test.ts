@@ -50,6 +50,8 @@ Deno.test("childEnvironment: the allowlist passes, everything else is stripped a
     stripped: ["AWS_SECRET_ACCESS_KEY", "LD_PRELOAD", "RANDOM_VAR"],
     added: { TMPDIR: "/tmp/w" },
   });
-  // dangerous mode inherits everything.
+  // dangerous mode inherits everything but the server's own variables (the HTTP bearer token).
   assertEquals(childEnvironment(inherited, { tmpdir: "/tmp/w", inheritAll: true }).stripped, []);
+  const withToken = { ...inherited, WORKCELL_AUTH_TOKEN: "t" };
+  assertEquals(childEnvironment(withToken, { tmpdir: "/tmp/w", inheritAll: true }).stripped, ["WORKCELL_AUTH_TOKEN"]);
 });

@@ -13,6 +13,8 @@ import type { ToolOutput } from "./tool.ts";
 
 /** The most read_output returns per call (its `limit` maximum). */
 const READ_OUTPUT_MAX_LIMIT = 65536;
+/** The shortest wait a suggested poll asks for (a request with yield_time_ms 0 must not suggest busy polling). */
+const MIN_SUGGESTED_POLL_MS = 1000;
 
 /** The machine-readable next step a command result suggests. */
 export const nextActionSchema = z.object({
@@ -69,7 +71,11 @@ export function commandOutput(poll: CommandPoll, yieldTimeMs: number): ToolOutpu
   if (poll.status === "running") {
     nextActions.push({
       tool: "write_stdin",
-      arguments: { command_id: poll.command_id, chars: "", yield_time_ms: yieldTimeMs },
+      arguments: {
+        command_id: poll.command_id,
+        chars: "",
+        yield_time_ms: Math.max(yieldTimeMs, MIN_SUGGESTED_POLL_MS),
+      },
     });
   }
   nextActions.push(...readAction(poll.command_id, "stdout", poll.stdout));

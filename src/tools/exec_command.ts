@@ -23,7 +23,7 @@ export const execCommandTool = defineTool({
   output: commandResultSchema,
   handler: async (args, ctx) => {
     const workdir = await confine(ctx.workspace, args.workdir);
-    if (!(await Deno.stat(workdir.abs)).isDirectory) {
+    if (!Deno.statSync(workdir.abs).isDirectory) {
       throw new ToolError("NOT_A_DIRECTORY", `workdir ${workdir.rel} is not a directory`, {
         details: { field: "workdir", path: workdir.rel },
       });
