@@ -4,6 +4,7 @@
  * CLI: flags -> Config -> transport. stdout carries protocol only.
  */
 import * as path from "node:path";
+import process from "node:process";
 import { type Config, parseArgs, USAGE, UsageError } from "./src/config.ts";
 import { openWorkspace, WorkspaceError } from "./src/workspace/confine.ts";
 import { createServices, type Services } from "./src/services.ts";
@@ -14,6 +15,7 @@ import { serverCard } from "./src/card/server_card.ts";
 import { AuthSetupError, loadAuthToken } from "./src/http/auth.ts";
 import { endpointUrl, serveHttp } from "./src/http/serve.ts";
 import { relaunchIntoWorkspace } from "./src/compiled/relaunch.ts";
+import { closeAtEndOfInput } from "./src/stdio_end.ts";
 
 function exitWithUsage(message: string): never {
   console.error(`${SERVER_NAME}: ${message}`);
@@ -50,7 +52,10 @@ async function serveStdio(runtime: Runtime): Promise<void> {
     void shutdown();
   };
   onTerminate(shutdown);
-  await server.connect(new StdioServerTransport());
+  const transport = new StdioServerTransport();
+  await server.connect(transport);
+  // A client that closes stdin ends the session (and the process) once its requests are answered.
+  closeAtEndOfInput(server, transport, process.stdin);
 }
 
 async function serveOverHttp(runtime: Runtime, token: string | null): Promise<void> {
