@@ -9,11 +9,10 @@ import { type Config, parseArgs, USAGE, UsageError } from "./src/config.ts";
 import { openWorkspace, WorkspaceError } from "./src/workspace/confine.ts";
 import { createServices, type Services } from "./src/services.ts";
 import { createMcpServer, type Runtime } from "./src/server.ts";
-import { StdioServerTransport } from "./src/sdk/mod.ts";
+import { LineTransport } from "./src/transport/stdio.ts";
 import { SERVER_NAME, SERVER_VERSION } from "./src/version.ts";
 import { serverCard } from "./src/card/server_card.ts";
 import { AuthSetupError, loadAuthToken } from "./src/http/auth.ts";
-import { endpointUrl, serveHttp } from "./src/http/serve.ts";
 import { relaunchIntoWorkspace } from "./src/compiled/relaunch.ts";
 import { closeAtEndOfInput } from "./src/stdio_end.ts";
 
@@ -52,14 +51,20 @@ async function serveStdio(runtime: Runtime): Promise<void> {
     void shutdown();
   };
   onTerminate(shutdown);
+<<<<<<< HEAD
   const transport = new StdioServerTransport();
   await server.connect(transport);
   // A client that closes stdin ends the session (and the process) once its requests are answered.
   closeAtEndOfInput(server, transport, process.stdin);
+=======
+  await server.connect(new LineTransport(Deno.stdin.readable, Deno.stdout.writable));
+>>>>>>> main
 }
 
 async function serveOverHttp(runtime: Runtime, token: string | null): Promise<void> {
   const { config, services } = runtime;
+  // Loaded only here: stdio servers never pay for the HTTP transport's modules.
+  const { endpointUrl, serveHttp } = await import("./src/http/serve.ts");
   let http;
   try {
     http = await serveHttp({
@@ -105,6 +110,7 @@ async function main(args: string[]): Promise<void> {
   }
   const config: Config = { ...parsed.config, workspace: path.resolve(launch.cwd, parsed.config.workspace) };
   if (parsed.kind === "card") {
+    const { endpointUrl } = await import("./src/http/serve.ts");
     console.log(
       JSON.stringify(serverCard(config, config.http ? { url: endpointUrl(config.http) } : undefined), null, 2),
     );

@@ -8,7 +8,7 @@
  * Run: deno task bench exec
  */
 import { startServer } from "../tests/harness.ts";
-import { Client, StdioClientTransport } from "../src/sdk/mod.ts";
+import { Client, StdioClientTransport } from "../src/sdk/client.ts";
 
 const LATENCY_RUNS = 40;
 const FLOOD_BYTES = 1024 * 1024 * 1024;

@@ -8,7 +8,7 @@
  * Data is generated once under bench/.data/ (history-10k, tree-100k).
  */
 import * as path from "node:path";
-import { Client, StdioClientTransport } from "../src/sdk/mod.ts";
+import { Client, StdioClientTransport } from "../src/sdk/client.ts";
 import { sourceRunArgs } from "../src/permissions.ts";
 import { git, importHistory, initRepo } from "../tests/git_fixtures.ts";
 import { COMMIT_FORMAT } from "../src/git/log.ts";

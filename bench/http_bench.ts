@@ -7,7 +7,7 @@
  *
  * Knobs: BENCH_HTTP_CALLS (1000), BENCH_HTTP_CLIENTS (16), BENCH_HTTP_SECONDS (30).
  */
-import { Client, StdioClientTransport, StreamableHTTPClientTransport } from "../src/sdk/mod.ts";
+import { Client, StdioClientTransport, StreamableHTTPClientTransport } from "../src/sdk/client.ts";
 import { sourceRunArgs } from "../src/permissions.ts";
 
 const CALLS = Number(Deno.env.get("BENCH_HTTP_CALLS") ?? 1000);

@@ -10,7 +10,7 @@
  *   cd bench/.data/peers && echo '{"private":true}' > package.json &&
  *   npm install @modelcontextprotocol/server-filesystem@2026.8.31
  */
-import { Client, StdioClientTransport } from "../src/sdk/mod.ts";
+import { Client, StdioClientTransport } from "../src/sdk/client.ts";
 import { sourceRunArgs } from "../src/permissions.ts";
 import { makeBitmap } from "../tests/image_fixtures.ts";
 import { encodeBitmap } from "../src/image/encode.ts";

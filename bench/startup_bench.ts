@@ -3,7 +3,7 @@
  * response, and 1,000 sequential server_info calls (p50/p99), against a
  * baseline measured in the same run: spawning `deno run` of an empty script.
  */
-import { Client, StdioClientTransport } from "../src/sdk/mod.ts";
+import { Client, StdioClientTransport } from "../src/sdk/client.ts";
 import { sourceRunArgs } from "../src/permissions.ts";
 
 const RUNS = Number(Deno.env.get("BENCH_STARTUP_RUNS") ?? 5);

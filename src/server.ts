@@ -5,7 +5,7 @@
  *
  * @example
  * const server = createMcpServer(runtime, "stdio");
- * await server.connect(new StdioServerTransport());
+ * await server.connect(new LineTransport(Deno.stdin.readable, Deno.stdout.writable));
  */
 import { z } from "zod";
 import {
@@ -67,8 +67,26 @@ function explicitFreeForm(schema: unknown): unknown {
   return Object.fromEntries(entries);
 }
 
+/** The JSON Schemas of each tool, converted once per process (zod's conversion costs ~1 ms a tool). */
+const jsonSchemas = new WeakMap<ToolDefinition, Pick<Tool, "inputSchema" | "outputSchema">>();
+
 /** The tools/list entry of one tool, as JSON Schema. */
 export function toolListing(tool: ToolDefinition, options: { fakeReadonly: boolean }): Tool {
+  let schemas = jsonSchemas.get(tool);
+  if (!schemas) {
+    schemas = convertSchemas(tool);
+    jsonSchemas.set(tool, schemas);
+  }
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    ...schemas,
+    annotations: { title: tool.title, ...(options.fakeReadonly ? FAKE_READONLY : tool.annotations) },
+  };
+}
+
+function convertSchemas(tool: ToolDefinition): Pick<Tool, "inputSchema" | "outputSchema"> {
   const success = tool.output.extend({ ok: z.literal(true) });
   const { $schema: _in, ...inputSchema } = z.toJSONSchema(tool.input, { io: "input", target: "draft-7" });
   const { $schema: _out, ...outputSchema } = z.toJSONSchema(z.union([success, errorResultSchema]), {
@@ -76,12 +94,8 @@ export function toolListing(tool: ToolDefinition, options: { fakeReadonly: boole
     target: "draft-7",
   });
   return {
-    name: tool.name,
-    title: tool.title,
-    description: tool.description,
     inputSchema: explicitFreeForm(inputSchema) as Tool["inputSchema"],
     outputSchema: explicitFreeForm({ type: "object", ...outputSchema }) as Tool["outputSchema"],
-    annotations: { title: tool.title, ...(options.fakeReadonly ? FAKE_READONLY : tool.annotations) },
   };
 }
 
@@ -104,7 +118,6 @@ export function invalidArguments(error: z.ZodError): ToolError {
 export function createMcpServer(runtime: Runtime, transport: SessionInfo["transport"]): Server {
   const { config } = runtime;
   const tools = advertisedTools(config);
-  const listing = tools.map((tool) => toolListing(tool, { fakeReadonly: config.fakeReadonlyAnnotations }));
   const session: SessionInfo = { protocolVersion: null, client: null, capabilities: null, transport };
   const sessionState: SessionState = { grants: new Set(), commandIds: new Set() };
 
@@ -126,7 +139,10 @@ export function createMcpServer(runtime: Runtime, transport: SessionInfo["transp
     return initialize(request) as never;
   });
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listing }));
+  // Built on first request, not at start-up, so the initialize answer does not wait for schema conversion.
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: tools.map((tool) => toolListing(tool, { fakeReadonly: config.fakeReadonlyAnnotations })),
+  }));
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const name = request.params.name;

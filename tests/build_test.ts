@@ -1,7 +1,7 @@
 import * as path from "node:path";
 import { assert, assertEquals } from "./assert.ts";
 import { tempWorkspace } from "./harness.ts";
-import { Client, StdioClientTransport } from "../src/sdk/mod.ts";
+import { Client, StdioClientTransport } from "../src/sdk/client.ts";
 import {
   compileArgs,
   COMPILED_PERMISSIONS,

@@ -158,6 +158,15 @@ Deno.test("exec_command tty:true: a real terminal, 80x24, Ctrl-D closes input", 
     yield_time_ms: 3000,
   });
   assertEquals([eof.structured.status, eof.structured.exit_code], ["exited", 0]);
+
+  // Ctrl-C reaches the foreground job through the terminal's line discipline.
+  const sleeper = await server.call("exec_command", { cmd: "exec sleep 30", tty: true, yield_time_ms: 300 });
+  const interrupted = await server.call("write_stdin", {
+    command_id: sleeper.structured.command_id,
+    chars: "\u0003",
+    yield_time_ms: 3000,
+  });
+  assertEquals([interrupted.structured.status, interrupted.structured.signal], ["exited", "SIGINT"]);
 });
 
 // The fd check runs against the server process, which only this test talks to (test files share a process).

@@ -6,7 +6,8 @@
  * await using server = await startServer();
  * const result = await server.call("server_info", {});
  */
-import { Client, ElicitRequestSchema, StdioClientTransport } from "../src/sdk/mod.ts";
+import { Client, StdioClientTransport } from "../src/sdk/client.ts";
+import { ElicitRequestSchema } from "../src/sdk/mod.ts";
 import { sourceRunArgs } from "../src/permissions.ts";
 
 /** A running server with a connected client. */
@@ -30,11 +31,24 @@ export interface CallResult {
   structured: any;
 }
 
+/** Adapts an SDK tool result to the shape the tests read. */
+export function toCallResult(result: Awaited<ReturnType<Client["callTool"]>>): CallResult {
+  const content = result.content as CallResult["content"];
+  return {
+    isError: result.isError === true,
+    content,
+    text: content.filter((block) => block.type === "text").map((block) => block.text).join("\n"),
+    structured: result.structuredContent,
+  };
+}
+
 /** Options for {@linkcode startServer}. */
 export interface StartOptions {
   workspace?: string;
   args?: string[];
   clientCapabilities?: Record<string, unknown>;
+  /** A command the server is started through, e.g. `["setpriv", "--bounding-set=-dac_override", "--"]`. */
+  wrapper?: string[];
   /** Answers elicitation/create (declare `clientCapabilities: { elicitation: {} }` too). */
   onElicit?: (request: { message: string; requestedSchema: unknown }) => ElicitAnswer | Promise<ElicitAnswer>;
   /** Extra environment for the server process (on top of PATH, HOME, NO_COLOR). */
@@ -79,8 +93,11 @@ function serverEnv(): Record<string, string> {
 export async function startServer(options: StartOptions = {}): Promise<TestServer> {
   const ownWorkspace = options.workspace === undefined;
   const workspace = options.workspace ?? await tempWorkspace();
+  const server = serverCommand(workspace, null, options.args ?? []);
+  const [command, ...prefix] = [...(options.wrapper ?? []), server.command];
   const transport = new StdioClientTransport({
-    ...serverCommand(workspace, null, options.args ?? []),
+    command,
+    args: [...prefix, ...server.args],
     env: { ...serverEnv(), ...options.env },
     stderr: "pipe",
   });
@@ -109,16 +126,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     stderr: () => stderr,
     close,
     [Symbol.asyncDispose]: close,
-    async call(name, args = {}) {
-      const result = await client.callTool({ name, arguments: args });
-      const content = result.content as CallResult["content"];
-      return {
-        isError: result.isError === true,
-        content,
-        text: content.filter((block) => block.type === "text").map((block) => block.text).join("\n"),
-        structured: result.structuredContent,
-      };
-    },
+    call: async (name, args = {}) => toCallResult(await client.callTool({ name, arguments: args })),
   };
 }
 

@@ -9,8 +9,8 @@
  * await using client = await server.connect();
  * const info = await client.call("server_info");
  */
-import { Client, StreamableHTTPClientTransport } from "../src/sdk/mod.ts";
-import { type CallResult, serverCommand, tempWorkspace } from "./harness.ts";
+import { Client, StreamableHTTPClientTransport } from "../src/sdk/client.ts";
+import { type CallResult, serverCommand, tempWorkspace, toCallResult } from "./harness.ts";
 
 /** A token long enough for the server's minimum. */
 export const TEST_TOKEN = "test-token-0123456789abcdef";
@@ -55,17 +55,6 @@ export function freePort(): number {
 }
 
 const READY = "serving MCP Streamable HTTP";
-
-/** Adapts an SDK tool result to the shape the tests read. */
-export function toCallResult(result: Awaited<ReturnType<Client["callTool"]>>): CallResult {
-  const content = result.content as CallResult["content"];
-  return {
-    isError: result.isError === true,
-    content,
-    text: content.filter((block) => block.type === "text").map((block) => block.text).join("\n"),
-    structured: result.structuredContent,
-  };
-}
 
 /** Starts the server over HTTP and waits until it listens. */
 export async function startHttpServer(options: HttpStartOptions): Promise<HttpTestServer> {

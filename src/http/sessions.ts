@@ -9,7 +9,8 @@
  * const sessions = new HttpSessions(() => createMcpServer(runtime, "http"));
  * const response = await sessions.initialize(request, body);
  */
-import { type Server, WebStandardStreamableHTTPServerTransport } from "../sdk/mod.ts";
+import type { Server } from "../sdk/mod.ts";
+import { WebStandardStreamableHTTPServerTransport } from "../sdk/http_server.ts";
 import { jsonRpcError } from "./responses.ts";
 
 /** Most sessions kept at once. */

@@ -8,6 +8,7 @@
  * const rendering = await renderImage(bytes, sniffImage(bytes), { width: 2048, height: 2048 }, "a.png");
  */
 import { ToolError } from "../errors.ts";
+import { formatBytes } from "../text/format_bytes.ts";
 import { decodeImage, type Size } from "./decode.ts";
 import { encodeBitmap } from "./encode.ts";
 import { fitWithin, reduceBitmap } from "./resize.ts";
@@ -30,18 +31,6 @@ export interface Rendering {
   output: Size;
   resized: boolean;
   warnings: string[];
-}
-
-/**
- * A byte count for people: "812 B", "41.3 KiB", "8.1 MiB".
- *
- * @example
- * formatBytes(5 * 1024 * 1024); // "5.0 MiB"
- */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 }
 
 /**

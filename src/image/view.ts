@@ -10,7 +10,8 @@
  */
 import { fromOsError, ToolError } from "../errors.ts";
 import type { Size } from "./decode.ts";
-import { formatBytes, renderImage, type Rendering } from "./render.ts";
+import type { Rendering } from "./render.ts";
+import { formatBytes } from "../text/format_bytes.ts";
 import type { RenderReply, RenderRequest } from "./render_worker.ts";
 import { formatFromName, type ImageHeader, sniffImage } from "./sniff.ts";
 
@@ -173,7 +174,8 @@ export async function viewImage(
   }
   const rendering = header.width * header.height > IN_THREAD_MAX_PIXELS
     ? await renderInWorker({ source, header, box, name: file.rel }, signal)
-    : await renderImage(source, header, box, file.rel);
+    // Loaded on first use: the codecs cost ~100 ms of start-up that servers without images never need.
+    : await (await import("./render.ts")).renderImage(source, header, box, file.rel);
   const original = { width: header.width, height: header.height };
   const { output } = rendering;
   return {

@@ -1,7 +1,8 @@
 // Guards the @deno-types shim in mod.ts: if the SDK's types silently became
 // `any` again, these `@ts-expect-error` lines would be unused and `deno check`
 // would fail.
-import { Client, Server } from "./mod.ts";
+import { Server } from "./mod.ts";
+import { Client } from "./client.ts";
 
 Deno.test("sdk re-exports carry real types", () => {
   // @ts-expect-error Server is not a number

@@ -1,6 +1,28 @@
 import { z } from "zod";
 import { defineTool } from "./tool.ts";
-import { notImplemented } from "./not_implemented.ts";
+import { confine } from "../workspace/confine.ts";
+import { fromOsError } from "../errors.ts";
+import { type DirListing, listDir } from "../files/list_dir.ts";
+
+function render(listing: DirListing): string {
+  const lines = listing.entries.map((entry) => {
+    const suffix = entry.type === "dir"
+      ? "/"
+      : entry.type === "symlink"
+      ? ` -> ${entry.target ?? "(outside the workspace or dangling)"}`
+      : entry.type === "other"
+      ? " (special file)"
+      : entry.size !== null
+      ? `  ${entry.size} B`
+      : "";
+    return `${entry.path}${suffix}${entry.name_lossy ? "  [name not UTF-8]" : ""}`;
+  });
+  const head = `${listing.path}: ${listing.entries.length} of ${listing.total_seen}${
+    listing.total_exact ? "" : "+"
+  } entries${listing.truncated ? " (truncated: raise limit or list a subdirectory)" : ""}`;
+  const skipped = listing.skipped.map((item) => `[unreadable: ${item.path}: ${item.reason}]`);
+  return [head, ...lines, ...skipped].join("\n");
+}
 
 export const listDirTool = defineTool({
   name: "list_dir",
@@ -23,9 +45,25 @@ export const listDirTool = defineTool({
       size: z.int().nullable(),
       mtime: z.string().nullable(),
       target: z.string().nullable().optional(),
+      name_lossy: z.boolean().optional(),
     })),
     truncated: z.boolean(),
     total_seen: z.int(),
+    total_exact: z.boolean(),
+    skipped: z.array(z.object({ path: z.string(), reason: z.string() })),
   }),
-  handler: () => notImplemented("list_dir"),
+  handler: async (args, ctx) => {
+    const dir = await confine(ctx.workspace, args.path);
+    let listing: DirListing;
+    try {
+      listing = await listDir(ctx.workspace, dir, {
+        depth: args.depth,
+        limit: args.limit,
+        includeHidden: args.include_hidden,
+      });
+    } catch (error) {
+      throw fromOsError(error, dir.rel);
+    }
+    return { text: render(listing), data: { ...listing } };
+  },
 });

@@ -1,0 +1,239 @@
+/**
+ * Recursive file listing with git's ignore rules, globs, a hidden filter, a
+ * sort and a cap. The walk is the bundled ripgrep's (`rg --files`): the
+ * same ignore engine search_text uses, parallel, never following symlinks,
+ * so symlinks (to files or directories) are not listed. With sort "none"
+ * the listing stops, and rg is ended, as soon as the cap is reached.
+ *
+ * Ignore rules: `.gitignore` (nested files, negation, parents up to the
+ * repository root), `.ignore`, `.rgignore` and `.git/info/exclude`, applied
+ * also outside a git repository; the user's global excludes file is not read.
+ *
+ * @example
+ * const listing = await listFiles(await confine(ws, "."), rgPath, {
+ *   globs: ["**\/*.ts"], ignore: [], respectGitignore: true, includeHidden: false, sort: "path", limit: 1000,
+ * });
+ */
+import { assertStillConfined } from "../search/still_confined.ts";
+import { Smallest } from "./smallest.ts";
+import type { ConfinedPath } from "../workspace/confine.ts";
+import { ToolError } from "../errors.ts";
+import { compileGlobs, isHiddenPath, prefilterArgs } from "../search/glob.ts";
+import { decodeBytes, startRipgrep } from "../search/ripgrep.ts";
+
+/** Files stat'ed between two yields to the event loop. */
+const STAT_BATCH = 2000;
+/** rg error lines kept as warnings. */
+export const MAX_WARNINGS = 20;
+
+/** How files are ordered: by path (UTF-16 code-unit order), newest first, largest first, or as found (fastest, stops at the cap). */
+export type FileSort = "path" | "mtime" | "size" | "none";
+
+/** Options for {@linkcode listFiles}. */
+export interface ListFilesOptions {
+  /** Patterns a file must match (see src/search/glob.ts); empty for all files. */
+  globs: readonly string[];
+  /** Extra gitignore-style patterns to exclude, relative to the listed directory; they win over .gitignore's `!`. */
+  ignore: readonly string[];
+  respectGitignore: boolean;
+  includeHidden: boolean;
+  sort: FileSort;
+  limit: number;
+  signal?: AbortSignal;
+}
+
+/** One file. */
+export interface FileEntry {
+  path: string;
+  size: number | null;
+  mtime: string | null;
+  /** Present (true) when the name is not valid UTF-8 and is shown with U+FFFD replacements. */
+  path_lossy?: boolean;
+}
+
+/** A listing. */
+export interface FileListing {
+  path: string;
+  files: FileEntry[];
+  truncated: boolean;
+  /** Files that matched: exact unless the listing stopped at the cap with sort "none" (then null). */
+  total_matched: number | null;
+  /** What rg reported about entries it could not read. */
+  warnings: string[];
+}
+
+/** The rg arguments for a listing (exported for the benchmark's baseline). */
+export function listFilesArgs(
+  options: Pick<ListFilesOptions, "respectGitignore" | "includeHidden">,
+  prefilter: string[],
+): string[] {
+  const args = ["--files", "-0", "--no-require-git", "--glob=!.git"];
+  if (!options.respectGitignore) args.push("--no-ignore");
+  if (options.includeHidden) args.push("--hidden");
+  return [...args, ...prefilter, "--", "."];
+}
+
+const strictDecoder = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * Splits NUL-separated names, decoding the batch at once when it is valid UTF-8; otherwise name by name,
+ * collecting the names that had to be decoded lossily.
+ */
+function splitNames(bytes: Uint8Array, lossy: Set<string>): string[] {
+  try {
+    return strictDecoder.decode(bytes).split("\0");
+  } catch {
+    const names: string[] = [];
+    let start = 0;
+    for (let at = bytes.indexOf(0);; start = at + 1, at = bytes.indexOf(0, start)) {
+      const decoded = decodeBytes(bytes.subarray(start, at < 0 ? bytes.length : at));
+      names.push(decoded.text);
+      if (decoded.lossy) lossy.add(decoded.text);
+      if (at < 0) return names;
+    }
+  }
+}
+
+/** A file's lstat, or null when it cannot be had (a lossy name, or removed meanwhile). */
+type Info = Deno.FileInfo | null;
+
+/**
+ * Stats files by their path under `base`. Synchronous lstat is several times faster than async here;
+ * batches between yields keep the event loop responsive for other sessions.
+ */
+async function statAll(base: string, rels: readonly string[], lossy: Set<string>): Promise<Info[]> {
+  const infos: Info[] = [];
+  for (let i = 0; i < rels.length; i++) {
+    if (i > 0 && i % STAT_BATCH === 0) await new Promise((resolve) => setTimeout(resolve, 0));
+    try {
+      infos.push(lossy.has(rels[i]) ? null : Deno.lstatSync(`${base}/${rels[i]}`));
+    } catch {
+      infos.push(null);
+    }
+  }
+  return infos;
+}
+
+/** Whether a name rg printed could point outside the listed directory (it never should). */
+function escapes(rel: string): boolean {
+  return rel === "" || rel.startsWith("/") || (rel.includes("..") && /(^|\/)\.\.(\/|$)/.test(rel));
+}
+
+/**
+ * Lists files under `dir` (already confined). Throws NOT_A_DIRECTORY when `dir` is not a directory.
+ *
+ * @example
+ * (await listFiles(dir, rgPath, { ...options, sort: "none", limit: 10 })).truncated;
+ */
+export async function listFiles(
+  dir: ConfinedPath,
+  rgPath: string,
+  options: ListFilesOptions,
+): Promise<FileListing> {
+  const info = await Deno.stat(dir.abs);
+  if (!info.isDirectory) {
+    throw new ToolError("NOT_A_DIRECTORY", `${dir.rel} is not a directory`, {
+      hint: "list_files lists a directory; use read_file for a file.",
+      details: { path: dir.rel },
+    });
+  }
+  const reinclude = options.ignore.find((pattern) => pattern.startsWith("!"));
+  if (reinclude !== undefined) {
+    throw new ToolError("INVALID_ARGUMENT", `ignore pattern ${JSON.stringify(reinclude)} starts with "!"`, {
+      hint: "ignore patterns only exclude; use glob to choose files.",
+      details: { field: "ignore" },
+    });
+  }
+  // Extra ignore patterns are final exclusions: the same as "!pattern" at the end of the glob list.
+  const patterns = [...options.globs, ...options.ignore.map((pattern) => `!${pattern}`)];
+  const filter = patterns.length > 0 ? compileGlobs(patterns) : null;
+  const rg = startRipgrep(rgPath, {
+    args: listFilesArgs(options, filter ? prefilterArgs(filter) : []),
+    cwd: dir.abs,
+    signal: options.signal,
+  });
+  const stopAt = options.sort === "none" ? options.limit + 1 : Infinity;
+  // sort "path" keeps only the first `limit` paths as they stream in; "none", "mtime" and "size" keep them all.
+  const top = options.sort === "path" ? new Smallest(options.limit) : null;
+  const found: string[] = [];
+  let matched = 0;
+  const lossy = new Set<string>();
+  let pending: Uint8Array = new Uint8Array(0);
+  const accept = (names: string[]) => {
+    for (const name of names) {
+      const rel = name.startsWith("./") ? name.slice(2) : name;
+      if (escapes(rel)) continue;
+      if (filter && !filter.matches(rel)) continue;
+      if (!options.includeHidden && isHiddenPath(rel)) continue;
+      matched++;
+      if (top) top.offer(rel);
+      else found.push(rel);
+      if (lossy.size > 0 && lossy.has(name)) lossy.add(rel);
+      if (matched >= stopAt) return;
+    }
+  };
+  try {
+    for await (const chunk of rg.chunks()) {
+      const last = chunk.lastIndexOf(0);
+      if (last < 0) {
+        pending = join(pending, chunk);
+        continue;
+      }
+      accept(splitNames(join(pending, chunk.subarray(0, last)), lossy));
+      pending = chunk.slice(last + 1);
+      if (matched >= stopAt) break;
+    }
+  } finally {
+    if (matched >= stopAt) rg.kill();
+  }
+  const outcome = await rg.finish();
+  await assertStillConfined(dir);
+  if (!outcome.killed && pending.length > 0) accept(splitNames(pending, lossy));
+  if (outcome.code === 2 && matched === 0 && outcome.stderr.trim() !== "") {
+    throw new ToolError("INTERNAL", `rg --files failed: ${outcome.stderr.trim().split("\n")[0]}`, {
+      details: { path: dir.rel, stderr: outcome.stderr.slice(0, 2000) },
+    });
+  }
+  if (options.signal?.aborted) {
+    throw new ToolError("TIMEOUT", "list_files was cancelled", { details: { path: dir.rel } });
+  }
+
+  const truncated = matched > options.limit;
+  const total = options.sort === "none" && truncated ? null : matched;
+  let chosen: string[];
+  let infos: Info[];
+  if (options.sort === "mtime" || options.sort === "size") {
+    const all = await statAll(dir.abs, found, lossy);
+    const keys = all.map((info) => (options.sort === "size" ? info?.size : info?.mtime?.getTime()) ?? -1);
+    const order = found.map((_, i) => i);
+    order.sort((a, b) => keys[b] - keys[a] || (found[a] < found[b] ? -1 : found[a] > found[b] ? 1 : 0));
+    const top = order.slice(0, options.limit);
+    chosen = top.map((i) => found[i]);
+    infos = top.map((i) => all[i]);
+  } else {
+    // UTF-16 code-unit order, which is byte order except around astral characters.
+    chosen = top ? top.sorted() : found.slice(0, options.limit);
+    infos = await statAll(dir.abs, chosen, lossy);
+  }
+  const prefix = dir.rel === "." ? "" : `${dir.rel}/`;
+  const files = chosen.map((rel, i): FileEntry => {
+    const info = infos[i];
+    const entry: FileEntry = {
+      path: prefix + rel,
+      size: info?.size ?? null,
+      mtime: info?.mtime?.toISOString() ?? null,
+    };
+    if (lossy.has(rel)) entry.path_lossy = true;
+    return entry;
+  });
+  const warnings = outcome.stderr.split("\n").map((line) => line.trim()).filter(Boolean).slice(0, MAX_WARNINGS);
+  return { path: dir.rel, files, truncated, total_matched: total, warnings };
+}
+
+function join(a: Uint8Array, b: Uint8Array): Uint8Array {
+  if (a.length === 0) return b;
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}

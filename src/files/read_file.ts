@@ -1,0 +1,333 @@
+/**
+ * Streaming, bounded reads of a UTF-8 text file by line range. The file is
+ * read in growing chunks (64 KiB doubling to 1 MiB) through one reused buffer: lines before the range are
+ * only counted, reading stops at the end of the range, and what is kept is
+ * at most `maxBytes`, so memory stays flat whatever the file's size.
+ *
+ * Lines are split on `\n` only; a final line without `\n` is a line. The
+ * returned text is the exact bytes of the range (terminators included, a
+ * leading BOM removed), so consecutive pages concatenate to the file.
+ *
+ * @example
+ * const page = await readLines("/repo/big.log", "big.log", { offset: 1, limit: 2000, maxBytes: 65536 });
+ * if (page.has_more) await readLines(abs, rel, { offset: page.next_offset!, limit: 2000, maxBytes: 65536 });
+ */
+import { ToolError } from "../errors.ts";
+import { charBoundary, firstInvalidUtf8 } from "./utf8.ts";
+
+/** Largest read from disk (one buffer of this size, reused). */
+export const READ_CHUNK_BYTES = 1024 * 1024;
+/** The first read; each next one doubles up to READ_CHUNK_BYTES, so small ranges read little past their end. */
+export const FIRST_READ_BYTES = 64 * 1024;
+
+const LF = 0x0a;
+const CR = 0x0d;
+const BOM = [0xef, 0xbb, 0xbf];
+
+/** What to read. */
+export interface ReadLinesOptions {
+  /** 1-based first line; ignored when `byteOffset` is given. */
+  offset: number;
+  /** Maximum number of lines. */
+  limit: number;
+  /** Maximum bytes of text returned. */
+  maxBytes: number;
+  /** Absolute byte position to start at (from a previous `next_byte_offset`); its line number is counted. */
+  byteOffset?: number;
+}
+
+/** Newline style of the returned lines. */
+export type NewlineStyle = "lf" | "crlf" | "mixed" | "none";
+
+/** One page of a file. */
+export interface ReadLinesResult {
+  path: string;
+  text: string;
+  start_line: number;
+  end_line: number;
+  lines_returned: number;
+  has_more: boolean;
+  /** The line to pass as `offset` for the next page; null at the end of the file. */
+  next_offset: number | null;
+  /** Set when the last returned line was cut at `maxBytes`: pass it as `byte_offset` to resume inside that line. */
+  next_byte_offset: number | null;
+  /** Bytes read from disk for this page. */
+  bytes_read: number;
+  file_size: number;
+  newline: NewlineStyle;
+  bom: boolean;
+  truncated_by: "lines" | "bytes" | null;
+  /** Lines in the file; known only when the read went to the end of it (e.g. an offset past the end). */
+  total_lines: number | null;
+}
+
+function invalidByteOffset(byteOffset: number, why: string): ToolError {
+  return new ToolError("INVALID_ARGUMENT", `byte_offset ${byteOffset} ${why}`, {
+    hint: "Pass next_byte_offset exactly as a previous read_file returned it.",
+    details: { field: "byte_offset" },
+  });
+}
+
+/** Opens `abs` for reading after checking it is a regular file (a FIFO would block the open). */
+async function openRegular(abs: string, rel: string): Promise<{ file: Deno.FsFile; size: number }> {
+  const notAFile = (kind: string) =>
+    new ToolError("NOT_A_FILE", `${rel} is ${kind}, not a regular file`, {
+      hint: kind === "a directory" ? "Use list_dir for directories." : "read_file reads regular files only.",
+      details: { path: rel },
+    });
+  const kindOf = (info: Deno.FileInfo) =>
+    info.isDirectory ? "a directory" : info.isFile ? null : "a special file (device, FIFO or socket)";
+  const before = await Deno.stat(abs);
+  const kind = kindOf(before);
+  if (kind) throw notAFile(kind);
+  const file = await Deno.open(abs, { read: true });
+  const info = await file.stat();
+  const swapped = kindOf(info);
+  if (swapped) {
+    file.close();
+    throw notAFile(swapped);
+  }
+  return { file, size: info.size };
+}
+
+/**
+ * Reads one page of lines from the regular file `abs` (`rel` names it in results and errors).
+ * Throws NOT_A_FILE for directories and special files, NOT_UTF8 with the offending byte offset.
+ *
+ * @example
+ * await readLines(abs, "a.txt", { offset: 10, limit: 5, maxBytes: 65536 }); // lines 10-14
+ */
+export async function readLines(abs: string, rel: string, options: ReadLinesOptions): Promise<ReadLinesResult> {
+  const { limit, maxBytes, byteOffset } = options;
+  const { file, size } = await openRegular(abs, rel);
+  if (byteOffset !== undefined && byteOffset > size) {
+    file.close();
+    throw invalidByteOffset(byteOffset, `is past the end of the file (${size} bytes)`);
+  }
+  const buffer = new Uint8Array(READ_CHUNK_BYTES);
+  let want = FIRST_READ_BYTES;
+  let bytesRead = 0;
+  /** File position of buffer[0]. */
+  let base = 0;
+  let bom = false;
+
+  // Skip phase: count lines until the range starts.
+  let line = 1;
+  let lastByte = -1;
+  let startPos = -1; // absolute position where the returned text starts
+  let chunk = new Uint8Array(0);
+  let i = 0;
+  try {
+    while (startPos < 0) {
+      if (i >= chunk.length) {
+        base += chunk.length;
+        const n = await file.read(buffer.subarray(0, want));
+        want = Math.min(READ_CHUNK_BYTES, want * 2);
+        if (n === null || n === 0) break;
+        bytesRead += n;
+        chunk = buffer.subarray(0, n);
+        i = 0;
+        if (base === 0 && n >= 3 && chunk[0] === BOM[0] && chunk[1] === BOM[1] && chunk[2] === BOM[2]) {
+          bom = true;
+          if (byteOffset === undefined) i = 3;
+        }
+      }
+      if (byteOffset !== undefined) {
+        const stop = Math.min(chunk.length, byteOffset - base);
+        line += countNewlines(chunk, i, stop);
+        if (stop < chunk.length || base + chunk.length === byteOffset) {
+          i = stop;
+          startPos = byteOffset;
+        } else i = chunk.length;
+      } else {
+        const inChunk = line < options.offset ? countNewlines(chunk, i, chunk.length) : 0;
+        if (line + inChunk < options.offset) {
+          // The range starts in a later chunk: count this one in bulk.
+          line += inChunk;
+          i = chunk.length;
+        }
+        while (line < options.offset && i < chunk.length) {
+          const at = chunk.indexOf(LF, i);
+          if (at < 0) break;
+          line++;
+          i = at + 1;
+        }
+        if (line === options.offset) startPos = base + i;
+        else i = chunk.length;
+      }
+      if (chunk.length > 0) lastByte = chunk[chunk.length - 1];
+    }
+    if (startPos < 0) {
+      // The file ends before the range starts.
+      const totalLines = line - 1 + (lastByte >= 0 && lastByte !== LF ? 1 : 0);
+      return emptyPage(rel, byteOffset === undefined ? options.offset : line, size, bytesRead, bom, totalLines);
+    }
+    if (byteOffset !== undefined && i < chunk.length && (chunk[i] & 0xc0) === 0x80) {
+      throw invalidByteOffset(byteOffset, "falls inside a UTF-8 character");
+    }
+
+    // Collect phase: whole lines while they fit.
+    const parts: Uint8Array[] = [];
+    let kept = 0; // bytes in parts
+    let committed = 0; // bytes of complete lines in parts
+    let lines = 0;
+    let lf = 0;
+    let crlf = 0;
+    let prev = i > 0 ? chunk[i - 1] : -1;
+    let truncatedBy: "lines" | "bytes" | null = null;
+    let endPos = -1; // absolute position after the returned text
+    let cutLine = false;
+    while (endPos < 0) {
+      if (i >= chunk.length) {
+        base += chunk.length;
+        const n = await file.read(buffer.subarray(0, want));
+        want = Math.min(READ_CHUNK_BYTES, want * 2);
+        if (n === null || n === 0) {
+          if (kept > committed) lines++; // a last line without a final newline
+          committed = kept;
+          endPos = base;
+          break;
+        }
+        bytesRead += n;
+        chunk = buffer.subarray(0, n);
+        i = 0;
+      }
+      const at = chunk.indexOf(LF, i);
+      const segmentEnd = at < 0 ? chunk.length : at + 1;
+      if (kept + segmentEnd - i > maxBytes) {
+        truncatedBy = "bytes";
+        if (lines > 0) {
+          endPos = startPos + committed;
+        } else {
+          // The first line alone is longer than maxBytes: cut it on a character boundary.
+          const head = chunk.slice(i, Math.min(segmentEnd, i + maxBytes - kept + 4));
+          parts.push(head);
+          const joined = concat(parts, kept + head.length);
+          let cut = charBoundary(joined, maxBytes);
+          if (cut === 0) cut = Math.min(joined.length, utf8Length(joined[0]));
+          parts.length = 0;
+          parts.push(joined.subarray(0, cut));
+          committed = kept = cut;
+          lines = 1;
+          cutLine = true;
+          endPos = startPos + cut;
+        }
+        break;
+      }
+      parts.push(chunk.slice(i, segmentEnd));
+      kept += segmentEnd - i;
+      if (at >= 0) {
+        if ((at > i ? chunk[at - 1] : prev) === CR) crlf++;
+        else lf++;
+        lines++;
+        committed = kept;
+        if (lines === limit) {
+          endPos = base + segmentEnd;
+          truncatedBy = endPos < size ? "lines" : null;
+        }
+      }
+      prev = chunk[segmentEnd - 1];
+      i = segmentEnd;
+    }
+    const bytes = concat(parts, committed);
+    const invalid = firstInvalidUtf8(bytes);
+    if (invalid >= 0) {
+      const badLine = line + count(bytes.subarray(0, invalid), LF);
+      throw new ToolError("NOT_UTF8", `${rel} is not valid UTF-8: byte ${startPos + invalid} (line ${badLine})`, {
+        details: { path: rel, byte_offset: startPos + invalid, line: badLine },
+      });
+    }
+    const hasMore = endPos < size;
+    if (!hasMore) truncatedBy = null;
+    return {
+      path: rel,
+      text: new TextDecoder().decode(bytes),
+      start_line: line,
+      end_line: line + lines - 1,
+      lines_returned: lines,
+      has_more: hasMore,
+      next_offset: hasMore ? (cutLine ? line : line + lines) : null,
+      next_byte_offset: hasMore && cutLine ? endPos : null,
+      bytes_read: bytesRead,
+      file_size: size,
+      newline: lf + crlf === 0 ? "none" : lf === 0 ? "crlf" : crlf === 0 ? "lf" : "mixed",
+      bom,
+      truncated_by: truncatedBy,
+      total_lines: hasMore ? null : line + lines - 1,
+    };
+  } finally {
+    file.close();
+  }
+}
+
+function emptyPage(
+  rel: string,
+  offset: number,
+  size: number,
+  bytesRead: number,
+  bom: boolean,
+  totalLines: number,
+): ReadLinesResult {
+  return {
+    path: rel,
+    text: "",
+    start_line: offset,
+    end_line: offset - 1,
+    lines_returned: 0,
+    has_more: false,
+    next_offset: null,
+    next_byte_offset: null,
+    bytes_read: bytesRead,
+    file_size: size,
+    newline: "none",
+    bom,
+    truncated_by: null,
+    total_lines: totalLines,
+  };
+}
+
+function utf8Length(lead: number): number {
+  return lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
+}
+
+/**
+ * Number of `\n` bytes in `bytes[from, to)`, four bytes at a time: for each 32-bit word, the high bit of
+ * every byte that equals 0x0a is set exactly (no carries cross bytes), then those bits are counted.
+ */
+function countNewlines(bytes: Uint8Array, from: number, to: number): number {
+  let n = 0;
+  let at = from;
+  const head = Math.min(to, (bytes.byteOffset + at + 3 & ~3) - bytes.byteOffset);
+  for (; at < head; at++) if (bytes[at] === LF) n++;
+  const words = Math.max(0, (to - at) >> 2);
+  if (words > 0) {
+    const view = new Uint32Array(bytes.buffer, bytes.byteOffset + at, words);
+    for (let k = 0; k < words; k++) {
+      const x = view[k] ^ 0x0a0a0a0a;
+      const hit = ~(((x & 0x7f7f7f7f) + 0x7f7f7f7f) | x | 0x7f7f7f7f);
+      if (hit !== 0) n += ((hit >>> 7) & 1) + ((hit >>> 15) & 1) + ((hit >>> 23) & 1) + ((hit >>> 31) & 1);
+    }
+    at += words * 4;
+  }
+  for (; at < to; at++) if (bytes[at] === LF) n++;
+  return n;
+}
+
+function count(bytes: Uint8Array, byte: number): number {
+  let n = 0;
+  for (let at = bytes.indexOf(byte); at >= 0; at = bytes.indexOf(byte, at + 1)) n++;
+  return n;
+}
+
+function concat(parts: Uint8Array[], length: number): Uint8Array {
+  if (parts.length === 1 && parts[0].length === length) return parts[0];
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const part of parts) {
+    if (at >= length) break;
+    const take = part.subarray(0, length - at);
+    out.set(take, at);
+    at += take.length;
+  }
+  return out;
+}

@@ -1,0 +1,126 @@
+import { assert, assertEquals, assertRejects } from "../../tests/assert.ts";
+import { FIRST_READ_BYTES, READ_CHUNK_BYTES, readLines, type ReadLinesOptions } from "./read_file.ts";
+import { ToolError } from "../errors.ts";
+
+const dir = await Deno.makeTempDir({ prefix: "workcell-read-" });
+const encoder = new TextEncoder();
+
+async function page(content: string | Uint8Array, options: Partial<ReadLinesOptions> = {}) {
+  const file = `${dir}/f${crypto.randomUUID()}`;
+  await Deno.writeFile(file, typeof content === "string" ? encoder.encode(content) : content);
+  return await readLines(file, "f", { offset: 1, limit: 2000, maxBytes: 65536, ...options });
+}
+
+async function code(promise: Promise<unknown>): Promise<string> {
+  const error = await assertRejects(() => promise);
+  assert(error instanceof ToolError, String(error));
+  return error.code;
+}
+
+Deno.test("readLines: ranges, has_more and next_offset", async () => {
+  const r = await page("a\nb\nc\n", { limit: 2 });
+  assertEquals([r.text, r.start_line, r.end_line, r.lines_returned], ["a\nb\n", 1, 2, 2]);
+  assertEquals([r.has_more, r.next_offset, r.truncated_by, r.newline], [true, 3, "lines", "lf"]);
+  const last = await page("a\nb\nc\n", { offset: 3 });
+  assertEquals([last.text, last.has_more, last.next_offset, last.truncated_by, last.total_lines], [
+    "c\n",
+    false,
+    null,
+    null,
+    3,
+  ]);
+  const exact = await page("a\nb\n", { limit: 2 });
+  assertEquals([exact.has_more, exact.truncated_by], [false, null]);
+});
+
+Deno.test("readLines: empty file, no final newline, offset past the end", async () => {
+  const empty = await page("");
+  assertEquals([empty.text, empty.lines_returned, empty.has_more, empty.newline, empty.total_lines], [
+    "",
+    0,
+    false,
+    "none",
+    0,
+  ]);
+  const open = await page("a\nb");
+  assertEquals([open.text, open.lines_returned, open.end_line, open.has_more], ["a\nb", 2, 2, false]);
+  const past = await page("a\nb", { offset: 9 });
+  assertEquals([past.lines_returned, past.start_line, past.total_lines, past.has_more], [0, 9, 2, false]);
+});
+
+Deno.test("readLines: newline style and BOM", async () => {
+  assertEquals((await page("a\r\nb\r\n")).newline, "crlf");
+  assertEquals((await page("a\r\nb\n")).newline, "mixed");
+  assertEquals((await page("a")).newline, "none");
+  const bom = await page("\uFEFFhello\n");
+  assertEquals([bom.bom, bom.text], [true, "hello\n"]);
+  assertEquals((await page("\uFEFFa\nb\n", { offset: 2 })).text, "b\n");
+});
+
+Deno.test("readLines: max_bytes stops before a line that does not fit", async () => {
+  const r = await page("aaaa\nbbbb\ncccc\n", { maxBytes: 12 });
+  assertEquals([r.text, r.truncated_by, r.next_offset, r.next_byte_offset], ["aaaa\nbbbb\n", "bytes", 3, null]);
+});
+
+Deno.test("readLines: a line longer than max_bytes is cut with a byte resume point", async () => {
+  const content = "x".repeat(100) + "\nnext\n";
+  const first = await page(content, { maxBytes: 30 });
+  assertEquals([first.text, first.lines_returned, first.truncated_by], ["x".repeat(30), 1, "bytes"]);
+  assertEquals([first.has_more, first.next_offset, first.next_byte_offset], [true, 1, 30]);
+  const file = `${dir}/long`;
+  await Deno.writeTextFile(file, content);
+  const rest = await readLines(file, "long", { offset: 1, limit: 5, maxBytes: 100, byteOffset: 30 });
+  assertEquals([rest.text, rest.start_line, rest.end_line, rest.has_more], ["x".repeat(70) + "\nnext\n", 1, 2, false]);
+  const later = await readLines(file, "long", { offset: 1, limit: 5, maxBytes: 100, byteOffset: 101 });
+  assertEquals([later.text, later.start_line], ["next\n", 2]);
+  const multibyte = await page("é".repeat(50), { maxBytes: 5 });
+  assertEquals([multibyte.text, multibyte.next_byte_offset], ["éé", 4]);
+  assertEquals(
+    await code(readLines(`${dir}/long`, "long", { offset: 1, limit: 1, maxBytes: 9, byteOffset: 999 })),
+    "INVALID_ARGUMENT",
+  );
+  await Deno.writeTextFile(file, "é");
+  assertEquals(
+    await code(readLines(file, "long", { offset: 1, limit: 1, maxBytes: 9, byteOffset: 1 })),
+    "INVALID_ARGUMENT",
+  );
+});
+
+Deno.test("readLines: lines across chunk boundaries", async () => {
+  const lines = Array.from({ length: 120000 }, (_, i) => `line ${i + 1}${i % 2 ? "\r\n" : "\n"}`);
+  const all = lines.join("");
+  assert(all.length > 8 * FIRST_READ_BYTES, "spans several reads of growing size");
+  const r = await page(all, { offset: 70000, limit: 3 });
+  assertEquals([r.text, r.start_line, r.newline], [lines.slice(69999, 70002).join(""), 70000, "mixed"]);
+  const full = await page(all, { limit: 80000, maxBytes: 1048576 });
+  assertEquals([full.text, full.truncated_by], [lines.slice(0, 80000).join(""), "lines"]);
+  assert(full.bytes_read < all.length, "stops reading at the end of the range");
+});
+
+Deno.test("readLines: NOT_UTF8 names the byte offset; NOT_A_FILE for directories and FIFOs", async () => {
+  const error = await assertRejects(() => page(new Uint8Array([0x61, 0x0a, 0x62, 0xff, 0x0a])));
+  assert(error instanceof ToolError);
+  assertEquals([error.code, error.details.byte_offset, error.details.line], ["NOT_UTF8", 3, 2]);
+  assertEquals(await code(readLines(dir, ".", { offset: 1, limit: 1, maxBytes: 9 })), "NOT_A_FILE");
+  const fifo = `${dir}/fifo`;
+  await new Deno.Command("mkfifo", { args: [fifo] }).output();
+  assertEquals(await code(readLines(fifo, "fifo", { offset: 1, limit: 1, maxBytes: 9 })), "NOT_A_FILE");
+});
+
+Deno.test("readLines: bulk newline counting is exact on arbitrary bytes", async () => {
+  const bytes = new Uint8Array(3 * READ_CHUNK_BYTES + 7);
+  let seed = 1;
+  for (let i = 0; i < bytes.length; i++) {
+    seed = (seed * 1103515245 + 12345) >>> 0;
+    bytes[i] = [0x0a, 0x8a, 0x0b, 0x09, 0x00, 0xff][seed % 6];
+  }
+  let expected = 0;
+  for (const byte of bytes) if (byte === 0x0a) expected++;
+  if (bytes[bytes.length - 1] !== 0x0a) expected++;
+  const past = await page(bytes, { offset: bytes.length + 1 });
+  assertEquals(past.total_lines, expected);
+  const file = `${dir}/random`;
+  await Deno.writeFile(file, bytes);
+  const at = await readLines(file, "random", { offset: 1, limit: 1, maxBytes: 1, byteOffset: bytes.length });
+  assertEquals(at.start_line, expected + (bytes[bytes.length - 1] === 0x0a ? 1 : 0));
+});

@@ -1,0 +1,52 @@
+/**
+ * Keeps the `k` smallest strings of a stream (code-unit order) in a bounded
+ * max-heap: once full, most candidates cost one comparison with the largest
+ * kept. list_files uses it so a sorted listing capped at `limit` needs no
+ * sort of every path after the walk.
+ *
+ * @example
+ * const top = new Smallest(2);
+ * for (const name of ["c", "a", "d", "b"]) top.offer(name);
+ * top.sorted(); // ["a", "b"]
+ */
+export class Smallest {
+  readonly #k: number;
+  readonly #heap: string[] = [];
+
+  constructor(k: number) {
+    this.#k = k;
+  }
+
+  /** Considers one string. */
+  offer(value: string): void {
+    const heap = this.#heap;
+    if (heap.length < this.#k) {
+      heap.push(value);
+      let i = heap.length - 1;
+      while (i > 0) {
+        const parent = (i - 1) >> 1;
+        if (heap[parent] >= value) break;
+        heap[i] = heap[parent];
+        i = parent;
+      }
+      heap[i] = value;
+    } else if (this.#k > 0 && value < heap[0]) {
+      let i = 0;
+      while (true) {
+        const left = 2 * i + 1;
+        if (left >= heap.length) break;
+        const right = left + 1;
+        const child = right < heap.length && heap[right] > heap[left] ? right : left;
+        if (heap[child] <= value) break;
+        heap[i] = heap[child];
+        i = child;
+      }
+      heap[i] = value;
+    }
+  }
+
+  /** The kept strings, smallest first. */
+  sorted(): string[] {
+    return [...this.#heap].sort();
+  }
+}

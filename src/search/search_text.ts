@@ -1,0 +1,267 @@
+/**
+ * Content search with the bundled ripgrep (`rg --json`): literal by
+ * default, Rust regex on request, smart/sensitive/insensitive case, the
+ * same ignore rules and glob meaning as list_files, binary files skipped.
+ * Reading stops, and rg is killed, as soon as one match more than the cap
+ * has arrived (plus the after-context of the last kept match).
+ *
+ * @example
+ * const found = await searchText(ws, await confine(ws, "src"), rgPath, { ...SEARCH_DEFAULTS, pattern: "TODO" });
+ */
+import { assertStillConfined } from "./still_confined.ts";
+import type { ConfinedPath, Workspace } from "../workspace/confine.ts";
+import { ToolError } from "../errors.ts";
+import { compileGlobs, isHiddenPath, prefilterArgs } from "./glob.ts";
+import { decodeRgData, type RgData, startRipgrep } from "./ripgrep.ts";
+import { charBoundary } from "../files/utf8.ts";
+
+/** rg error lines kept as warnings. */
+export const MAX_SEARCH_WARNINGS = 20;
+/** The marker put where a long line was trimmed. */
+export const TRIM_MARKER = "…";
+
+/** What to search for. */
+export interface SearchOptions {
+  pattern: string;
+  regex: boolean;
+  case: "smart" | "sensitive" | "insensitive";
+  /** Glob filter relative to the searched directory (see glob.ts); ignored when a single file is searched. */
+  globs: readonly string[];
+  includeHidden: boolean;
+  /** Lines of context before and after each match. */
+  context: number;
+  maxResults: number;
+  /** Each reported line is trimmed to this many UTF-8 bytes, keeping the match in view. */
+  maxLineBytes: number;
+  signal?: AbortSignal;
+}
+
+/** One matching line. */
+export interface SearchMatch {
+  path: string;
+  /** 1-based line number. */
+  line: number;
+  /** 1-based byte column of the first match in the line. */
+  column: number;
+  text: string;
+  before: string[];
+  after: string[];
+  /** Present (true) when the file name is not valid UTF-8 and is shown with U+FFFD replacements. */
+  path_lossy?: boolean;
+}
+
+/** A search's outcome. */
+export interface SearchResult {
+  matches: SearchMatch[];
+  /** Distinct files among the returned matches. */
+  files_matched: number;
+  /** More matches exist than were returned. */
+  truncated: boolean;
+  /** rg was ended before it finished the tree (cap reached or request cancelled). */
+  stopped_early: boolean;
+  warnings: string[];
+}
+
+interface RgLine {
+  path: RgData;
+  lines: RgData;
+  line_number: number;
+  submatches?: { start: number; end: number }[];
+}
+
+type RgMessage =
+  | { type: "begin"; data: { path: RgData } }
+  | { type: "match"; data: RgLine }
+  | { type: "context"; data: RgLine }
+  | { type: "end"; data: { path: RgData; binary_offset: number | null } }
+  | { type: "summary"; data: unknown };
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/**
+ * Trims a line to `maxBytes` UTF-8 bytes around byte `focus`, marking cut ends with {@linkcode TRIM_MARKER}.
+ *
+ * @example
+ * trimLine("x".repeat(1000) + "needle", 1000, 40); // "…xxxxxxxx…needle" shape, at most 40 bytes
+ */
+export function trimLine(text: string, focus: number, maxBytes: number): string {
+  if (text.length * 3 <= maxBytes) return text;
+  const bytes = encoder.encode(text);
+  if (bytes.length <= maxBytes) return text;
+  const marker = encoder.encode(TRIM_MARKER).length;
+  const room = Math.max(1, maxBytes - 2 * marker);
+  let start = charBoundary(bytes, Math.max(0, Math.min(focus - Math.floor(room / 4), bytes.length - room)));
+  if (start < 0) start = 0;
+  const end = charBoundary(bytes, start + room);
+  return (start > 0 ? TRIM_MARKER : "") + decoder.decode(bytes.subarray(start, end)) +
+    (end < bytes.length ? TRIM_MARKER : "");
+}
+
+function lineText(data: RgData): string {
+  const text = decodeRgData(data).text;
+  return text.endsWith("\r\n") ? text.slice(0, -2) : text.endsWith("\n") ? text.slice(0, -1) : text;
+}
+
+/** The rg arguments for a search (exported for the benchmark's baseline). */
+export function searchArgs(options: SearchOptions, target: string, prefilter: string[]): string[] {
+  const args = ["--json", "--no-require-git", "--glob=!.git"];
+  args.push(
+    options.case === "smart" ? "--smart-case" : options.case === "sensitive" ? "--case-sensitive" : "--ignore-case",
+  );
+  if (!options.regex) args.push("--fixed-strings");
+  if (options.includeHidden) args.push("--hidden");
+  if (options.context > 0) args.push("--context", String(options.context));
+  return [...args, ...prefilter, "--regexp", options.pattern, "--", target];
+}
+
+/**
+ * Searches `target` (a confined file or directory). Bad regex → INVALID_ARGUMENT with rg's reason.
+ *
+ * @example
+ * (await searchText(ws, dir, rgPath, { ...options, pattern: "fn main", maxResults: 1 })).matches[0].path;
+ */
+export async function searchText(
+  ws: Workspace,
+  target: ConfinedPath,
+  rgPath: string,
+  options: SearchOptions,
+): Promise<SearchResult> {
+  if (options.pattern.includes("\n")) {
+    throw new ToolError("INVALID_ARGUMENT", "pattern contains a newline; search_text matches within one line", {
+      details: { field: "pattern" },
+    });
+  }
+  const isDir = (await Deno.stat(target.abs)).isDirectory;
+  const filter = isDir && options.globs.length > 0 ? compileGlobs(options.globs) : null;
+  const prefix = target.rel === "." ? "" : `${target.rel}/`;
+  const rg = startRipgrep(rgPath, {
+    args: searchArgs(options, target.rel, filter ? prefilterArgs(filter) : []),
+    cwd: ws.root,
+    signal: options.signal,
+  });
+
+  const matches: SearchMatch[] = [];
+  const ctx = options.context;
+  let fileStart = 0; // index in matches of the current file's first match
+  let file: { path: string; lossy: boolean; skip: boolean } | null = null;
+  let recent: { line: number; text: string }[] = [];
+  let capped = false;
+  let done = false;
+  let sawMessage = false;
+
+  const openFile = (data: RgData) => {
+    const decoded = decodeRgData(data);
+    const path = decoded.text.startsWith("./") ? decoded.text.slice(2) : decoded.text;
+    const below = path.startsWith(prefix) ? path.slice(prefix.length) : path;
+    const outside = path.startsWith("/") || /(^|\/)\.\.(\/|$)/.test(path);
+    const skip = outside || (isDir && ((filter !== null && !filter.matches(below)) ||
+      (!options.includeHidden && isHiddenPath(below))));
+    file = { path, lossy: decoded.lossy, skip };
+    fileStart = matches.length;
+    recent = [];
+  };
+
+  const onLine = (kind: "match" | "context", data: RgLine) => {
+    if (file === null) openFile(data.path);
+    if (file!.skip) return;
+    const text = lineText(data.lines);
+    const number = data.line_number;
+    // Lines after a kept match (within context) are its after-context.
+    for (let i = matches.length - 1; i >= fileStart; i--) {
+      const earlier = matches[i];
+      if (number - earlier.line > ctx) break;
+      if (number > earlier.line) earlier.after.push(trimLine(text, 0, options.maxLineBytes));
+    }
+    if (kind === "match" && !capped) {
+      if (matches.length === options.maxResults) {
+        capped = true;
+      } else {
+        const focus = data.submatches?.[0]?.start ?? 0;
+        const match: SearchMatch = {
+          path: file!.path,
+          line: number,
+          column: focus + 1,
+          text: trimLine(text, focus, options.maxLineBytes),
+          before: recent.filter((seen) => seen.line >= number - ctx).map((seen) =>
+            trimLine(seen.text, 0, options.maxLineBytes)
+          ),
+          after: [],
+        };
+        if (file!.lossy) match.path_lossy = true;
+        matches.push(match);
+      }
+    }
+    if (ctx > 0) {
+      recent.push({ line: number, text });
+      if (recent.length > ctx) recent.shift();
+    }
+    if (capped) {
+      const last = matches[matches.length - 1];
+      if (ctx === 0 || last.path !== file!.path || number - last.line >= ctx) done = true;
+    }
+  };
+
+  const onMessage = (message: RgMessage) => {
+    sawMessage = true;
+    if (message.type === "begin") openFile(message.data.path);
+    else if (message.type === "match" || message.type === "context") onLine(message.type, message.data);
+    else if (message.type === "end") {
+      if (message.data.binary_offset !== null && file && !file.skip) matches.length = fileStart; // binary: skipped
+      if (capped) done = true;
+      file = null;
+    }
+  };
+
+  const streamDecoder = new TextDecoder();
+  // Text of a message still missing its newline, in pieces: a line spanning many chunks is joined once.
+  let partial: string[] = [];
+  try {
+    for await (const chunk of rg.chunks()) {
+      const text = streamDecoder.decode(chunk, { stream: true });
+      let newline = text.indexOf("\n");
+      if (newline < 0) {
+        partial.push(text);
+        continue;
+      }
+      partial.push(text.slice(0, newline));
+      onMessage(JSON.parse(partial.join("")) as RgMessage);
+      let start = newline + 1;
+      for (newline = text.indexOf("\n", start); newline >= 0 && !done; newline = text.indexOf("\n", start)) {
+        onMessage(JSON.parse(text.slice(start, newline)) as RgMessage);
+        start = newline + 1;
+      }
+      partial = [text.slice(start)];
+      if (done) {
+        rg.kill();
+        break;
+      }
+    }
+  } finally {
+    if (done) rg.kill();
+  }
+  const outcome = await rg.finish();
+  await assertStillConfined(target);
+  if (outcome.code === 2 && !sawMessage) {
+    // rg stops before searching anything only when it cannot use its arguments: with a confined, existing
+    // path that is the pattern.
+    const reason = outcome.stderr.trim().replace(/^rg: /, "");
+    if (/regex|pattern|literal|syntax|look-around|backreference/i.test(reason)) {
+      throw new ToolError("INVALID_ARGUMENT", `pattern is not a valid regex: ${reason}`, {
+        hint:
+          "Fix the regex (Rust regex syntax: no look-around or backreferences), or pass regex:false for literal text.",
+        details: { field: "pattern", reason },
+      });
+    }
+    throw new ToolError("INTERNAL", `rg failed: ${reason}`, { details: { path: target.rel, stderr: reason } });
+  }
+  if (options.signal?.aborted) throw new ToolError("TIMEOUT", "search_text was cancelled");
+  const warnings = outcome.stderr.split("\n").map((line) => line.trim()).filter(Boolean).slice(0, MAX_SEARCH_WARNINGS);
+  return {
+    matches,
+    files_matched: new Set(matches.map((match) => match.path)).size,
+    truncated: capped,
+    stopped_early: outcome.killed,
+    warnings,
+  };
+}
