@@ -4,7 +4,6 @@
  * CLI: flags -> Config -> transport. stdout carries protocol only.
  */
 import * as path from "node:path";
-import process from "node:process";
 import { type Config, parseArgs, USAGE, UsageError } from "./src/config.ts";
 import { openWorkspace, WorkspaceError } from "./src/workspace/confine.ts";
 import { createServices, type Services } from "./src/services.ts";
@@ -14,7 +13,6 @@ import { SERVER_NAME, SERVER_VERSION } from "./src/version.ts";
 import { serverCard } from "./src/card/server_card.ts";
 import { AuthSetupError, loadAuthToken } from "./src/http/auth.ts";
 import { relaunchIntoWorkspace } from "./src/compiled/relaunch.ts";
-import { closeAtEndOfInput } from "./src/stdio_end.ts";
 
 function exitWithUsage(message: string): never {
   console.error(`${SERVER_NAME}: ${message}`);
@@ -51,14 +49,7 @@ async function serveStdio(runtime: Runtime): Promise<void> {
     void shutdown();
   };
   onTerminate(shutdown);
-<<<<<<< HEAD
-  const transport = new StdioServerTransport();
-  await server.connect(transport);
-  // A client that closes stdin ends the session (and the process) once its requests are answered.
-  closeAtEndOfInput(server, transport, process.stdin);
-=======
   await server.connect(new LineTransport(Deno.stdin.readable, Deno.stdout.writable));
->>>>>>> main
 }
 
 async function serveOverHttp(runtime: Runtime, token: string | null): Promise<void> {

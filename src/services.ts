@@ -8,11 +8,7 @@ import { locateRipgrep, type RipgrepBinary } from "./search/ripgrep_binary.ts";
 import { type LandlockProbe, probeLandlock } from "./policy/landlock_probe.ts";
 import { CommandRegistry } from "./exec/registry.ts";
 import { probePty } from "./exec/pty.ts";
-<<<<<<< HEAD
 import { createCommandPolicy, type WorkcellPolicy } from "./policy/command_policy.ts";
-=======
-import { unsandboxedPolicy } from "./exec/unsandboxed_policy.ts";
->>>>>>> main
 import { SerialQueue } from "./image/serial.ts";
 
 /** Facts about the runtime, measured once at start-up. */
@@ -30,11 +26,8 @@ export interface Services {
   facts: RuntimeFacts;
   /** Every command of this process (exec_command, write_stdin, kill_command, read_output). */
   commands: CommandRegistry;
-<<<<<<< HEAD
   /** The mode's command gate, child environment and Landlock sandbox. */
   policy: WorkcellPolicy;
-=======
->>>>>>> main
   /** view_image decodes one image at a time through this, bounding its memory to one image. */
   imageQueue: SerialQueue;
   /** Stops background work and children; called once at shutdown. */
@@ -71,16 +64,11 @@ export async function createServices(config: Config, workspace: Workspace): Prom
   return {
     facts,
     commands,
-<<<<<<< HEAD
     policy,
     imageQueue: new SerialQueue(),
     close: async () => {
       await commands.close();
       await policy.close();
     },
-=======
-    imageQueue: new SerialQueue(),
-    close: () => commands.close(),
->>>>>>> main
   };
 }
