@@ -8,7 +8,7 @@ import { locateRipgrep, type RipgrepBinary } from "./search/ripgrep_binary.ts";
 import { type LandlockProbe, probeLandlock } from "./policy/landlock_probe.ts";
 import { CommandRegistry } from "./exec/registry.ts";
 import { probePty } from "./exec/pty.ts";
-import { unsandboxedPolicy } from "./exec/unsandboxed_policy.ts";
+import { createCommandPolicy, type WorkcellPolicy } from "./policy/command_policy.ts";
 import { SerialQueue } from "./image/serial.ts";
 
 /** Facts about the runtime, measured once at start-up. */
@@ -26,6 +26,8 @@ export interface Services {
   facts: RuntimeFacts;
   /** Every command of this process (exec_command, write_stdin, kill_command, read_output). */
   commands: CommandRegistry;
+  /** The mode's command gate, child environment and Landlock sandbox. */
+  policy: WorkcellPolicy;
   /** view_image decodes one image at a time through this, bounding its memory to one image. */
   imageQueue: SerialQueue;
   /** Stops background work and children; called once at shutdown. */
@@ -46,7 +48,7 @@ async function isWritable(root: string): Promise<boolean> {
 }
 
 /** Creates the services for one server process. */
-export async function createServices(_config: Config, workspace: Workspace): Promise<Services> {
+export async function createServices(config: Config, workspace: Workspace): Promise<Services> {
   const [ripgrep, workspaceWritable] = await Promise.all([locateRipgrep(), isWritable(workspace.root)]);
   const facts: RuntimeFacts = {
     ripgrep,
@@ -54,12 +56,19 @@ export async function createServices(_config: Config, workspace: Workspace): Pro
     workspaceWritable,
     tty: probePty(),
   };
-  // TEMPORARY: no gates, no sandbox, until the CommandPolicy of src/policy/ is wired here.
-  const commands = new CommandRegistry({ policy: unsandboxedPolicy(), tty: facts.tty });
+  const policy = await createCommandPolicy(config, workspace, {
+    landlock: facts.landlock,
+    inheritedEnv: Deno.env.toObject(),
+  });
+  const commands = new CommandRegistry({ policy, tty: facts.tty });
   return {
     facts,
     commands,
+    policy,
     imageQueue: new SerialQueue(),
-    close: () => commands.close(),
+    close: async () => {
+      await commands.close();
+      await policy.close();
+    },
   };
 }

@@ -25,7 +25,7 @@ function peakRss(pid: number): number {
 }
 
 Deno.test("a 1 GiB flood: bounded RSS, head and tail retained, the gap reported", async () => {
-  await using server = await startServer();
+  await using server = await startServer({ args: ["--mode", "trusted"] });
   const pid = Number((await server.call("exec_command", { cmd: "echo $PPID" })).structured.stdout.trim());
   const started = performance.now();
   const result = await server.call("exec_command", {

@@ -57,7 +57,7 @@ async function pollToExit(server: TestServer, first: CallResult): Promise<{ stdo
 }
 
 Deno.test("exec_command: a quick command exits with code, both streams, no next action", async () => {
-  await using server = await startServer();
+  await using server = await startServer({ args: ["--mode", "trusted"] });
   await Deno.mkdir(`${server.workspace}/sub`);
   const result = await server.call("exec_command", { cmd: "echo out; echo err >&2; pwd; exit 3", workdir: "sub" });
   assert(!result.isError, result.text);
@@ -70,7 +70,7 @@ Deno.test("exec_command: a quick command exits with code, both streams, no next 
 });
 
 Deno.test("exec_command: children get the anti-hang environment, and the request's env", async () => {
-  await using server = await startServer();
+  await using server = await startServer({ args: ["--mode", "trusted"] });
   const result = await server.call("exec_command", {
     cmd: "echo $TERM $NO_COLOR $PAGER $GIT_PAGER $GIT_TERMINAL_PROMPT $CI $LC_ALL $FOO; test -t 0 || echo notty",
     env: { FOO: "bar" },
@@ -79,7 +79,7 @@ Deno.test("exec_command: children get the anti-hang environment, and the request
 });
 
 Deno.test("exec_command: workdir is confined; a missing program is COMMAND_NOT_FOUND", async () => {
-  await using server = await startServer();
+  await using server = await startServer({ args: ["--mode", "trusted"] });
   const outside = await server.call("exec_command", { cmd: "pwd", workdir: "../" });
   assertEquals(outside.structured.error.code, "PATH_OUTSIDE_WORKSPACE");
   const missing = await server.call("exec_command", { cmd: "no-such-program-xyz --flag" });
@@ -89,7 +89,7 @@ Deno.test("exec_command: workdir is confined; a missing program is COMMAND_NOT_F
 });
 
 Deno.test("exec_command: a long-running command is polled to completion with write_stdin; progress is sent", async () => {
-  await using server = await startServer();
+  await using server = await startServer({ args: ["--mode", "trusted"] });
   const progress: number[] = [];
   const raw = await server.client.callTool(
     { name: "exec_command", arguments: { cmd: "for i in 1 2 3 4; do echo $i; sleep 0.6; done", yield_time_ms: 1300 } },
@@ -113,7 +113,7 @@ Deno.test("exec_command: a long-running command is polled to completion with wri
 });
 
 Deno.test("write_stdin: interactive bc and python3 -i, then close stdin", async () => {
-  await using server = await startServer();
+  await using server = await startServer({ args: ["--mode", "trusted"] });
   const bc = await server.call("exec_command", { cmd: "bc -q", yield_time_ms: 200 });
   const id = bc.structured.command_id;
   const answer = await server.call("write_stdin", { command_id: id, chars: "6*7\n", yield_time_ms: 500 });
@@ -134,7 +134,7 @@ Deno.test("write_stdin: interactive bc and python3 -i, then close stdin", async 
 });
 
 Deno.test("exec_command tty:true: a real terminal, 80x24, Ctrl-D closes input", async () => {
-  await using server = await startServer();
+  await using server = await startServer({ args: ["--mode", "trusted"] });
   const result = await server.call("exec_command", {
     cmd: "test -t 0 && test -t 1 && test -t 2 && echo tty $TERM && stty size && tty",
     tty: true,
@@ -171,7 +171,7 @@ Deno.test("exec_command tty:true: a real terminal, 80x24, Ctrl-D closes input", 
 
 // The fd check runs against the server process, which only this test talks to (test files share a process).
 Deno.test("kill_command: the whole process tree dies, nothing leaks", async () => {
-  await using server = await startServer();
+  await using server = await startServer({ args: ["--mode", "trusted"] });
   const pid = await serverPid(server);
   const before = openFdTargets(pid);
   const tree = await server.call("exec_command", {
@@ -211,7 +211,7 @@ Deno.test("kill_command: the whole process tree dies, nothing leaks", async () =
 });
 
 Deno.test("read_output: a truncated preview points at the omitted bytes; pages are exact", async () => {
-  await using server = await startServer();
+  await using server = await startServer({ args: ["--mode", "trusted"] });
   const result = await server.call("exec_command", { cmd: "seq 1 30000", max_output_bytes: 1000 });
   const data = result.structured;
   assert(data.stdout_truncated && data.stdout.startsWith("1\n2\n") && data.stdout.endsWith("29999\n30000\n"));
@@ -239,7 +239,7 @@ Deno.test("read_output: a truncated preview points at the omitted bytes; pages a
 });
 
 Deno.test("read_output: UTF-8 pages never split a character", async () => {
-  await using server = await startServer();
+  await using server = await startServer({ args: ["--mode", "trusted"] });
   const result = await server.call("exec_command", { cmd: "for i in $(seq 1 400); do printf 'é€😀'; done" });
   const ref = `command:${result.structured.command_id}:stdout`;
   const page = await server.call("read_output", { output_ref: ref, offset: 1, limit: 9 });
@@ -249,7 +249,7 @@ Deno.test("read_output: UTF-8 pages never split a character", async () => {
 });
 
 Deno.test("limits: 32 running commands, then COMMAND_LIMIT naming what to free", async () => {
-  await using server = await startServer();
+  await using server = await startServer({ args: ["--mode", "trusted"] });
   const ids: string[] = [];
   for (let i = 0; i < 32; i++) {
     const result = await server.call("exec_command", { cmd: "sleep 60", yield_time_ms: 0 });
@@ -265,7 +265,7 @@ Deno.test("limits: 32 running commands, then COMMAND_LIMIT naming what to free",
 });
 
 Deno.test("200 short commands, 32 at a time, all exact; old ones pruned with COMMAND_PRUNED", async () => {
-  await using server = await startServer();
+  await using server = await startServer({ args: ["--mode", "trusted"] });
   const results: CallResult[] = [];
   let next = 0;
   const worker = async () => {
@@ -286,7 +286,7 @@ Deno.test("200 short commands, 32 at a time, all exact; old ones pruned with COM
 });
 
 Deno.test("200 commands at once: each is exact or an honest COMMAND_LIMIT; the server stays healthy", async () => {
-  await using server = await startServer();
+  await using server = await startServer({ args: ["--mode", "trusted"] });
   const burst = await Promise.all(
     Array.from({ length: 200 }, (_, index) => server.call("exec_command", { cmd: `echo ${index}` })),
   );
@@ -304,7 +304,7 @@ Deno.test("200 commands at once: each is exact or an honest COMMAND_LIMIT; the s
 });
 
 Deno.test("disconnect: closing the client kills the session's commands", async () => {
-  const server = await startServer();
+  const server = await startServer({ args: ["--mode", "trusted"] });
   const pid = await serverPid(server);
   const result = await server.call("exec_command", { cmd: "echo $$; exec sleep 60", yield_time_ms: 300 });
   const child = Number(result.structured.stdout.trim());

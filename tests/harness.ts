@@ -7,6 +7,7 @@
  * const result = await server.call("server_info", {});
  */
 import { Client, StdioClientTransport } from "../src/sdk/client.ts";
+import { ElicitRequestSchema } from "../src/sdk/mod.ts";
 import { sourceRunArgs } from "../src/permissions.ts";
 
 /** A running server with a connected client. */
@@ -48,6 +49,16 @@ export interface StartOptions {
   clientCapabilities?: Record<string, unknown>;
   /** A command the server is started through, e.g. `["setpriv", "--bounding-set=-dac_override", "--"]`. */
   wrapper?: string[];
+  /** Answers elicitation/create (declare `clientCapabilities: { elicitation: {} }` too). */
+  onElicit?: (request: { message: string; requestedSchema: unknown }) => ElicitAnswer | Promise<ElicitAnswer>;
+  /** Extra environment for the server process (on top of PATH, HOME, NO_COLOR). */
+  env?: Record<string, string>;
+}
+
+/** What the test client answers to an elicitation. */
+export interface ElicitAnswer {
+  action: "accept" | "decline" | "cancel";
+  content?: Record<string, string | number | boolean>;
 }
 
 /** Creates a fresh temp directory; the caller removes it (startServer does for its own). */
@@ -87,7 +98,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   const transport = new StdioClientTransport({
     command,
     args: [...prefix, ...server.args],
-    env: serverEnv(),
+    env: { ...serverEnv(), ...options.env },
     stderr: "pipe",
   });
   let stderr = "";
@@ -96,6 +107,14 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     { name: "workcell-e2e", version: "1.0.0" },
     { capabilities: options.clientCapabilities ?? {} },
   );
+  const onElicit = options.onElicit;
+  if (onElicit) {
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      const params = request.params as { message: string; requestedSchema?: unknown };
+      const answer = await onElicit({ message: params.message, requestedSchema: params.requestedSchema });
+      return { ...answer } as Record<string, unknown>;
+    });
+  }
   await client.connect(transport);
   const close = async () => {
     await client.close();

@@ -1,13 +1,25 @@
 import { assert, assertEquals } from "../../tests/assert.ts";
 import { ToolError } from "../errors.ts";
 import { CommandRegistry } from "./registry.ts";
-import { unsandboxedPolicy } from "./unsandboxed_policy.ts";
+import { directSpawner } from "./spawn.ts";
+import type { CommandPolicy } from "../policy/policy.ts";
 import { SIGNALS } from "./libc.ts";
 
 const BASE_ENV = { PATH: "/usr/local/bin:/usr/bin:/bin", HOME: "/tmp" };
 
+/** The registry is policy-free: this stand-in plans every command as `sh -c cmd`, unsandboxed. */
+const shellPolicy: CommandPolicy = {
+  plan: (request) =>
+    Promise.resolve({
+      argv: ["/bin/sh", "-c", request.cmd],
+      env: { ...BASE_ENV, ...request.env },
+      cwd: request.cwd,
+      spawner: directSpawner,
+    }),
+};
+
 function registry(limits?: ConstructorParameters<typeof CommandRegistry>[0]["limits"]) {
-  return new CommandRegistry({ policy: unsandboxedPolicy(BASE_ENV), tty: { supported: true, reason: null }, limits });
+  return new CommandRegistry({ policy: shellPolicy, tty: { supported: true, reason: null }, limits });
 }
 
 function request(cmd: string, tty = false) {
@@ -174,7 +186,7 @@ Deno.test("registry: 32 PTY sessions share one poll thread; async file I/O stays
 
 Deno.test("registry: tty:true where no PTY can be made is TTY_UNSUPPORTED, never pipes", async () => {
   const commands = new CommandRegistry({
-    policy: unsandboxedPolicy(BASE_ENV),
+    policy: shellPolicy,
     tty: { supported: false, reason: "no /dev/ptmx" },
   });
   const refused = await commands.start(request("true", true), new Set()).catch((error) => error);

@@ -47,7 +47,7 @@ export function isProgramNotFound(error: unknown): boolean {
  * Finds `program` on `searchPath` as execvp would (posix_spawnp itself would
  * search the server's PATH, not the child's). Names with a slash are kept.
  */
-function resolveProgram(program: string, searchPath: string | undefined): string {
+export function resolveProgram(program: string, searchPath: string | undefined): string {
   if (program.includes("/")) return program;
   for (const dir of (searchPath ?? "/usr/local/bin:/usr/bin:/bin").split(":")) {
     if (!path.isAbsolute(dir)) continue;

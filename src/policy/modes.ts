@@ -1,19 +1,39 @@
 /**
- * What each permission mode enforces, as data that server_info,
- * check_exec_environment and docs all read.
+ * What each permission mode enforces, and what a session grant
+ * (request_permissions) may lift in it, as data that the command policy,
+ * server_info, check_exec_environment, request_permissions and the docs all
+ * read.
+ *
+ * @example
+ * gatesInForce("safe", new Set(["network"])); // every safe gate except "network"
  */
 import type { Mode } from "../config.ts";
+import type { Gate } from "./rules.ts";
+
+/** Permissions an agent may ask the user for through request_permissions. */
+export const PERMISSION_NAMES = ["network", "shell", "outside_read", "destructive"] as const;
+export type Permission = typeof PERMISSION_NAMES[number];
+
+/** The command gates each permission lifts. Landlock's write confinement is never lifted by a grant. */
+export const PERMISSION_LIFTS: Record<Permission, readonly Gate[]> = {
+  network: ["network"],
+  shell: ["shell_syntax", "inline_script"],
+  outside_read: ["outside_path"],
+  destructive: ["destructive"],
+};
 
 /** The gates one mode keeps in force. */
 export interface ModePolicy {
   /** Command gates applied before any spawn. */
-  gates: readonly string[];
+  gates: readonly Gate[];
   /** How `cmd` is executed. */
   execution: "argv" | "shell";
   /** Whether children are sandboxed with Landlock (where the kernel has it). */
   landlock: boolean;
   /** Whether children may make TCP connections (where Landlock can deny it). */
   network: boolean;
+  /** Permissions a session may be granted in this mode (the mode's ceiling). */
+  grantable: readonly Permission[];
   /** A one-line summary; loud for dangerous. */
   summary: string;
 }
@@ -25,16 +45,18 @@ export const MODE_POLICIES: Record<Mode, ModePolicy> = {
     execution: "argv",
     landlock: true,
     network: false,
+    grantable: ["network", "shell", "outside_read"],
     summary: "safe: commands run as plain argv without a shell; network, shell syntax, inline scripts, " +
-      "destructive commands, outside paths and secret/loader env are refused; children may write only in the workspace and a private temp dir.",
+      "destructive commands, outside paths and secret/loader env are refused; children may write only in the workspace and a private temp dir and may not open TCP connections.",
   },
   trusted: {
     gates: ["destructive", "secret_env"],
     execution: "shell",
     landlock: true,
     network: true,
+    grantable: ["destructive"],
     summary:
-      "trusted: commands run through the shell with local network; destructive commands and secret/loader env are refused; " +
+      "trusted: commands run through /bin/sh with local network; destructive commands and secret/loader env are refused; " +
       "children may write only in the workspace and a private temp dir.",
   },
   dangerous: {
@@ -42,8 +64,32 @@ export const MODE_POLICIES: Record<Mode, ModePolicy> = {
     execution: "shell",
     landlock: false,
     network: true,
+    grantable: [],
     summary:
       "DANGEROUS: no command gates and no sandbox: commands can read, write and connect anywhere the server's user can. " +
       "Use only inside an isolated container or VM. Direct path tools stay confined to the workspace.",
   },
 };
+
+/** Whether a permission is already allowed by the mode itself (nothing to grant). */
+export function allowedByMode(mode: Mode, permission: Permission): boolean {
+  const gates = MODE_POLICIES[mode].gates;
+  return PERMISSION_LIFTS[permission].every((gate) => !gates.includes(gate)) &&
+    (permission !== "network" || MODE_POLICIES[mode].network);
+}
+
+/** The gates in force for a session: the mode's, minus what its grants (within the ceiling) lift. */
+export function gatesInForce(mode: Mode, grants: ReadonlySet<string>): Set<Gate> {
+  const policy = MODE_POLICIES[mode];
+  const gates = new Set(policy.gates);
+  for (const permission of policy.grantable) {
+    if (grants.has(permission)) { for (const gate of PERMISSION_LIFTS[permission]) gates.delete(gate); }
+  }
+  return gates;
+}
+
+/** Whether children of a session may use TCP: the mode allows it, or a network grant lifted it. */
+export function networkAllowed(mode: Mode, grants: ReadonlySet<string>): boolean {
+  const policy = MODE_POLICIES[mode];
+  return policy.network || (policy.grantable.includes("network") && grants.has("network"));
+}

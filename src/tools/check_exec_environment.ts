@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { defineTool } from "./tool.ts";
-import { MODE_POLICIES } from "../policy/modes.ts";
+import { gatesInForce, MODE_POLICIES } from "../policy/modes.ts";
+import { SHELL } from "../policy/command_policy.ts";
+import { ENV_ALLOWLIST, ENV_ALLOWLIST_PREFIXES } from "../policy/env_filter.ts";
 import { COMMAND_LIMITS } from "../exec/limits.ts";
 
 export const checkExecEnvironmentTool = defineTool({
@@ -13,20 +15,27 @@ export const checkExecEnvironmentTool = defineTool({
   output: z.object({
     mode: z.enum(["safe", "trusted", "dangerous"]),
     summary: z.string(),
-    execution: z.enum(["argv", "shell"]),
+    execution: z.enum(["argv", "shell"]).describe("argv: no shell (safe); shell: /bin/sh -c cmd."),
     shell: z.string().nullable(),
-    gates: z.array(z.string()),
+    gates: z.array(z.string()).describe("Command gates in force for this session (the mode's, minus grants)."),
+    mode_gates: z.array(z.string()),
+    grants: z.array(z.string()),
     landlock: z.object({
       supported: z.boolean(),
       abi: z.int().nullable(),
       enforced: z.boolean(),
       reason: z.string().nullable(),
       writable_roots: z.array(z.string()),
+      writable_devices: z.array(z.string()),
       network_restricted: z.boolean(),
       signals_scoped: z.boolean(),
+      commands_isolated: z.boolean().describe(
+        "Each command runs in a nested Landlock domain of its own (cannot signal the server or other commands).",
+      ),
     }),
     env: z.object({
-      stripped: z.array(z.string()),
+      allowlist: z.array(z.string()).describe("Inherited names children keep (LC_* as a prefix)."),
+      stripped: z.array(z.string()).describe("Names of the server's variables children do not get (never values)."),
       added: z.record(z.string(), z.string()),
     }),
     limits: z.object({
@@ -38,27 +47,29 @@ export const checkExecEnvironmentTool = defineTool({
     }),
     tty: z.object({ supported: z.boolean(), reason: z.string().nullable() }),
   }),
-  handler: (_args, ctx) => {
-    const policy = MODE_POLICIES[ctx.config.mode];
-    const { landlock, tty } = ctx.services.facts;
+  handler: async (_args, ctx) => {
+    const mode = ctx.config.mode;
+    const modePolicy = MODE_POLICIES[mode];
+    const { policy } = ctx.services;
+    const grants = ctx.sessionState.grants;
+    const gates = gatesInForce(mode, grants);
+    const execution = gates.has("shell_syntax") ? "argv" as const : "shell" as const;
+    const landlock = await policy.sandboxStatus(grants);
+    const tty = ctx.services.facts.tty;
     const data = {
-      mode: ctx.config.mode,
-      summary: policy.summary,
-      execution: policy.execution,
-      shell: policy.execution === "shell" ? "/bin/sh" : null,
-      gates: [...policy.gates],
-      landlock: {
-        supported: landlock.abi !== null,
-        abi: landlock.abi,
-        enforced: false,
-        reason: policy.landlock
-          ? "the Landlock sandbox for children is not implemented in this build"
-          : "dangerous mode runs children without a sandbox",
-        writable_roots: [],
-        network_restricted: false,
-        signals_scoped: false,
+      mode,
+      summary: modePolicy.summary,
+      execution,
+      shell: execution === "shell" ? SHELL : null,
+      gates: [...gates],
+      mode_gates: [...modePolicy.gates],
+      grants: [...grants].sort(),
+      landlock,
+      env: {
+        allowlist: mode === "dangerous" ? ["*"] : [...ENV_ALLOWLIST, ...ENV_ALLOWLIST_PREFIXES.map((p) => `${p}*`)],
+        stripped: policy.environment.stripped,
+        added: policy.environment.added,
       },
-      env: { stripped: [], added: {} },
       limits: {
         max_active_commands: COMMAND_LIMITS.maxActiveCommands,
         max_retained_commands: COMMAND_LIMITS.maxRetainedCommands,
@@ -68,17 +79,33 @@ export const checkExecEnvironmentTool = defineTool({
       },
       tty,
     };
+    const sandbox = landlock.enforced
+      ? `enforced (ABI ${landlock.abi}): writes only beneath ${landlock.writable_roots.join(" and ")}` +
+        ` and ${landlock.writable_devices.join(", ")}; TCP ${landlock.network_restricted ? "denied" : "allowed"}; ` +
+        `signals ${
+          landlock.commands_isolated
+            ? "scoped to each command"
+            : landlock.signals_scoped
+            ? "scoped to the sandbox (commands share one domain)"
+            : "not scoped"
+        }`
+      : `NOT enforced: ${landlock.reason}`;
     const text = [
-      policy.summary,
-      `landlock: ${
-        data.landlock.supported ? `ABI ${landlock.abi}` : "unsupported"
-      }, enforced: no (${data.landlock.reason})`,
+      modePolicy.summary,
+      `execution: ${execution === "argv" ? "plain argv, no shell" : `${SHELL} -c`}`,
+      `gates in force: ${data.gates.join(", ") || "none"}${
+        data.grants.length ? ` (grants: ${data.grants.join(", ")})` : ""
+      }`,
+      `landlock: ${sandbox}`,
+      `environment: ${
+        mode === "dangerous" ? "the server's whole environment is inherited" : "allowlisted variables only"
+      }; stripped: ${data.env.stripped.join(", ") || "none"}; TMPDIR=${policy.tmpdir}`,
       `tty: ${tty.supported ? "supported" : `unsupported (${tty.reason})`}`,
       `limits: ${COMMAND_LIMITS.maxActiveCommands} active, ${COMMAND_LIMITS.maxRetainedCommands} retained, ` +
       `${COMMAND_LIMITS.perStreamBytes} bytes per stream, ${COMMAND_LIMITS.totalOutputBytes} bytes total, retention ${
         COMMAND_LIMITS.retentionMs / 60000
       } min`,
     ].join("\n");
-    return Promise.resolve({ text, data });
+    return { text, data };
   },
 });

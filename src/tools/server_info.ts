@@ -2,7 +2,7 @@ import { z } from "zod";
 import { defineTool } from "./tool.ts";
 import { SERVER_NAME, SERVER_VERSION } from "../version.ts";
 import { projectContext } from "../project/context.ts";
-import { MODE_POLICIES } from "../policy/modes.ts";
+import { gatesInForce, MODE_POLICIES } from "../policy/modes.ts";
 import { SUPPORTED_PROTOCOL_VERSIONS } from "../sdk/mod.ts";
 
 const annotationsSchema = z.object({
@@ -42,9 +42,11 @@ export const serverInfoTool = defineTool({
       mode: z.enum(["safe", "trusted", "dangerous"]),
       summary: z.string(),
       gates: z.array(z.string()),
+      gates_in_force: z.array(z.string()).describe("The mode's gates minus what this session's grants lift."),
       execution: z.enum(["argv", "shell"]),
-      landlock: z.boolean(),
+      landlock: z.boolean().describe("Whether children of this session run inside the Landlock sandbox."),
       grants: z.array(z.string()),
+      grantable: z.array(z.string()).describe("Permissions request_permissions can grant in this mode."),
       fake_readonly_annotations: z.boolean(),
     }),
     runtime: z.object({
@@ -55,7 +57,7 @@ export const serverInfoTool = defineTool({
       arch: z.string(),
       compiled: z.boolean(),
       ripgrep: z.object({ path: z.string(), version: z.string().nullable(), origin: z.string() }),
-      landlock: z.object({ abi: z.int().nullable(), reason: z.string().nullable() }),
+      landlock: z.object({ abi: z.int().nullable(), enforced: z.boolean(), reason: z.string().nullable() }),
       tty: z.object({ supported: z.boolean(), reason: z.string().nullable() }),
     }),
     auth: z.object({ transport: z.enum(["stdio", "http"]), scheme: z.enum(["none", "bearer"]) }),
@@ -78,6 +80,8 @@ export const serverInfoTool = defineTool({
     const policy = MODE_POLICIES[config.mode];
     const project = await projectContext(workspace);
     const facts = services.facts;
+    const sandbox = await services.policy.sandboxStatus(ctx.sessionState.grants);
+    const gatesNow = gatesInForce(config.mode, ctx.sessionState.grants);
     const data = {
       server: { name: SERVER_NAME, version: SERVER_VERSION },
       workspace: { root: workspace.root, writable: facts.workspaceWritable },
@@ -86,9 +90,11 @@ export const serverInfoTool = defineTool({
         mode: config.mode,
         summary: policy.summary,
         gates: [...policy.gates],
-        execution: policy.execution,
-        landlock: policy.landlock && facts.landlock.abi !== null,
+        gates_in_force: [...gatesNow],
+        execution: gatesNow.has("shell_syntax") ? "argv" as const : "shell" as const,
+        landlock: sandbox.enforced,
         grants: [...ctx.sessionState.grants].sort(),
+        grantable: [...policy.grantable],
         fake_readonly_annotations: config.fakeReadonlyAnnotations,
       },
       runtime: {
@@ -99,7 +105,11 @@ export const serverInfoTool = defineTool({
         arch: Deno.build.arch,
         compiled: Deno.build.standalone === true,
         ripgrep: facts.ripgrep,
-        landlock: facts.landlock,
+        landlock: {
+          abi: facts.landlock.abi,
+          enforced: sandbox.enforced,
+          reason: sandbox.reason ?? facts.landlock.reason,
+        },
         tty: facts.tty,
       },
       auth: {
@@ -124,6 +134,7 @@ export const serverInfoTool = defineTool({
     const lines = [
       `${SERVER_NAME} ${SERVER_VERSION} — workspace ${workspace.root}${facts.workspaceWritable ? "" : " (read-only)"}`,
       `mode: ${policy.summary}`,
+      `sandbox: ${sandbox.enforced ? `Landlock enforced for commands` : `NOT enforced (${sandbox.reason})`}`,
       git
         ? `git: ${git.branch ?? "(detached)"} at ${git.head?.slice(0, 12) ?? "(no commits)"}${
           git.dirty ? ", dirty" : ", clean"
