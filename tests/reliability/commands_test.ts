@@ -69,7 +69,8 @@ async function lifecycle(server: TestServer, i: number): Promise<void> {
 }
 
 Deno.test(`${COMMANDS} commands started, polled and killed: no zombie, no child, no fd left`, async () => {
-  await using server = await startServer();
+  // Trusted mode: the lifecycle commands use shell syntax, which the safe-mode gate refuses (tests/policy_test.ts).
+  await using server = await startServer({ args: ["--mode", "trusted"] });
   const pid = Number((await server.call("exec_command", { cmd: "echo $PPID" })).structured.stdout.trim());
   assert(await eventually(() => children(pid).length === 0), "a child of the probe is left");
   const before = fdTargets(pid);
