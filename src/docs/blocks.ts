@@ -6,7 +6,7 @@
 import type { Tool } from "../sdk/mod.ts";
 import { renderErrorCodes, renderInventory, renderToolReference } from "./render.ts";
 import { renderLimits } from "./limits.ts";
-import { renderModes } from "./modes.ts";
+import { renderModes, renderRules } from "./modes.ts";
 
 /** One generated block. */
 export interface DocBlock {
@@ -23,4 +23,6 @@ export const DOC_BLOCKS: readonly DocBlock[] = [
   { file: "docs/runtime-contract.md", name: "errors", render: renderErrorCodes },
   { file: "docs/runtime-contract.md", name: "limits", render: renderLimits },
   { file: "docs/runtime-contract.md", name: "modes", render: renderModes },
+  { file: "docs/permission-modes.md", name: "rules", render: renderRules },
+  { file: "docs/permission-modes.md", name: "modes", render: renderModes },
 ];

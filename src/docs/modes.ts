@@ -1,5 +1,7 @@
 /** The per-mode table, from the policy table itself. */
 import { MODE_POLICIES } from "../policy/modes.ts";
+import { type Rule, RULES } from "../policy/rules.ts";
+import { type Mode, MODES } from "../config.ts";
 
 /** One row per mode: execution, gates, sandbox, network. */
 export function renderModes(): string {
@@ -10,6 +12,24 @@ export function renderModes(): string {
       `| \`${mode}\` | ${policy.execution === "argv" ? "argv, no shell" : "`/bin/sh -c`"} | ${
         policy.gates.map((gate) => `\`${gate}\``).join(", ") || "none"
       } | ${policy.landlock ? "yes" : "no"} | ${policy.network ? "allowed" : "denied"} |`
+    ),
+  ].join("\n");
+}
+
+/** The modes whose gates include the rule's gate, narrowed by the rule's own modes. */
+function enforcedIn(rule: Rule): Mode[] {
+  return MODES.filter((mode) =>
+    (MODE_POLICIES[mode].gates as readonly string[]).includes(rule.gate) && (rule.modes ?? MODES).includes(mode)
+  );
+}
+
+/** The gate's rule table, from the rules themselves. */
+export function renderRules(): string {
+  return [
+    "| rule | gate | refuses | applies in |",
+    "| --- | --- | --- | --- |",
+    ...Object.entries(RULES).map(([name, rule]: [string, Rule]) =>
+      `| \`${name}\` | ${rule.gate} | ${rule.refuses.replaceAll("|", "\\|")} | ${enforcedIn(rule).join(", ")} |`
     ),
   ].join("\n");
 }
