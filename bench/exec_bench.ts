@@ -63,7 +63,8 @@ async function timeInterleaved(runs: Record<string, () => Promise<unknown>>): Pr
   return Object.fromEntries(Object.entries(samples).map(([name, values]) => [name, median(values)]));
 }
 
-const server = await startServer();
+// The runner alone: dangerous mode has no gate and no sandbox (bench/policy_bench.ts measures what they add).
+const server = await startServer({ args: ["--mode", "dangerous"] });
 const serverPid = Number((await server.call("exec_command", { cmd: "echo $PPID" })).structured.stdout.trim());
 const latency = await timeInterleaved({
   rawTrue: () => new Deno.Command("true", { stdin: "null" }).output(),
@@ -173,7 +174,8 @@ console.log(
   [
     "## exec_command",
     "",
-    `Median of ${LATENCY_RUNS} sequential calls over stdio (MCP round trip included); floods are \`yes | head -c N\`.`,
+    `Median of ${LATENCY_RUNS} sequential calls over stdio (MCP round trip included), server in \`--mode dangerous\` ` +
+    "(the runner alone; the policy section measures the gate and sandbox); floods are `yes | head -c N`.",
     "",
     ...rows,
     "",
