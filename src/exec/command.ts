@@ -15,7 +15,7 @@
 import type { LaunchPlan } from "../policy/policy.ts";
 import { ToolError } from "../errors.ts";
 import type { SpawnRequest } from "./spawn_request.ts";
-import { POLL, SIGNALS } from "./libc.ts";
+import { POLL, SIGNALS } from "../os/libc.ts";
 import {
   closeFd,
   type ExitStatus,

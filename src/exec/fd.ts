@@ -7,7 +7,7 @@
  * const [readEnd, writeEnd] = makePipe();
  * setNonblocking(readEnd);
  */
-import { ERRNO, errno, F, libc, O, SYS, WAIT } from "./libc.ts";
+import { ERRNO, errno, F, libc, O, SYS, WAIT } from "../os/libc.ts";
 
 /** Bytes asked for as the pipe buffer of a child's stdout/stderr (fewer wake-ups in a flood). */
 const PIPE_BUFFER_BYTES = 1024 * 1024;

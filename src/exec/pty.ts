@@ -7,7 +7,7 @@
  * const pty = openPty({ rows: 24, cols: 80 });
  * spawnChild({ ..., ttySlave: pty.slavePath });
  */
-import { cString, errno, libc, O, TIOCSWINSZ } from "./libc.ts";
+import { cString, errno, libc, O, TIOCSWINSZ } from "../os/libc.ts";
 import { closeFd, OsError } from "./fd.ts";
 
 /** The window size a PTY gets unless told otherwise. */

@@ -17,7 +17,7 @@ import { COMMAND_LIMITS } from "./limits.ts";
 import { Command, type StreamName } from "./command.ts";
 import { Reactor } from "./reactor.ts";
 import { isProgramNotFound } from "./spawn.ts";
-import { signalName, SIGNALS } from "./libc.ts";
+import { signalName, SIGNALS } from "../os/libc.ts";
 import { previewRange, type StreamPreview } from "./preview.ts";
 import { type ByteRange, utf8Window } from "./output_stream.ts";
 

@@ -3,7 +3,7 @@ import { ToolError } from "../errors.ts";
 import { CommandRegistry } from "./registry.ts";
 import { directSpawner } from "./spawn.ts";
 import type { CommandPolicy } from "../policy/policy.ts";
-import { SIGNALS } from "./libc.ts";
+import { SIGNALS } from "../os/libc.ts";
 
 const BASE_ENV = { PATH: "/usr/local/bin:/usr/bin:/bin", HOME: "/tmp" };
 

@@ -13,7 +13,7 @@
  *   stdio: { stdin: inR, stdout: outW, stderr: errW } });
  */
 import * as path from "node:path";
-import { cString, ERRNO, libc, O, SPAWN } from "./libc.ts";
+import { cString, ERRNO, libc, O, SPAWN } from "../os/libc.ts";
 import type { Spawner, SpawnRequest } from "./spawn_request.ts";
 
 /** Bytes reserved for glibc's opaque spawn structs (80 and 336 bytes on x86_64; room to spare). */

@@ -1,7 +1,7 @@
 import { assert, assertEquals, assertThrows } from "../../tests/assert.ts";
 import { isProgramNotFound, spawnChild, SpawnError } from "./spawn.ts";
 import { closeFd, makePipe, reap } from "./fd.ts";
-import { libc } from "./libc.ts";
+import { libc } from "../os/libc.ts";
 import { openPty } from "./pty.ts";
 
 const ENV = { PATH: "/usr/local/bin:/usr/bin:/bin" };

@@ -7,7 +7,7 @@ import { probeLandlock } from "./landlock_probe.ts";
 import { directSpawner } from "../exec/spawn.ts";
 import type { Spawner } from "../exec/spawn_request.ts";
 import { closeFd, makePipe, reap } from "../exec/fd.ts";
-import { libc } from "../exec/libc.ts";
+import { libc } from "../os/libc.ts";
 import { openPty } from "../exec/pty.ts";
 
 const { abi } = probeLandlock();

@@ -8,6 +8,8 @@
  */
 import * as path from "node:path";
 import { ToolError } from "../errors.ts";
+import { closeFd, type FdStat, openBeneath, openDirectory, statFd } from "../os/fs_at.ts";
+import { O } from "../os/libc.ts";
 
 /** Longest path accepted, in UTF-8 bytes (Linux PATH_MAX). */
 export const MAX_PATH_BYTES = 4096;
@@ -20,6 +22,8 @@ export interface Workspace {
   readonly root: string;
   /** The absolute path as the user spelled it, before symlinks were resolved. */
   readonly given: string;
+  /** An O_PATH fd of the root, open for the life of the process: every confined open walks from it. */
+  readonly fd: number;
 }
 
 /** Why a workspace could not be opened; main.ts prints it and exits. */
@@ -65,7 +69,7 @@ export async function openWorkspace(dir: string): Promise<Workspace> {
   }
   const info = await Deno.stat(root);
   if (!info.isDirectory) throw new WorkspaceError(`workspace ${given} is not a directory`);
-  return { root, given };
+  return { root, given, fd: openDirectory(root) };
 }
 
 /** Whether `abs` is `root` or lies beneath it (both absolute and normalised). */
@@ -204,4 +208,51 @@ export async function confine(ws: Workspace, input: string, options: ConfineOpti
     throw new ToolError("NOT_FOUND", `${input} does not exist`, { details: { path: toRelative(ws, abs) } });
   }
   return { abs, rel: toRelative(ws, abs), exists: false };
+}
+
+/** A confined path opened by {@linkcode openConfined}: the object itself, pinned by an fd. */
+export interface OpenedPath {
+  target: ConfinedPath;
+  /** An O_PATH fd of the target (reopen it with reopenFd to read); the caller closes it. */
+  fd: number;
+  stat: FdStat;
+}
+
+/** Times a path that keeps changing between confine() and the open is checked again. */
+const OPEN_ATTEMPTS = 3;
+
+/**
+ * Confines `input` and opens the existing object it names, kernel-checked: the
+ * real path confine() approved is opened beneath the workspace root fd one
+ * component at a time, following no symlink at all. A directory swapped for a
+ * symlink after the check therefore fails the open (and the path is checked
+ * again) instead of redirecting it; what the fd names is inside the workspace
+ * whatever happens to the path later.
+ *
+ * @example
+ * const { fd, stat } = await openConfined(ws, "src/main.ts");
+ * try { if (stat.kind === "file") read(reopenFd(fd, O.RDONLY)); } finally { closeFd(fd); }
+ */
+export async function openConfined(ws: Workspace, input: string): Promise<OpenedPath> {
+  for (let attempt = 1;; attempt++) {
+    const target = await confine(ws, input);
+    let fd: number;
+    try {
+      fd = openBeneath(ws.fd, target.rel, O.PATH);
+    } catch (error) {
+      const changed = error instanceof Deno.errors.FilesystemLoop || error instanceof Deno.errors.NotADirectory ||
+        error instanceof Deno.errors.NotFound;
+      if (!changed) throw resolutionError(input, error);
+      if (attempt < OPEN_ATTEMPTS) continue;
+      if (error instanceof Deno.errors.NotFound) {
+        throw new ToolError("NOT_FOUND", `${input} does not exist`, { details: { path: target.rel } });
+      }
+      throw changing(input);
+    }
+    const stat = statFd(fd);
+    // confine() resolved every symlink, so a symlink here was swapped in after the check.
+    if (stat.kind !== "symlink") return { target, fd, stat };
+    closeFd(fd);
+    if (attempt === OPEN_ATTEMPTS) throw changing(input);
+  }
 }

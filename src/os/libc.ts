@@ -1,28 +1,60 @@
 /**
- * The libc functions the command runner calls through Deno FFI, with the
- * Linux constants they need. Opened lazily, once per JS realm (the main
- * thread and each Web Worker get their own handle).
+ * The libc functions workcell calls through Deno FFI (the command runner and
+ * the workspace's fd-relative file access), with the Linux constants they
+ * need. Opened lazily, once per JS realm (the main thread and each Web Worker
+ * get their own handle).
  *
- * Only `poll` is a nonblocking FFI call (it runs on one thread of Deno's
- * blocking pool); everything else runs synchronously on the calling thread,
- * so `errno()` right after a call reads that call's errno.
+ * `poll`, `pread`, `fsync` and `flock` are nonblocking FFI calls (they run on
+ * Deno's blocking pool, so their errno is another thread's and cannot be
+ * read); everything else runs synchronously on the calling thread, so
+ * `errno()` right after a call reads that call's errno.
  *
  * @example
  * const fd = libc().posix_openpt(O.RDWR | O.NOCTTY | O.CLOEXEC);
  */
 
 /** open(2) / pipe2(2) / eventfd(2) flags (Linux, identical on x86_64 and aarch64). */
-export const O = { RDWR: 0o2, NOCTTY: 0o400, NONBLOCK: 0o4000, CLOEXEC: 0o2000000 } as const;
+export const O = {
+  RDONLY: 0,
+  WRONLY: 0o1,
+  RDWR: 0o2,
+  CREAT: 0o100,
+  EXCL: 0o200,
+  NOCTTY: 0o400,
+  NONBLOCK: 0o4000,
+  DIRECTORY: 0o200000,
+  NOFOLLOW: 0o400000,
+  CLOEXEC: 0o2000000,
+  PATH: 0o10000000,
+} as const;
+/** *at(2) flags. */
+export const AT = { SYMLINK_NOFOLLOW: 0x100, REMOVEDIR: 0x200, EMPTY_PATH: 0x1000 } as const;
 /** fcntl(2) commands. */
 export const F = { GETFL: 3, SETFL: 4, SETPIPE_SZ: 1031 } as const;
 /** poll(2) event bits. */
 export const POLL = { IN: 0x1, OUT: 0x4, ERR: 0x8, HUP: 0x10, NVAL: 0x20 } as const;
 /** errno values used by the runner. */
-export const ERRNO = { ENOENT: 2, ESRCH: 3, EINTR: 4, EIO: 5, EAGAIN: 11, EACCES: 13, EPIPE: 32 } as const;
+export const ERRNO = {
+  EPERM: 1,
+  ENOENT: 2,
+  ESRCH: 3,
+  EINTR: 4,
+  EIO: 5,
+  EAGAIN: 11,
+  EACCES: 13,
+  EBUSY: 16,
+  EEXIST: 17,
+  ENOTDIR: 20,
+  EISDIR: 21,
+  EPIPE: 32,
+  ELOOP: 40,
+} as const;
 /** posix_spawnattr flags (glibc). */
 export const SPAWN = { SETSIGDEF: 0x04, SETSIGMASK: 0x08, SETSID: 0x80 } as const;
 /** Syscall numbers shared by every Linux architecture. */
 export const SYS = { pidfd_open: 434 } as const;
+/** getdents64's number differs per architecture (glibc below 2.30 has no wrapper). */
+export const SYS_GETDENTS64 = Deno.build.arch === "aarch64" ? 61 : 217;
 /** waitpid(2) / waitid(2) options and idtype. */
 export const WAIT = { NOHANG: 1, EXITED: 4, NOWAIT: 0x01000000, P_PID: 1 } as const;
 /** ioctl request that sets a terminal's window size. */
@@ -92,6 +124,19 @@ const SYMBOLS = {
   unlockpt: { parameters: ["i32"], result: "i32" },
   ptsname_r: { parameters: ["i32", "buffer", "usize"], result: "i32" },
   ioctl: { parameters: ["i32", "u64", "buffer"], result: "i32" },
+  openat: { parameters: ["i32", "buffer", "i32", "u32"], result: "i32" },
+  statx: { parameters: ["i32", "buffer", "i32", "u32", "buffer"], result: "i32" },
+  getdents64: { name: "syscall", parameters: ["i64", "i32", "buffer", "u64"], result: "i64" },
+  readlinkat: { parameters: ["i32", "buffer", "buffer", "usize"], result: "isize" },
+  pread: { name: "pread64", parameters: ["i32", "buffer", "usize", "i64"], result: "isize", nonblocking: true },
+  fsync: { parameters: ["i32"], result: "i32", nonblocking: true },
+  flock: { parameters: ["i32", "i32"], result: "i32", nonblocking: true },
+  fchmod: { parameters: ["i32", "u32"], result: "i32" },
+  mkdirat: { parameters: ["i32", "buffer", "u32"], result: "i32" },
+  renameat: { parameters: ["i32", "buffer", "i32", "buffer"], result: "i32" },
+  linkat: { parameters: ["i32", "buffer", "i32", "buffer", "i32"], result: "i32" },
+  unlinkat: { parameters: ["i32", "buffer", "i32"], result: "i32" },
+  strerror: { parameters: ["i32"], result: "pointer" },
   __errno_location: { parameters: [], result: "pointer" },
 } as const satisfies Deno.ForeignLibraryInterface;
 
@@ -103,7 +148,7 @@ let handle: Libc | null = null;
 /** The libc symbols, opened on first use; throws on a platform without glibc. */
 export function libc(): Libc {
   if (handle) return handle;
-  if (Deno.build.os !== "linux") throw new Error(`the command runner needs Linux (this is ${Deno.build.os})`);
+  if (Deno.build.os !== "linux") throw new Error(`workcell needs Linux (this is ${Deno.build.os})`);
   handle = Deno.dlopen("libc.so.6", SYMBOLS).symbols;
   return handle;
 }
@@ -112,6 +157,12 @@ export function libc(): Libc {
 export function errno(): number {
   const pointer = libc().__errno_location();
   return pointer === null ? 0 : new Deno.UnsafePointerView(pointer).getInt32();
+}
+
+/** The C library's description of an errno value, e.g. "No space left on device". */
+export function strerror(code: number): string {
+  const pointer = libc().strerror(code);
+  return pointer === null ? `errno ${code}` : new Deno.UnsafePointerView(pointer).getCString();
 }
 
 /** A NUL-terminated copy of `text` for a `const char*` parameter. */

@@ -1,0 +1,340 @@
+/**
+ * File-system calls relative to open directory fds (openat, statx, getdents64,
+ * the *at family), through FFI. Paths are opened one component at a time with
+ * O_NOFOLLOW from a directory fd, so a symlink swapped in anywhere on the way
+ * is refused by the kernel instead of followed: what these calls reach is
+ * decided by the fds they start from, never by a path checked earlier.
+ *
+ * Failures throw the Deno error class of their errno (NotFound, AlreadyExists,
+ * FilesystemLoop, ...) with the C library's message, so callers handle them
+ * like errors of Deno's own file APIs.
+ *
+ * @example
+ * const fd = openBeneath(rootFd, "src/main.ts", O.RDONLY);
+ * try { statFd(fd).size; } finally { closeFd(fd); }
+ */
+import { AT, cString, ERRNO, errno, libc, O, strerror, SYS_GETDENTS64 } from "./libc.ts";
+
+/** What an fd or directory entry is. */
+export type FileKind = "file" | "dir" | "symlink" | "other";
+
+/** The parts of statx(2) workcell uses. */
+export interface FdStat {
+  kind: FileKind;
+  /** Permission bits (`mode & 0o7777`). */
+  mode: number;
+  size: number;
+  mtime: Date;
+  ino: number;
+  dev: number;
+}
+
+/** One directory entry as getdents64 gives it: the raw name bytes and the type (never "." or ".."). */
+export interface RawDirEntry {
+  name: Uint8Array;
+  kind: FileKind;
+}
+
+/** Flags every open gets: never follow a final symlink, never leak into children. */
+const ALWAYS = O.NOFOLLOW | O.CLOEXEC;
+/** Flags of the intermediate directories of a path. */
+const WALK = O.PATH | O.DIRECTORY | ALWAYS;
+/** flock(2) operation. */
+const LOCK_EX = 2;
+/** statx(2) mask: type, mode, mtime, ino, size. */
+const STATX_BASIC = 0x7ff;
+const STATX_BYTES = 256;
+const DIRENT_BUFFER_BYTES = 64 * 1024;
+/** Mode bits of each file type (S_IFMT). */
+const S_IFMT = 0o170000;
+const S_IFREG = 0o100000;
+const S_IFDIR = 0o040000;
+const S_IFLNK = 0o120000;
+/** getdents64 d_type values. */
+const DT_DIR = 4;
+const DT_REG = 8;
+const DT_LNK = 10;
+const DT_UNKNOWN = 0;
+
+const ERROR_CLASSES: Record<number, new (message: string) => Error> = {
+  [ERRNO.ENOENT]: Deno.errors.NotFound,
+  [ERRNO.EACCES]: Deno.errors.PermissionDenied,
+  [ERRNO.EPERM]: Deno.errors.PermissionDenied,
+  [ERRNO.EEXIST]: Deno.errors.AlreadyExists,
+  [ERRNO.ELOOP]: Deno.errors.FilesystemLoop,
+  [ERRNO.ENOTDIR]: Deno.errors.NotADirectory,
+  [ERRNO.EISDIR]: Deno.errors.IsADirectory,
+  [ERRNO.EBUSY]: Deno.errors.Busy,
+  [ERRNO.EINTR]: Deno.errors.Interrupted,
+};
+
+/**
+ * The Deno error for a failed call, e.g. `NotFound: openat "a.txt": No such file or directory (os error 2)`.
+ *
+ * @example
+ * throw osError(`mkdirat ${JSON.stringify(name)}`, errno());
+ */
+export function osError(what: string, code: number): Error {
+  const ErrorClass = ERROR_CLASSES[code] ?? Error;
+  const error = new ErrorClass(`${what}: ${strerror(code)} (os error ${code})`);
+  return Object.assign(error, { errno: code });
+}
+
+/** The errno a call failed with (see osError), or null. */
+export function errnoOf(error: unknown): number | null {
+  const code = (error as { errno?: unknown } | null)?.errno;
+  return typeof code === "number" ? code : null;
+}
+
+/** A path component for a `const char*`: a string, or the raw bytes getdents64 gave (names that are not UTF-8). */
+export type Name = string | Uint8Array;
+
+function cName(name: Name): Uint8Array<ArrayBuffer> {
+  if (typeof name === "string") return cString(name);
+  const bytes = new Uint8Array(name.length + 1);
+  bytes.set(name);
+  return bytes;
+}
+
+function show(name: Name): string {
+  return JSON.stringify(typeof name === "string" ? name : new TextDecoder().decode(name));
+}
+
+function check(result: number | bigint, what: string): number {
+  if (Number(result) < 0) throw osError(what, errno());
+  return Number(result);
+}
+
+/**
+ * Opens the directory at the absolute path `abs` (symlinks followed: it is resolved once, at start) as an
+ * O_PATH fd to walk from.
+ *
+ * @example
+ * const rootFd = openDirectory("/repo");
+ */
+export function openDirectory(abs: string): number {
+  return check(libc().open(cString(abs), O.PATH | O.DIRECTORY | O.CLOEXEC, 0), `open ${JSON.stringify(abs)}`);
+}
+
+/**
+ * Opens the single name `name` in `dirFd` with `flags` (plus O_NOFOLLOW and O_CLOEXEC).
+ *
+ * @example
+ * const fd = openAt(dirFd, ".workcell-1.tmp", O.WRONLY | O.CREAT | O.EXCL, 0o644);
+ */
+export function openAt(dirFd: number, name: Name, flags: number, mode = 0): number {
+  const bytes = cName(name);
+  if (bytes.subarray(0, -1).includes(0x2f)) throw new TypeError(`openAt takes one path component, not ${show(name)}`);
+  for (;;) {
+    const fd = libc().openat(dirFd, bytes, flags | ALWAYS, mode);
+    if (fd >= 0) return fd;
+    const code = errno();
+    if (code !== ERRNO.EINTR) throw osError(`openat ${show(name)}`, code);
+  }
+}
+
+/**
+ * Opens `relative` beneath the directory `dirFd`, walking one component at a
+ * time with O_NOFOLLOW: a symlink anywhere on the way (the last component
+ * included) fails with FilesystemLoop or NotADirectory, and `..` is refused,
+ * so the result is always inside `dirFd`'s tree. `relative` is "." for
+ * `dirFd` itself.
+ *
+ * @example
+ * const dir = openBeneath(rootFd, "src/lib", O.RDONLY | O.DIRECTORY);
+ */
+export function openBeneath(dirFd: number, relative: string, flags: number, mode = 0): number {
+  const parts = relative.split("/").filter((part) => part !== "" && part !== ".");
+  if (parts.includes("..")) throw new TypeError(`openBeneath never climbs: ${JSON.stringify(relative)}`);
+  if (parts.length === 0) return openAt(dirFd, ".", flags, mode);
+  let current = dirFd;
+  try {
+    for (const part of parts.slice(0, -1)) {
+      const next = openAt(current, part, WALK);
+      if (current !== dirFd) closeFd(current);
+      current = next;
+    }
+    return openAt(current, parts[parts.length - 1], flags, mode);
+  } finally {
+    if (current !== dirFd) closeFd(current);
+  }
+}
+
+/**
+ * Opens the very file an O_PATH fd refers to with real access `flags`, through its /proc/self/fd magic link
+ * (nothing is looked up by name again, so nothing can be swapped in).
+ *
+ * @example
+ * const readable = reopenFd(pathFd, O.RDONLY);
+ */
+export function reopenFd(fd: number, flags: number): number {
+  return check(libc().open(cString(`/proc/self/fd/${fd}`), flags | O.CLOEXEC, 0), "reopen");
+}
+
+/** Closes `fd`, ignoring errors. */
+export function closeFd(fd: number): void {
+  libc().close(fd);
+}
+
+function kindOfMode(mode: number): FileKind {
+  const type = mode & S_IFMT;
+  return type === S_IFREG ? "file" : type === S_IFDIR ? "dir" : type === S_IFLNK ? "symlink" : "other";
+}
+
+function statx(dirFd: number, name: Name, flags: number, what: string): FdStat {
+  const buffer = new Uint8Array(STATX_BYTES);
+  check(libc().statx(dirFd, cName(name), flags, STATX_BASIC, buffer), what);
+  const view = new DataView(buffer.buffer);
+  const mode = view.getUint16(28, true);
+  const seconds = Number(view.getBigInt64(112, true));
+  const nanos = view.getUint32(120, true);
+  return {
+    kind: kindOfMode(mode),
+    mode: mode & 0o7777,
+    ino: Number(view.getBigUint64(32, true)),
+    size: Number(view.getBigUint64(40, true)),
+    mtime: new Date(seconds * 1000 + Math.floor(nanos / 1e6)),
+    dev: view.getUint32(136, true) * 0x100000 + view.getUint32(140, true),
+  };
+}
+
+/** What `fd` is (fstat). */
+export function statFd(fd: number): FdStat {
+  return statx(fd, "", AT.EMPTY_PATH, "fstat");
+}
+
+/** What the entry `name` of `dirFd` is, not following a symlink there (lstat). */
+export function statAt(dirFd: number, name: Name): FdStat {
+  return statx(dirFd, name, AT.SYMLINK_NOFOLLOW, `lstat ${show(name)}`);
+}
+
+/**
+ * Every entry of the directory open as `fd` (opened with O_RDONLY | O_DIRECTORY), in directory order.
+ *
+ * @example
+ * readDirFd(dirFd).map((entry) => new TextDecoder().decode(entry.name));
+ */
+export function readDirFd(fd: number): RawDirEntry[] {
+  const buffer = new Uint8Array(DIRENT_BUFFER_BYTES);
+  const view = new DataView(buffer.buffer);
+  const entries: RawDirEntry[] = [];
+  for (;;) {
+    const n = check(libc().getdents64(BigInt(SYS_GETDENTS64), fd, buffer, BigInt(buffer.length)), "getdents64");
+    if (n === 0) return entries;
+    // struct linux_dirent64 { u64 d_ino; s64 d_off; u16 d_reclen; u8 d_type; char d_name[]; }
+    for (let at = 0; at < n;) {
+      const length = view.getUint16(at + 16, true);
+      const type = buffer[at + 18];
+      const nameStart = at + 19;
+      const name = buffer.slice(nameStart, buffer.indexOf(0, nameStart));
+      at += length;
+      if ((name.length === 1 && name[0] === 0x2e) || (name.length === 2 && name[0] === 0x2e && name[1] === 0x2e)) {
+        continue;
+      }
+      const kind: FileKind | null = type === DT_REG
+        ? "file"
+        : type === DT_DIR
+        ? "dir"
+        : type === DT_LNK
+        ? "symlink"
+        : type === DT_UNKNOWN
+        ? null
+        : "other";
+      entries.push({ name, kind: kind ?? statAt(fd, name).kind });
+    }
+  }
+}
+
+/** The target of the symlink `name` in `dirFd`, as raw bytes. */
+export function readLinkAt(dirFd: number, name: Name): Uint8Array {
+  const buffer = new Uint8Array(4096);
+  const n = check(libc().readlinkat(dirFd, cName(name), buffer, BigInt(buffer.length)), `readlink ${show(name)}`);
+  return buffer.slice(0, n);
+}
+
+/**
+ * Reads up to `buffer.length` bytes at `position` (pread, on Deno's blocking pool so a slow disk never
+ * stalls the event loop); 0 at the end of the file.
+ */
+export async function readAt(fd: number, buffer: Uint8Array<ArrayBuffer>, position: number): Promise<number> {
+  const n = Number(await libc().pread(fd, buffer, BigInt(buffer.length), BigInt(position)));
+  // The errno of a call on the blocking pool is another thread's: only the failure itself is known.
+  if (n < 0) throw new Deno.errors.InvalidData("read failed (an I/O error)");
+  return n;
+}
+
+/**
+ * The whole content of the regular file open as `fd`, read from position 0.
+ *
+ * @example
+ * const bytes = await readAllFd(fd);
+ */
+export async function readAllFd(fd: number): Promise<Uint8Array<ArrayBuffer>> {
+  let bytes = new Uint8Array(Math.max(statFd(fd).size, 4096));
+  let length = 0;
+  for (;;) {
+    if (length === bytes.length) {
+      const grown = new Uint8Array(bytes.length * 2);
+      grown.set(bytes);
+      bytes = grown;
+    }
+    const n = await readAt(fd, bytes.subarray(length), length);
+    if (n === 0) return bytes.slice(0, length);
+    length += n;
+  }
+}
+
+/** Writes all of `bytes` to `fd` (synchronous, so a full disk reports ENOSPC with its own message). */
+export function writeAllFd(fd: number, bytes: Uint8Array): void {
+  for (let written = 0; written < bytes.length;) {
+    const chunk = bytes.subarray(written) as Uint8Array<ArrayBuffer>;
+    const n = Number(libc().write(fd, chunk, BigInt(chunk.length)));
+    if (n < 0) {
+      const code = errno();
+      if (code === ERRNO.EINTR) continue;
+      throw osError("write", code);
+    }
+    written += n;
+  }
+}
+
+/** fsync(2) on Deno's blocking pool. */
+export async function syncFd(fd: number): Promise<void> {
+  if ((await libc().fsync(fd)) !== 0) throw new Deno.errors.InvalidData("fsync failed (an I/O error or a full disk)");
+}
+
+/** Waits for an exclusive flock(2) on `fd` (on Deno's blocking pool). */
+export async function lockFd(fd: number): Promise<void> {
+  if ((await libc().flock(fd, LOCK_EX)) !== 0) throw new Deno.errors.InvalidData("flock failed");
+}
+
+/** fchmod(2). */
+export function chmodFd(fd: number, mode: number): void {
+  check(libc().fchmod(fd, mode), "fchmod");
+}
+
+/** mkdirat(2): creates the directory `name` in `dirFd`. */
+export function mkdirAt(dirFd: number, name: Name, mode = 0o777): void {
+  check(libc().mkdirat(dirFd, cName(name), mode), `mkdir ${show(name)}`);
+}
+
+/** renameat(2): replaces `to` atomically; neither name is followed if it is a symlink. */
+export function renameAt(fromDir: number, from: string, toDir: number, to: string): void {
+  check(
+    libc().renameat(fromDir, cString(from), toDir, cString(to)),
+    `rename ${JSON.stringify(from)} to ${JSON.stringify(to)}`,
+  );
+}
+
+/** linkat(2) without following `from`: fails with AlreadyExists when `to` exists. */
+export function linkAt(fromDir: number, from: string, toDir: number, to: string): void {
+  check(
+    libc().linkat(fromDir, cString(from), toDir, cString(to), 0),
+    `link ${JSON.stringify(from)} to ${JSON.stringify(to)}`,
+  );
+}
+
+/** unlinkat(2): removes the file (or, with `directory`, the empty directory) `name` of `dirFd`. */
+export function unlinkAt(dirFd: number, name: Name, directory = false): void {
+  check(libc().unlinkat(dirFd, cName(name), directory ? AT.REMOVEDIR : 0), `remove ${show(name)}`);
+}

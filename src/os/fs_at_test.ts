@@ -1,0 +1,109 @@
+import * as path from "node:path";
+import { assert, assertEquals, assertThrows } from "../../tests/assert.ts";
+import {
+  closeFd,
+  errnoOf,
+  linkAt,
+  mkdirAt,
+  openAt,
+  openBeneath,
+  openDirectory,
+  readAllFd,
+  readDirFd,
+  readLinkAt,
+  renameAt,
+  statAt,
+  statFd,
+  unlinkAt,
+  writeAllFd,
+} from "./fs_at.ts";
+import { ERRNO, O } from "./libc.ts";
+
+async function tree(): Promise<{ base: string; root: string; rootFd: number }> {
+  const base = await Deno.makeTempDir({ prefix: "workcell-fs-at-" });
+  const root = path.join(base, "ws");
+  await Deno.mkdir(path.join(root, "a", "b"), { recursive: true });
+  await Deno.writeTextFile(path.join(root, "a", "b", "f.txt"), "inside\n");
+  await Deno.writeTextFile(path.join(base, "secret.txt"), "outside\n");
+  await Deno.symlink(base, path.join(root, "a", "out"));
+  await Deno.symlink(path.join(base, "secret.txt"), path.join(root, "a", "secret-link"));
+  await Deno.symlink("b", path.join(root, "a", "inside-link"));
+  return { base, root, rootFd: openDirectory(root) };
+}
+
+Deno.test("openBeneath opens real paths and refuses a symlink at any component, inside or out", async () => {
+  const { base, rootFd } = await tree();
+  try {
+    const fd = openBeneath(rootFd, "a/b/f.txt", O.RDONLY);
+    assertEquals(new TextDecoder().decode(await readAllFd(fd)), "inside\n");
+    assertEquals(statFd(fd).kind, "file");
+    closeFd(fd);
+    for (const attempt of ["a/out/secret.txt", "a/secret-link", "a/inside-link/f.txt", "a/inside-link"]) {
+      const error = assertThrows(() => openBeneath(rootFd, attempt, O.RDONLY));
+      assert([ERRNO.ELOOP, ERRNO.ENOTDIR].includes(errnoOf(error) as 40 | 20), `${attempt}: ${error}`);
+    }
+    assert(assertThrows(() => openBeneath(rootFd, "a/../..", O.RDONLY)) instanceof TypeError);
+    assert(assertThrows(() => openBeneath(rootFd, "a/missing", O.RDONLY)) instanceof Deno.errors.NotFound);
+    closeFd(rootFd);
+  } finally {
+    await Deno.remove(base, { recursive: true });
+  }
+});
+
+Deno.test("readDirFd, statAt and readLinkAt see entries, never through links", async () => {
+  const { base, rootFd } = await tree();
+  try {
+    const dir = openBeneath(rootFd, "a", O.RDONLY | O.DIRECTORY);
+    const entries = readDirFd(dir).map((e) => [new TextDecoder().decode(e.name), e.kind]).sort();
+    assertEquals(entries, [["b", "dir"], ["inside-link", "symlink"], ["out", "symlink"], ["secret-link", "symlink"]]);
+    assertEquals(statAt(dir, "secret-link").kind, "symlink");
+    assertEquals(new TextDecoder().decode(readLinkAt(dir, "inside-link")), "b");
+    closeFd(dir);
+    closeFd(rootFd);
+  } finally {
+    await Deno.remove(base, { recursive: true });
+  }
+});
+
+Deno.test("names that are not UTF-8 are read and stat'ed as raw bytes", async () => {
+  const { base, root, rootFd } = await tree();
+  try {
+    const name = new Uint8Array([0x78, 0xff, 0x79]);
+    const dir = openBeneath(rootFd, ".", O.RDONLY | O.DIRECTORY);
+    const fd = openAt(dir, name, O.WRONLY | O.CREAT | O.EXCL, 0o600);
+    writeAllFd(fd, new TextEncoder().encode("bytes"));
+    closeFd(fd);
+    const found = readDirFd(dir).find((entry) => entry.name.length === 3 && entry.name[1] === 0xff);
+    assert(found !== undefined);
+    assertEquals(statAt(dir, found.name).size, 5);
+    unlinkAt(dir, found.name);
+    closeFd(dir);
+    closeFd(rootFd);
+    assertEquals([...Deno.readDirSync(root)].map((e) => e.name).sort(), ["a"]);
+  } finally {
+    await Deno.remove(base, { recursive: true });
+  }
+});
+
+Deno.test("mkdirAt, renameAt, linkAt and unlinkAt act on names, not on what a symlink there points to", async () => {
+  const { base, root, rootFd } = await tree();
+  try {
+    const dir = openBeneath(rootFd, "a", O.RDONLY | O.DIRECTORY);
+    mkdirAt(dir, "new");
+    assertEquals(statAt(dir, "new").kind, "dir");
+    assert(assertThrows(() => mkdirAt(dir, "new")) instanceof Deno.errors.AlreadyExists);
+    linkAt(dir, "secret-link", dir, "second-link"); // links the symlink itself
+    assertEquals(statAt(dir, "second-link").kind, "symlink");
+    renameAt(dir, "second-link", dir, "out"); // replaces the link named out, not what it points to
+    assertEquals(new TextDecoder().decode(readLinkAt(dir, "out")), path.join(base, "secret.txt"));
+    unlinkAt(dir, "secret-link");
+    unlinkAt(dir, "out");
+    unlinkAt(dir, "new", true);
+    assertEquals(await Deno.readTextFile(path.join(base, "secret.txt")), "outside\n");
+    assertEquals([...Deno.readDirSync(path.join(root, "a"))].map((e) => e.name).sort(), ["b", "inside-link"]);
+    closeFd(dir);
+    closeFd(rootFd);
+  } finally {
+    await Deno.remove(base, { recursive: true });
+  }
+});
