@@ -113,7 +113,8 @@ export class Command {
    */
   static async launch(reactor: Reactor, plan: LaunchPlan, options: CommandOptions): Promise<Command> {
     const env = childEnvironment(plan.env, options.tty);
-    const base = { argv: plan.argv, env, cwd: plan.cwd };
+    // The child changes into the pinned directory through its fd (still open in the child until exec).
+    const base = { argv: plan.argv, env, cwd: `/proc/self/fd/${plan.cwdFd}` };
     let request: SpawnRequest;
     let parentFds: number[];
     let childFds: number[];

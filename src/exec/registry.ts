@@ -7,7 +7,7 @@
  *
  * @example
  * const registry = new CommandRegistry({ policy, tty: { supported: true, reason: null } });
- * const command = await registry.start({ cmd: "ls", cwd: ws.root, env: {}, tty: false, grants: new Set() }, owner);
+ * const command = await registry.start({ cmd: "ls", cwd: ws.root, cwdFd: ws.fd, env: {}, tty: false, grants: new Set() }, owner);
  * await registry.wait(command, 10_000);
  * registry.poll(command, 16384);
  */

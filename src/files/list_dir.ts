@@ -5,19 +5,18 @@
  * their target is given only when it resolves inside the workspace.
  *
  * @example
- * const listing = await listDir(ws, await confine(ws, "src"), { depth: 2, limit: 1000, includeHidden: false });
+ * const listing = await listDir(ws, "src", { depth: 2, limit: 1000, includeHidden: false });
  */
-import * as path from "node:path";
-import { type ConfinedPath, isInside, toRelative, type Workspace } from "../workspace/confine.ts";
-import { ToolError } from "../errors.ts";
-import { assertStillConfined } from "../search/still_confined.ts";
+import { confine, openConfined, type Workspace } from "../workspace/confine.ts";
+import { fromOsError, ToolError } from "../errors.ts";
+import { closeFd, openAt, type RawDirEntry, readDirFd, reopenFd, statAt } from "../os/fs_at.ts";
+import { O } from "../os/libc.ts";
+import { decodeBytes } from "../search/ripgrep.ts";
 
 /** Entries looked at (collected or only counted) before the walk stops counting. */
 export const LIST_DIR_WALK_LIMIT = 100_000;
 /** Unreadable directories reported at most. */
 export const LIST_DIR_MAX_SKIPPED = 50;
-/** Entries stat'ed at once. */
-const STAT_CONCURRENCY = 64;
 
 /** Options for {@linkcode listDir}. */
 export interface ListDirOptions {
@@ -56,94 +55,101 @@ export interface DirListing {
   skipped: { path: string; reason: string }[];
 }
 
-interface Pending {
-  abs: string;
-  rel: string;
-  name: string;
-  kind: DirEntry["type"];
-}
-
-function kindOf(entry: Deno.DirEntry): DirEntry["type"] {
-  return entry.isSymlink ? "symlink" : entry.isDirectory ? "dir" : entry.isFile ? "file" : "other";
-}
-
-async function describe(ws: Workspace, item: Pending): Promise<DirEntry> {
-  const entry: DirEntry = { path: item.rel, name: item.name, type: item.kind, size: null, mtime: null };
-  try {
-    const info = await Deno.lstat(item.abs);
-    entry.size = info.isFile ? info.size : null;
-    entry.mtime = info.mtime?.toISOString() ?? null;
-  } catch (error) {
-    // Deno shows names that are not UTF-8 with U+FFFD, so the lossy name names no file.
-    if (error instanceof Deno.errors.NotFound && item.name.includes("\uFFFD")) entry.name_lossy = true;
-  }
-  if (item.kind === "symlink") {
-    try {
-      const real = await Deno.realPath(item.abs);
-      entry.target = isInside(ws.root, real) ? toRelative(ws, real) : null;
-    } catch {
-      entry.target = null; // dangling or a loop
-    }
-  }
-  return entry;
-}
-
 /**
- * Lists the directory `dir` (already confined). Throws NOT_A_DIRECTORY for anything else.
+ * Lists the directory `input` of the workspace. The walk goes by directory fds: the directory is pinned by
+ * openConfined, each entry is stat'ed relative to its directory's fd, and each subdirectory is opened from its
+ * parent's fd without following a symlink, so a directory swapped for a symlink mid-walk is skipped rather than
+ * followed outside. Throws NOT_A_DIRECTORY for anything but a directory.
  *
  * @example
- * (await listDir(ws, await confine(ws, "."), { depth: 1, limit: 10, includeHidden: true })).entries[0].name;
+ * (await listDir(ws, ".", { depth: 1, limit: 10, includeHidden: true })).entries[0].name;
  */
-export async function listDir(ws: Workspace, dir: ConfinedPath, options: ListDirOptions): Promise<DirListing> {
-  const info = await Deno.stat(dir.abs);
-  if (!info.isDirectory) {
-    throw new ToolError("NOT_A_DIRECTORY", `${dir.rel} is not a directory`, { details: { path: dir.rel } });
+export async function listDir(ws: Workspace, input: string, options: ListDirOptions): Promise<DirListing> {
+  const opened = await openConfined(ws, input);
+  const rel = opened.target.rel;
+  try {
+    if (opened.stat.kind !== "dir") {
+      throw new ToolError("NOT_A_DIRECTORY", `${rel} is not a directory`, { details: { path: rel } });
+    }
+    const top = reopenFd(opened.fd, O.RDONLY | O.DIRECTORY);
+    try {
+      return await walkTree(ws, top, rel, options);
+    } finally {
+      closeFd(top);
+    }
+  } catch (error) {
+    throw fromOsError(error, rel);
+  } finally {
+    closeFd(opened.fd);
   }
-  const collected: Pending[] = [];
+}
+
+async function walkTree(ws: Workspace, top: number, topRel: string, options: ListDirOptions): Promise<DirListing> {
+  const entries: DirEntry[] = [];
+  const links: DirEntry[] = [];
   const skipped: DirListing["skipped"] = [];
   let seen = 0;
   let exact = true;
 
-  const walk = async (abs: string, rel: string, level: number): Promise<void> => {
-    let children: Deno.DirEntry[];
-    try {
-      children = await Array.fromAsync(Deno.readDir(abs));
-      // A directory swapped for a symlink while it was read may have listed another tree: refuse that listing.
-      await assertStillConfined({ abs, rel, exists: true });
-    } catch (error) {
-      if (level === 1) throw error;
-      if (skipped.length < LIST_DIR_MAX_SKIPPED) {
-        skipped.push({ path: rel, reason: error instanceof Error ? error.message : String(error) });
-      }
-      return;
-    }
-    children.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const walk = (dirFd: number, rel: string, level: number): void => {
+    const children = readDirFd(dirFd).map((raw) => ({ raw, ...decodeBytes(raw.name) }));
+    children.sort((a, b) => (a.text < b.text ? -1 : a.text > b.text ? 1 : 0));
     for (const child of children) {
-      if (!options.includeHidden && child.name.startsWith(".")) continue;
+      if (!options.includeHidden && child.text.startsWith(".")) continue;
       if (seen >= LIST_DIR_WALK_LIMIT) {
         exact = false;
         return;
       }
       seen++;
-      const childAbs = path.join(abs, child.name);
-      const childRel = rel === "." ? child.name : `${rel}/${child.name}`;
-      const kind = kindOf(child);
-      if (collected.length < options.limit) collected.push({ abs: childAbs, rel: childRel, name: child.name, kind });
-      if (kind === "dir" && level < options.depth) await walk(childAbs, childRel, level + 1);
+      const childRel = rel === "." ? child.text : `${rel}/${child.text}`;
+      if (entries.length < options.limit) {
+        const entry = describe(dirFd, child.raw, childRel, child.text, child.lossy);
+        entries.push(entry);
+        if (entry.type === "symlink") links.push(entry);
+      }
+      if (child.raw.kind !== "dir" || level >= options.depth) continue;
+      let sub: number;
+      try {
+        sub = openAt(dirFd, child.raw.name, O.RDONLY | O.DIRECTORY);
+      } catch (error) {
+        // Unreadable, or no longer a directory (swapped for a symlink since it was listed: never followed).
+        if (skipped.length < LIST_DIR_MAX_SKIPPED) {
+          skipped.push({ path: childRel, reason: error instanceof Error ? error.message : String(error) });
+        }
+        continue;
+      }
+      try {
+        walk(sub, childRel, level + 1);
+      } finally {
+        closeFd(sub);
+      }
     }
   };
-  await walk(dir.abs, dir.rel, 1);
+  walk(top, topRel, 1);
 
-  const entries: DirEntry[] = [];
-  for (let i = 0; i < collected.length; i += STAT_CONCURRENCY) {
-    entries.push(...await Promise.all(collected.slice(i, i + STAT_CONCURRENCY).map((item) => describe(ws, item))));
+  // Where a link leads is only reported, never followed for reading: the gate resolves it.
+  for (const link of links) {
+    link.target = await confine(ws, link.path).then((target) => target.rel, () => null);
   }
   return {
-    path: dir.rel,
+    path: topRel,
     entries,
     truncated: seen > entries.length || !exact,
     total_seen: seen,
     total_exact: exact,
     skipped,
   };
+}
+
+function describe(dirFd: number, raw: RawDirEntry, rel: string, name: string, lossy: boolean): DirEntry {
+  const entry: DirEntry = { path: rel, name, type: raw.kind, size: null, mtime: null };
+  if (lossy) entry.name_lossy = true;
+  try {
+    const info = statAt(dirFd, raw.name);
+    entry.size = info.kind === "file" ? info.size : null;
+    entry.mtime = info.mtime.toISOString();
+  } catch {
+    // Removed since it was listed.
+  }
+  return entry;
 }

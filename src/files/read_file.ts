@@ -9,10 +9,12 @@
  * leading BOM removed), so consecutive pages concatenate to the file.
  *
  * @example
- * const page = await readLines("/repo/big.log", "big.log", { offset: 1, limit: 2000, maxBytes: 65536 });
- * if (page.has_more) await readLines(abs, rel, { offset: page.next_offset!, limit: 2000, maxBytes: 65536 });
+ * const page = await readLines(ws, "big.log", { offset: 1, limit: 2000, maxBytes: 65536 });
+ * if (page.has_more) await readLines(ws, "big.log", { offset: page.next_offset!, limit: 2000, maxBytes: 65536 });
  */
-import { ToolError } from "../errors.ts";
+import { fromOsError, ToolError } from "../errors.ts";
+import { closeFd, readAt } from "../os/fs_at.ts";
+import { openReadable, type Workspace } from "../workspace/confine.ts";
 import { charBoundary, firstInvalidUtf8 } from "./utf8.ts";
 
 /** Largest read from disk (one buffer of this size, reused). */
@@ -68,58 +70,32 @@ function invalidByteOffset(byteOffset: number, why: string): ToolError {
   });
 }
 
-/** Opens `abs` for reading after checking it is a regular file (a FIFO would block the open). */
-async function openRegular(abs: string, rel: string): Promise<{ file: Deno.FsFile; size: number }> {
-  const notAFile = (kind: string) =>
-    new ToolError("NOT_A_FILE", `${rel} is ${kind}, not a regular file`, {
-      hint: kind === "a directory" ? "Use list_dir for directories." : "read_file reads regular files only.",
-      details: { path: rel },
-    });
-  const kindOf = (info: Deno.FileInfo) =>
-    info.isDirectory ? "a directory" : info.isFile ? null : "a special file (device, FIFO or socket)";
-  const before = await Deno.stat(abs);
-  const kind = kindOf(before);
-  if (kind) throw notAFile(kind);
-  const file = await Deno.open(abs, { read: true });
-  const info = await file.stat();
-  const swapped = kindOf(info);
-  if (swapped) {
-    file.close();
-    throw notAFile(swapped);
-  }
-  if (!(await isStillAt(abs, info))) {
-    file.close();
-    throw new ToolError("PATH_OUTSIDE_WORKSPACE", `${rel} changed (a symlink was swapped in) while it was opened`, {
-      hint: "Retry; symlinks that lead outside the workspace are never followed.",
-      details: { path: rel },
-    });
-  }
-  return { file, size: info.size };
-}
-
 /**
- * Whether the file opened as `opened` is the one `abs` (a confined real path) names now: a directory above
- * it swapped for a symlink between confine() and the open, even if swapped back since, opened another inode.
- */
-async function isStillAt(abs: string, opened: Deno.FileInfo): Promise<boolean> {
-  const real = await Deno.realPath(abs).catch(() => null);
-  if (real !== abs) return false;
-  const now = await Deno.lstat(abs).catch(() => null);
-  return now !== null && now.ino === opened.ino && now.dev === opened.dev;
-}
-
-/**
- * Reads one page of lines from the regular file `abs` (`rel` names it in results and errors).
+ * Reads one page of lines from the regular file `input` of the workspace (opened by fd, see openReadable).
  * Throws NOT_A_FILE for directories and special files, NOT_UTF8 with the offending byte offset.
  *
  * @example
- * await readLines(abs, "a.txt", { offset: 10, limit: 5, maxBytes: 65536 }); // lines 10-14
+ * await readLines(ws, "a.txt", { offset: 10, limit: 5, maxBytes: 65536 }); // lines 10-14
  */
-export async function readLines(abs: string, rel: string, options: ReadLinesOptions): Promise<ReadLinesResult> {
+export async function readLines(ws: Workspace, input: string, options: ReadLinesOptions): Promise<ReadLinesResult> {
+  const file = await openReadable(ws, input);
+  try {
+    return await readOpenLines(file.fd, file.rel, file.stat.size, options);
+  } catch (error) {
+    throw fromOsError(error, file.rel);
+  } finally {
+    closeFd(file.fd);
+  }
+}
+
+async function readOpenLines(
+  fd: number,
+  rel: string,
+  size: number,
+  options: ReadLinesOptions,
+): Promise<ReadLinesResult> {
   const { limit, maxBytes, byteOffset } = options;
-  const { file, size } = await openRegular(abs, rel);
   if (byteOffset !== undefined && byteOffset > size) {
-    file.close();
     throw invalidByteOffset(byteOffset, `is past the end of the file (${size} bytes)`);
   }
   const buffer = new Uint8Array(READ_CHUNK_BYTES);
@@ -135,147 +111,143 @@ export async function readLines(abs: string, rel: string, options: ReadLinesOpti
   let startPos = -1; // absolute position where the returned text starts
   let chunk = new Uint8Array(0);
   let i = 0;
-  try {
-    while (startPos < 0) {
-      if (i >= chunk.length) {
-        base += chunk.length;
-        const n = await file.read(buffer.subarray(0, want));
-        want = Math.min(READ_CHUNK_BYTES, want * 2);
-        if (n === null || n === 0) break;
-        bytesRead += n;
-        chunk = buffer.subarray(0, n);
-        i = 0;
-        if (base === 0 && n >= 3 && chunk[0] === BOM[0] && chunk[1] === BOM[1] && chunk[2] === BOM[2]) {
-          bom = true;
-          if (byteOffset === undefined) i = 3;
-        }
+  while (startPos < 0) {
+    if (i >= chunk.length) {
+      base += chunk.length;
+      const n = await readAt(fd, buffer.subarray(0, want), base);
+      want = Math.min(READ_CHUNK_BYTES, want * 2);
+      if (n === 0) break;
+      bytesRead += n;
+      chunk = buffer.subarray(0, n);
+      i = 0;
+      if (base === 0 && n >= 3 && chunk[0] === BOM[0] && chunk[1] === BOM[1] && chunk[2] === BOM[2]) {
+        bom = true;
+        if (byteOffset === undefined) i = 3;
       }
-      if (byteOffset !== undefined) {
-        const stop = Math.min(chunk.length, byteOffset - base);
-        line += countNewlines(chunk, i, stop);
-        if (stop < chunk.length || base + chunk.length === byteOffset) {
-          i = stop;
-          startPos = byteOffset;
-        } else i = chunk.length;
-      } else {
-        const inChunk = line < options.offset ? countNewlines(chunk, i, chunk.length) : 0;
-        if (line + inChunk < options.offset) {
-          // The range starts in a later chunk: count this one in bulk.
-          line += inChunk;
-          i = chunk.length;
-        }
-        while (line < options.offset && i < chunk.length) {
-          const at = chunk.indexOf(LF, i);
-          if (at < 0) break;
-          line++;
-          i = at + 1;
-        }
-        if (line === options.offset) startPos = base + i;
-        else i = chunk.length;
+    }
+    if (byteOffset !== undefined) {
+      const stop = Math.min(chunk.length, byteOffset - base);
+      line += countNewlines(chunk, i, stop);
+      if (stop < chunk.length || base + chunk.length === byteOffset) {
+        i = stop;
+        startPos = byteOffset;
+      } else i = chunk.length;
+    } else {
+      const inChunk = line < options.offset ? countNewlines(chunk, i, chunk.length) : 0;
+      if (line + inChunk < options.offset) {
+        // The range starts in a later chunk: count this one in bulk.
+        line += inChunk;
+        i = chunk.length;
       }
-      if (chunk.length > 0) lastByte = chunk[chunk.length - 1];
+      while (line < options.offset && i < chunk.length) {
+        const at = chunk.indexOf(LF, i);
+        if (at < 0) break;
+        line++;
+        i = at + 1;
+      }
+      if (line === options.offset) startPos = base + i;
+      else i = chunk.length;
     }
-    if (startPos < 0) {
-      // The file ends before the range starts.
-      const totalLines = line - 1 + (lastByte >= 0 && lastByte !== LF ? 1 : 0);
-      return emptyPage(rel, byteOffset === undefined ? options.offset : line, size, bytesRead, bom, totalLines);
-    }
-    if (byteOffset !== undefined && i < chunk.length && (chunk[i] & 0xc0) === 0x80) {
-      throw invalidByteOffset(byteOffset, "falls inside a UTF-8 character");
-    }
+    if (chunk.length > 0) lastByte = chunk[chunk.length - 1];
+  }
+  if (startPos < 0) {
+    // The file ends before the range starts.
+    const totalLines = line - 1 + (lastByte >= 0 && lastByte !== LF ? 1 : 0);
+    return emptyPage(rel, byteOffset === undefined ? options.offset : line, size, bytesRead, bom, totalLines);
+  }
+  if (byteOffset !== undefined && i < chunk.length && (chunk[i] & 0xc0) === 0x80) {
+    throw invalidByteOffset(byteOffset, "falls inside a UTF-8 character");
+  }
 
-    // Collect phase: whole lines while they fit.
-    const parts: Uint8Array[] = [];
-    let kept = 0; // bytes in parts
-    let committed = 0; // bytes of complete lines in parts
-    let lines = 0;
-    let lf = 0;
-    let crlf = 0;
-    let prev = i > 0 ? chunk[i - 1] : -1;
-    let truncatedBy: "lines" | "bytes" | null = null;
-    let endPos = -1; // absolute position after the returned text
-    let cutLine = false;
-    while (endPos < 0) {
-      if (i >= chunk.length) {
-        base += chunk.length;
-        const n = await file.read(buffer.subarray(0, want));
-        want = Math.min(READ_CHUNK_BYTES, want * 2);
-        if (n === null || n === 0) {
-          if (kept > committed) lines++; // a last line without a final newline
-          committed = kept;
-          endPos = base;
-          break;
-        }
-        bytesRead += n;
-        chunk = buffer.subarray(0, n);
-        i = 0;
-      }
-      const at = chunk.indexOf(LF, i);
-      const segmentEnd = at < 0 ? chunk.length : at + 1;
-      if (kept + segmentEnd - i > maxBytes) {
-        truncatedBy = "bytes";
-        if (lines > 0) {
-          endPos = startPos + committed;
-        } else {
-          // The first line alone is longer than maxBytes: cut it on a character boundary.
-          const head = chunk.slice(i, Math.min(segmentEnd, i + maxBytes - kept + 4));
-          parts.push(head);
-          const joined = concat(parts, kept + head.length);
-          let cut = charBoundary(joined, maxBytes);
-          if (cut === 0) cut = Math.min(joined.length, utf8Length(joined[0]));
-          parts.length = 0;
-          parts.push(joined.subarray(0, cut));
-          committed = kept = cut;
-          lines = 1;
-          cutLine = true;
-          endPos = startPos + cut;
-        }
+  // Collect phase: whole lines while they fit.
+  const parts: Uint8Array[] = [];
+  let kept = 0; // bytes in parts
+  let committed = 0; // bytes of complete lines in parts
+  let lines = 0;
+  let lf = 0;
+  let crlf = 0;
+  let prev = i > 0 ? chunk[i - 1] : -1;
+  let truncatedBy: "lines" | "bytes" | null = null;
+  let endPos = -1; // absolute position after the returned text
+  let cutLine = false;
+  while (endPos < 0) {
+    if (i >= chunk.length) {
+      base += chunk.length;
+      const n = await readAt(fd, buffer.subarray(0, want), base);
+      want = Math.min(READ_CHUNK_BYTES, want * 2);
+      if (n === 0) {
+        if (kept > committed) lines++; // a last line without a final newline
+        committed = kept;
+        endPos = base;
         break;
       }
-      parts.push(chunk.slice(i, segmentEnd));
-      kept += segmentEnd - i;
-      if (at >= 0) {
-        if ((at > i ? chunk[at - 1] : prev) === CR) crlf++;
-        else lf++;
-        lines++;
-        committed = kept;
-        if (lines === limit) {
-          endPos = base + segmentEnd;
-          truncatedBy = endPos < size ? "lines" : null;
-        }
+      bytesRead += n;
+      chunk = buffer.subarray(0, n);
+      i = 0;
+    }
+    const at = chunk.indexOf(LF, i);
+    const segmentEnd = at < 0 ? chunk.length : at + 1;
+    if (kept + segmentEnd - i > maxBytes) {
+      truncatedBy = "bytes";
+      if (lines > 0) {
+        endPos = startPos + committed;
+      } else {
+        // The first line alone is longer than maxBytes: cut it on a character boundary.
+        const head = chunk.slice(i, Math.min(segmentEnd, i + maxBytes - kept + 4));
+        parts.push(head);
+        const joined = concat(parts, kept + head.length);
+        let cut = charBoundary(joined, maxBytes);
+        if (cut === 0) cut = Math.min(joined.length, utf8Length(joined[0]));
+        parts.length = 0;
+        parts.push(joined.subarray(0, cut));
+        committed = kept = cut;
+        lines = 1;
+        cutLine = true;
+        endPos = startPos + cut;
       }
-      prev = chunk[segmentEnd - 1];
-      i = segmentEnd;
+      break;
     }
-    const bytes = concat(parts, committed);
-    const invalid = firstInvalidUtf8(bytes);
-    if (invalid >= 0) {
-      const badLine = line + count(bytes.subarray(0, invalid), LF);
-      throw new ToolError("NOT_UTF8", `${rel} is not valid UTF-8: byte ${startPos + invalid} (line ${badLine})`, {
-        details: { path: rel, byte_offset: startPos + invalid, line: badLine },
-      });
+    parts.push(chunk.slice(i, segmentEnd));
+    kept += segmentEnd - i;
+    if (at >= 0) {
+      if ((at > i ? chunk[at - 1] : prev) === CR) crlf++;
+      else lf++;
+      lines++;
+      committed = kept;
+      if (lines === limit) {
+        endPos = base + segmentEnd;
+        truncatedBy = endPos < size ? "lines" : null;
+      }
     }
-    const hasMore = endPos < size;
-    if (!hasMore) truncatedBy = null;
-    return {
-      path: rel,
-      text: new TextDecoder().decode(bytes),
-      start_line: line,
-      end_line: line + lines - 1,
-      lines_returned: lines,
-      has_more: hasMore,
-      next_offset: hasMore ? (cutLine ? line : line + lines) : null,
-      next_byte_offset: hasMore && cutLine ? endPos : null,
-      bytes_read: bytesRead,
-      file_size: size,
-      newline: lf + crlf === 0 ? "none" : lf === 0 ? "crlf" : crlf === 0 ? "lf" : "mixed",
-      bom,
-      truncated_by: truncatedBy,
-      total_lines: hasMore ? null : line + lines - 1,
-    };
-  } finally {
-    file.close();
+    prev = chunk[segmentEnd - 1];
+    i = segmentEnd;
   }
+  const bytes = concat(parts, committed);
+  const invalid = firstInvalidUtf8(bytes);
+  if (invalid >= 0) {
+    const badLine = line + count(bytes.subarray(0, invalid), LF);
+    throw new ToolError("NOT_UTF8", `${rel} is not valid UTF-8: byte ${startPos + invalid} (line ${badLine})`, {
+      details: { path: rel, byte_offset: startPos + invalid, line: badLine },
+    });
+  }
+  const hasMore = endPos < size;
+  if (!hasMore) truncatedBy = null;
+  return {
+    path: rel,
+    text: new TextDecoder().decode(bytes),
+    start_line: line,
+    end_line: line + lines - 1,
+    lines_returned: lines,
+    has_more: hasMore,
+    next_offset: hasMore ? (cutLine ? line : line + lines) : null,
+    next_byte_offset: hasMore && cutLine ? endPos : null,
+    bytes_read: bytesRead,
+    file_size: size,
+    newline: lf + crlf === 0 ? "none" : lf === 0 ? "crlf" : crlf === 0 ? "lf" : "mixed",
+    bom,
+    truncated_by: truncatedBy,
+    total_lines: hasMore ? null : line + lines - 1,
+  };
 }
 
 function emptyPage(

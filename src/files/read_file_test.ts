@@ -1,14 +1,16 @@
 import { assert, assertEquals, assertRejects } from "../../tests/assert.ts";
 import { FIRST_READ_BYTES, READ_CHUNK_BYTES, readLines, type ReadLinesOptions } from "./read_file.ts";
 import { ToolError } from "../errors.ts";
+import { openWorkspace } from "../workspace/confine.ts";
 
 const dir = await Deno.makeTempDir({ prefix: "workcell-read-" });
+const ws = await openWorkspace(dir);
 const encoder = new TextEncoder();
 
 async function page(content: string | Uint8Array, options: Partial<ReadLinesOptions> = {}) {
-  const file = `${dir}/f${crypto.randomUUID()}`;
-  await Deno.writeFile(file, typeof content === "string" ? encoder.encode(content) : content);
-  return await readLines(file, "f", { offset: 1, limit: 2000, maxBytes: 65536, ...options });
+  const name = `f${crypto.randomUUID()}`;
+  await Deno.writeFile(`${dir}/${name}`, typeof content === "string" ? encoder.encode(content) : content);
+  return await readLines(ws, name, { offset: 1, limit: 2000, maxBytes: 65536, ...options });
 }
 
 async function code(promise: Promise<unknown>): Promise<string> {
@@ -69,19 +71,19 @@ Deno.test("readLines: a line longer than max_bytes is cut with a byte resume poi
   assertEquals([first.has_more, first.next_offset, first.next_byte_offset], [true, 1, 30]);
   const file = `${dir}/long`;
   await Deno.writeTextFile(file, content);
-  const rest = await readLines(file, "long", { offset: 1, limit: 5, maxBytes: 100, byteOffset: 30 });
+  const rest = await readLines(ws, "long", { offset: 1, limit: 5, maxBytes: 100, byteOffset: 30 });
   assertEquals([rest.text, rest.start_line, rest.end_line, rest.has_more], ["x".repeat(70) + "\nnext\n", 1, 2, false]);
-  const later = await readLines(file, "long", { offset: 1, limit: 5, maxBytes: 100, byteOffset: 101 });
+  const later = await readLines(ws, "long", { offset: 1, limit: 5, maxBytes: 100, byteOffset: 101 });
   assertEquals([later.text, later.start_line], ["next\n", 2]);
   const multibyte = await page("é".repeat(50), { maxBytes: 5 });
   assertEquals([multibyte.text, multibyte.next_byte_offset], ["éé", 4]);
   assertEquals(
-    await code(readLines(`${dir}/long`, "long", { offset: 1, limit: 1, maxBytes: 9, byteOffset: 999 })),
+    await code(readLines(ws, "long", { offset: 1, limit: 1, maxBytes: 9, byteOffset: 999 })),
     "INVALID_ARGUMENT",
   );
   await Deno.writeTextFile(file, "é");
   assertEquals(
-    await code(readLines(file, "long", { offset: 1, limit: 1, maxBytes: 9, byteOffset: 1 })),
+    await code(readLines(ws, "long", { offset: 1, limit: 1, maxBytes: 9, byteOffset: 1 })),
     "INVALID_ARGUMENT",
   );
 });
@@ -101,10 +103,10 @@ Deno.test("readLines: NOT_UTF8 names the byte offset; NOT_A_FILE for directories
   const error = await assertRejects(() => page(new Uint8Array([0x61, 0x0a, 0x62, 0xff, 0x0a])));
   assert(error instanceof ToolError);
   assertEquals([error.code, error.details.byte_offset, error.details.line], ["NOT_UTF8", 3, 2]);
-  assertEquals(await code(readLines(dir, ".", { offset: 1, limit: 1, maxBytes: 9 })), "NOT_A_FILE");
+  assertEquals(await code(readLines(ws, ".", { offset: 1, limit: 1, maxBytes: 9 })), "NOT_A_FILE");
   const fifo = `${dir}/fifo`;
   await new Deno.Command("mkfifo", { args: [fifo] }).output();
-  assertEquals(await code(readLines(fifo, "fifo", { offset: 1, limit: 1, maxBytes: 9 })), "NOT_A_FILE");
+  assertEquals(await code(readLines(ws, "fifo", { offset: 1, limit: 1, maxBytes: 9 })), "NOT_A_FILE");
 });
 
 Deno.test("readLines: bulk newline counting is exact on arbitrary bytes", async () => {
@@ -121,6 +123,6 @@ Deno.test("readLines: bulk newline counting is exact on arbitrary bytes", async 
   assertEquals(past.total_lines, expected);
   const file = `${dir}/random`;
   await Deno.writeFile(file, bytes);
-  const at = await readLines(file, "random", { offset: 1, limit: 1, maxBytes: 1, byteOffset: bytes.length });
+  const at = await readLines(ws, "random", { offset: 1, limit: 1, maxBytes: 1, byteOffset: bytes.length });
   assertEquals(at.start_line, expected + (bytes[bytes.length - 1] === 0x0a ? 1 : 0));
 });

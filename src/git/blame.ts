@@ -7,9 +7,10 @@
  * blame.lines[0]; // { line: 10, sha: "3f2a…", author: "Ada", time: "2024-05-01T10:00:00+02:00", summary, text }
  */
 import { ToolError } from "../errors.ts";
-import type { Workspace } from "../workspace/confine.ts";
+import { openReadable, toRelative, type Workspace } from "../workspace/confine.ts";
+import { closeFd, fdStream } from "../os/fs_at.ts";
 import { gitFailure } from "./runner.ts";
-import { checkRevision, openRepoAt } from "./repo.ts";
+import { checkRevision, type GitRepo, openRepoAt } from "./repo.ts";
 import { RecordSplitter } from "./records.ts";
 
 /** Most lines one call returns; page with start_line. */
@@ -129,9 +130,28 @@ export async function gitBlame(ws: Workspace, options: BlameOptions): Promise<Gi
   });
   const abs = target!;
   const rel = repo.fromCwd(repo.toGit(abs)) ?? options.path;
-  const info = await Deno.stat(abs).catch(() => null);
-  if (info?.isDirectory) throw new ToolError("NOT_A_FILE", `${rel} is a directory`, { details: { path: rel } });
+  // The work tree's version is read here, by fd, and handed to git on stdin: git itself would open the path and
+  // follow a directory swapped for a symlink since it was confined.
+  const worktree = options.rev === undefined ? await openReadable(ws, toRelative(ws, abs)) : null;
+  try {
+    if (worktree === null && (await Deno.stat(abs).catch(() => null))?.isDirectory) {
+      throw new ToolError("NOT_A_FILE", `${rel} is a directory`, { details: { path: rel } });
+    }
+    const source = worktree ? { args: ["--contents", "-"], input: fdStream(worktree.fd) } : { args: rev };
+    return await blameRange(repo, abs, rel, start, options, source);
+  } finally {
+    if (worktree) closeFd(worktree.fd);
+  }
+}
 
+async function blameRange(
+  repo: GitRepo,
+  abs: string,
+  rel: string,
+  start: number,
+  options: BlameOptions,
+  source: { args: string[]; input?: ReadableStream<Uint8Array> },
+): Promise<GitBlame> {
   const wanted = options.endLine === undefined
     ? MAX_BLAME_LINES
     : Math.min(options.endLine - start + 1, MAX_BLAME_LINES);
@@ -146,11 +166,11 @@ export async function gitBlame(ws: Workspace, options: BlameOptions): Promise<Gi
       // Ignores no revisions: a blame.ignoreRevsFile list would attribute lines to other commits than git log shows.
       "--ignore-revs-file=",
       `-L${start},+${asked}`,
-      ...rev,
+      ...source.args,
       "--",
       repo.toGit(abs),
     ],
-    { onStdout: (chunk) => parser.push(chunk), signal: options.signal },
+    { onStdout: (chunk) => parser.push(chunk), signal: options.signal, input: source.input },
   );
   if (run.code !== 0) {
     const lines = /has only (\d+) lines?/.exec(run.stderr);

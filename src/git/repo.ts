@@ -37,7 +37,7 @@ export interface GitRepo {
   /** The default pathspec: `.` limiting output to the workspace in a parent repository, else none. */
   scope(): string[];
   /** Runs git in `cwd` with the driver overrides. */
-  run(args: string[], options?: Pick<GitRequest, "onStdout" | "signal">): Promise<GitRun>;
+  run(args: string[], options?: Pick<GitRequest, "onStdout" | "signal" | "input">): Promise<GitRun>;
 }
 
 const decoder = new TextDecoder();

@@ -35,6 +35,8 @@ export interface GitRequest {
   collectBytes?: number;
   /** Kills git when aborted. */
   signal?: AbortSignal;
+  /** Fed to git's stdin (closed at its end); stdin is /dev/null without it. */
+  input?: ReadableStream<Uint8Array>;
 }
 
 /** What a run produced. */
@@ -108,7 +110,7 @@ export async function runGit(request: GitRequest): Promise<GitRun> {
       cwd: request.cwd,
       env: gitEnv(request.env),
       clearEnv: true,
-      stdin: "null",
+      stdin: request.input ? "piped" : "null",
       stdout: "piped",
       stderr: "piped",
     }).spawn();
@@ -133,6 +135,8 @@ export async function runGit(request: GitRequest): Promise<GitRun> {
   const onAbort = () => kill();
   request.signal?.addEventListener("abort", onAbort);
 
+  // git may exit without reading all of its input (an error, or killed): a broken pipe is expected then.
+  const fed = request.input?.pipeTo(child.stdin).catch(() => {});
   const stderr = readBounded(child.stderr, STDERR_EXCERPT_BYTES);
   const collected: Uint8Array[] = [];
   let collectedBytes = 0;
@@ -159,7 +163,7 @@ export async function runGit(request: GitRequest): Promise<GitRun> {
   } finally {
     reader.releaseLock();
   }
-  const [status, stderrText] = await Promise.all([child.status, stderr]);
+  const [status, stderrText] = await Promise.all([child.status, stderr, fed]);
   clearTimeout(timer);
   request.signal?.removeEventListener("abort", onAbort);
   if (timedOut) {

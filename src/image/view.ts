@@ -5,10 +5,12 @@
  * re-encode it. Knows nothing of MCP.
  *
  * @example
- * const view = await viewImage({ abs: "/repo/shot.png", rel: "shot.png" }, { width: 2048, height: 2048 });
+ * const view = await viewImage(ws, "shot.png", { width: 2048, height: 2048 });
  * view.output; // { width: 2048, height: 1152 }
  */
 import { fromOsError, ToolError } from "../errors.ts";
+import { closeFd, readAt, statFd } from "../os/fs_at.ts";
+import { openReadable, type Workspace } from "../workspace/confine.ts";
 import type { Size } from "./decode.ts";
 import type { Rendering } from "./render.ts";
 import { formatBytes } from "../text/format_bytes.ts";
@@ -45,6 +47,8 @@ const ORIENTATIONS: Record<number, string> = {
 
 /** The result of {@linkcode viewImage}. */
 export interface ImageView {
+  /** Workspace-relative real path of the file viewed. */
+  path: string;
   /** The bytes to send: the file's own when `resized` is false. */
   bytes: Uint8Array;
   /** Media type of `bytes`. */
@@ -72,29 +76,25 @@ function tooLarge(rel: string, size: number): ToolError {
   );
 }
 
-/** Reads a regular file of at most MAX_IMAGE_BYTES, refusing anything else before reading it. */
-async function readImageFile(abs: string, rel: string): Promise<Uint8Array> {
-  let file: Deno.FsFile | undefined;
+/** Reads the confined regular file `input` if it holds at most MAX_IMAGE_BYTES, refusing anything else before reading it. */
+async function readImageFile(ws: Workspace, input: string): Promise<{ rel: string; bytes: Uint8Array }> {
+  const file = await openReadable(ws, input);
   try {
-    // stat by path first: opening a FIFO would block until a writer appears.
-    const info = await Deno.stat(abs);
-    if (!info.isFile) throw new ToolError("NOT_A_FILE", `${rel} is not a regular file`, { details: { path: rel } });
-    if (info.size > MAX_IMAGE_BYTES) throw tooLarge(rel, info.size);
-    file = await Deno.open(abs, { read: true });
+    if (file.stat.size > MAX_IMAGE_BYTES) throw tooLarge(file.rel, file.stat.size);
     // The file may grow between stat and read: read at most one byte past the cap.
-    const buffer = new Uint8Array(Math.min(info.size, MAX_IMAGE_BYTES) + 1);
+    const buffer = new Uint8Array(file.stat.size + 1);
     let length = 0;
     while (length < buffer.length) {
-      const read = await file.read(buffer.subarray(length));
-      if (read === null) break;
+      const read = await readAt(file.fd, buffer.subarray(length), length);
+      if (read === 0) break;
       length += read;
     }
-    if (length > MAX_IMAGE_BYTES) throw tooLarge(rel, (await file.stat()).size);
-    return buffer.subarray(0, length);
+    if (length > MAX_IMAGE_BYTES) throw tooLarge(file.rel, statFd(file.fd).size);
+    return { rel: file.rel, bytes: buffer.subarray(0, length) };
   } catch (error) {
-    throw fromOsError(error, rel);
+    throw fromOsError(error, file.rel);
   } finally {
-    file?.close();
+    closeFd(file.fd);
   }
 }
 
@@ -139,7 +139,7 @@ async function renderInWorker(
 }
 
 /**
- * Views the image at `file` (already confined). The type comes from the
+ * Views the image at `input` (a workspace path, opened by fd). The type comes from the
  * bytes; a file whose extension promises another type gets a warning.
  * Images within `box` are decoded (to prove they are whole) and sent as
  * the file's own bytes; larger ones are reduced to fit, keeping the aspect
@@ -148,14 +148,16 @@ async function renderInWorker(
  * signal's reason).
  *
  * @example
- * await viewImage({ abs, rel: "a.gif" }, { width: 256, height: 256 }); // mediaType "image/png" if reduced
+ * await viewImage(ws, "a.gif", { width: 256, height: 256 }); // mediaType "image/png" if reduced
  */
 export async function viewImage(
-  file: { abs: string; rel: string },
+  ws: Workspace,
+  input: string,
   box: Size,
   signal?: AbortSignal,
 ): Promise<ImageView> {
-  const source = await readImageFile(file.abs, file.rel);
+  const file = await readImageFile(ws, input);
+  const source = file.bytes;
   const header = sniffImage(source);
   checkPixels(file.rel, header);
   const warnings: string[] = [];
@@ -179,6 +181,7 @@ export async function viewImage(
   const original = { width: header.width, height: header.height };
   const { output } = rendering;
   return {
+    path: file.rel,
     bytes: rendering.bytes,
     mediaType: rendering.mediaType,
     sourceMediaType: header.mediaType,
@@ -195,11 +198,11 @@ export async function viewImage(
  * A one-line summary of a view for the agent (no base64), plus warnings.
  *
  * @example
- * describeView("a.png", view); // "a.png: PNG 6000x4000, 2.1 MiB, resized to 2048x1365 and sent as PNG (412.0 KiB)."
+ * describeView(view); // "a.png: PNG 6000x4000, 2.1 MiB, resized to 2048x1365 and sent as PNG (412.0 KiB)."
  */
-export function describeView(rel: string, view: ImageView): string {
+export function describeView(view: ImageView): string {
   const kind = (type: string) => type.replace("image/", "").toUpperCase();
-  const head = `${rel}: ${kind(view.sourceMediaType)} ${view.original.width}x${view.original.height}, ` +
+  const head = `${view.path}: ${kind(view.sourceMediaType)} ${view.original.width}x${view.original.height}, ` +
     formatBytes(view.fileBytes);
   const line = view.resized
     ? `${head}, resized to ${view.output.width}x${view.output.height} and sent as ${kind(view.mediaType)} ` +

@@ -1,6 +1,7 @@
 import { assert, assertEquals, assertRejects } from "../../tests/assert.ts";
 import { encodeFixture, makeBitmap } from "../../tests/image_fixtures.ts";
 import { viewImage } from "./view.ts";
+import { openWorkspace } from "../workspace/confine.ts";
 
 Deno.test("viewImage: aborting stops a large image rendering in its worker", async () => {
   const dir = await Deno.makeTempDir({ prefix: "workcell-view-" });
@@ -10,13 +11,13 @@ Deno.test("viewImage: aborting stops a large image rendering in its worker", asy
       abs,
       await encodeFixture("jpeg", makeBitmap(3000, 2000, (x, y) => [x % 256, y % 256, 0, 255])),
     );
-    const file = { abs, rel: "photo.jpg" };
+    const ws = await openWorkspace(dir);
     const box = { width: 512, height: 512 };
-    const done = await viewImage(file, box);
+    const done = await viewImage(ws, "photo.jpg", box);
     assertEquals(done.output, { width: 512, height: 341 });
     const controller = new AbortController();
     const started = performance.now();
-    const view = viewImage(file, box, controller.signal);
+    const view = viewImage(ws, "photo.jpg", box, controller.signal);
     setTimeout(() => controller.abort(new Error("cancelled by the client")), 20);
     const error = await assertRejects(() => view);
     assert(error instanceof Error && error.message === "cancelled by the client", String(error));

@@ -6,7 +6,7 @@
  *
  * @example
  * const policy = await createCommandPolicy({ mode: "safe" }, workspace, { landlock: probeLandlock(), inheritedEnv: Deno.env.toObject() });
- * const plan = await policy.plan({ cmd: "git status", cwd: workspace.root, env: {}, tty: false, grants: new Set() });
+ * const plan = await policy.plan({ cmd: "git status", cwd: workspace.root, cwdFd: workspace.fd, env: {}, tty: false, grants: new Set() });
  * await policy.close();
  */
 import type { Config, Mode } from "../config.ts";
@@ -129,6 +129,7 @@ export async function createCommandPolicy(
         argv: verdict.argv ?? [SHELL, "-c", request.cmd],
         env: { ...environment.env, ...verdict.inlineEnv, ...request.env },
         cwd: request.cwd,
+        cwdFd: request.cwdFd,
         spawner: await spawnerFor(request.grants),
       };
     },

@@ -4,6 +4,7 @@ import { directSpawner } from "../exec/spawn.ts";
 import { createCommandPolicy, SHELL } from "./command_policy.ts";
 import { probeLandlock } from "./landlock_probe.ts";
 import type { Mode } from "../config.ts";
+import { openWorkspace } from "../workspace/confine.ts";
 
 const NO_LANDLOCK = { abi: null, reason: "simulated kernel without Landlock" };
 const INHERITED = { PATH: "/usr/bin:/bin", HOME: "/root", GITHUB_TOKEN: "value" };
@@ -14,7 +15,7 @@ async function withPolicy(
   fn: (policy: Awaited<ReturnType<typeof createCommandPolicy>>, root: string) => Promise<void>,
 ) {
   const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "workcell-policy-" }));
-  const policy = await createCommandPolicy({ mode }, { root, given: root }, { landlock, inheritedEnv: INHERITED });
+  const policy = await createCommandPolicy({ mode }, await openWorkspace(root), { landlock, inheritedEnv: INHERITED });
   try {
     await fn(policy, root);
   } finally {
@@ -30,6 +31,7 @@ const request = (
 ) => ({
   cmd,
   cwd,
+  cwdFd: -1, // planning never opens it
   env: extra.env ?? {},
   tty: false,
   grants: extra.grants ?? new Set<string>(),
@@ -97,7 +99,7 @@ Deno.test({
 
 Deno.test("createCommandPolicy: the private TMPDIR is 0700 and removed by close()", async () => {
   const root = await Deno.realPath(await Deno.makeTempDir());
-  const policy = await createCommandPolicy({ mode: "trusted" }, { root, given: root }, {
+  const policy = await createCommandPolicy({ mode: "trusted" }, await openWorkspace(root), {
     landlock: NO_LANDLOCK,
     inheritedEnv: {},
   });

@@ -8,8 +8,13 @@ import type { Spawner } from "../exec/spawn_request.ts";
 /** What exec_command was asked to run. */
 export interface CommandRequest {
   cmd: string;
-  /** Absolute, already confined working directory. */
+  /** Absolute, already confined working directory (the gate resolves relative arguments against it). */
   cwd: string;
+  /**
+   * An fd pinning `cwd` (O_PATH, owned by the caller and open until the spawn returns): the child starts in this
+   * very directory even if the path is swapped for a symlink after it was confined.
+   */
+  cwdFd: number;
   /** Extra environment the caller asked for. */
   env: Record<string, string>;
   tty: boolean;
@@ -22,6 +27,7 @@ export interface LaunchPlan {
   argv: string[];
   env: Record<string, string>;
   cwd: string;
+  cwdFd: number;
   /** Spawns inside the mode's sandbox (or none in dangerous mode). */
   spawner: Spawner;
 }

@@ -6,7 +6,8 @@
  * const context = await projectContext(ws);
  */
 import * as path from "node:path";
-import { confine, isInside, toRelative, type Workspace } from "../workspace/confine.ts";
+import { confine, isInside, openReadable, toRelative, type Workspace } from "../workspace/confine.ts";
+import { closeFd, readAt } from "../os/fs_at.ts";
 import { ToolError } from "../errors.ts";
 import { runGit } from "../git/runner.ts";
 import { gitStatus } from "../git/status.ts";
@@ -90,37 +91,33 @@ async function exists(ws: Workspace, name: string): Promise<boolean> {
 }
 
 async function excerpt(ws: Workspace, name: string) {
-  let target;
+  let file;
   try {
-    target = await confine(ws, name);
+    file = await openReadable(ws, name);
   } catch (error) {
-    if (error instanceof ToolError) return null; // missing, or a symlink leaving the workspace
+    if (error instanceof ToolError) return null; // missing, not a file, or a symlink leaving the workspace
     throw error;
   }
-  let file: Deno.FsFile | null = null;
   try {
-    file = await Deno.open(target.abs, { read: true });
-    const info = await file.stat();
-    if (!info.isFile) return null;
     // One byte beyond the excerpt tells whether a character continues across the cut.
-    const buffer = new Uint8Array(Math.min(EXCERPT_BYTES + 1, info.size));
+    const buffer = new Uint8Array(Math.min(EXCERPT_BYTES + 1, file.stat.size));
     let filled = 0;
     while (filled < buffer.length) {
-      const n = await file.read(buffer.subarray(filled));
-      if (n === null) break;
+      const n = await readAt(file.fd, buffer.subarray(filled), filled);
+      if (n === 0) break;
       filled += n;
     }
     const end = utf8CutIndex(buffer.subarray(0, filled), EXCERPT_BYTES);
     return {
-      path: target.rel,
+      path: file.rel,
       excerpt: decoder.decode(buffer.subarray(0, end)),
-      truncated: end < info.size,
-      bytes: info.size,
+      truncated: end < file.stat.size,
+      bytes: file.stat.size,
     };
   } catch {
     return null;
   } finally {
-    file?.close();
+    closeFd(file.fd);
   }
 }
 

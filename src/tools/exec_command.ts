@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { defineTool } from "./tool.ts";
 import { commandOutput, commandResultSchema } from "./command_result.ts";
-import { confine } from "../workspace/confine.ts";
+import { openConfined } from "../workspace/confine.ts";
+import { closeFd } from "../os/fs_at.ts";
 import { ToolError } from "../errors.ts";
 
 export const execCommandTool = defineTool({
@@ -22,17 +23,23 @@ export const execCommandTool = defineTool({
   }),
   output: commandResultSchema,
   handler: async (args, ctx) => {
-    const workdir = await confine(ctx.workspace, args.workdir);
-    if (!Deno.statSync(workdir.abs).isDirectory) {
-      throw new ToolError("NOT_A_DIRECTORY", `workdir ${workdir.rel} is not a directory`, {
-        details: { field: "workdir", path: workdir.rel },
-      });
-    }
+    const workdir = await openConfined(ctx.workspace, args.workdir);
     const commands = ctx.services.commands;
-    const command = await commands.start(
-      { cmd: args.cmd, cwd: workdir.abs, env: args.env ?? {}, tty: args.tty, grants: ctx.sessionState.grants },
-      ctx.sessionState.commandIds,
-    );
+    let command;
+    try {
+      if (workdir.stat.kind !== "dir") {
+        throw new ToolError("NOT_A_DIRECTORY", `workdir ${workdir.target.rel} is not a directory`, {
+          details: { field: "workdir", path: workdir.target.rel },
+        });
+      }
+      const request = { cmd: args.cmd, env: args.env ?? {}, tty: args.tty, grants: ctx.sessionState.grants };
+      command = await commands.start(
+        { ...request, cwd: workdir.target.abs, cwdFd: workdir.fd },
+        ctx.sessionState.commandIds,
+      );
+    } finally {
+      closeFd(workdir.fd);
+    }
     await commands.wait(command, args.yield_time_ms, {
       signal: ctx.signal,
       onProgress: (elapsed) =>

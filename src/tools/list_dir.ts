@@ -1,7 +1,5 @@
 import { z } from "zod";
 import { defineTool } from "./tool.ts";
-import { confine } from "../workspace/confine.ts";
-import { fromOsError } from "../errors.ts";
 import { type DirListing, listDir } from "../files/list_dir.ts";
 
 function render(listing: DirListing): string {
@@ -53,17 +51,11 @@ export const listDirTool = defineTool({
     skipped: z.array(z.object({ path: z.string(), reason: z.string() })),
   }),
   handler: async (args, ctx) => {
-    const dir = await confine(ctx.workspace, args.path);
-    let listing: DirListing;
-    try {
-      listing = await listDir(ctx.workspace, dir, {
-        depth: args.depth,
-        limit: args.limit,
-        includeHidden: args.include_hidden,
-      });
-    } catch (error) {
-      throw fromOsError(error, dir.rel);
-    }
+    const listing = await listDir(ctx.workspace, args.path, {
+      depth: args.depth,
+      limit: args.limit,
+      includeHidden: args.include_hidden,
+    });
     return { text: render(listing), data: { ...listing } };
   },
 });

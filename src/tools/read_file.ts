@@ -1,7 +1,5 @@
 import { z } from "zod";
 import { defineTool } from "./tool.ts";
-import { confine } from "../workspace/confine.ts";
-import { fromOsError } from "../errors.ts";
 import { readLines, type ReadLinesResult } from "../files/read_file.ts";
 
 /** The agent-facing page: a header, then numbered lines (`cat -n` style). */
@@ -63,18 +61,12 @@ export const readFileTool = defineTool({
     total_lines: z.int().nullable(),
   }),
   handler: async (args, ctx) => {
-    const target = await confine(ctx.workspace, args.path);
-    let page: ReadLinesResult;
-    try {
-      page = await readLines(target.abs, target.rel, {
-        offset: args.offset,
-        limit: args.limit,
-        maxBytes: args.max_bytes,
-        byteOffset: args.byte_offset,
-      });
-    } catch (error) {
-      throw fromOsError(error, target.rel);
-    }
+    const page = await readLines(ctx.workspace, args.path, {
+      offset: args.offset,
+      limit: args.limit,
+      maxBytes: args.max_bytes,
+      byteOffset: args.byte_offset,
+    });
     return { text: render(page), data: { ...page } };
   },
 });

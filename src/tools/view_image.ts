@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { defineTool } from "./tool.ts";
-import { confine } from "../workspace/confine.ts";
 import { DEFAULT_MAX_DIMENSION, describeView, viewImage } from "../image/view.ts";
 
 /** Largest max_width / max_height a caller may ask for. */
@@ -34,17 +33,16 @@ export const viewImageTool = defineTool({
     warnings: z.array(z.string()),
   }),
   handler: async (args, ctx) => {
-    const file = await confine(ctx.workspace, args.path);
     const box = { width: args.max_width, height: args.max_height };
     const view = await ctx.services.imageQueue.run(() => {
       ctx.signal.throwIfAborted(); // cancelled while waiting for its turn
-      return viewImage(file, box, ctx.signal);
+      return viewImage(ctx.workspace, args.path, box, ctx.signal);
     });
     return {
-      text: describeView(file.rel, view),
+      text: describeView(view),
       image: { data: view.bytes.toBase64(), mimeType: view.mediaType },
       data: {
-        path: file.rel,
+        path: view.path,
         media_type: view.mediaType,
         source_media_type: view.sourceMediaType,
         bytes: view.fileBytes,

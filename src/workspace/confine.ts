@@ -8,7 +8,7 @@
  */
 import * as path from "node:path";
 import { ToolError } from "../errors.ts";
-import { closeFd, type FdStat, openBeneath, openDirectory, statFd } from "../os/fs_at.ts";
+import { closeFd, type FdStat, openBeneath, openDirectory, reopenFd, statFd } from "../os/fs_at.ts";
 import { O } from "../os/libc.ts";
 
 /** Longest path accepted, in UTF-8 bytes (Linux PATH_MAX). */
@@ -254,5 +254,43 @@ export async function openConfined(ws: Workspace, input: string): Promise<Opened
     if (stat.kind !== "symlink") return { target, fd, stat };
     closeFd(fd);
     if (attempt === OPEN_ATTEMPTS) throw changing(input);
+  }
+}
+
+/** A confined regular file open for reading. */
+export interface ReadableFile {
+  /** Workspace-relative real path. */
+  rel: string;
+  /** Open O_RDONLY; the caller closes it (closeFd). */
+  fd: number;
+  stat: FdStat;
+}
+
+/**
+ * Opens the confined regular file `input` for reading. Anything else is
+ * refused with NOT_A_FILE before it is opened for reading (a FIFO would block,
+ * a device may act on open).
+ *
+ * @example
+ * const file = await openReadable(ws, "README.md");
+ * try { await readAllFd(file.fd); } finally { closeFd(file.fd); }
+ */
+export async function openReadable(ws: Workspace, input: string): Promise<ReadableFile> {
+  const { target, fd, stat } = await openConfined(ws, input);
+  try {
+    if (stat.kind !== "file") {
+      const what = stat.kind === "dir" ? "a directory" : "a special file (device, FIFO or socket)";
+      throw new ToolError("NOT_A_FILE", `${target.rel} is ${what}, not a regular file`, {
+        hint: stat.kind === "dir" ? "Use list_dir for directories." : "Only regular files can be read.",
+        details: { path: target.rel },
+      });
+    }
+    try {
+      return { rel: target.rel, fd: reopenFd(fd, O.RDONLY | O.NONBLOCK | O.NOCTTY), stat };
+    } catch (error) {
+      throw resolutionError(target.rel, error);
+    }
+  } finally {
+    closeFd(fd);
   }
 }
