@@ -15,7 +15,7 @@
  */
 import * as path from "node:path";
 import { ToolError } from "../errors.ts";
-import { confine, isInside, toRelative, type Workspace } from "../workspace/confine.ts";
+import { confine, inPinnedDirectory, isInside, toRelative, type Workspace } from "../workspace/confine.ts";
 import { gitFailure, type GitRequest, type GitRun, runGit } from "./runner.ts";
 import { driverOverrides } from "./safety.ts";
 
@@ -79,10 +79,11 @@ export interface OpenOptions {
 export async function openRepo(ws: Workspace, target: string | null, options: OpenOptions): Promise<GitRepo> {
   const { signal } = options;
   const start = target === null ? ws.root : await nearestDirectory(target);
-  const [top, config] = await Promise.all([
-    runGit({ cwd: start, args: ["rev-parse", "--show-toplevel"], signal }),
-    options.readsWorkTree ? runGit({ cwd: start, args: ["config", "-z", "--list", "--name-only"], signal }) : null,
-  ]);
+  const [top, config] = await inPinnedDirectory(ws, start, (cwd) =>
+    Promise.all([
+      runGit({ cwd, args: ["rev-parse", "--show-toplevel"], signal }),
+      options.readsWorkTree ? runGit({ cwd, args: ["config", "-z", "--list", "--name-only"], signal }) : null,
+    ]));
   if (top.code !== 0) {
     if (/must be run in a work tree|not a git repository/i.test(top.stderr)) {
       throw new ToolError("NOT_A_GIT_REPO", `${toRelative(ws, start)} is not inside a git work tree`, {
@@ -130,7 +131,8 @@ function repoAt(ws: Workspace, topReal: string, parent: boolean, env: Record<str
     fromTop: (gitPath) => from(topReal, gitPath),
     fromCwd: (gitPath) => from(cwd, gitPath),
     scope: () => parent ? ["."] : [],
-    run: (args, options = {}) => runGit({ cwd, args, env, ...options }),
+    // The top level is pinned for each run: a nested repository swapped for a symlink never moves git outside.
+    run: (args, options = {}) => inPinnedDirectory(ws, cwd, (pinned) => runGit({ cwd: pinned, args, env, ...options })),
   };
 }
 

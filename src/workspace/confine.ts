@@ -257,6 +257,30 @@ export async function openConfined(ws: Workspace, input: string): Promise<Opened
   }
 }
 
+/**
+ * Runs `fn` with a path naming the directory `abs` (a confined real path inside the workspace) by an fd:
+ * `/proc/self/fd/N`, for a child's working directory. The directory is opened beneath the root without following
+ * any symlink, so a child started there runs in it even if the path is swapped for a symlink meanwhile.
+ *
+ * @example
+ * await inPinnedDirectory(ws, "/repo/src", (cwd) => new Deno.Command("git", { cwd, args: ["status"] }).output());
+ */
+export async function inPinnedDirectory<T>(ws: Workspace, abs: string, fn: (cwd: string) => Promise<T>): Promise<T> {
+  const rel = toRelative(ws, abs);
+  let fd: number;
+  try {
+    fd = openBeneath(ws.fd, rel, O.PATH | O.DIRECTORY);
+  } catch (error) {
+    if (error instanceof Deno.errors.FilesystemLoop || error instanceof Deno.errors.NotADirectory) throw changing(rel);
+    throw resolutionError(rel, error);
+  }
+  try {
+    return await fn(`/proc/self/fd/${fd}`);
+  } finally {
+    closeFd(fd);
+  }
+}
+
 /** A confined regular file open for reading. */
 export interface ReadableFile {
   /** Workspace-relative real path. */

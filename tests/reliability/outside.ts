@@ -104,6 +104,8 @@ export interface RaceOptions {
   /** The workspace-relative directory flipped between itself and a symlink to the outside tree; "race" by default. */
   swap?: string;
   args?: string[];
+  /** Make the workspace a git repository with the swapped directory committed. */
+  git?: boolean;
 }
 
 /**
@@ -121,6 +123,11 @@ export async function race(
     await Deno.mkdir(dir, { recursive: true });
     await Deno.writeTextFile(path.join(dir, "secret.txt"), "inside\n");
     await Deno.copyFile(path.join(f.outside, "secret.png"), path.join(dir, "image.png"));
+    if (options.git) {
+      await run(f.workspace, "git", "init", "-q");
+      await run(f.workspace, "git", "add", "--", options.swap ?? "race");
+      await run(f.workspace, "git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "inside");
+    }
     const parked = `${dir}-parked`;
     const before = await snapshot(f.outside);
     const watched = await ageAccessTimes(f.outside, before);
@@ -137,11 +144,14 @@ export async function race(
     };
     const swapper = (async () => {
       let swaps = 0;
+      // Each phase lasts about a millisecond, so calls start in both and many are mid-flight at a flip.
+      const pause = () => new Promise((resolve) => setTimeout(resolve, 1));
       while (swapping) {
         await Deno.rename(dir, parked);
         await force(() => Deno.symlink(f.outside, dir));
-        await new Promise((resolve) => setTimeout(resolve, 1));
+        await pause();
         await force(() => Deno.rename(parked, dir));
+        await pause();
         swaps++;
       }
       return swaps;
