@@ -131,8 +131,9 @@ async function generate(): Promise<{ name: string; tree: string; patch: string }
 }
 
 async function reset(tree: string, ws: string): Promise<void> {
-  await Deno.remove(ws, { recursive: true }).catch(() => {});
+  // Emptied, not replaced: a running server holds the workspace root by fd, and would keep the old directory.
   await Deno.mkdir(ws, { recursive: true });
+  for await (const entry of Deno.readDir(ws)) await Deno.remove(path.join(ws, entry.name), { recursive: true });
   const out = await run("cp", ["-a", `${tree}/.`, ws]);
   if (out.code !== 0) throw new Error(`cp failed: ${out.stderr}`);
   await run("sync", []); // neither tool should pay for flushing the copy

@@ -45,6 +45,8 @@ const LOCK_EX = 2;
 const STATX_BASIC = 0x7ff;
 const STATX_BYTES = 256;
 const DIRENT_BUFFER_BYTES = 64 * 1024;
+/** Unused room readAllFd leaves at the end of the buffer it returns instead of copying the content out. */
+const READ_SPARE_BYTES = 4096;
 /** Mode bits of each file type (S_IFMT). */
 const S_IFMT = 0o170000;
 const S_IFREG = 0o100000;
@@ -264,13 +266,16 @@ export async function readAt(fd: number, buffer: Uint8Array<ArrayBuffer>, positi
 }
 
 /**
- * The whole content of the regular file open as `fd`, read from position 0.
+ * The whole content of the regular file open as `fd`, read from position 0. The result may be a view of a
+ * buffer up to READ_SPARE_BYTES (4 KiB) longer: use its byteOffset and length with `.buffer`.
  *
  * @example
  * const bytes = await readAllFd(fd);
  */
 export async function readAllFd(fd: number): Promise<Uint8Array<ArrayBuffer>> {
-  let bytes = new Uint8Array(Math.max(statFd(fd).size, 4096));
+  // One byte beyond the size: the read that finds the end then has room, so a file that did not grow is read
+  // into this one buffer, neither regrown nor copied (a 50 MB file would otherwise be copied twice).
+  let bytes = new Uint8Array(Math.max(statFd(fd).size + 1, 4096));
   let length = 0;
   for (;;) {
     if (length === bytes.length) {
@@ -279,8 +284,12 @@ export async function readAllFd(fd: number): Promise<Uint8Array<ArrayBuffer>> {
       bytes = grown;
     }
     const n = await readAt(fd, bytes.subarray(length), length);
-    if (n === 0) return bytes.slice(0, length);
-    length += n;
+    if (n > 0) {
+      length += n;
+      continue;
+    }
+    // Little spare room is kept rather than copied; a buffer that had to grow is trimmed.
+    return bytes.length - length <= READ_SPARE_BYTES ? bytes.subarray(0, length) : bytes.slice(0, length);
   }
 }
 

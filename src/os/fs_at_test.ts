@@ -50,6 +50,29 @@ Deno.test("openBeneath opens real paths and refuses a symlink at any component, 
   }
 });
 
+Deno.test("readAllFd reads exactly the content, whatever the size, and past a size the file does not report", async () => {
+  const { base, root, rootFd } = await tree();
+  try {
+    for (const size of [0, 1, 4095, 4096, 4097, 100_000]) {
+      const bytes = Uint8Array.from({ length: size }, (_, i) => i % 251);
+      await Deno.writeFile(path.join(root, "sized.bin"), bytes);
+      const fd = openBeneath(rootFd, "sized.bin", O.RDONLY);
+      assertEquals(await readAllFd(fd), bytes, `${size} bytes`);
+      closeFd(fd);
+    }
+    // procfs reports size 0 for a file of several pages: the buffer has to grow.
+    const proc = openDirectory("/proc/self");
+    const fd = openAt(proc, "smaps", O.RDONLY);
+    const text = new TextDecoder().decode(await readAllFd(fd));
+    assert(text.length > 8192 && text.endsWith("\n"), `${text.length} bytes`);
+    closeFd(fd);
+    closeFd(proc);
+    closeFd(rootFd);
+  } finally {
+    await Deno.remove(base, { recursive: true });
+  }
+});
+
 Deno.test("readDirFd, statAt and readLinkAt see entries, never through links", async () => {
   const { base, rootFd } = await tree();
   try {

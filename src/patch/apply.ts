@@ -7,7 +7,7 @@
  * result.files; // [{ op: "delete", path: "old.txt", moved_to: null, added: 0, removed: 3 }]
  */
 import type { Workspace } from "../workspace/confine.ts";
-import { commitChanges, DENO_FS, type FsOps } from "./commit.ts";
+import { commitChanges, FS_AT, type FsOps } from "./commit.ts";
 import { type FileResult, matchPatch } from "./match.ts";
 import { parsePatch } from "./parse.ts";
 import { renderPreview } from "./preview.ts";
@@ -29,7 +29,7 @@ export interface PatchResult {
  * @example
  * await applyPatch(ws, patchText);
  */
-export async function applyPatch(ws: Workspace, text: string, fs: FsOps = DENO_FS): Promise<PatchResult> {
+export async function applyPatch(ws: Workspace, text: string, fs: FsOps = FS_AT): Promise<PatchResult> {
   const plan = await matchPatch(ws, parsePatch(text));
   await commitChanges(ws, plan.changes, fs);
   const { diff, truncated } = renderPreview(plan.previews);

@@ -13,7 +13,9 @@
  * await commitChanges(ws, plan.changes);
  */
 import { ToolError } from "../errors.ts";
-import { confine, type ConfinedPath, type Workspace } from "../workspace/confine.ts";
+import { closeFd, readAllFd, reopenFd } from "../os/fs_at.ts";
+import { O } from "../os/libc.ts";
+import { confine, type ConfinedPath, openConfined, type OpenedPath, type Workspace } from "../workspace/confine.ts";
 import { type Change, type FileState, sameBytes } from "./commit.ts";
 import { applyHunks, type Region } from "./hunks.ts";
 import type { FileOp, Patch } from "./parse.ts";
@@ -43,7 +45,7 @@ export interface Plan {
 
 /** One path's original and current (virtual) state. */
 interface Slot {
-  abs: string;
+  /** Workspace-relative real path: one slot per file, however the patch spells it. */
   rel: string;
   original: FileState | null;
   current: FileState | null;
@@ -56,29 +58,31 @@ function isProtected(spelled: string, rel: string): boolean {
   return [spelled, rel].some((p) => p.split("/").some((part) => part.toLowerCase() === ".git"));
 }
 
-async function readState(abs: string, rel: string): Promise<FileState | null> {
-  let info: Deno.FileInfo;
-  try {
-    info = await Deno.lstat(abs);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return null;
-    throw error;
-  }
-  if (!info.isFile) {
-    throw new ToolError("NOT_A_FILE", `${rel} is ${info.isDirectory ? "a directory" : "not a regular file"}`, {
+/**
+ * The bytes and mode of the file `opened` pins, read through its fd: a directory swapped for a symlink after
+ * the path was checked cannot make this read anything else.
+ */
+async function readState(opened: OpenedPath): Promise<FileState> {
+  const { target: { rel }, stat } = opened;
+  if (stat.kind !== "file") {
+    throw new ToolError("NOT_A_FILE", `${rel} is ${stat.kind === "dir" ? "a directory" : "not a regular file"}`, {
       details: { path: rel },
     });
   }
-  if (info.size > MAX_PATCH_FILE_BYTES) {
-    throw new ToolError(
-      "FILE_TOO_LARGE",
-      `${rel} has ${info.size} bytes; apply_patch handles at most ${MAX_PATCH_FILE_BYTES}`,
-      {
-        details: { path: rel, size: info.size, limit: MAX_PATCH_FILE_BYTES },
-      },
-    );
+  const tooLarge = (size: number) =>
+    new ToolError("FILE_TOO_LARGE", `${rel} has ${size} bytes; apply_patch handles at most ${MAX_PATCH_FILE_BYTES}`, {
+      details: { path: rel, size, limit: MAX_PATCH_FILE_BYTES },
+    });
+  if (stat.size > MAX_PATCH_FILE_BYTES) throw tooLarge(stat.size);
+  // The very inode stat'ed above, reopened from its fd rather than looked up again; O_NONBLOCK so no open can hang.
+  const fd = reopenFd(opened.fd, O.RDONLY | O.NONBLOCK);
+  try {
+    const bytes = await readAllFd(fd);
+    if (bytes.length > MAX_PATCH_FILE_BYTES) throw tooLarge(bytes.length); // it grew since the stat
+    return { bytes, mode: stat.mode };
+  } finally {
+    closeFd(fd);
   }
-  return { bytes: await Deno.readFile(abs), mode: (info.mode ?? 0o644) & 0o7777 };
 }
 
 function lineCount(bytes: Uint8Array): number {
@@ -109,22 +113,37 @@ interface Lookup {
   state: FileState | null;
 }
 
-/** Confines a path as spelled in the patch, refuses `.git/`, and reads the file's current state. */
+/**
+ * Confines a path as spelled in the patch, refuses `.git/`, and reads the file's current state (null when it
+ * does not exist: an Add File or Move to destination, whose missing parents are still confined).
+ */
 async function lookup(ws: Workspace, spelled: string): Promise<Lookup> {
   if (spelled.endsWith("/")) {
     throw new ToolError("INVALID_ARGUMENT", `${spelled} names a directory; a patch operates on files`, {
       details: { path: spelled },
     });
   }
-  const confined = await confine(ws, spelled, { allowMissing: true });
-  if (isProtected(spelled, confined.rel)) {
-    throw new ToolError(
-      "PATH_PROTECTED",
-      `${confined.rel} is inside .git/; apply_patch never writes there (a planted hook would later run outside any sandbox)`,
-      { details: { path: confined.rel } },
-    );
+  let opened: OpenedPath | null = null;
+  let confined: ConfinedPath;
+  try {
+    opened = await openConfined(ws, spelled);
+    confined = opened.target;
+  } catch (error) {
+    if (!(error instanceof ToolError && error.code === "NOT_FOUND")) throw error;
+    confined = await confine(ws, spelled, { allowMissing: true });
   }
-  return { confined, state: await readState(confined.abs, confined.rel) };
+  try {
+    if (isProtected(spelled, confined.rel)) {
+      throw new ToolError(
+        "PATH_PROTECTED",
+        `${confined.rel} is inside .git/; apply_patch never writes there (a planted hook would later run outside any sandbox)`,
+        { details: { path: confined.rel } },
+      );
+    }
+    return { confined, state: opened === null ? null : await readState(opened) };
+  } finally {
+    if (opened !== null) closeFd(opened.fd);
+  }
 }
 
 /**
@@ -167,10 +186,10 @@ export async function matchPatch(ws: Workspace, patch: Patch): Promise<Plan> {
   const prefetched = await prefetch(ws, patch);
   const slot = async (spelled: string): Promise<Slot> => {
     const { confined, state } = await prefetched.get(spelled)!;
-    let found = slots.get(confined.abs);
+    let found = slots.get(confined.rel);
     if (!found) {
-      found = { abs: confined.abs, rel: confined.rel, original: state, current: state };
-      slots.set(confined.abs, found);
+      found = { rel: confined.rel, original: state, current: state };
+      slots.set(confined.rel, found);
     }
     return found;
   };
@@ -261,6 +280,6 @@ export async function matchPatch(ws: Workspace, patch: Patch): Promise<Plan> {
 
   const changes: Change[] = [...slots.values()]
     .filter((s) => !sameState(s.original, s.current))
-    .map((s) => ({ abs: s.abs, rel: s.rel, before: s.original, after: s.current }));
+    .map((s) => ({ rel: s.rel, before: s.original, after: s.current }));
   return { changes, files, warnings, previews };
 }

@@ -69,7 +69,12 @@ export async function openWorkspace(dir: string): Promise<Workspace> {
   }
   const info = await Deno.stat(root);
   if (!info.isDirectory) throw new WorkspaceError(`workspace ${given} is not a directory`);
-  return { root, given, fd: openDirectory(root) };
+  try {
+    return { root, given, fd: openDirectory(root) };
+  } catch (error) {
+    // Every confined open walks from this fd through libc: there is no path-based fallback to drop to.
+    throw new WorkspaceError(`workspace ${given} cannot be pinned: ${(error as Error).message}`);
+  }
 }
 
 /** Whether `abs` is `root` or lies beneath it (both absolute and normalised). */
