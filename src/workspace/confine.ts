@@ -215,6 +215,30 @@ export async function confine(ws: Workspace, input: string, options: ConfineOpti
   return { abs, rel: toRelative(ws, abs), exists: false };
 }
 
+/**
+ * Throws when the directory at the workspace's path is no longer the one pinned at start (deleted and made
+ * again, or replaced): the server keeps acting on the pinned one, so paths that exist at the path are missing.
+ */
+function assertRootInPlace(ws: Workspace): void {
+  const pinned = statFd(ws.fd);
+  const now = (() => {
+    try {
+      return Deno.statSync(ws.root);
+    } catch {
+      return null;
+    }
+  })();
+  if (now?.ino === pinned.ino) return;
+  throw new ToolError(
+    "INTERNAL",
+    `the workspace directory ${ws.root} was removed or replaced since the server started`,
+    {
+      hint: "Restart the server: it stays on the directory it was started in and never follows a replacement.",
+      details: { workspace: ws.root },
+    },
+  );
+}
+
 /** A confined path opened by {@linkcode openConfined}: the object itself, pinned by an fd. */
 export interface OpenedPath {
   target: ConfinedPath;
@@ -250,6 +274,7 @@ export async function openConfined(ws: Workspace, input: string): Promise<Opened
       if (!changed) throw resolutionError(input, error);
       if (attempt < OPEN_ATTEMPTS) continue;
       if (error instanceof Deno.errors.NotFound) {
+        assertRootInPlace(ws);
         throw new ToolError("NOT_FOUND", `${input} does not exist`, { details: { path: target.rel } });
       }
       throw changing(input);

@@ -1,7 +1,17 @@
 import * as path from "node:path";
 import { assert, assertEquals, assertRejects } from "../../tests/assert.ts";
 import { ToolError } from "../errors.ts";
-import { confine, openWorkspace, toRelative, type Workspace, WorkspaceError } from "./confine.ts";
+import {
+  confine,
+  inPinnedDirectory,
+  openConfined,
+  openReadable,
+  openWorkspace,
+  toRelative,
+  type Workspace,
+  WorkspaceError,
+} from "./confine.ts";
+import { closeFd, readAllFd } from "../os/fs_at.ts";
 
 /** A workspace with an outside sibling, symlinks of every kind and a loop. */
 async function fixture(): Promise<{ ws: Workspace; outside: string; cleanup(): Promise<void> }> {
@@ -135,6 +145,58 @@ Deno.test("openWorkspace refuses a missing path and a file", async () => {
     assert(await assertRejects(() => openWorkspace(path.join(ws.root, "nope"))) instanceof WorkspaceError);
     assert(await assertRejects(() => openWorkspace(path.join(ws.root, "src", "a.ts"))) instanceof WorkspaceError);
     assertEquals(toRelative(ws, ws.root), ".");
+  } finally {
+    await cleanup();
+  }
+});
+
+Deno.test("openConfined: a workspace directory removed and made again is reported, not silently missing", async () => {
+  const root = await Deno.makeTempDir({ prefix: "workcell-replaced-" });
+  try {
+    const ws = await openWorkspace(root);
+    await Deno.remove(root);
+    await Deno.mkdir(root);
+    await Deno.writeTextFile(`${root}/a.txt`, "a\n");
+    const error = await assertRejects(() => openConfined(ws, "a.txt"));
+    assert(error instanceof ToolError && /removed or replaced/.test(error.message), String(error));
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("openConfined pins what confine approved; openReadable refuses directories and FIFOs before reading", async () => {
+  const { ws, cleanup } = await fixture();
+  try {
+    await Deno.writeTextFile(path.join(ws.root, "src", "a.txt"), "a\n");
+    const opened = await openConfined(ws, "src/a.txt");
+    assertEquals([opened.target.rel, opened.stat.kind], ["src/a.txt", "file"]);
+    closeFd(opened.fd);
+    const file = await openReadable(ws, "src/a.txt");
+    assertEquals(new TextDecoder().decode(await readAllFd(file.fd)), "a\n");
+    closeFd(file.fd);
+    const dir = await assertRejects(() => openReadable(ws, "src"));
+    assert(dir instanceof ToolError && dir.code === "NOT_A_FILE", String(dir));
+    await new Deno.Command("mkfifo", { args: [path.join(ws.root, "fifo")] }).output();
+    const fifo = await assertRejects(() => openReadable(ws, "fifo")); // would block if it were opened for reading
+    assert(fifo instanceof ToolError && fifo.code === "NOT_A_FILE", String(fifo));
+  } finally {
+    await cleanup();
+  }
+});
+
+Deno.test("inPinnedDirectory gives a child the pinned directory even after the path is swapped", async () => {
+  const { ws, outside, cleanup } = await fixture();
+  try {
+    const dir = path.join(ws.root, "src");
+    const cwd = await inPinnedDirectory(ws, dir, async (pinned) => {
+      await Deno.rename(dir, path.join(ws.root, "moved"));
+      await Deno.symlink(outside, dir);
+      const out = await new Deno.Command("pwd", { args: ["-P"], cwd: pinned }).output();
+      return new TextDecoder().decode(out.stdout).trim();
+    });
+    assertEquals(cwd, path.join(ws.root, "moved"));
+    const error = await assertRejects(() => inPinnedDirectory(ws, dir, () => Promise.resolve()));
+    assert(error instanceof ToolError && error.code === "INVALID_ARGUMENT", String(error));
   } finally {
     await cleanup();
   }
