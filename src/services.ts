@@ -10,6 +10,7 @@ import { CommandRegistry } from "./exec/registry.ts";
 import { probePty } from "./exec/pty.ts";
 import { createCommandPolicy, type WorkcellPolicy } from "./policy/command_policy.ts";
 import { SerialQueue } from "./image/serial.ts";
+import { RipgrepRunner } from "./search/ripgrep_runner.ts";
 
 /** Facts about the runtime, measured once at start-up. */
 export interface RuntimeFacts {
@@ -30,6 +31,8 @@ export interface Services {
   policy: WorkcellPolicy;
   /** view_image decodes one image at a time through this, bounding its memory to one image. */
   imageQueue: SerialQueue;
+  /** Runs rg for list_files and search_text, in the read-only Landlock sandbox where the kernel has one. */
+  ripgrepRunner: RipgrepRunner;
   /** Stops background work and children; called once at shutdown. */
   close(): Promise<void>;
 }
@@ -61,13 +64,16 @@ export async function createServices(config: Config, workspace: Workspace): Prom
     inheritedEnv: Deno.env.toObject(),
   });
   const commands = new CommandRegistry({ policy, tty: facts.tty });
+  // Its sandbox starts on the first search (40-60 ms once), not here: many sessions never search.
+  const ripgrepRunner = new RipgrepRunner({ rgPath: ripgrep.path, root: workspace.root, landlock: facts.landlock });
   return {
     facts,
     commands,
     policy,
     imageQueue: new SerialQueue(),
+    ripgrepRunner,
     close: async () => {
-      await commands.close();
+      await Promise.all([commands.close(), ripgrepRunner.close()]);
       await policy.close();
     },
   };

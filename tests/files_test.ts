@@ -318,8 +318,10 @@ Deno.test("unreadable files and directories (server without DAC override, as roo
   await Deno.writeTextFile(`${ws}/open.txt`, "open needle\n");
   await Deno.mkdir(`${ws}/closed`);
   await Deno.writeTextFile(`${ws}/closed/inner.txt`, "inner needle\n");
+  await Deno.mkdir(`${ws}/only/shut`, { recursive: true });
   await Deno.chmod(`${ws}/locked.txt`, 0o000);
   await Deno.chmod(`${ws}/closed`, 0o000);
+  await Deno.chmod(`${ws}/only/shut`, 0o000);
   {
     await using server = await startServer({
       workspace: ws,
@@ -333,10 +335,15 @@ Deno.test("unreadable files and directories (server without DAC override, as roo
     const files = await server.call("list_files", {});
     assertEquals(files.structured.files.map((file: { path: string }) => file.path), ["locked.txt", "open.txt"]);
     assert(files.structured.warnings.some((warning: string) => warning.includes("closed")), files.text);
+    // Nothing listable but an unreadable subdirectory: an empty listing with the warning, not a failure.
+    const only = await server.call("list_files", { path: "only" });
+    assertEquals([only.isError, only.structured.files], [false, []]);
+    assertEquals(only.structured.warnings, ["rg: only/shut: Permission denied (os error 13)"]);
     const search = await server.call("search_text", { pattern: "needle" });
     assertEquals(search.structured.matches.map((match: { path: string }) => match.path), ["open.txt"]);
     assert(search.structured.warnings.length >= 1, search.text);
   }
   await Deno.chmod(`${ws}/closed`, 0o755);
+  await Deno.chmod(`${ws}/only/shut`, 0o755);
   await Deno.remove(ws, { recursive: true });
 });

@@ -5,6 +5,7 @@
  */
 import { assert, assertEquals } from "./assert.ts";
 import { type CallResult, startServer, tempWorkspace } from "./harness.ts";
+import { children, eventually, fdTargets } from "./reliability/proc.ts";
 
 const encoder = new TextEncoder();
 
@@ -218,5 +219,35 @@ Deno.test("a capped search over a large tree returns long before an uncapped one
   assertEquals(await rgRunningIn(ws), 0, "rg is not left running after the cap");
   console.error(`capped ${capped.ms.toFixed(1)} ms, uncapped ${uncapped.ms.toFixed(1)} ms`);
   assert(capped.ms * 3 < uncapped.ms, `capped ${capped.ms} ms vs uncapped ${uncapped.ms} ms`);
+  await Deno.remove(ws, { recursive: true });
+});
+
+Deno.test("search_text and list_files leave no rg, pipe, pidfd or zombie behind, on every way a run ends", async () => {
+  const ws = await tempWorkspace();
+  for (let i = 0; i < 300; i++) await write(ws, { [`d${i % 10}/f${i}.txt`]: "needle\n".repeat(50) });
+  // Trusted mode: `echo $PPID` is shell syntax, which the safe-mode gate refuses.
+  await using server = await startServer({ workspace: ws, args: ["--mode", "trusted"] });
+  const pid = Number((await server.call("exec_command", { cmd: "echo $PPID" })).structured.stdout.trim());
+  // The first search starts the sandbox worker and the reactor's wake-up eventfd: they stay for the process's life.
+  await server.call("search_text", { pattern: "needle", max_results: 1 });
+  assert(await eventually(() => children(pid).length === 0), "a child is left after the warm-up");
+  const before = fdTargets(pid);
+  const calls: [string, Record<string, unknown>][] = [
+    ["search_text", { pattern: "needle", max_results: 1 }], // killed at the cap
+    ["search_text", { pattern: "needle", max_results: 2000 }], // read to the end
+    ["search_text", { pattern: "needle", path: "d1/f1.txt" }], // a single file, from its pinned parent
+    ["search_text", { pattern: "a(", regex: true }], // rg fails
+    ["search_text", { pattern: "needle", path: "missing" }], // refused before rg starts
+    ["list_files", { sort: "none", limit: 1 }], // killed at the cap
+    ["list_files", { sort: "size" }], // read to the end, every file stat'ed
+    ["list_files", { path: "d1/f1.txt" }], // NOT_A_DIRECTORY
+  ];
+  for (let round = 0; round < 5; round++) {
+    await Promise.all(calls.map(([tool, args]) => server.call(tool, args)));
+  }
+  assert(await eventually(() => children(pid).length === 0), `children left: ${JSON.stringify(children(pid))}`);
+  const leaked = () => fdTargets(pid).filter((target) => !before.includes(target) && /pipe|pidfd/.test(target));
+  await eventually(() => leaked().length === 0);
+  assertEquals(leaked(), []);
   await Deno.remove(ws, { recursive: true });
 });

@@ -23,6 +23,8 @@ const SPAWN_ATTR_BYTES = 512;
 const SIGSET_BYTES = 128;
 /** The first fd the child does not keep. */
 const FIRST_CLOSED_FD = 3;
+/** Where the child keeps a `programFd` through execve (the kernel resolves `/proc/self/fd/3` only then). */
+const PROGRAM_FD = 3;
 
 /**
  * A failed spawn, carrying the errno posix_spawnp returned. A spawner running
@@ -82,7 +84,9 @@ function check(result: number, what: string): void {
 export function spawnChild(request: SpawnRequest): number {
   if (request.argv.length === 0) throw new SpawnError(ERRNO.ENOENT, "empty argv");
   const c = libc();
-  const program = cString(resolveProgram(request.argv[0], request.env.PATH));
+  const program = cString(
+    request.programFd === undefined ? resolveProgram(request.argv[0], request.env.PATH) : `/proc/self/fd/${PROGRAM_FD}`,
+  );
   const argv = cStringArray(request.argv);
   const envp = cStringArray(Object.entries(request.env).map(([key, value]) => `${key}=${value}`));
   const actions = new Uint8Array(FILE_ACTIONS_BYTES);
@@ -111,7 +115,13 @@ export function spawnChild(request: SpawnRequest): number {
       check(c.posix_spawn_file_actions_adddup2(actions, stdout, 1), "adddup2");
       check(c.posix_spawn_file_actions_adddup2(actions, stderr, 2), "adddup2");
     }
-    check(c.posix_spawn_file_actions_addclosefrom_np(actions, FIRST_CLOSED_FD), "addclosefrom");
+    let firstClosed = FIRST_CLOSED_FD;
+    if (request.programFd !== undefined) {
+      // dup2 drops close-on-exec (no file action can set it), so the program inherits this fd: its own image.
+      check(c.posix_spawn_file_actions_adddup2(actions, request.programFd, PROGRAM_FD), "adddup2");
+      firstClosed = PROGRAM_FD + 1;
+    }
+    check(c.posix_spawn_file_actions_addclosefrom_np(actions, firstClosed), "addclosefrom");
     const pid = new Int32Array(1);
     const result = c.posix_spawnp(pid, program, actions, attr, argv.array, envp.array);
     if (result !== 0) {

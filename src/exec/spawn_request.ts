@@ -16,6 +16,11 @@ export interface SpawnRequest {
   stdio: { stdin: number; stdout: number; stderr: number };
   /** PTY slave path to open as fd 0/1/2 after setsid (making it the controlling terminal); overrides stdio. */
   ttySlave?: string;
+  /**
+   * An fd of this process to execute instead of looking argv[0] up (the compiled binary's memfd of rg). It
+   * must survive the close of every other fd until execve resolves it, so the child keeps it as fd 3.
+   */
+  programFd?: number;
 }
 
 /** Spawns a child in its own session / process group and returns its pid. */

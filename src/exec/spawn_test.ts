@@ -3,6 +3,7 @@ import { isProgramNotFound, spawnChild, SpawnError } from "./spawn.ts";
 import { closeFd, makePipe, reap } from "./fd.ts";
 import { libc } from "../os/libc.ts";
 import { openPty } from "./pty.ts";
+import { memfdExecutable } from "../search/embedded_ripgrep.ts";
 
 const ENV = { PATH: "/usr/local/bin:/usr/bin:/bin" };
 
@@ -83,4 +84,26 @@ Deno.test("spawnChild: a PTY slave becomes the controlling terminal", async () =
   closeFd(pty.master);
   assertEquals(status, { code: 0, signal: null });
   assertEquals(output.replaceAll("\r", ""), `24 80\n${pty.slavePath}\n`);
+});
+
+Deno.test("spawnChild: programFd runs a close-on-exec memfd (the compiled binary's rg) after every other fd closed", async () => {
+  const program = memfdExecutable("echo", await Deno.readFile("/bin/echo"));
+  const fd = Number(program.slice("/proc/self/fd/".length));
+  try {
+    const [inR, inW] = makePipe();
+    const [outR, outW] = makePipe();
+    const pid = spawnChild({
+      argv: ["echo", "from a memfd"],
+      env: ENV,
+      cwd: "/tmp",
+      stdio: { stdin: inR, stdout: outW, stderr: outW },
+      programFd: fd,
+    });
+    for (const end of [inR, inW, outW]) closeFd(end);
+    const output = drain(outR);
+    closeFd(outR);
+    assertEquals([output, await waitExit(pid)], ["from a memfd\n", { code: 0, signal: null }]);
+  } finally {
+    closeFd(fd);
+  }
 });

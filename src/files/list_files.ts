@@ -9,17 +9,24 @@
  * repository root), `.ignore`, `.rgignore` and `.git/info/exclude`, applied
  * also outside a git repository; the user's global excludes file is not read.
  *
+ * rg starts in the listed directory pinned by an fd, so the listing is a view
+ * of that very directory; see src/search/ripgrep_runner.ts for how its reads
+ * stay in the workspace.
+ *
  * @example
- * const listing = await listFiles(await confine(ws, "."), rgPath, {
+ * const listing = await listFiles(ws, ".", runner, {
  *   globs: ["**\/*.ts"], ignore: [], respectGitignore: true, includeHidden: false, sort: "path", limit: 1000,
  * });
  */
 import { assertStillConfined } from "../search/still_confined.ts";
 import { Smallest } from "./smallest.ts";
-import type { ConfinedPath } from "../workspace/confine.ts";
-import { ToolError } from "../errors.ts";
+import { type ConfinedPath, openConfined, type Workspace } from "../workspace/confine.ts";
+import { fromOsError, ToolError } from "../errors.ts";
 import { compileGlobs, isHiddenPath, prefilterArgs } from "../search/glob.ts";
-import { decodeBytes, startRipgrep } from "../search/ripgrep.ts";
+import { decodeBytes, rgWarnings } from "../search/ripgrep.ts";
+import type { RipgrepRunner } from "../search/ripgrep_runner.ts";
+import { closeFd, type FdStat, openBeneath, statAt } from "../os/fs_at.ts";
+import { O } from "../os/libc.ts";
 
 /** Files stat'ed between two yields to the event loop. */
 const STAT_BATCH = 2000;
@@ -95,21 +102,49 @@ function splitNames(bytes: Uint8Array, lossy: Set<string>): string[] {
 }
 
 /** A file's lstat, or null when it cannot be had (a lossy name, or removed meanwhile). */
-type Info = Deno.FileInfo | null;
+type Info = FdStat | null;
+
+/** Directory fds {@linkcode statAll} keeps open for the next files of the same directories. */
+const DIR_FDS_KEPT = 64;
 
 /**
- * Stats files by their path under `base`. Synchronous lstat is several times faster than async here;
- * batches between yields keep the event loop responsive for other sessions.
+ * Lstats files by their path under the listed directory, from its pinned fd: each file's directory is opened
+ * beneath `dirFd` without following a symlink, so a directory swapped for one meanwhile gives null rather than the
+ * size and mtime of an outside file. Batches between yields keep the event loop responsive for other sessions.
  */
-async function statAll(base: string, rels: readonly string[], lossy: Set<string>): Promise<Info[]> {
-  const infos: Info[] = [];
-  for (let i = 0; i < rels.length; i++) {
-    if (i > 0 && i % STAT_BATCH === 0) await new Promise((resolve) => setTimeout(resolve, 0));
+async function statAll(dirFd: number, rels: readonly string[], lossy: Set<string>): Promise<Info[]> {
+  const dirs = new Map<string, number | null>();
+  const dirOf = (parent: string): number | null => {
+    let fd = dirs.get(parent);
+    if (fd !== undefined) return fd;
     try {
-      infos.push(lossy.has(rels[i]) ? null : Deno.lstatSync(`${base}/${rels[i]}`));
+      fd = openBeneath(dirFd, parent, O.PATH | O.DIRECTORY);
     } catch {
-      infos.push(null);
+      fd = null;
     }
+    if (dirs.size >= DIR_FDS_KEPT) {
+      const [oldest, oldFd] = dirs.entries().next().value!;
+      dirs.delete(oldest);
+      if (oldFd !== null) closeFd(oldFd);
+    }
+    dirs.set(parent, fd);
+    return fd;
+  };
+  const infos: Info[] = [];
+  try {
+    for (let i = 0; i < rels.length; i++) {
+      if (i > 0 && i % STAT_BATCH === 0) await new Promise((resolve) => setTimeout(resolve, 0));
+      const rel = rels[i];
+      const slash = rel.lastIndexOf("/");
+      const fd = lossy.has(rel) ? null : dirOf(slash < 0 ? "." : rel.slice(0, slash));
+      try {
+        infos.push(fd === null ? null : statAt(fd, rel.slice(slash + 1)));
+      } catch {
+        infos.push(null);
+      }
+    }
+  } finally {
+    for (const fd of dirs.values()) if (fd !== null) closeFd(fd);
   }
   return infos;
 }
@@ -120,23 +155,40 @@ function escapes(rel: string): boolean {
 }
 
 /**
- * Lists files under `dir` (already confined). Throws NOT_A_DIRECTORY when `dir` is not a directory.
+ * Lists files under the directory `input` of the workspace. Throws NOT_A_DIRECTORY when it is not a directory.
  *
  * @example
- * (await listFiles(dir, rgPath, { ...options, sort: "none", limit: 10 })).truncated;
+ * (await listFiles(ws, "src", runner, { ...options, sort: "none", limit: 10 })).truncated;
  */
 export async function listFiles(
-  dir: ConfinedPath,
-  rgPath: string,
+  ws: Workspace,
+  input: string,
+  runner: RipgrepRunner,
   options: ListFilesOptions,
 ): Promise<FileListing> {
-  const info = await Deno.stat(dir.abs);
-  if (!info.isDirectory) {
-    throw new ToolError("NOT_A_DIRECTORY", `${dir.rel} is not a directory`, {
-      hint: "list_files lists a directory; use read_file for a file.",
-      details: { path: dir.rel },
-    });
+  const opened = await openConfined(ws, input);
+  const dir = opened.target;
+  try {
+    if (opened.stat.kind !== "dir") {
+      throw new ToolError("NOT_A_DIRECTORY", `${dir.rel} is not a directory`, {
+        hint: "list_files lists a directory; use read_file for a file.",
+        details: { path: dir.rel },
+      });
+    }
+    return await listOpened(dir, opened.fd, runner, options);
+  } catch (error) {
+    throw fromOsError(error, dir.rel);
+  } finally {
+    closeFd(opened.fd);
   }
+}
+
+async function listOpened(
+  dir: ConfinedPath,
+  dirFd: number,
+  runner: RipgrepRunner,
+  options: ListFilesOptions,
+): Promise<FileListing> {
   const reinclude = options.ignore.find((pattern) => pattern.startsWith("!"));
   if (reinclude !== undefined) {
     throw new ToolError("INVALID_ARGUMENT", `ignore pattern ${JSON.stringify(reinclude)} starts with "!"`, {
@@ -147,9 +199,9 @@ export async function listFiles(
   // Extra ignore patterns are final exclusions: the same as "!pattern" at the end of the glob list.
   const patterns = [...options.globs, ...options.ignore.map((pattern) => `!${pattern}`)];
   const filter = patterns.length > 0 ? compileGlobs(patterns) : null;
-  const rg = startRipgrep(rgPath, {
+  await using rg = await runner.start({
     args: listFilesArgs(options, filter ? prefilterArgs(filter) : []),
-    cwd: dir.abs,
+    dir: dirFd,
     signal: options.signal,
   });
   const stopAt = options.sort === "none" ? options.limit + 1 : Infinity;
@@ -172,24 +224,28 @@ export async function listFiles(
       if (matched >= stopAt) return;
     }
   };
-  try {
-    for await (const chunk of rg.chunks()) {
-      const last = chunk.lastIndexOf(0);
-      if (last < 0) {
-        pending = join(pending, chunk);
-        continue;
-      }
-      accept(splitNames(join(pending, chunk.subarray(0, last)), lossy));
-      pending = chunk.slice(last + 1);
-      if (matched >= stopAt) break;
+  for await (const chunk of rg.chunks()) {
+    const last = chunk.lastIndexOf(0);
+    if (last < 0) {
+      pending = join(pending, chunk);
+      continue;
     }
-  } finally {
-    if (matched >= stopAt) rg.kill();
+    accept(splitNames(join(pending, chunk.subarray(0, last)), lossy));
+    pending = chunk.slice(last + 1);
+    if (matched >= stopAt) {
+      rg.kill();
+      break;
+    }
   }
   const outcome = await rg.finish();
-  await assertStillConfined(dir);
+  // Without the kernel's read confinement, a directory swapped for a symlink during the run could have
+  // redirected rg below its pinned start: refuse results whose directory moved (racy, the best there is).
+  if (!rg.confined) await assertStillConfined(dir);
   if (!outcome.killed && pending.length > 0) accept(splitNames(pending, lossy));
-  if (outcome.code === 2 && matched === 0 && outcome.stderr.trim() !== "") {
+  // rg failed as a whole only when it says something that is not about one entry below the directory ("rg: ./x:
+  // Permission denied", e.g. a subdirectory that cannot be read, or one swapped for a symlink to the outside).
+  const lines = outcome.stderr.split("\n").map((line) => line.trim()).filter(Boolean);
+  if (outcome.code === 2 && matched === 0 && lines.some((line) => !line.startsWith("rg: ./"))) {
     throw new ToolError("INTERNAL", `rg --files failed: ${outcome.stderr.trim().split("\n")[0]}`, {
       details: { path: dir.rel, stderr: outcome.stderr.slice(0, 2000) },
     });
@@ -203,8 +259,8 @@ export async function listFiles(
   let chosen: string[];
   let infos: Info[];
   if (options.sort === "mtime" || options.sort === "size") {
-    const all = await statAll(dir.abs, found, lossy);
-    const keys = all.map((info) => (options.sort === "size" ? info?.size : info?.mtime?.getTime()) ?? -1);
+    const all = await statAll(dirFd, found, lossy);
+    const keys = all.map((info) => (options.sort === "size" ? info?.size : info?.mtime.getTime()) ?? -1);
     const order = found.map((_, i) => i);
     order.sort((a, b) => keys[b] - keys[a] || (found[a] < found[b] ? -1 : found[a] > found[b] ? 1 : 0));
     const top = order.slice(0, options.limit);
@@ -213,7 +269,7 @@ export async function listFiles(
   } else {
     // UTF-16 code-unit order, which is byte order except around astral characters.
     chosen = top ? top.sorted() : found.slice(0, options.limit);
-    infos = await statAll(dir.abs, chosen, lossy);
+    infos = await statAll(dirFd, chosen, lossy);
   }
   const prefix = dir.rel === "." ? "" : `${dir.rel}/`;
   const files = chosen.map((rel, i): FileEntry => {
@@ -221,12 +277,12 @@ export async function listFiles(
     const entry: FileEntry = {
       path: prefix + rel,
       size: info?.size ?? null,
-      mtime: info?.mtime?.toISOString() ?? null,
+      mtime: info?.mtime.toISOString() ?? null,
     };
     if (lossy.has(rel)) entry.path_lossy = true;
     return entry;
   });
-  const warnings = outcome.stderr.split("\n").map((line) => line.trim()).filter(Boolean).slice(0, MAX_WARNINGS);
+  const warnings = rgWarnings(outcome.stderr, prefix, MAX_WARNINGS);
   return { path: dir.rel, files, truncated, total_matched: total, warnings };
 }
 

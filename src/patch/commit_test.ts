@@ -38,8 +38,18 @@ async function workspace(): Promise<Workspace> {
 }
 
 /** Open fds of this process: every commit, failed or not, must close what it opened. */
-function openFds(): number {
-  return [...Deno.readDirSync("/proc/self/fd")].length;
+/**
+ * This process's fds that point into `root` (other test files run in the same process under --parallel, so
+ * the count of all fds moves on its own).
+ */
+function openFds(root: string): number {
+  return [...Deno.readDirSync("/proc/self/fd")].filter((entry) => {
+    try {
+      return Deno.readLinkSync(`/proc/self/fd/${entry.name}`).startsWith(root);
+    } catch {
+      return false;
+    }
+  }).length;
 }
 
 /**
@@ -77,9 +87,9 @@ Deno.test("a fault at any single file-system step leaves the tree as before or f
       await layout(ws.root);
       let failed: unknown = null;
       const run: string[] = [];
-      const fds = openFds();
+      const fds = openFds(ws.root);
       await applyPatch(ws, PATCH, faulty(step, run)).catch((error) => failed = error);
-      assertEquals(openFds(), fds, `step ${step} (${run[step - 1]}): fds left open`);
+      assertEquals(openFds(ws.root), fds, `step ${step} (${run[step - 1]}): fds left open`);
       const tree = await snapshot(ws.root);
       if (failed === null) {
         // Only the final clean-up of backups may fail after the point of no return; a stray backup is then left.
@@ -187,9 +197,9 @@ Deno.test("a parent directory swapped for a symlink to outside at any point of t
           Deno.renameSync(dir, `${dir}-moved-away`);
           Deno.symlinkSync(outside, dir);
         });
-        const fds = openFds();
+        const fds = openFds(ws.root);
         const outcome = await commitChanges(ws, plan.changes, fs).then(() => null, (error) => error);
-        assertEquals(openFds(), fds, "fds left open");
+        assertEquals(openFds(ws.root), fds, "fds left open");
         assertEquals(treeDifferences(await snapshot(outside), outsideBefore), [], "the outside tree changed");
         assert((await Deno.lstat(path.join(ws.root, "dir"))).isSymlink, "the swap did not happen");
         const movedAway = path.join(ws.root, "dir-moved-away");

@@ -9,7 +9,8 @@
  * handled and allowed only beneath the writable roots and the device
  * entries; reading and executing stay allowed everywhere. With `denyTcp`
  * (ABI ≥ 4) every TCP connect and bind is denied; with ABI ≥ 6 signals and
- * abstract unix sockets are scoped to the domain.
+ * abstract unix sockets are scoped to the domain. {@linkcode readOnlyRuleset}
+ * is the other policy: reads confined to one tree (the bundled ripgrep's).
  *
  * @example
  * const ruleset = landlockRuleset(7, { writable: ["/repo", "/tmp/workcell-x"], denyTcp: true });
@@ -100,6 +101,50 @@ export function landlockRuleset(abi: number, spec: SandboxSpec): LandlockRuleset
     handledFs,
     handledNet: network ? ACCESS_NET.BIND_TCP | ACCESS_NET.CONNECT_TCP : 0n,
     scoped: scope ? SCOPE.SIGNAL | (spec.denyTcp ? SCOPE.ABSTRACT_UNIX_SOCKET : 0n) : 0n,
+    rules,
+  };
+}
+
+/** What a read-confined sandbox (the one rg runs in) may read and execute. */
+export interface ReadOnlySpec {
+  /** The directory (absolute, existing) whose whole tree may be read: the workspace root. */
+  readable: string;
+  /** Files that may be executed (exec also reads them); a path the kernel cannot take a rule on is left out. */
+  executables: string[];
+  /** Single regular files outside `readable` that may be read (the ignore files of its ancestors). */
+  readableFiles: string[];
+}
+
+/**
+ * A ruleset that confines READS: the children may read files and list
+ * directories only beneath `spec.readable`, read the extra `readableFiles`,
+ * execute only `executables`, write nowhere, open no TCP connection (ABI ≥ 4)
+ * and signal nothing outside their domain (ABI ≥ 6).
+ *
+ * Every write right is handled, but TRUNCATE (ABI ≥ 3) is granted beneath
+ * `readable`: Landlock works the truncate right out on every open, and a
+ * right no rule grants makes each open walk up to the filesystem root, which
+ * made rg's full searches about 10% slower; with the grant the walk stops at
+ * the root's rule, as the read check's does. The child can still write,
+ * create or remove nothing anywhere, and truncate nothing outside.
+ *
+ * @example
+ * readOnlyRuleset(7, { readable: "/repo", executables: ["/opt/rg"], readableFiles: ["/home/u/.gitignore"] });
+ */
+export function readOnlyRuleset(abi: number, spec: ReadOnlySpec): LandlockRuleset {
+  const read = ACCESS_FS.READ_FILE | ACCESS_FS.READ_DIR;
+  const truncate = abi >= LANDLOCK_FEATURE_ABI.truncate ? ACCESS_FS.TRUNCATE : 0n;
+  const rules = [
+    { path: spec.readable, access: read | truncate },
+    ...spec.executables.map((path) => ({ path, access: ACCESS_FS.EXECUTE | ACCESS_FS.READ_FILE })),
+    ...spec.readableFiles.map((path) => ({ path, access: ACCESS_FS.READ_FILE })),
+  ];
+  const network = abi >= LANDLOCK_FEATURE_ABI.network;
+  return {
+    abi,
+    handledFs: read | ACCESS_FS.EXECUTE | allWriteRights(abi),
+    handledNet: network ? ACCESS_NET.BIND_TCP | ACCESS_NET.CONNECT_TCP : 0n,
+    scoped: abi >= LANDLOCK_FEATURE_ABI.scope ? SCOPE.SIGNAL | SCOPE.ABSTRACT_UNIX_SOCKET : 0n,
     rules,
   };
 }

@@ -5,14 +5,22 @@
  * Reading stops, and rg is killed, as soon as one match more than the cap
  * has arrived (plus the after-context of the last kept match).
  *
+ * rg starts in the searched directory pinned by an fd (for a file, in its
+ * parent, with the file's name), so the results are a view of that very
+ * directory; see ripgrep_runner.ts for how its reads stay in the workspace.
+ *
  * @example
- * const found = await searchText(ws, await confine(ws, "src"), rgPath, { ...SEARCH_DEFAULTS, pattern: "TODO" });
+ * const found = await searchText(ws, "src", runner, { ...SEARCH_DEFAULTS, pattern: "TODO" });
  */
+import * as path from "node:path";
 import { assertStillConfined } from "./still_confined.ts";
-import type { ConfinedPath, Workspace } from "../workspace/confine.ts";
-import { ToolError } from "../errors.ts";
+import { openConfined, type OpenedPath, type Workspace } from "../workspace/confine.ts";
+import { fromOsError, ToolError } from "../errors.ts";
 import { compileGlobs, isHiddenPath, prefilterArgs } from "./glob.ts";
-import { decodeRgData, type RgData, startRipgrep } from "./ripgrep.ts";
+import { decodeRgData, type RgData, rgWarnings } from "./ripgrep.ts";
+import type { RipgrepRunner } from "./ripgrep_runner.ts";
+import { closeFd, openBeneath, statAt } from "../os/fs_at.ts";
+import { O } from "../os/libc.ts";
 import { charBoundary } from "../files/utf8.ts";
 
 /** rg error lines kept as warnings. */
@@ -116,15 +124,40 @@ export function searchArgs(options: SearchOptions, target: string, prefilter: st
 }
 
 /**
- * Searches `target` (a confined file or directory). Bad regex → INVALID_ARGUMENT with rg's reason.
+ * The directory rg starts in for `opened`, as an O_PATH fd, with its workspace-relative path and the name to
+ * search in it: the directory itself and "." or, for a file, its parent and the file's name. The parent is
+ * walked from the workspace root without following a symlink and must still hold the very file opened.
+ */
+function searchRoot(ws: Workspace, opened: OpenedPath): { fd: number; rel: string; name: string } {
+  if (opened.stat.kind === "dir") return { fd: opened.fd, rel: opened.target.rel, name: "." };
+  const rel = path.posix.dirname(opened.target.rel);
+  const name = path.posix.basename(opened.target.rel);
+  const fd = openBeneath(ws.fd, rel, O.PATH | O.DIRECTORY);
+  try {
+    const now = statAt(fd, name);
+    if (now.ino !== opened.stat.ino || now.dev !== opened.stat.dev) {
+      throw new ToolError("INVALID_ARGUMENT", `${opened.target.rel} changed while it was being opened`, {
+        hint: "Something renamed or replaced it at the same time; call again.",
+        details: { field: "path" },
+      });
+    }
+  } catch (error) {
+    closeFd(fd);
+    throw error;
+  }
+  return { fd, rel, name };
+}
+
+/**
+ * Searches `input` (a file or directory of the workspace). Bad regex → INVALID_ARGUMENT with rg's reason.
  *
  * @example
- * (await searchText(ws, dir, rgPath, { ...options, pattern: "fn main", maxResults: 1 })).matches[0].path;
+ * (await searchText(ws, "src", runner, { ...options, pattern: "fn main", maxResults: 1 })).matches[0].path;
  */
 export async function searchText(
   ws: Workspace,
-  target: ConfinedPath,
-  rgPath: string,
+  input: string,
+  runner: RipgrepRunner,
   options: SearchOptions,
 ): Promise<SearchResult> {
   if (options.pattern.includes("\n")) {
@@ -132,14 +165,32 @@ export async function searchText(
       details: { field: "pattern" },
     });
   }
-  const isDir = (await Deno.stat(target.abs)).isDirectory;
+  const opened = await openConfined(ws, input);
+  try {
+    return await searchOpened(ws, opened, runner, options);
+  } catch (error) {
+    throw fromOsError(error, opened.target.rel);
+  } finally {
+    closeFd(opened.fd);
+  }
+}
+
+async function searchOpened(
+  ws: Workspace,
+  opened: OpenedPath,
+  runner: RipgrepRunner,
+  options: SearchOptions,
+): Promise<SearchResult> {
+  const isDir = opened.stat.kind === "dir";
   const filter = isDir && options.globs.length > 0 ? compileGlobs(options.globs) : null;
-  const prefix = target.rel === "." ? "" : `${target.rel}/`;
-  const rg = startRipgrep(rgPath, {
-    args: searchArgs(options, target.rel, filter ? prefilterArgs(filter) : []),
-    cwd: ws.root,
+  const root = searchRoot(ws, opened);
+  const prefix = root.rel === "." ? "" : `${root.rel}/`;
+  // The pinned directory is needed only until rg has started in it (it then holds it as its cwd).
+  await using rg = await runner.start({
+    args: searchArgs(options, root.name, filter ? prefilterArgs(filter) : []),
+    dir: root.fd,
     signal: options.signal,
-  });
+  }).finally(() => root.fd !== opened.fd && closeFd(root.fd));
 
   const matches: SearchMatch[] = [];
   const ctx = options.context;
@@ -152,12 +203,12 @@ export async function searchText(
 
   const openFile = (data: RgData) => {
     const decoded = decodeRgData(data);
-    const path = decoded.text.startsWith("./") ? decoded.text.slice(2) : decoded.text;
-    const below = path.startsWith(prefix) ? path.slice(prefix.length) : path;
-    const outside = path.startsWith("/") || /(^|\/)\.\.(\/|$)/.test(path);
+    // rg names files relative to the directory it started in.
+    const below = decoded.text.startsWith("./") ? decoded.text.slice(2) : decoded.text;
+    const outside = below.startsWith("/") || /(^|\/)\.\.(\/|$)/.test(below);
     const skip = outside || (isDir && ((filter !== null && !filter.matches(below)) ||
       (!options.includeHidden && isHiddenPath(below))));
-    file = { path, lossy: decoded.lossy, skip };
+    file = { path: prefix + below, lossy: decoded.lossy, skip };
     fileStart = matches.length;
     recent = [];
   };
@@ -216,32 +267,30 @@ export async function searchText(
   const streamDecoder = new TextDecoder();
   // Text of a message still missing its newline, in pieces: a line spanning many chunks is joined once.
   let partial: string[] = [];
-  try {
-    for await (const chunk of rg.chunks()) {
-      const text = streamDecoder.decode(chunk, { stream: true });
-      let newline = text.indexOf("\n");
-      if (newline < 0) {
-        partial.push(text);
-        continue;
-      }
-      partial.push(text.slice(0, newline));
-      onMessage(JSON.parse(partial.join("")) as RgMessage);
-      let start = newline + 1;
-      for (newline = text.indexOf("\n", start); newline >= 0 && !done; newline = text.indexOf("\n", start)) {
-        onMessage(JSON.parse(text.slice(start, newline)) as RgMessage);
-        start = newline + 1;
-      }
-      partial = [text.slice(start)];
-      if (done) {
-        rg.kill();
-        break;
-      }
+  for await (const chunk of rg.chunks()) {
+    const text = streamDecoder.decode(chunk, { stream: true });
+    let newline = text.indexOf("\n");
+    if (newline < 0) {
+      partial.push(text);
+      continue;
     }
-  } finally {
-    if (done) rg.kill();
+    partial.push(text.slice(0, newline));
+    onMessage(JSON.parse(partial.join("")) as RgMessage);
+    let start = newline + 1;
+    for (newline = text.indexOf("\n", start); newline >= 0 && !done; newline = text.indexOf("\n", start)) {
+      onMessage(JSON.parse(text.slice(start, newline)) as RgMessage);
+      start = newline + 1;
+    }
+    partial = [text.slice(start)];
+    if (done) {
+      rg.kill();
+      break;
+    }
   }
   const outcome = await rg.finish();
-  await assertStillConfined(target);
+  // Without the kernel's read confinement, a directory swapped for a symlink during the run could have
+  // redirected rg below its pinned start: refuse results whose directory moved (racy, the best there is).
+  if (!rg.confined) await assertStillConfined(opened.target);
   if (outcome.code === 2 && !sawMessage) {
     // rg stops before searching anything only when it cannot use its arguments: with a confined, existing
     // path that is the pattern.
@@ -253,10 +302,10 @@ export async function searchText(
         details: { field: "pattern", reason },
       });
     }
-    throw new ToolError("INTERNAL", `rg failed: ${reason}`, { details: { path: target.rel, stderr: reason } });
+    throw new ToolError("INTERNAL", `rg failed: ${reason}`, { details: { path: opened.target.rel, stderr: reason } });
   }
   if (options.signal?.aborted) throw new ToolError("TIMEOUT", "search_text was cancelled");
-  const warnings = outcome.stderr.split("\n").map((line) => line.trim()).filter(Boolean).slice(0, MAX_SEARCH_WARNINGS);
+  const warnings = rgWarnings(outcome.stderr, prefix, MAX_SEARCH_WARNINGS, root.name);
   return {
     matches,
     files_matched: new Set(matches.map((match) => match.path)).size,

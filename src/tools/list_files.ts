@@ -1,7 +1,5 @@
 import { z } from "zod";
 import { defineTool } from "./tool.ts";
-import { confine } from "../workspace/confine.ts";
-import { fromOsError } from "../errors.ts";
 import { type FileListing, listFiles } from "../files/list_files.ts";
 
 function render(listing: FileListing, sort: string): string {
@@ -45,21 +43,15 @@ export const listFilesTool = defineTool({
     warnings: z.array(z.string()),
   }),
   handler: async (args, ctx) => {
-    const dir = await confine(ctx.workspace, args.path);
-    let listing: FileListing;
-    try {
-      listing = await listFiles(dir, ctx.services.facts.ripgrep.path, {
-        globs: args.glob === undefined ? [] : typeof args.glob === "string" ? [args.glob] : args.glob,
-        ignore: args.ignore ?? [],
-        respectGitignore: args.respect_gitignore,
-        includeHidden: args.include_hidden,
-        sort: args.sort,
-        limit: args.limit,
-        signal: ctx.signal,
-      });
-    } catch (error) {
-      throw fromOsError(error, dir.rel);
-    }
+    const listing = await listFiles(ctx.workspace, args.path, ctx.services.ripgrepRunner, {
+      globs: args.glob === undefined ? [] : typeof args.glob === "string" ? [args.glob] : args.glob,
+      ignore: args.ignore ?? [],
+      respectGitignore: args.respect_gitignore,
+      includeHidden: args.include_hidden,
+      sort: args.sort,
+      limit: args.limit,
+      signal: ctx.signal,
+    });
     return { text: render(listing, args.sort), data: { ...listing } };
   },
 });

@@ -1,7 +1,5 @@
 import { z } from "zod";
 import { defineTool } from "./tool.ts";
-import { confine } from "../workspace/confine.ts";
-import { fromOsError } from "../errors.ts";
 import { type SearchResult, searchText } from "../search/search_text.ts";
 
 function render(result: SearchResult, context: number): string {
@@ -61,23 +59,17 @@ export const searchTextTool = defineTool({
     warnings: z.array(z.string()),
   }),
   handler: async (args, ctx) => {
-    const target = await confine(ctx.workspace, args.path);
-    let result: SearchResult;
-    try {
-      result = await searchText(ctx.workspace, target, ctx.services.facts.ripgrep.path, {
-        pattern: args.pattern,
-        regex: args.regex,
-        case: args.case,
-        globs: args.glob === undefined ? [] : typeof args.glob === "string" ? [args.glob] : args.glob,
-        includeHidden: args.include_hidden,
-        context: args.context,
-        maxResults: args.max_results,
-        maxLineBytes: args.max_line_bytes,
-        signal: ctx.signal,
-      });
-    } catch (error) {
-      throw fromOsError(error, target.rel);
-    }
+    const result = await searchText(ctx.workspace, args.path, ctx.services.ripgrepRunner, {
+      pattern: args.pattern,
+      regex: args.regex,
+      case: args.case,
+      globs: args.glob === undefined ? [] : typeof args.glob === "string" ? [args.glob] : args.glob,
+      includeHidden: args.include_hidden,
+      context: args.context,
+      maxResults: args.max_results,
+      maxLineBytes: args.max_line_bytes,
+      signal: ctx.signal,
+    });
     return { text: render(result, args.context), data: { ...result } };
   },
 });

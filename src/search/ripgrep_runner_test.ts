@@ -1,0 +1,103 @@
+import { assert, assertEquals } from "../../tests/assert.ts";
+import { rgExecutables, RipgrepRunner } from "./ripgrep_runner.ts";
+import type { RipgrepProcess } from "./ripgrep.ts";
+import { memfdExecutable } from "./embedded_ripgrep.ts";
+import { probeLandlock } from "../policy/landlock_probe.ts";
+import { closeFd, openDirectory } from "../os/fs_at.ts";
+import { rgPath } from "@vscode/ripgrep";
+
+const landlock = probeLandlock();
+const LANDLOCK = { ignore: landlock.abi === null, sanitizeOps: false, sanitizeResources: false };
+
+/** A workspace with an inside file, a symlink to an outside tree holding a secret, and the runner on it. */
+async function setup(rg = rgPath) {
+  const base = await Deno.realPath(await Deno.makeTempDir({ prefix: "workcell-rg-" }));
+  const root = `${base}/ws`;
+  await Deno.mkdir(`${root}/deep/er`, { recursive: true });
+  await Deno.mkdir(`${base}/outside`);
+  await Deno.writeTextFile(`${base}/outside/secret.txt`, "SECRET outside\n");
+  await Deno.writeTextFile(`${root}/deep/er/inside.txt`, "SECRET inside\n");
+  await Deno.symlink(`${base}/outside`, `${root}/deep/link`);
+  await Deno.writeTextFile(`${base}/.gitignore`, "ignored.txt\n");
+  await Deno.writeTextFile(`${root}/ignored.txt`, "SECRET ignored by the parent's .gitignore\n");
+  const runner = new RipgrepRunner({ rgPath: rg, root, landlock });
+  return {
+    base,
+    root,
+    runner,
+    /** rg's output and stderr, run in `dir` (absolute). */
+    async run(dir: string, args: string[]): Promise<{ out: string; stderr: string; confined: boolean }> {
+      const fd = openDirectory(dir);
+      let rg: RipgrepProcess;
+      try {
+        rg = await runner.start({ args, dir: fd });
+      } finally {
+        closeFd(fd);
+      }
+      let out = "";
+      for await (const chunk of rg.chunks()) out += new TextDecoder().decode(chunk);
+      const { stderr } = await rg.finish();
+      return { out, stderr, confined: rg.confined };
+    },
+    async [Symbol.asyncDispose]() {
+      await runner.close();
+      await Deno.remove(base, { recursive: true });
+    },
+  };
+}
+
+Deno.test({
+  name: "RipgrepRunner: sandboxed rg reads the workspace and its parents' ignore files, nothing outside",
+  ...LANDLOCK,
+  fn: async () => {
+    await using ws = await setup();
+    const inside = await ws.run(ws.root, ["--no-require-git", "-e", "SECRET", "--", "."]);
+    assertEquals([inside.out, inside.stderr, inside.confined], ["./deep/er/inside.txt:SECRET inside\n", "", true]);
+    // Through the symlink, asked to follow it (-L), or named directly: denied by the kernel, not read.
+    const followed = await ws.run(ws.root, ["-L", "-e", "SECRET", "--", "."]);
+    assert(!followed.out.includes("outside"), followed.out);
+    assert(followed.stderr.includes("./deep/link: Permission denied"), followed.stderr);
+    const named = await ws.run(ws.root, ["-e", "SECRET", "--", "deep/link/secret.txt"]);
+    assertEquals(named.out, "");
+    assert(named.stderr.includes("Permission denied"), named.stderr);
+    // Started in a directory outside (an fd leading out): nothing listed either.
+    const out = await ws.run(`${ws.base}/outside`, ["--files", "--", "."]);
+    assertEquals(out.out, "");
+    assert(out.stderr.includes("Permission denied"), out.stderr);
+  },
+});
+
+Deno.test({
+  name: "RipgrepRunner: the compiled binary's rg runs from a memfd inside the sandbox",
+  ...LANDLOCK,
+  fn: async () => {
+    const memfd = memfdExecutable("rg", await Deno.readFile(rgPath));
+    assertEquals(rgExecutables(memfd), []);
+    await using ws = await setup(memfd);
+    const inside = await ws.run(`${ws.root}/deep`, ["-e", "SECRET", "--", "."]);
+    assertEquals([inside.out, inside.confined], ["./er/inside.txt:SECRET inside\n", true]);
+    const followed = await ws.run(`${ws.root}/deep`, ["-L", "--files", "--", "."]);
+    assertEquals(followed.out, "./er/inside.txt\n");
+    closeFd(Number(memfd.slice("/proc/self/fd/".length)));
+  },
+});
+
+Deno.test("RipgrepRunner: without Landlock rg runs unconfined and says so", async () => {
+  const base = await Deno.realPath(await Deno.makeTempDir({ prefix: "workcell-rg-" }));
+  await Deno.writeTextFile(`${base}/a.txt`, "x\n");
+  const runner = new RipgrepRunner({ rgPath, root: base, landlock: { abi: null, reason: "not here" } });
+  const fd = openDirectory(base);
+  try {
+    await using rg = await runner.start({ args: ["--files", "--", "."], dir: fd });
+    assertEquals(rg.confined, false);
+  } finally {
+    closeFd(fd);
+    await runner.close();
+    await Deno.remove(base, { recursive: true });
+  }
+});
+
+Deno.test("rgExecutables: a file gets a rule; a memfd path none", () => {
+  assertEquals(rgExecutables("/opt/rg"), ["/opt/rg"]);
+  assertEquals(rgExecutables("/proc/self/fd/7"), []);
+});
