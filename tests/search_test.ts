@@ -138,6 +138,13 @@ Deno.test("search_text end to end", async (t) => {
     assertEquals(code(await server.call("search_text", { pattern: "needle", path: "nope" })), "NOT_FOUND");
   });
 
+  await t.step("a FIFO is NOT_A_FILE at once, never opened", async () => {
+    await new Deno.Command("mkfifo", { args: [`${ws}/pipe`] }).output();
+    const result = await server.call("search_text", { pattern: "needle", path: "pipe" });
+    assertEquals([result.isError, result.structured.error?.code], [true, "NOT_A_FILE"]);
+    await Deno.remove(`${ws}/pipe`);
+  });
+
   await t.step("context lines before and after", async () => {
     const found = await search({ pattern: "needle", path: "ctx.txt", context: 2 });
     assertEquals(found.matches.map((match) => [match.line, match.before, match.after]), [

@@ -148,13 +148,16 @@ export class Command {
     } finally {
       for (const fd of childFds) closeFd(fd);
     }
-    let pidfd: number;
+    let pidfd = -1;
     try {
       pidfd = pidfdOpen(pid);
       for (const fd of parentFds) setNonblocking(fd);
     } catch (error) {
       killGroup(pid, SIGNALS.KILL);
       for (const fd of parentFds) closeFd(fd);
+      if (pidfd >= 0) closeFd(pidfd);
+      // Nothing will watch this child: reap it here so it does not stay a zombie.
+      while (reap(pid) === null) await new Promise((resolve) => setTimeout(resolve, 1));
       throw error;
     }
     const command = new Command(reactor, options, plan.cwd, pid, io);

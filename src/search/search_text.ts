@@ -182,6 +182,13 @@ async function searchOpened(
   options: SearchOptions,
 ): Promise<SearchResult> {
   const isDir = opened.stat.kind === "dir";
+  if (!isDir && opened.stat.kind !== "file") {
+    // rg would open a FIFO and wait for a writer, or read a device.
+    throw new ToolError("NOT_A_FILE", `${opened.target.rel} is a special file (device, FIFO or socket)`, {
+      hint: "search_text searches regular files and directories.",
+      details: { path: opened.target.rel },
+    });
+  }
   const filter = isDir && options.globs.length > 0 ? compileGlobs(options.globs) : null;
   const root = searchRoot(ws, opened);
   const prefix = root.rel === "." ? "" : `${root.rel}/`;
