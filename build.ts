@@ -24,23 +24,22 @@
  */
 import * as path from "node:path";
 import { permissionFlags } from "./src/permissions.ts";
-import { EMBEDDED_RIPGREP_DIR, ripgrepFileName } from "./src/search/ripgrep_binary.ts";
+import { EMBEDDED_RIPGREP_DIR, RIPGREP_FILE_NAME } from "./src/search/ripgrep_binary.ts";
 import { sha256Hex } from "./src/search/embedded_ripgrep.ts";
 import manifest from "./deno.json" with { type: "json" };
 
 /** A `deno compile --target` and the ripgrep platform package for it. */
 export interface BuildTarget {
-  os: "linux" | "darwin" | "windows";
   ripgrepPackage: string;
 }
 
-/** The targets build.ts knows how to equip with ripgrep. */
+/**
+ * The targets build.ts knows how to equip with ripgrep: Linux only, since the server pins every file access
+ * through Linux libc calls (docs/confinement.md).
+ */
 export const TARGETS: Record<string, BuildTarget> = {
-  "x86_64-unknown-linux-gnu": { os: "linux", ripgrepPackage: "@vscode/ripgrep-linux-x64" },
-  "aarch64-unknown-linux-gnu": { os: "linux", ripgrepPackage: "@vscode/ripgrep-linux-arm64" },
-  "x86_64-apple-darwin": { os: "darwin", ripgrepPackage: "@vscode/ripgrep-darwin-x64" },
-  "aarch64-apple-darwin": { os: "darwin", ripgrepPackage: "@vscode/ripgrep-darwin-arm64" },
-  "x86_64-pc-windows-msvc": { os: "windows", ripgrepPackage: "@vscode/ripgrep-win32-x64" },
+  "x86_64-unknown-linux-gnu": { ripgrepPackage: "@vscode/ripgrep-linux-x64" },
+  "aarch64-unknown-linux-gnu": { ripgrepPackage: "@vscode/ripgrep-linux-arm64" },
 };
 
 /** The permission flags baked into the binary (see the module doc for the two run-time differences). */
@@ -57,7 +56,7 @@ export function hostTarget(): string {
 /** Where the binary for `target` is written. */
 export function outputPath(target: string): string {
   if (target === hostTarget()) return path.join(DIST, "workcell");
-  return path.join(DIST, `workcell-${target}${TARGETS[target]?.os === "windows" ? ".exe" : ""}`);
+  return path.join(DIST, `workcell-${target}`);
 }
 
 /**
@@ -89,7 +88,7 @@ export function compileArgs(target: string): string[] {
     "--config",
     path.join(ROOT, "deno.json"),
     "--include",
-    path.join(ROOT, EMBEDDED_RIPGREP_DIR, ripgrepFileName(spec.os)),
+    path.join(ROOT, EMBEDDED_RIPGREP_DIR, RIPGREP_FILE_NAME),
     ...workerModules().flatMap((worker) => ["--include", worker]),
     "--target",
     target,
@@ -151,7 +150,7 @@ async function stageRipgrep(target: string): Promise<string> {
   const dir = path.join(ROOT, EMBEDDED_RIPGREP_DIR);
   await Deno.remove(dir, { recursive: true }).catch(() => {});
   await Deno.mkdir(dir, { recursive: true });
-  const staged = path.join(dir, ripgrepFileName(spec.os));
+  const staged = path.join(dir, RIPGREP_FILE_NAME);
   if (target === hostTarget()) {
     const { rgPath } = await import("@vscode/ripgrep");
     await Deno.copyFile(rgPath, staged);
@@ -163,7 +162,7 @@ async function stageRipgrep(target: string): Promise<string> {
       const tarball = [...Deno.readDirSync(scratch)].find((entry) => entry.name.endsWith(".tgz"));
       if (!tarball) throw new Error(`npm pack ${spec.ripgrepPackage}@${version} produced no tarball`);
       await run("tar", ["-xzf", path.join(scratch, tarball.name), "-C", scratch]);
-      await Deno.copyFile(path.join(scratch, "package", "bin", ripgrepFileName(spec.os)), staged);
+      await Deno.copyFile(path.join(scratch, "package", "bin", RIPGREP_FILE_NAME), staged);
     } finally {
       await Deno.remove(scratch, { recursive: true });
     }

@@ -61,9 +61,9 @@ Deno.test("build.ts: compile arguments embed the target's rg and write dist/work
     Deno.removeSync(dir, { recursive: true });
   }
   for (const worker of workerModules()) assert(args.includes(worker), `${worker} is included`);
-  const windows = compileArgs("x86_64-pc-windows-msvc");
-  assert(windows[windows.indexOf("--include") + 1].endsWith("rg.exe"));
-  assert(outputPath("x86_64-pc-windows-msvc").endsWith("workcell-x86_64-pc-windows-msvc.exe"));
+  const arm = compileArgs("aarch64-unknown-linux-gnu");
+  assert(arm[arm.indexOf("--include") + 1].endsWith("/rg"));
+  assert(outputPath("aarch64-unknown-linux-gnu").endsWith("workcell-aarch64-unknown-linux-gnu"));
   assert(Object.keys(TARGETS).includes(hostTarget()), `host target ${hostTarget()} is buildable`);
 });
 

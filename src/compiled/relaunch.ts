@@ -23,10 +23,8 @@ export interface Launch {
   cwd: string;
 }
 
-/** Signals passed on to the relaunched process (Windows delivers only SIGINT and SIGBREAK). */
-const FORWARDED_SIGNALS: Deno.Signal[] = Deno.build.os === "windows"
-  ? ["SIGINT", "SIGBREAK"]
-  : ["SIGINT", "SIGTERM", "SIGHUP"];
+/** Signals passed on to the relaunched process. */
+const FORWARDED_SIGNALS: Deno.Signal[] = ["SIGINT", "SIGTERM", "SIGHUP"];
 
 /**
  * Whether a process started in `cwd` must relaunch into `workspace` (both

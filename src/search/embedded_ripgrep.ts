@@ -4,25 +4,22 @@
  * and the binary may write only beneath the workspace, which rg must never
  * be dropped into. So:
  *
- * 1. Linux: `memfd_create("rg", MFD_CLOEXEC | MFD_EXEC)`, write the bytes,
+ * 1. `memfd_create("rg", MFD_CLOEXEC | MFD_EXEC)`, write the bytes,
  *    seal the file against changes, and run `/proc/self/fd/N`. Nothing
  *    touches a disk; close-on-exec keeps the fd out of every child (the
  *    kernel resolves the path before it closes the fd).
- * 2. Elsewhere, or where `vm.memfd_noexec` forbids executable memfds: a
- *    private 0700 cache directory (`$XDG_CACHE_HOME/workcell`, else
- *    `~/.cache/workcell`, `~/Library/Caches/workcell` on macOS) holding
+ * 2. Where `vm.memfd_noexec` forbids executable memfds: a private 0700
+ *    cache directory (`$XDG_CACHE_HOME/workcell`, else `~/.cache/workcell`) holding
  *    `rg-<sha256>`, written through libc (Deno's write grant stops at the
  *    workspace) to a temporary name and renamed into place. An existing file
  *    is used only if its SHA-256 equals the embedded bytes' and the directory
  *    is a real 0700 directory owned by this user; otherwise it is rewritten.
  *
- * Windows has neither (no libc through FFI here): there the embedded rg
- * cannot run and the tools that need it say so.
- *
  * @example
  * const exe = await materializeRipgrep(await Deno.readFile(embeddedPath));
  * await new Deno.Command(exe.path, { args: ["--version"] }).output();
  */
+import { O } from "../os/libc.ts";
 import * as path from "node:path";
 
 /** Where the executable copy lives. */
@@ -42,12 +39,6 @@ const EINVAL = 22;
 const CACHE_DIR_MODE = 0o700;
 const PARENT_DIR_MODE = 0o755;
 const EXECUTABLE_MODE = 0o700;
-
-/** open(2) flags that differ between Linux and macOS. */
-const OPEN_FLAGS = {
-  linux: { O_WRONLY: 0x1, O_CREAT: 0x40, O_EXCL: 0x80, O_NOFOLLOW: 0x20000, O_CLOEXEC: 0x80000 },
-  darwin: { O_WRONLY: 0x1, O_CREAT: 0x200, O_EXCL: 0x800, O_NOFOLLOW: 0x100, O_CLOEXEC: 0x1000000 },
-} as const;
 
 const LIBC_SYMBOLS = {
   open: { parameters: ["buffer", "i32", "u32"], result: "i32" },
@@ -72,7 +63,7 @@ function cString(text: string): Uint8Array {
 type Libc = Deno.DynamicLibrary<typeof LIBC_SYMBOLS>["symbols"];
 
 function openLibc(): Deno.DynamicLibrary<typeof LIBC_SYMBOLS> {
-  return Deno.dlopen(Deno.build.os === "darwin" ? "libSystem.B.dylib" : "libc.so.6", LIBC_SYMBOLS);
+  return Deno.dlopen("libc.so.6", LIBC_SYMBOLS);
 }
 
 function writeAll(libc: Libc, fd: number, bytes: Uint8Array): void {
@@ -91,7 +82,6 @@ function writeAll(libc: Libc, fd: number, bytes: Uint8Array): void {
  * life: every rg run executes from it.
  */
 export function memfdExecutable(name: string, bytes: Uint8Array): string {
-  if (Deno.build.os !== "linux") throw new Error("memfd_create is Linux-only");
   const libc = openLibc();
   const linux = Deno.dlopen("libc.so.6", LINUX_SYMBOLS);
   try {
@@ -121,9 +111,7 @@ export function defaultCacheDir(env: { get(name: string): string | undefined } =
   if (xdg && path.isAbsolute(xdg)) return path.join(xdg, "workcell");
   const home = env.get("HOME");
   if (!home) return null;
-  return Deno.build.os === "darwin"
-    ? path.join(home, "Library", "Caches", "workcell")
-    : path.join(home, ".cache", "workcell");
+  return path.join(home, ".cache", "workcell");
 }
 
 /** Lowercase hex SHA-256 of `bytes`. */
@@ -148,9 +136,6 @@ async function privateDirectory(dir: string, uid: number): Promise<boolean> {
  * stay confined to the workspace.
  */
 export async function cachedExecutable(dir: string, name: string, bytes: Uint8Array): Promise<string> {
-  if (Deno.build.os !== "linux" && Deno.build.os !== "darwin") {
-    throw new Error(`no way to run an embedded executable on ${Deno.build.os}`);
-  }
   const hash = await sha256Hex(bytes);
   const target = path.join(dir, `${name}-${hash}`);
   const libc = openLibc();
@@ -168,11 +153,10 @@ export async function cachedExecutable(dir: string, name: string, bytes: Uint8Ar
     }
     const existing = await Deno.readFile(target).catch(() => null);
     if (existing && (await sha256Hex(existing)) === hash) return target;
-    const flags = OPEN_FLAGS[Deno.build.os];
     const temp = `${target}.${crypto.randomUUID()}.tmp`;
     const fd = libc.symbols.open(
       cString(temp),
-      flags.O_WRONLY | flags.O_CREAT | flags.O_EXCL | flags.O_NOFOLLOW | flags.O_CLOEXEC,
+      O.WRONLY | O.CREAT | O.EXCL | O.NOFOLLOW | O.CLOEXEC,
       EXECUTABLE_MODE,
     );
     if (fd < 0) throw new Error(`cannot create ${temp}`);
@@ -194,17 +178,15 @@ export async function materializeRipgrep(
   bytes: Uint8Array,
   cacheDir: string | null = defaultCacheDir(),
 ): Promise<MaterializedRipgrep> {
-  const name = Deno.build.os === "windows" ? "rg.exe" : "rg";
-  let memfdError: unknown = null;
-  if (Deno.build.os === "linux") {
-    try {
-      return { path: memfdExecutable(name, bytes), via: "memfd" };
-    } catch (error) {
-      memfdError = error;
-    }
+  const name = "rg";
+  let memfdError: unknown;
+  try {
+    return { path: memfdExecutable(name, bytes), via: "memfd" };
+  } catch (error) {
+    memfdError = error;
   }
   if (cacheDir === null) {
-    throw new Error(`cannot run the embedded ripgrep: ${memfdError ?? "no memfd"}, and no HOME for a cache directory`);
+    throw new Error(`cannot run the embedded ripgrep: ${memfdError}, and no HOME for a cache directory`);
   }
   return { path: await cachedExecutable(cacheDir, name, bytes), via: "cache-dir" };
 }

@@ -28,10 +28,8 @@ export interface RipgrepBinary {
 export const RIPGREP_PACKAGE = "npm:@vscode/ripgrep";
 /** Where build.ts stages the target's rg for `deno compile --include` (repo-relative). */
 export const EMBEDDED_RIPGREP_DIR = "dist/.embed";
-/** The embedded binary's file name for an OS. */
-export function ripgrepFileName(os: string = Deno.build.os): string {
-  return os === "windows" ? "rg.exe" : "rg";
-}
+/** The name of the rg executable in the npm package and in the binary. */
+export const RIPGREP_FILE_NAME = "rg";
 
 async function versionOf(exe: string): Promise<string | null> {
   try {
@@ -48,7 +46,7 @@ export async function locateRipgrep(): Promise<RipgrepBinary> {
     const { rgPath } = await import("@vscode/ripgrep");
     return { path: rgPath, version: await versionOf(rgPath), origin: RIPGREP_PACKAGE };
   }
-  const embedded = new URL(`../../${EMBEDDED_RIPGREP_DIR}/${ripgrepFileName()}`, import.meta.url);
+  const embedded = new URL(`../../${EMBEDDED_RIPGREP_DIR}/${RIPGREP_FILE_NAME}`, import.meta.url);
   try {
     const made = await materializeRipgrep(await Deno.readFile(embedded));
     return {
