@@ -16,6 +16,7 @@ import type { LaunchPlan } from "../policy/policy.ts";
 import { ToolError } from "../errors.ts";
 import type { SpawnRequest } from "./spawn_request.ts";
 import { POLL, SIGNALS } from "../os/libc.ts";
+import { fdPath } from "../os/fs_at.ts";
 import {
   closeFd,
   type ExitStatus,
@@ -26,6 +27,7 @@ import {
   pidfdOpen,
   readSome,
   reap,
+  reapKilled,
   setNonblocking,
   writeSome,
 } from "./fd.ts";
@@ -114,7 +116,7 @@ export class Command {
   static async launch(reactor: Reactor, plan: LaunchPlan, options: CommandOptions): Promise<Command> {
     const env = childEnvironment(plan.env, options.tty);
     // The child changes into the pinned directory through its fd (still open in the child until exec).
-    const base = { argv: plan.argv, env, cwd: `/proc/self/fd/${plan.cwdFd}` };
+    const base = { argv: plan.argv, env, cwd: fdPath(plan.cwdFd) };
     let request: SpawnRequest;
     let parentFds: number[];
     let childFds: number[];
@@ -157,7 +159,7 @@ export class Command {
       for (const fd of parentFds) closeFd(fd);
       if (pidfd >= 0) closeFd(pidfd);
       // Nothing will watch this child: reap it here so it does not stay a zombie.
-      while (reap(pid) === null) await new Promise((resolve) => setTimeout(resolve, 1));
+      await reapKilled(pid);
       throw error;
     }
     const command = new Command(reactor, options, plan.cwd, pid, io);

@@ -110,6 +110,11 @@ export function reap(pid: number): ExitStatus | null {
   }
 }
 
+/** Waits for a child that was just sent SIGKILL and that nothing else watches, and reaps it (no zombie is left). */
+export async function reapKilled(pid: number): Promise<void> {
+  while (reap(pid) === null) await new Promise((resolve) => setTimeout(resolve, 1));
+}
+
 /** Bytes of siginfo_t, and the offset of its si_pid (Linux). */
 const SIGINFO_BYTES = 128;
 const SI_PID_OFFSET = 16;

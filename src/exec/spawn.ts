@@ -15,6 +15,7 @@
 import * as path from "node:path";
 import { cString, ERRNO, libc, O, SPAWN } from "../os/libc.ts";
 import type { Spawner, SpawnRequest } from "./spawn_request.ts";
+import { fdPath } from "../os/fs_at.ts";
 
 /** Bytes reserved for glibc's opaque spawn structs (80 and 336 bytes on x86_64; room to spare). */
 const FILE_ACTIONS_BYTES = 256;
@@ -85,7 +86,7 @@ export function spawnChild(request: SpawnRequest): number {
   if (request.argv.length === 0) throw new SpawnError(ERRNO.ENOENT, "empty argv");
   const c = libc();
   const program = cString(
-    request.programFd === undefined ? resolveProgram(request.argv[0], request.env.PATH) : `/proc/self/fd/${PROGRAM_FD}`,
+    request.programFd === undefined ? resolveProgram(request.argv[0], request.env.PATH) : fdPath(PROGRAM_FD),
   );
   const argv = cStringArray(request.argv);
   const envp = cStringArray(Object.entries(request.env).map(([key, value]) => `${key}=${value}`));

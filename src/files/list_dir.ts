@@ -11,7 +11,7 @@ import { confine, openConfined, type Workspace } from "../workspace/confine.ts";
 import { fromOsError, ToolError } from "../errors.ts";
 import { closeFd, openAt, type RawDirEntry, readDirFd, reopenFd, statAt } from "../os/fs_at.ts";
 import { O } from "../os/libc.ts";
-import { decodeBytes } from "../search/ripgrep.ts";
+import { decodeBytes } from "../text/utf8.ts";
 
 /** Entries looked at (collected or only counted) before the walk stops counting. */
 export const LIST_DIR_WALK_LIMIT = 100_000;

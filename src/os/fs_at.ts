@@ -163,6 +163,17 @@ export function openBeneath(dirFd: number, relative: string, flags: number, mode
 }
 
 /**
+ * The magic link that names the object open as `fd` in the process that resolves it (`/proc/self/fd/N`): a
+ * child's working directory or program before exec, or a reopen.
+ *
+ * @example
+ * new Deno.Command("pwd", { cwd: fdPath(dirFd) });
+ */
+export function fdPath(fd: number): string {
+  return `/proc/self/fd/${fd}`;
+}
+
+/**
  * Opens the very file an O_PATH fd refers to with real access `flags`, through its /proc/self/fd magic link
  * (nothing is looked up by name again, so nothing can be swapped in).
  *
@@ -170,7 +181,7 @@ export function openBeneath(dirFd: number, relative: string, flags: number, mode
  * const readable = reopenFd(pathFd, O.RDONLY);
  */
 export function reopenFd(fd: number, flags: number): number {
-  return check(libc().open(cString(`/proc/self/fd/${fd}`), flags | O.CLOEXEC, 0), "reopen");
+  return check(libc().open(cString(fdPath(fd)), flags | O.CLOEXEC, 0), "reopen");
 }
 
 /** Closes `fd`, ignoring errors. */

@@ -20,6 +20,7 @@
  * await new Deno.Command(exe.path, { args: ["--version"] }).output();
  */
 import { O } from "../os/libc.ts";
+import { fdPath } from "../os/fs_at.ts";
 import * as path from "node:path";
 
 /** Where the executable copy lives. */
@@ -98,7 +99,7 @@ export function memfdExecutable(name: string, bytes: Uint8Array): string {
       libc.symbols.close(fd);
       throw error;
     }
-    return `/proc/self/fd/${fd}`;
+    return fdPath(fd);
   } finally {
     linux.close();
     libc.close();

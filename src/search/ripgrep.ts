@@ -20,6 +20,7 @@
  * for await (const chunk of rg.chunks()) { ...; if (enough) { rg.kill(); break; } }
  * const outcome = await rg.finish();
  */
+import { decodeBytes, type Decoded } from "../text/utf8.ts";
 import { ToolError } from "../errors.ts";
 import type { Spawner } from "../exec/spawn_request.ts";
 import type { Reactor } from "../exec/reactor.ts";
@@ -33,9 +34,11 @@ import {
   pidfdOpen,
   readSome,
   reap,
+  reapKilled,
   setNonblocking,
 } from "../exec/fd.ts";
 import { cString, errno, libc, O, POLL, SIGNALS } from "../os/libc.ts";
+import { fdPath } from "../os/fs_at.ts";
 
 /** Flags every rg run starts with: no config file, no global excludes, no symlink following. */
 export const RG_BASE_ARGS: readonly string[] = ["--no-config", "--no-ignore-global", "--no-follow"];
@@ -127,7 +130,7 @@ export async function spawnRipgrep(launch: RipgrepLaunch, request: RipgrepReques
     pid = await launch.spawner({
       argv: [launch.rgPath, ...RG_BASE_ARGS, ...request.args],
       env: {},
-      cwd: `/proc/self/fd/${request.dir}`,
+      cwd: fdPath(request.dir),
       stdio: { stdin, stdout: stdout[1], stderr: stderr[1] },
       programFd: programFdOf(launch.rgPath),
     });
@@ -149,7 +152,7 @@ export async function spawnRipgrep(launch: RipgrepLaunch, request: RipgrepReques
     killGroup(pid, SIGNALS.KILL);
     closeFd(stdout[0]);
     closeFd(stderr[0]);
-    await reapSoon(pid);
+    await reapKilled(pid);
     throw cannotStart(launch.rgPath, error);
   }
   return new RunningRipgrep(launch, request.signal, pid, pidfd, stdout[0], stderr[0]);
@@ -166,11 +169,6 @@ function cannotStart(rgPath: string, error: unknown): ToolError {
     hint: "server_info.runtime.ripgrep shows where rg was expected; reinstall or rebuild the server.",
     cause: error,
   });
-}
-
-/** Reaps a killed child without a pidfd to wait on. */
-async function reapSoon(pid: number): Promise<void> {
-  while (reap(pid) === null) await new Promise((resolve) => setTimeout(resolve, 5));
 }
 
 /** One rg child, its two pipes and its pidfd, driven by reactor callbacks. */
@@ -371,17 +369,8 @@ export function rgWarnings(stderr: string, prefix: string, max: number, name = "
   );
 }
 
-const strict = new TextDecoder("utf-8", { fatal: true });
-const lossy = new TextDecoder("utf-8");
-
 /** A path or line as rg's JSON gives it: `{text}` when it is UTF-8, `{bytes}` (base64) when not. */
 export type RgData = { text: string } | { bytes: string };
-
-/** A decoded name or text, and whether bytes that are not UTF-8 were replaced with U+FFFD. */
-export interface Decoded {
-  text: string;
-  lossy: boolean;
-}
 
 /**
  * Decodes rg's `{text}` / `{bytes}` form; `{bytes}` that are not valid UTF-8 come back lossy.
@@ -392,18 +381,4 @@ export interface Decoded {
 export function decodeRgData(data: RgData): Decoded {
   if ("text" in data) return { text: data.text, lossy: false };
   return decodeBytes(Uint8Array.from(atob(data.bytes), (char) => char.charCodeAt(0)));
-}
-
-/**
- * Decodes bytes as UTF-8, falling back to a lossy decoding with the flag set.
- *
- * @example
- * decodeBytes(new Uint8Array([0x61, 0xff])); // { text: "a\uFFFD", lossy: true }
- */
-export function decodeBytes(bytes: Uint8Array): Decoded {
-  try {
-    return { text: strict.decode(bytes), lossy: false };
-  } catch {
-    return { text: lossy.decode(bytes), lossy: true };
-  }
 }

@@ -1,12 +1,6 @@
 import { assert, assertEquals } from "../../tests/assert.ts";
-import {
-  decodeBytes,
-  decodeRgData,
-  RG_BUFFERED_BYTES,
-  rgWarnings,
-  type RipgrepProcess,
-  spawnRipgrep,
-} from "./ripgrep.ts";
+import { decodeRgData, RG_BUFFERED_BYTES, rgWarnings, type RipgrepProcess, spawnRipgrep } from "./ripgrep.ts";
+import { decodeBytes } from "../text/utf8.ts";
 import { rgPath } from "@vscode/ripgrep";
 import { Reactor } from "../exec/reactor.ts";
 import { directSpawner } from "../exec/spawn.ts";

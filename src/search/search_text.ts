@@ -14,13 +14,12 @@
  */
 import * as path from "node:path";
 import { assertStillConfined } from "./still_confined.ts";
-import { openConfined, type OpenedPath, type Workspace } from "../workspace/confine.ts";
+import { changing, openConfined, type OpenedPath, pinDirectory, type Workspace } from "../workspace/confine.ts";
 import { fromOsError, ToolError } from "../errors.ts";
 import { compileGlobs, isHiddenPath, prefilterArgs } from "./glob.ts";
 import { decodeRgData, type RgData, rgWarnings } from "./ripgrep.ts";
 import type { RipgrepRunner } from "./ripgrep_runner.ts";
-import { closeFd, openBeneath, statAt } from "../os/fs_at.ts";
-import { O } from "../os/libc.ts";
+import { closeFd, statAt } from "../os/fs_at.ts";
 import { charBoundary } from "../files/utf8.ts";
 
 /** rg error lines kept as warnings. */
@@ -132,15 +131,10 @@ function searchRoot(ws: Workspace, opened: OpenedPath): { fd: number; rel: strin
   if (opened.stat.kind === "dir") return { fd: opened.fd, rel: opened.target.rel, name: "." };
   const rel = path.posix.dirname(opened.target.rel);
   const name = path.posix.basename(opened.target.rel);
-  const fd = openBeneath(ws.fd, rel, O.PATH | O.DIRECTORY);
+  const fd = pinDirectory(ws, rel);
   try {
     const now = statAt(fd, name);
-    if (now.ino !== opened.stat.ino || now.dev !== opened.stat.dev) {
-      throw new ToolError("INVALID_ARGUMENT", `${opened.target.rel} changed while it was being opened`, {
-        hint: "Something renamed or replaced it at the same time; call again.",
-        details: { field: "path" },
-      });
-    }
+    if (now.ino !== opened.stat.ino || now.dev !== opened.stat.dev) throw changing(opened.target.rel);
   } catch (error) {
     closeFd(fd);
     throw error;

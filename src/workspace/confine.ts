@@ -8,7 +8,7 @@
  */
 import * as path from "node:path";
 import { ToolError } from "../errors.ts";
-import { closeFd, type FdStat, openBeneath, openDirectory, reopenFd, statFd } from "../os/fs_at.ts";
+import { closeFd, fdPath, type FdStat, openBeneath, openDirectory, reopenFd, statFd } from "../os/fs_at.ts";
 import { O } from "../os/libc.ts";
 
 /** Longest path accepted, in UTF-8 bytes (Linux PATH_MAX). */
@@ -131,7 +131,8 @@ function lexicalRelative(ws: Workspace, input: string): string {
   return relative === "" ? "." : relative;
 }
 
-function changing(input: string): ToolError {
+/** INVALID_ARGUMENT for a path that something renamed or replaced while it was being checked or pinned. */
+export function changing(input: string): ToolError {
   return new ToolError("INVALID_ARGUMENT", `${input} changed while it was being checked`, {
     hint: "Something renamed or replaced part of the path at the same time; call again.",
     details: { field: "path" },
@@ -296,18 +297,27 @@ export async function openConfined(ws: Workspace, input: string): Promise<Opened
  * await inPinnedDirectory(ws, "/repo/src", (cwd) => new Deno.Command("git", { cwd, args: ["status"] }).output());
  */
 export async function inPinnedDirectory<T>(ws: Workspace, abs: string, fn: (cwd: string) => Promise<T>): Promise<T> {
-  const rel = toRelative(ws, abs);
-  let fd: number;
+  const fd = pinDirectory(ws, toRelative(ws, abs));
   try {
-    fd = openBeneath(ws.fd, rel, O.PATH | O.DIRECTORY);
+    return await fn(fdPath(fd));
+  } finally {
+    closeFd(fd);
+  }
+}
+
+/**
+ * An O_PATH fd of the directory `rel` (a workspace-relative real path), opened beneath the root without following
+ * any symlink; a symlink found on the way was swapped in after the check (INVALID_ARGUMENT, "changed").
+ *
+ * @example
+ * const dirFd = pinDirectory(ws, "src");
+ */
+export function pinDirectory(ws: Workspace, rel: string): number {
+  try {
+    return openBeneath(ws.fd, rel, O.PATH | O.DIRECTORY);
   } catch (error) {
     if (error instanceof Deno.errors.FilesystemLoop || error instanceof Deno.errors.NotADirectory) throw changing(rel);
     throw resolutionError(rel, error);
-  }
-  try {
-    return await fn(`/proc/self/fd/${fd}`);
-  } finally {
-    closeFd(fd);
   }
 }
 
