@@ -212,10 +212,16 @@ Deno.test("a capped search over a large tree returns long before an uncapped one
   }
   await using server = await startServer({ workspace: ws });
   await server.call("search_text", { pattern: "warm the page cache", max_results: 1 });
+  // Best of three for each side: the suite runs test files in parallel on two cores, so one call can stall.
   const timed = async (max_results: number) => {
-    const start = performance.now();
-    const result = await server.call("search_text", { pattern: "needle", max_results });
-    return { ms: performance.now() - start, result };
+    let best: { ms: number; result: Awaited<ReturnType<typeof server.call>> } | null = null;
+    for (let i = 0; i < 3; i++) {
+      const start = performance.now();
+      const result = await server.call("search_text", { pattern: "needle", max_results });
+      const ms = performance.now() - start;
+      if (best === null || ms < best.ms) best = { ms, result };
+    }
+    return best!;
   };
   const uncapped = await timed(2000);
   assertEquals(uncapped.result.structured.matches.length, 1000);
