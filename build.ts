@@ -12,7 +12,7 @@
  *   start, and the server never connects out).
  * - ripgrep: the `@vscode/ripgrep-<os>-<arch>` package's `rg` is staged in
  *   dist/.embed/ and embedded with `--include`; at run time it is executed
- *   from a memfd, never written into the workspace (src/search/embedded_ripgrep.ts).
+ *   from a memfd, never written into the workspace (src/os/executable.ts).
  * - Workers: every `*_worker.ts` under src/ is passed with `--include`, since
  *   `deno compile` does not follow `new Worker(...)`.
  * - denort: `deno compile` needs Deno's `denort` runtime for the target. It
@@ -25,7 +25,7 @@
 import * as path from "node:path";
 import { permissionFlags } from "./src/permissions.ts";
 import { EMBEDDED_RIPGREP_DIR, RIPGREP_FILE_NAME } from "./src/search/ripgrep_binary.ts";
-import { sha256Hex } from "./src/search/embedded_ripgrep.ts";
+import { sha256Hex } from "./src/os/executable.ts";
 import manifest from "./deno.json" with { type: "json" };
 
 /** A `deno compile --target` and the ripgrep platform package for it. */

@@ -9,6 +9,11 @@ import { type LandlockProbe, probeLandlock } from "./policy/landlock_probe.ts";
 import { CommandRegistry } from "./exec/registry.ts";
 import { probePty } from "./exec/pty.ts";
 import { createCommandPolicy, type WorkcellPolicy } from "./policy/command_policy.ts";
+import { ChildSandboxes } from "./policy/children.ts";
+import { createPrivateTmp } from "./policy/private_tmp.ts";
+import { Reactor } from "./exec/reactor.ts";
+import { GitService } from "./git/service.ts";
+import { makeNonDumpable } from "./os/process.ts";
 import { SerialQueue } from "./image/serial.ts";
 import { RipgrepRunner } from "./search/ripgrep_runner.ts";
 
@@ -27,11 +32,13 @@ export interface Services {
   facts: RuntimeFacts;
   /** Every command of this process (exec_command, write_stdin, kill_command, read_output). */
   commands: CommandRegistry;
-  /** The mode's command gate, child environment and Landlock sandbox. */
+  /** The mode's command gate, child environment and sandbox. */
   policy: WorkcellPolicy;
+  /** The git of the git tools, in its own sandbox. */
+  git: GitService;
   /** view_image decodes one image at a time through this, bounding its memory to one image. */
   imageQueue: SerialQueue;
-  /** Runs rg for list_files and search_text, in the read-only Landlock sandbox where the kernel has one. */
+  /** Runs rg for list_files and search_text, in its read-only sandbox. */
   ripgrepRunner: RipgrepRunner;
   /** Stops background work and children; called once at shutdown. */
   close(): Promise<void>;
@@ -59,22 +66,30 @@ export async function createServices(config: Config, workspace: Workspace): Prom
     workspaceWritable,
     tty: probePty(),
   };
-  const policy = await createCommandPolicy(config, workspace, {
-    landlock: facts.landlock,
-    inheritedEnv: Deno.env.toObject(),
+  makeNonDumpable();
+  const tmp = createPrivateTmp();
+  const env = Deno.env.toObject();
+  const children = new ChildSandboxes(workspace, { tmpdir: tmp.path, env, landlock: facts.landlock, ripgrep });
+  const reactor = new Reactor();
+  const git = new GitService(workspace, children, reactor);
+  const policy = createCommandPolicy(config, workspace, {
+    children,
+    tmpdir: tmp.path,
+    gitReadable: git.trusted?.readable ?? [],
+    inheritedEnv: env,
   });
   const commands = new CommandRegistry({ policy, tty: facts.tty });
-  // Its sandbox starts on the first search (40-60 ms once), not here: many sessions never search.
-  const ripgrepRunner = new RipgrepRunner({ rgPath: ripgrep.path, root: workspace.root, landlock: facts.landlock });
+  const ripgrepRunner = new RipgrepRunner({ rg: ripgrep, children, reactor });
   return {
     facts,
     commands,
     policy,
+    git,
     imageQueue: new SerialQueue(),
     ripgrepRunner,
     close: async () => {
       await Promise.all([commands.close(), ripgrepRunner.close()]);
-      await policy.close();
+      await tmp.remove();
     },
   };
 }

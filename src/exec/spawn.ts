@@ -13,18 +13,18 @@
  *   stdio: { stdin: inR, stdout: outW, stderr: errW } });
  */
 import * as path from "node:path";
-import { cString, ERRNO, libc, O, SPAWN } from "../os/libc.ts";
-import type { Spawner, SpawnRequest } from "./spawn_request.ts";
+import { cString, ERRNO, errno, F, libc, O, SPAWN } from "../os/libc.ts";
 import { fdPath } from "../os/fs_at.ts";
+import type { Spawner, SpawnRequest } from "./spawn_request.ts";
 
 /** Bytes reserved for glibc's opaque spawn structs (80 and 336 bytes on x86_64; room to spare). */
 const FILE_ACTIONS_BYTES = 256;
 const SPAWN_ATTR_BYTES = 512;
 /** sizeof(sigset_t) in glibc. */
 const SIGSET_BYTES = 128;
-/** The first fd the child does not keep. */
+/** The first fd the child does not keep when no extra fd is passed. */
 const FIRST_CLOSED_FD = 3;
-/** Where the child keeps a `programFd` through execve (the kernel resolves `/proc/self/fd/3` only then). */
+/** Where the child keeps a `programFd` through execve. */
 const PROGRAM_FD = 3;
 
 /**
@@ -85,9 +85,13 @@ function check(result: number, what: string): void {
 export function spawnChild(request: SpawnRequest): number {
   if (request.argv.length === 0) throw new SpawnError(ERRNO.ENOENT, "empty argv");
   const c = libc();
-  const program = cString(
-    request.programFd === undefined ? resolveProgram(request.argv[0], request.env.PATH) : fdPath(PROGRAM_FD),
-  );
+  const fds = { ...request.fds };
+  let executable = request.executable;
+  if (request.programFd !== undefined) {
+    fds[PROGRAM_FD] = request.programFd;
+    executable = fdPath(PROGRAM_FD);
+  }
+  const program = cString(executable ?? resolveProgram(request.argv[0], request.env.PATH));
   const argv = cStringArray(request.argv);
   const envp = cStringArray(Object.entries(request.env).map(([key, value]) => `${key}=${value}`));
   const actions = new Uint8Array(FILE_ACTIONS_BYTES);
@@ -97,7 +101,9 @@ export function spawnChild(request: SpawnRequest): number {
   const cwd = cString(request.cwd);
   check(c.posix_spawn_file_actions_init(actions), "posix_spawn_file_actions_init");
   check(c.posix_spawnattr_init(attr), "posix_spawnattr_init");
+  let passed: ReturnType<typeof passedFds> | null = null;
   try {
+    passed = passedFds(fds);
     c.sigemptyset(emptySet);
     c.sigfillset(fullSet);
     check(c.posix_spawnattr_setflags(attr, SPAWN.SETSID | SPAWN.SETSIGMASK | SPAWN.SETSIGDEF), "setflags");
@@ -117,10 +123,10 @@ export function spawnChild(request: SpawnRequest): number {
       check(c.posix_spawn_file_actions_adddup2(actions, stderr, 2), "adddup2");
     }
     let firstClosed = FIRST_CLOSED_FD;
-    if (request.programFd !== undefined) {
-      // dup2 drops close-on-exec (no file action can set it), so the program inherits this fd: its own image.
-      check(c.posix_spawn_file_actions_adddup2(actions, request.programFd, PROGRAM_FD), "adddup2");
-      firstClosed = PROGRAM_FD + 1;
+    for (const { target, source } of passed.fds) {
+      // dup2 drops close-on-exec (no file action can set it), so the child inherits these fds.
+      check(c.posix_spawn_file_actions_adddup2(actions, source, target), "adddup2");
+      firstClosed = Math.max(firstClosed, target + 1);
     }
     check(c.posix_spawn_file_actions_addclosefrom_np(actions, firstClosed), "addclosefrom");
     const pid = new Int32Array(1);
@@ -133,7 +139,29 @@ export function spawnChild(request: SpawnRequest): number {
   } finally {
     c.posix_spawn_file_actions_destroy(actions);
     c.posix_spawnattr_destroy(attr);
+    for (const fd of passed?.copies ?? []) c.close(fd);
   }
+}
+
+/** The lowest fd a colliding source is copied to. */
+const SAFE_SOURCE_FD = 64;
+
+/**
+ * The dup2 actions that install `fds` (target → source). A source that is itself a target number is first
+ * copied above them: installing another fd could overwrite it, and a dup2 of an fd onto itself would keep
+ * its close-on-exec flag.
+ */
+function passedFds(fds: Record<number, number>): { fds: { target: number; source: number }[]; copies: number[] } {
+  const targets = new Set(Object.keys(fds).map(Number));
+  const copies: number[] = [];
+  const actions = Object.entries(fds).map(([target, source]) => {
+    if (!targets.has(source)) return { target: Number(target), source };
+    const copy = libc().fcntl(source, F.DUPFD_CLOEXEC, SAFE_SOURCE_FD);
+    if (copy < 0) throw new SpawnError(errno(), `cannot pass fd ${source} to the child (errno ${errno()})`);
+    copies.push(copy);
+    return { target: Number(target), source: copy };
+  });
+  return { fds: actions, copies };
 }
 
 /** The spawner without any sandbox: spawnChild on the calling (main) thread. */

@@ -17,10 +17,18 @@ export interface SpawnRequest {
   /** PTY slave path to open as fd 0/1/2 after setsid (making it the controlling terminal); overrides stdio. */
   ttySlave?: string;
   /**
-   * An fd of this process to execute instead of looking argv[0] up (the compiled binary's memfd of rg). It
-   * must survive the close of every other fd until execve resolves it, so the child keeps it as fd 3.
+   * An fd of this process holding the program to execute instead of looking argv[0] up (the compiled binary's
+   * memfd of rg): the kernel resolves `/proc/self/fd/N` only at execve, so the child keeps it until then.
    */
   programFd?: number;
+  /** The file to execute instead of looking argv[0] up on PATH (e.g. `/proc/self/fd/3` for an fd passed as 3). */
+  executable?: string;
+  /**
+   * fds of this process the child gets at fixed numbers (target → source, targets from 3 up); every other fd
+   * is closed. A memfd program the child executes by `/proc/self/fd/N` must be passed so: the kernel resolves
+   * that path only at execve.
+   */
+  fds?: Record<number, number>;
 }
 
 /** Spawns a child in its own session / process group and returns its pid. */

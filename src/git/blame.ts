@@ -3,12 +3,13 @@
  * range, at most {@linkcode MAX_BLAME_LINES} lines per call.
  *
  * @example
- * const blame = await gitBlame(ws, { path: "src/a.ts", startLine: 10, endLine: 20 });
+ * const blame = await gitBlame(git, { path: "src/a.ts", startLine: 10, endLine: 20 });
  * blame.lines[0]; // { line: 10, sha: "3f2a…", author: "Ada", time: "2024-05-01T10:00:00+02:00", summary, text }
  */
 import { ToolError } from "../errors.ts";
-import { openReadable, toRelative, type Workspace } from "../workspace/confine.ts";
-import { closeFd, fdStream } from "../os/fs_at.ts";
+import { openReadable, toRelative } from "../workspace/confine.ts";
+import type { GitService } from "./service.ts";
+import { closeFd } from "../os/fs_at.ts";
 import { gitFailure } from "./runner.ts";
 import { checkRevision, type GitRepo, openRepoAt } from "./repo.ts";
 import { RecordSplitter } from "./records.ts";
@@ -113,9 +114,10 @@ export class BlameParser {
  * Blames a line range of a file, in the work tree or at `rev`.
  *
  * @example
- * await gitBlame(ws, { path: "README.md", rev: "HEAD~3" });
+ * await gitBlame(git, { path: "README.md", rev: "HEAD~3" });
  */
-export async function gitBlame(ws: Workspace, options: BlameOptions): Promise<GitBlame> {
+export async function gitBlame(git: GitService, options: BlameOptions): Promise<GitBlame> {
+  const ws = git.ws;
   const start = options.startLine ?? 1;
   if (options.endLine !== undefined && options.endLine < start) {
     throw new ToolError("INVALID_ARGUMENT", `end_line: ${options.endLine} is before start_line ${start}`, {
@@ -123,21 +125,21 @@ export async function gitBlame(ws: Workspace, options: BlameOptions): Promise<Gi
     });
   }
   const rev = options.rev === undefined ? [] : [checkRevision(options.rev, "rev")];
-  const { repo, target } = await openRepoAt(ws, options.path, {
+  const { repo, target } = await openRepoAt(git, options.path, {
     allowMissing: options.rev !== undefined,
     readsWorkTree: options.rev === undefined,
     signal: options.signal,
   });
   const abs = target!;
   const rel = repo.fromCwd(repo.toGit(abs)) ?? options.path;
-  // The work tree's version is read here, by fd, and handed to git on stdin: git itself would open the path and
-  // follow a directory swapped for a symlink since it was confined.
+  // The work tree's version is opened here, by fd, and given to git as its stdin: git itself would open the path
+  // and follow a directory swapped for a symlink since it was confined.
   const worktree = options.rev === undefined ? await openReadable(ws, toRelative(ws, abs)) : null;
   try {
     if (worktree === null && (await Deno.stat(abs).catch(() => null))?.isDirectory) {
       throw new ToolError("NOT_A_FILE", `${rel} is a directory`, { details: { path: rel } });
     }
-    const source = worktree ? { args: ["--contents", "-"], input: fdStream(worktree.fd) } : { args: rev };
+    const source = worktree ? { args: ["--contents", "-"], stdinFd: worktree.fd } : { args: rev };
     return await blameRange(repo, abs, rel, start, options, source);
   } finally {
     if (worktree) closeFd(worktree.fd);
@@ -150,7 +152,7 @@ async function blameRange(
   rel: string,
   start: number,
   options: BlameOptions,
-  source: { args: string[]; input?: ReadableStream<Uint8Array> },
+  source: { args: string[]; stdinFd?: number },
 ): Promise<GitBlame> {
   const wanted = options.endLine === undefined
     ? MAX_BLAME_LINES
@@ -170,7 +172,7 @@ async function blameRange(
       "--",
       repo.toGit(abs),
     ],
-    { onStdout: (chunk) => parser.push(chunk), signal: options.signal, input: source.input },
+    { onStdout: (chunk) => parser.push(chunk), signal: options.signal, stdinFd: source.stdinFd },
   );
   if (run.code !== 0) {
     const lines = /has only (\d+) lines?/.exec(run.stderr);

@@ -4,11 +4,12 @@
  * stats plus unified text bounded by `max_bytes`.
  *
  * @example
- * const diff = await gitDiff(ws, { staged: false, context: 3, maxBytes: 65536 });
+ * const diff = await gitDiff(git, { staged: false, context: 3, maxBytes: 65536 });
  * diff.files; // [{ path: "src/a.ts", status: "modified", added: 2, removed: 1, binary: false, old_path: null }]
  */
 import { ToolError } from "../errors.ts";
-import { confine, type Workspace } from "../workspace/confine.ts";
+import { confine } from "../workspace/confine.ts";
+import type { GitService } from "./service.ts";
 import { gitFailure } from "./runner.ts";
 import { checkRevision, type GitRepo, openRepo } from "./repo.ts";
 import { type DiffStats, DiffStatsParser, PatchCollector, type PatchText } from "./diff_stream.ts";
@@ -74,13 +75,14 @@ export async function readDiff(
  * Runs git diff with the options of the tool.
  *
  * @example
- * await gitDiff(ws, { staged: true, paths: ["src"], context: 0, maxBytes: 4096 });
+ * await gitDiff(git, { staged: true, paths: ["src"], context: 0, maxBytes: 4096 });
  */
-export async function gitDiff(ws: Workspace, options: DiffOptions): Promise<DiffResult> {
-  const targets = await Promise.all((options.paths ?? []).map((input) => confine(ws, input, { allowMissing: true })));
-  // Only a range or the index leaves the work tree (and its filter drivers) alone.
-  const readsWorkTree = !options.staged && !(options.rev?.includes("..") ?? false);
-  const repo = await openRepo(ws, targets[0]?.abs ?? null, { readsWorkTree, signal: options.signal });
+export async function gitDiff(git: GitService, options: DiffOptions): Promise<DiffResult> {
+  const targets = await Promise.all(
+    (options.paths ?? []).map((input) => confine(git.ws, input, { allowMissing: true })),
+  );
+  // Every form of diff may read the work tree (`rev` ":/.." compares one commit with it): drivers are blanked.
+  const repo = await openRepo(git, targets[0]?.abs ?? null, { readsWorkTree: true, signal: options.signal });
   const pathspec = targets.map((target) => repo.toGit(target.abs));
   const outside = pathspec.find((spec) => spec === ".." || spec.startsWith("../"));
   if (outside !== undefined) {

@@ -3,11 +3,11 @@
  * `--format`, with filters, a count cap and bounded messages.
  *
  * @example
- * const log = await gitLog(ws, { maxCount: 20, author: "Ada" });
+ * const log = await gitLog(git, { maxCount: 20, author: "Ada" });
  * log.commits[0].author; // { name: "Ada", email: "ada@example.org", time: "2024-05-01T10:00:00+02:00" }
  */
 import { ToolError } from "../errors.ts";
-import type { Workspace } from "../workspace/confine.ts";
+import type { GitService } from "./service.ts";
 import { gitFailure, gitMessage } from "./runner.ts";
 import { checkRevision, readRepoAt } from "./repo.ts";
 import { RecordSplitter } from "./records.ts";
@@ -110,11 +110,11 @@ function filterArg(flag: string, value: string | undefined, field: string): stri
  * max_count to tell whether the history goes on.
  *
  * @example
- * await gitLog(ws, { maxCount: 5, rev: "main..feature", path: "src" });
+ * await gitLog(git, { maxCount: 5, rev: "main..feature", path: "src" });
  */
-export async function gitLog(ws: Workspace, options: LogOptions): Promise<GitLog> {
+export async function gitLog(git: GitService, options: LogOptions): Promise<GitLog> {
   const maxCount = Math.min(options.maxCount, MAX_LOG_COUNT);
-  const { run, consumer: parser } = await readRepoAt(ws, options.path, {
+  const { run, consumer: parser } = await readRepoAt(git, options.path, {
     allowMissing: true,
     signal: options.signal,
   }, (repo, target) => {

@@ -2,22 +2,26 @@
  * Finds the repository a git tool works on and translates paths between
  * git and the workspace.
  *
- * The repository is discovered from a confined path (or the workspace
- * root). Its work tree must be the workspace, lie inside it, or contain
+ * The repository is found from a confined path (or the workspace root), on
+ * disk first (location.ts: its git dir must be the workspace's, or the
+ * trusted one of the repository the workspace lies in), then confirmed by
+ * git itself. Its work tree must be the workspace, lie inside it, or contain
  * it. In the last case (a workspace inside a parent repository) git runs in
  * the workspace with the pathspec `.`, so nothing outside the workspace is
  * reported, and every path is reported relative to the workspace.
  *
  * @example
- * const repo = await openRepo(ws, "src/a.ts");
+ * const repo = await openRepo(git, "src/a.ts", {});
  * repo.toGit(abs);          // "src/a.ts" relative to repo.cwd
  * repo.fromTop("src/a.ts"); // workspace-relative, or null when outside
  */
 import * as path from "node:path";
 import { ToolError } from "../errors.ts";
 import { confine, inPinnedDirectory, isInside, toRelative, type Workspace } from "../workspace/confine.ts";
-import { gitFailure, type GitRequest, type GitRun, runGit } from "./runner.ts";
+import { gitFailure, type GitRequest, type GitRun } from "./runner.ts";
 import { driverOverrides } from "./safety.ts";
+import type { GitService } from "./service.ts";
+import type { RepositoryLocation } from "./location.ts";
 
 /** A repository opened for one tool call. */
 export interface GitRepo {
@@ -26,7 +30,7 @@ export interface GitRepo {
   cwd: string;
   /** True when the workspace lies inside the repository (git output is then limited to it). */
   parent: boolean;
-  /** Environment blanking the repository's program-valued drivers (./safety.ts), when the call reads the work tree. */
+  /** Environment blanking the repository's program-valued drivers (./safety.ts), when git's execution is not confined. */
   env: Record<string, string>;
   /** Path for git, relative to `cwd`, of an absolute path inside the workspace. */
   toGit(abs: string): string;
@@ -37,7 +41,7 @@ export interface GitRepo {
   /** The default pathspec: `.` limiting output to the workspace in a parent repository, else none. */
   scope(): string[];
   /** Runs git in `cwd` with the driver overrides. */
-  run(args: string[], options?: Pick<GitRequest, "onStdout" | "signal" | "input">): Promise<GitRun>;
+  run(args: string[], options?: Pick<GitRequest, "onStdout" | "signal" | "stdinFd">): Promise<GitRun>;
 }
 
 const decoder = new TextDecoder();
@@ -60,34 +64,51 @@ async function nearestDirectory(abs: string): Promise<string> {
 /** Options of {@linkcode openRepo}. */
 export interface OpenOptions {
   /**
-   * The call reads work-tree file contents (status, a diff against the work
-   * tree, blame without a revision), where git would run filter drivers:
-   * list the config to blank them. Reads of stored objects run no filter,
-   * and textconv and external diff are off by flag, so they skip the listing.
+   * The command reads work-tree files (status, diff, blame of the work tree), where git would run filter
+   * drivers: list the config to blank them. A property of the command, never of its revision's spelling
+   * (`git diff :/..` compares one commit with the work tree). Reads of stored objects (log, show) run no
+   * filter, and textconv and external diff are off by flag. In any case git's sandbox lets it execute only
+   * itself; this is the defence in depth where the kernel has no Landlock.
    */
   readsWorkTree: boolean;
   signal?: AbortSignal;
 }
 
 /**
- * Opens the repository containing `target` (a confined workspace path) or
- * the workspace root.
- *
- * @example
- * const repo = await openRepo(ws, null, { readsWorkTree: true });
+ * The repository of `target` (a confined workspace path, or the workspace
+ * root), as found on disk and checked (location.ts), with the repository
+ * object runs go through; the git commands it makes are not run yet.
  */
-export async function openRepo(ws: Workspace, target: string | null, options: OpenOptions): Promise<GitRepo> {
-  const { signal } = options;
-  const start = target === null ? ws.root : await nearestDirectory(target);
-  const [top, config] = await inPinnedDirectory(ws, start, (cwd) =>
+async function locate(git: GitService, target: string | null): Promise<{ location: RepositoryLocation; repo: GitRepo; start: string }> {
+  const start = target === null ? git.ws.root : await nearestDirectory(target);
+  const location = git.locate(start);
+  const parent = !isInside(git.ws.root, location.top);
+  return { location, repo: repoAt(git, location, parent, {}), start };
+}
+
+/**
+ * git's own view of the repository (`rev-parse --show-toplevel`, plus, when
+ * `listConfig`, the config's key names to blank its drivers): it must agree
+ * with what was found on disk, or the call is refused (a `core.worktree`
+ * pointing elsewhere, a repository changed in between).
+ */
+async function confirm(
+  git: GitService,
+  found: { location: RepositoryLocation; repo: GitRepo; start: string },
+  listConfig: boolean,
+  signal?: AbortSignal,
+): Promise<Record<string, string>> {
+  const { location, start } = found;
+  const [top, config] = await inPinnedDirectory(git.ws, start, (cwd) =>
     Promise.all([
-      runGit({ cwd, args: ["rev-parse", "--show-toplevel"], signal }),
-      options.readsWorkTree ? runGit({ cwd, args: ["config", "-z", "--list", "--name-only"], signal }) : null,
+      git.run(location, { cwd, args: ["rev-parse", "--show-toplevel"], signal }),
+      listConfig ? git.run(location, { cwd, args: ["config", "-z", "--list", "--name-only"], signal }) : null,
     ]));
   if (top.code !== 0) {
     if (/must be run in a work tree|not a git repository/i.test(top.stderr)) {
-      throw new ToolError("NOT_A_GIT_REPO", `${toRelative(ws, start)} is not inside a git work tree`, {
-        details: { path: toRelative(ws, start), stderr: top.stderr },
+      const rel = toRelative(git.ws, start);
+      throw new ToolError("NOT_A_GIT_REPO", `${rel} is not inside a git work tree`, {
+        details: { path: rel, stderr: top.stderr },
       });
     }
     throw gitFailure(top, "rev-parse");
@@ -97,24 +118,35 @@ export async function openRepo(ws: Workspace, target: string | null, options: Op
   try {
     topReal = Deno.realPathSync(topText); // sync: microseconds, where the async op costs a thread-pool hop
   } catch { /* keep git's spelling */ }
-  const parent = !isInside(ws.root, topReal);
-  if (parent && !isInside(topReal, ws.root)) {
+  if (topReal !== location.top) {
     throw new ToolError("NOT_A_GIT_REPO", `the repository's work tree ${topReal} is outside the workspace`, {
       hint: "Git tools only work on a repository whose work tree is the workspace, inside it, or contains it.",
-      details: { work_tree: topReal },
+      details: { work_tree: topReal, expected: location.top },
     });
   }
-  let env: Record<string, string> = {};
-  if (config) {
-    // Fail closed: a listing that failed or was cut could hide a driver.
-    if (config.code !== 0 || config.stopped) throw gitFailure(config, "config");
-    env = driverOverrides(decoder.decode(config.stdout).split("\0").filter((key) => key.length > 0));
-  }
-  return repoAt(ws, topReal, parent, env);
+  if (!config) return {};
+  // Fail closed: a listing that failed or was cut could hide a driver.
+  if (config.code !== 0 || config.stopped) throw gitFailure(config, "config");
+  return driverOverrides(decoder.decode(config.stdout).split("\0").filter((key) => key.length > 0));
 }
 
-/** The repository whose work tree's top level is `topReal` (`parent`: it contains the workspace). */
-function repoAt(ws: Workspace, topReal: string, parent: boolean, env: Record<string, string>): GitRepo {
+/**
+ * Opens the repository containing `target` (a confined workspace path) or
+ * the workspace root.
+ *
+ * @example
+ * const repo = await openRepo(git, null, { readsWorkTree: true });
+ */
+export async function openRepo(git: GitService, target: string | null, options: OpenOptions): Promise<GitRepo> {
+  const found = await locate(git, target);
+  const env = await confirm(git, found, options.readsWorkTree, options.signal);
+  return repoAt(git, found.location, found.repo.parent, env);
+}
+
+/** The repository at `location` (`parent`: its work tree contains the workspace). */
+function repoAt(git: GitService, location: RepositoryLocation, parent: boolean, env: Record<string, string>): GitRepo {
+  const ws = git.ws;
+  const topReal = location.top;
   const cwd = parent ? ws.root : topReal;
   // git marks a directory (an untracked one, say) with a trailing "/": keep it.
   const from = (base: string, gitPath: string) => {
@@ -132,7 +164,8 @@ function repoAt(ws: Workspace, topReal: string, parent: boolean, env: Record<str
     fromCwd: (gitPath) => from(cwd, gitPath),
     scope: () => parent ? ["."] : [],
     // The top level is pinned for each run: a nested repository swapped for a symlink never moves git outside.
-    run: (args, options = {}) => inPinnedDirectory(ws, cwd, (pinned) => runGit({ cwd: pinned, args, env, ...options })),
+    run: (args, options = {}) =>
+      inPinnedDirectory(ws, cwd, (pinned) => git.run(location, { cwd: pinned, args, env, ...options })),
   };
 }
 
@@ -140,16 +173,16 @@ function repoAt(ws: Workspace, topReal: string, parent: boolean, env: Record<str
  * Confines a user path and opens its repository in one step.
  *
  * @example
- * const { repo, target } = await openRepoAt(ws, "src/a.ts", { allowMissing: true, readsWorkTree: false });
+ * const { repo, target } = await openRepoAt(git, "src/a.ts", { allowMissing: true, readsWorkTree: false });
  */
 export async function openRepoAt(
-  ws: Workspace,
+  git: GitService,
   input: string | undefined,
   options: OpenOptions & { allowMissing: boolean },
 ): Promise<{ repo: GitRepo; target: string | null }> {
-  if (input === undefined) return { repo: await openRepo(ws, null, options), target: null };
-  const confined = await confine(ws, input, { allowMissing: options.allowMissing });
-  return { repo: await openRepo(ws, confined.abs, options), target: confined.abs };
+  if (input === undefined) return { repo: await openRepo(git, null, options), target: null };
+  const confined = await confine(git.ws, input, { allowMissing: options.allowMissing });
+  return { repo: await openRepo(git, confined.abs, options), target: confined.abs };
 }
 
 /** One read planned for a repository: git's arguments, and a fresh consumer of its stdout. */
@@ -161,72 +194,42 @@ export interface PlannedRead<C> {
 
 /**
  * Confines `input`, opens its repository for a read of stored objects only
- * (no work-tree config listing, so no extra environment) and runs the read
- * `plan` makes for it.
- *
- * Discovery (`git rev-parse`) costs a whole git start, so the read does not
- * wait for it: it starts at once, alongside discovery, on the guess that git
- * runs in the workspace root with no scope (the repository is the
- * workspace). Its result is kept only when discovery then plans the very
- * same invocation (same directory, same arguments, same environment), which
- * gives the very same output; otherwise (a parent or nested repository, a
- * refused work tree, no repository) it is killed, its output dropped, and
- * discovery's answer decides as before. The early run uses the same safety
- * options as every read (./runner.ts), so it can do nothing the kept run
- * could not. Errors keep their order: `plan`'s refusals come after
- * discovery's (an early plan that throws just skips the early run).
+ * (no config listing, see {@linkcode OpenOptions}) and runs the read `plan`
+ * makes for it. git's confirmation of the repository (`rev-parse`) costs a
+ * whole git start, so the read does not wait for it: both start at once, and
+ * the read's output is kept only when the confirmation agrees (otherwise the
+ * read is killed and dropped, and the confirmation's error is the answer).
  *
  * @example
- * const { run, consumer } = await readRepoAt(ws, "src", { allowMissing: true }, (repo, target) => {
+ * const { run, consumer } = await readRepoAt(git, "src", { allowMissing: true }, (repo, target) => {
  *   const parser = new CommitParser();
  *   return { args: ["log", "--", repo.toGit(target!)], consumer: parser, onStdout: (c) => parser.push(c) };
  * });
  */
 export async function readRepoAt<C>(
-  ws: Workspace,
+  git: GitService,
   input: string | undefined,
   options: { allowMissing: boolean; signal?: AbortSignal },
   plan: (repo: GitRepo, target: string | null) => PlannedRead<C>,
 ): Promise<{ repo: GitRepo; target: string | null; run: GitRun; consumer: C }> {
   const { signal } = options;
-  const target = input === undefined ? null : (await confine(ws, input, options)).abs;
-  const guess = repoAt(ws, ws.root, false, {});
-  let early: { read: PlannedRead<C>; run: Promise<GitRun>; stop: AbortController } | null = null;
+  const target = input === undefined ? null : (await confine(git.ws, input, options)).abs;
+  const found = await locate(git, target);
+  const read = plan(found.repo, target);
+  const stop = new AbortController();
+  const run = found.repo.run(read.args, {
+    onStdout: read.onStdout,
+    signal: signal ? AbortSignal.any([signal, stop.signal]) : stop.signal,
+  });
+  run.catch(() => {}); // awaited below, or dropped
   try {
-    const read = plan(guess, target);
-    const stop = new AbortController();
-    const run = guess.run(read.args, {
-      onStdout: read.onStdout,
-      signal: signal ? AbortSignal.any([signal, stop.signal]) : stop.signal,
-    });
-    run.catch(() => {}); // awaited below, or dropped
-    early = { read, run, stop };
-  } catch {
-    // plan refuses an argument: it will again, after discovery, as the call always did.
-  }
-  const drop = async () => {
-    if (!early) return;
-    early.stop.abort();
-    await early.run.catch(() => {});
-  };
-  let repo: GitRepo;
-  let read: PlannedRead<C>;
-  try {
-    repo = await openRepo(ws, target, { readsWorkTree: false, signal });
-    read = plan(repo, target);
+    await confirm(git, found, false, signal);
   } catch (error) {
-    await drop();
+    stop.abort();
+    await run.catch(() => {});
     throw error;
   }
-  if (early && repo.cwd === guess.cwd && sameArgs(read.args, early.read.args)) {
-    return { repo, target, run: await early.run, consumer: early.read.consumer };
-  }
-  await drop();
-  return { repo, target, run: await repo.run(read.args, { onStdout: read.onStdout, signal }), consumer: read.consumer };
-}
-
-function sameArgs(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((arg, i) => arg === b[i]);
+  return { repo: found.repo, target, run: await run, consumer: read.consumer };
 }
 
 /**

@@ -2,14 +2,21 @@
  * Runs git for reading: a clean environment, the safety overrides of
  * ./safety.ts, `--no-optional-locks`, literal pathspecs, a time limit, and
  * stdout streamed to a consumer that may stop it early (git is then
- * killed, so a bounded answer never costs an unbounded read).
+ * killed, so a bounded answer never costs an unbounded read). git is a
+ * piped child (exec/piped_child.ts) started through the spawner of its
+ * sandbox (policy/children.ts): it can read the workspace, its repository's
+ * git dirs and the system, execute nothing but git, write nothing, and open
+ * no network socket.
  *
  * @example
- * const run = await runGit({ cwd: "/repo", args: ["rev-parse", "HEAD"] });
+ * const run = await runGit(launch, { cwd: "/repo", args: ["rev-parse", "HEAD"] });
  * new TextDecoder().decode(run.stdout); // "3f2a…\n"
  */
 import { ToolError } from "../errors.ts";
 import { fixedConfigArgs } from "./safety.ts";
+import type { Spawner } from "../exec/spawn_request.ts";
+import type { Reactor } from "../exec/reactor.ts";
+import { startPipedChild } from "../exec/piped_child.ts";
 
 /** Longest a git run may take before it is killed and TIMEOUT is reported. */
 export const GIT_TIMEOUT_MS = 60_000;
@@ -17,6 +24,15 @@ export const GIT_TIMEOUT_MS = 60_000;
 export const STDERR_EXCERPT_BYTES = 4096;
 /** Bytes of stdout collected when no consumer streams it. */
 export const DEFAULT_COLLECT_BYTES = 8 * 1024 * 1024;
+/** Unread stdout bytes at which reading pauses until the consumer catches up. */
+const BUFFERED_BYTES = 4 * 1024 * 1024;
+
+/** How git is started: its binary, the spawner of its sandbox and the reactor its pipes are read through. */
+export interface GitLaunch {
+  binary: string;
+  spawner: Spawner;
+  reactor: Reactor;
+}
 
 /** One git invocation. */
 export interface GitRequest {
@@ -35,8 +51,8 @@ export interface GitRequest {
   collectBytes?: number;
   /** Kills git when aborted. */
   signal?: AbortSignal;
-  /** Fed to git's stdin (closed at its end); stdin is /dev/null without it. */
-  input?: ReadableStream<Uint8Array>;
+  /** An fd (a file opened for reading) given to git as stdin; /dev/null without it. */
+  stdinFd?: number;
 }
 
 /** What a run produced. */
@@ -50,8 +66,6 @@ export interface GitRun {
   /** True when the consumer (or the collect bound) stopped git before it finished. */
   stopped: boolean;
 }
-
-const decoder = new TextDecoder();
 
 /** The environment every git child gets: nothing inherited but PATH, HOME and XDG_CONFIG_HOME. */
 export function gitEnv(extra: Record<string, string> = {}): Record<string, string> {
@@ -75,107 +89,81 @@ export function gitArgs(args: readonly string[]): string[] {
   return ["--no-pager", "--no-optional-locks", "--literal-pathspecs", ...fixedConfigArgs(), ...args];
 }
 
-async function readBounded(stream: ReadableStream<Uint8Array>, limit: number): Promise<string> {
-  const parts: Uint8Array[] = [];
-  let kept = 0;
-  for await (const chunk of stream) {
-    if (kept < limit) {
-      const part = chunk.subarray(0, limit - kept);
-      parts.push(part);
-      kept += part.length;
-    }
-  }
-  const all = new Uint8Array(kept);
-  let at = 0;
-  for (const part of parts) {
-    all.set(part, at);
-    at += part.length;
-  }
-  return decoder.decode(all);
-}
-
 /**
  * Runs git and streams or collects its stdout. Never throws for a non-zero
  * exit (see {@linkcode gitFailure}); throws TIMEOUT, or GIT_FAILED when git
  * cannot be started.
  *
  * @example
- * await runGit({ cwd, args: ["log", "-z"], onStdout: (chunk) => parser.push(chunk) });
+ * await runGit(launch, { cwd, args: ["log", "-z"], onStdout: (chunk) => parser.push(chunk) });
  */
-export async function runGit(request: GitRequest): Promise<GitRun> {
-  let child: Deno.ChildProcess;
+export async function runGit(launch: GitLaunch, request: GitRequest): Promise<GitRun> {
+  const timeout = new AbortController();
+  const timer = setTimeout(() => timeout.abort(), GIT_TIMEOUT_MS);
+  const signal = request.signal ? AbortSignal.any([request.signal, timeout.signal]) : timeout.signal;
   try {
-    child = new Deno.Command("git", {
-      args: gitArgs(request.args),
-      cwd: request.cwd,
-      env: gitEnv(request.env),
-      clearEnv: true,
-      stdin: request.input ? "piped" : "null",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    throw new ToolError("GIT_FAILED", `cannot run git: ${message}`, {
-      hint: "Install git and make sure it is on PATH.",
-      cause: error,
-    });
-  }
-  let stopped = false;
-  let timedOut = false;
-  const kill = () => {
+    let child;
     try {
-      child.kill("SIGKILL");
-    } catch { /* already exited */ }
-  };
-  const timer = setTimeout(() => {
-    timedOut = true;
-    kill();
-  }, GIT_TIMEOUT_MS);
-  const onAbort = () => kill();
-  request.signal?.addEventListener("abort", onAbort);
-
-  // git may exit without reading all of its input (an error, or killed): a broken pipe is expected then.
-  const fed = request.input?.pipeTo(child.stdin).catch(() => {});
-  const stderr = readBounded(child.stderr, STDERR_EXCERPT_BYTES);
-  const collected: Uint8Array[] = [];
-  let collectedBytes = 0;
-  const limit = request.collectBytes ?? DEFAULT_COLLECT_BYTES;
-  const reader = child.stdout.getReader();
-  try {
-    while (true) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      if (request.onStdout) {
-        if (request.onStdout(value) === false) stopped = true;
-      } else {
-        const part = value.subarray(0, limit - collectedBytes);
-        collected.push(part);
-        collectedBytes += part.length;
-        if (collectedBytes >= limit) stopped = true;
-      }
-      if (stopped) {
-        kill();
-        await reader.cancel().catch(() => {});
-        break;
-      }
+      child = await startPipedChild(launch.reactor, launch.spawner, {
+        argv: [launch.binary, ...gitArgs(request.args)],
+        env: gitEnv(request.env),
+        cwd: request.cwd,
+        stdinFd: request.stdinFd,
+        signal,
+      }, { bufferedBytes: BUFFERED_BYTES, stderrKeepBytes: STDERR_EXCERPT_BYTES });
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      throw new ToolError("GIT_FAILED", `cannot run git: ${message}`, {
+        hint: "check_exec_environment shows the git tools' sandbox; git must be installed and on PATH.",
+        cause: error,
+      });
     }
+    const stdout = new ByteCollector(request.collectBytes ?? DEFAULT_COLLECT_BYTES);
+    let stopped = false;
+    let outcome;
+    try {
+      for await (const chunk of child.chunks()) {
+        stopped = request.onStdout ? request.onStdout(chunk) === false : !stdout.push(chunk);
+        if (stopped) {
+          child.kill();
+          break;
+        }
+      }
+    } finally {
+      outcome = await child.finish();
+    }
+    if (timeout.signal.aborted) {
+      throw new ToolError("TIMEOUT", `git ${request.args[0]} did not finish within ${GIT_TIMEOUT_MS / 1000} s`);
+    }
+    return { code: outcome.code ?? -1, stdout: stdout.bytes(), stderr: outcome.stderr, stopped };
   } finally {
-    reader.releaseLock();
+    clearTimeout(timer);
   }
-  const [status, stderrText] = await Promise.all([child.status, stderr, fed]);
-  clearTimeout(timer);
-  request.signal?.removeEventListener("abort", onAbort);
-  if (timedOut) {
-    throw new ToolError("TIMEOUT", `git ${request.args[0]} did not finish within ${GIT_TIMEOUT_MS / 1000} s`);
+}
+
+/** Collects chunks up to a bound. */
+class ByteCollector {
+  readonly #parts: Uint8Array[] = [];
+  #size = 0;
+  constructor(readonly limit: number) {}
+
+  /** Keeps what fits of `chunk`; false once the bound is reached. */
+  push(chunk: Uint8Array): boolean {
+    const part = chunk.subarray(0, this.limit - this.#size);
+    this.#parts.push(part);
+    this.#size += part.length;
+    return this.#size < this.limit;
   }
-  const stdout = new Uint8Array(collectedBytes);
-  let at = 0;
-  for (const part of collected) {
-    stdout.set(part, at);
-    at += part.length;
+
+  bytes(): Uint8Array {
+    const all = new Uint8Array(this.#size);
+    let at = 0;
+    for (const part of this.#parts) {
+      all.set(part, at);
+      at += part.length;
+    }
+    return all;
   }
-  return { code: status.code, stdout, stderr: stderrText, stopped };
 }
 
 const BAD_REVISION = [

@@ -4,11 +4,12 @@
  * at the revision, bounded and required to be UTF-8 text.
  *
  * @example
- * await gitShow(ws, { rev: "HEAD~1", maxBytes: 65536 });
- * await gitShow(ws, { rev: "v1.0", path: "src/a.ts", maxBytes: 65536 }); // kind "file"
+ * await gitShow(git, { rev: "HEAD~1", maxBytes: 65536 });
+ * await gitShow(git, { rev: "v1.0", path: "src/a.ts", maxBytes: 65536 }); // kind "file"
  */
 import { ToolError } from "../errors.ts";
-import { toRelative, type Workspace } from "../workspace/confine.ts";
+import { toRelative } from "../workspace/confine.ts";
+import type { GitService } from "./service.ts";
 import { gitFailure, gitMessage } from "./runner.ts";
 import { utf8CutIndex } from "../text/utf8.ts";
 import { checkRevision, type GitRepo, openRepoAt } from "./repo.ts";
@@ -171,11 +172,11 @@ async function showFile(repo: GitRepo, options: ShowOptions, sha: string, target
  * Shows a commit, or a file at a commit.
  *
  * @example
- * const shown = await gitShow(ws, { rev: "HEAD", maxBytes: 4096 });
+ * const shown = await gitShow(git, { rev: "HEAD", maxBytes: 4096 });
  */
-export async function gitShow(ws: Workspace, options: ShowOptions): Promise<GitShow> {
+export async function gitShow(git: GitService, options: ShowOptions): Promise<GitShow> {
   checkRevision(options.rev, "rev");
-  const { repo, target } = await openRepoAt(ws, options.path, {
+  const { repo, target } = await openRepoAt(git, options.path, {
     allowMissing: true,
     readsWorkTree: false,
     signal: options.signal,

@@ -3,10 +3,10 @@
  * facts and entries, streamed and bounded to {@linkcode MAX_STATUS_ENTRIES}.
  *
  * @example
- * const status = await gitStatus(ws, { path: "src", includeIgnored: false });
+ * const status = await gitStatus(git, { path: "src", includeIgnored: false });
  * status.entries[0]; // { path: "src/a.ts", index: ".", worktree: "M", type: "changed", ... }
  */
-import type { Workspace } from "../workspace/confine.ts";
+import type { GitService } from "./service.ts";
 import { gitFailure } from "./runner.ts";
 import { type GitRepo, openRepoAt } from "./repo.ts";
 import { RecordSplitter } from "./records.ts";
@@ -203,12 +203,12 @@ function statusArgs(repo: GitRepo, pathspec: string[], includeIgnored: boolean):
  * Runs git status for the workspace (or one path in it).
  *
  * @example
- * await gitStatus(ws, { includeIgnored: true });
+ * await gitStatus(git, { includeIgnored: true });
  */
-export async function gitStatus(ws: Workspace, options: StatusOptions): Promise<GitStatus> {
-  const { repo, target } = await openRepoAt(ws, options.path, {
-    allowMissing: true,
+export async function gitStatus(git: GitService, options: StatusOptions): Promise<GitStatus> {
+  const { repo, target } = await openRepoAt(git, options.path, {
     readsWorkTree: true,
+    allowMissing: true,
     signal: options.signal,
   });
   const parser = new StatusParser(repo.fromTop, MAX_STATUS_ENTRIES);

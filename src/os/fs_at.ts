@@ -304,26 +304,6 @@ export async function readAllFd(fd: number): Promise<Uint8Array<ArrayBuffer>> {
   }
 }
 
-/**
- * The bytes of the regular file open as `fd`, from position 0, as a stream of chunks (read as the consumer
- * pulls, so memory stays bounded). The fd stays the caller's: close it once the stream is done.
- *
- * @example
- * await fdStream(fd).pipeTo(child.stdin);
- */
-export function fdStream(fd: number, chunkBytes = 256 * 1024): ReadableStream<Uint8Array> {
-  let position = 0;
-  return new ReadableStream({
-    async pull(controller) {
-      const chunk = new Uint8Array(chunkBytes);
-      const n = await readAt(fd, chunk, position);
-      if (n === 0) return controller.close();
-      position += n;
-      controller.enqueue(chunk.subarray(0, n));
-    },
-  });
-}
-
 /** Writes all of `bytes` to `fd` (synchronous, so a full disk reports ENOSPC with its own message). */
 export function writeAllFd(fd: number, bytes: Uint8Array): void {
   for (let written = 0; written < bytes.length;) {

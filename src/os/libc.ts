@@ -30,7 +30,7 @@ export const O = {
 /** *at(2) flags. */
 export const AT = { SYMLINK_NOFOLLOW: 0x100, REMOVEDIR: 0x200, EMPTY_PATH: 0x1000 } as const;
 /** fcntl(2) commands. */
-export const F = { GETFL: 3, SETFL: 4, SETPIPE_SZ: 1031 } as const;
+export const F = { DUPFD_CLOEXEC: 1030, GETFL: 3, SETFL: 4, SETPIPE_SZ: 1031, ADD_SEALS: 1033 } as const;
 /** poll(2) event bits. */
 export const POLL = { IN: 0x1, OUT: 0x4, ERR: 0x8, HUP: 0x10, NVAL: 0x20 } as const;
 /** errno values used by the runner. */
@@ -47,6 +47,8 @@ export const ERRNO = {
   ENOTDIR: 20,
   EISDIR: 21,
   EPIPE: 32,
+  E2BIG: 7,
+  EINVAL: 22,
   ELOOP: 40,
 } as const;
 /** posix_spawnattr flags (glibc). */
@@ -137,6 +139,16 @@ const SYMBOLS = {
   linkat: { parameters: ["i32", "buffer", "i32", "buffer", "i32"], result: "i32" },
   unlinkat: { parameters: ["i32", "buffer", "i32"], result: "i32" },
   strerror: { parameters: ["i32"], result: "pointer" },
+  memfd_create: { parameters: ["buffer", "u32"], result: "i32" },
+  statvfs: { parameters: ["buffer", "buffer"], result: "i32" },
+  prctl: { parameters: ["i32", "u64", "u64", "u64", "u64"], result: "i32" },
+  lseek: { parameters: ["i32", "i64", "i32"], result: "i64" },
+  mkdir: { parameters: ["buffer", "u32"], result: "i32" },
+  rename: { parameters: ["buffer", "buffer"], result: "i32" },
+  getuid: { parameters: [], result: "u32" },
+  getgid: { parameters: [], result: "u32" },
+  fsync_now: { name: "fsync", parameters: ["i32"], result: "i32" },
+  read_wait: { name: "read", parameters: ["i32", "buffer", "usize"], result: "isize", nonblocking: true },
   __errno_location: { parameters: [], result: "pointer" },
 } as const satisfies Deno.ForeignLibraryInterface;
 

@@ -9,7 +9,7 @@ import * as path from "node:path";
 import { confine, isInside, openReadable, toRelative, type Workspace } from "../workspace/confine.ts";
 import { closeFd, readAt } from "../os/fs_at.ts";
 import { ToolError } from "../errors.ts";
-import { runGit } from "../git/runner.ts";
+import type { GitService } from "../git/service.ts";
 import { gitStatus } from "../git/status.ts";
 import { utf8CutIndex } from "../text/utf8.ts";
 
@@ -60,17 +60,16 @@ const decoder = new TextDecoder();
  * Git facts through src/git, which runs git with a clean environment and
  * neutralises what a repository's config could run (fsmonitor, filters).
  */
-async function gitContext(ws: Workspace): Promise<GitContext | null> {
+async function gitContext(git: GitService): Promise<GitContext | null> {
+  const ws = git.ws;
   let status;
   try {
-    status = await gitStatus(ws, { includeIgnored: false });
+    status = await gitStatus(git, { includeIgnored: false });
   } catch (error) {
     if (error instanceof ToolError) return null; // no repository, or a work tree outside the workspace
     throw error;
   }
-  const top = await runGit({ cwd: ws.root, args: ["rev-parse", "--show-toplevel"] });
-  const topText = decoder.decode(top.stdout).trim();
-  const rootReal = await Deno.realPath(topText).catch(() => topText);
+  const rootReal = git.locate(ws.root).top;
   const relation = rootReal === ws.root ? "workspace" : isInside(ws.root, rootReal) ? "inside" : "parent";
   return {
     relation,
@@ -122,9 +121,10 @@ async function excerpt(ws: Workspace, name: string) {
 }
 
 /** Gathers the project context of the workspace. */
-export async function projectContext(ws: Workspace): Promise<ProjectContext> {
+export async function projectContext(git: GitService): Promise<ProjectContext> {
+  const ws = git.ws;
   const [gitInfo, manifestFlags, excerpts] = await Promise.all([
-    gitContext(ws),
+    gitContext(git),
     Promise.all(MANIFEST_NAMES.map((name) => exists(ws, name))),
     Promise.all(INSTRUCTION_NAMES.map((name) => excerpt(ws, path.join(name)))),
   ]);

@@ -1,16 +1,28 @@
 import { assert, assertEquals } from "../../tests/assert.ts";
-import { rgExecutables, RipgrepRunner } from "./ripgrep_runner.ts";
+import { RipgrepRunner } from "./ripgrep_runner.ts";
 import type { RipgrepProcess } from "./ripgrep.ts";
-import { memfdExecutable } from "./embedded_ripgrep.ts";
-import { probeLandlock } from "../policy/landlock_probe.ts";
-import { closeFd, openDirectory } from "../os/fs_at.ts";
+import { memfdExecutable } from "../os/executable.ts";
+import { type LandlockProbe, probeLandlock } from "../policy/landlock_probe.ts";
+import { ChildSandboxes } from "../policy/children.ts";
+import { Reactor } from "../exec/reactor.ts";
+import { closeFd, fdPath, openDirectory } from "../os/fs_at.ts";
 import { rgPath } from "@vscode/ripgrep";
 
 const landlock = probeLandlock();
 const LANDLOCK = { ignore: landlock.abi === null, sanitizeOps: false, sanitizeResources: false };
 
 /** A workspace with an inside file, a symlink to an outside tree holding a secret, and the runner on it. */
-async function setup(rg = rgPath) {
+/** A runner on `root` with the children of a workspace there. */
+function runnerOn(root: string, rg: { path: string; fd: number | null }, landlock: LandlockProbe = probeLandlock()) {
+  const workspace = { root, given: root, fd: openDirectory(root) };
+  const children = new ChildSandboxes(workspace, { tmpdir: null, env: Deno.env.toObject(), landlock, ripgrep: rg });
+  return {
+    runner: new RipgrepRunner({ rg, children, reactor: new Reactor() }),
+    close: () => closeFd(workspace.fd),
+  };
+}
+
+async function setup(rg: { path: string; fd: number | null } = { path: rgPath, fd: null }) {
   const base = await Deno.realPath(await Deno.makeTempDir({ prefix: "workcell-rg-" }));
   const root = `${base}/ws`;
   await Deno.mkdir(`${root}/deep/er`, { recursive: true });
@@ -20,7 +32,7 @@ async function setup(rg = rgPath) {
   await Deno.symlink(`${base}/outside`, `${root}/deep/link`);
   await Deno.writeTextFile(`${base}/.gitignore`, "ignored.txt\n");
   await Deno.writeTextFile(`${root}/ignored.txt`, "SECRET ignored by the parent's .gitignore\n");
-  const runner = new RipgrepRunner({ rgPath: rg, root, landlock });
+  const { runner, close } = runnerOn(root, rg);
   return {
     base,
     root,
@@ -41,6 +53,7 @@ async function setup(rg = rgPath) {
     },
     async [Symbol.asyncDispose]() {
       await runner.close();
+      close();
       await Deno.remove(base, { recursive: true });
     },
   };
@@ -72,20 +85,19 @@ Deno.test({
   ...LANDLOCK,
   fn: async () => {
     const memfd = memfdExecutable("rg", await Deno.readFile(rgPath));
-    assertEquals(rgExecutables(memfd), []);
-    await using ws = await setup(memfd);
+    await using ws = await setup({ path: fdPath(memfd), fd: memfd });
     const inside = await ws.run(`${ws.root}/deep`, ["-e", "SECRET", "--", "."]);
     assertEquals([inside.out, inside.confined], ["./er/inside.txt:SECRET inside\n", true]);
     const followed = await ws.run(`${ws.root}/deep`, ["-L", "--files", "--", "."]);
     assertEquals(followed.out, "./er/inside.txt\n");
-    closeFd(Number(memfd.slice("/proc/self/fd/".length)));
+    closeFd(memfd);
   },
 });
 
 Deno.test("RipgrepRunner: without Landlock rg runs unconfined and says so", async () => {
   const base = await Deno.realPath(await Deno.makeTempDir({ prefix: "workcell-rg-" }));
   await Deno.writeTextFile(`${base}/a.txt`, "x\n");
-  const runner = new RipgrepRunner({ rgPath, root: base, landlock: { abi: null, reason: "not here" } });
+  const { runner, close } = runnerOn(base, { path: rgPath, fd: null }, { abi: null, reason: "not here" });
   const fd = openDirectory(base);
   try {
     await using rg = await runner.start({ args: ["--files", "--", "."], dir: fd });
@@ -93,11 +105,7 @@ Deno.test("RipgrepRunner: without Landlock rg runs unconfined and says so", asyn
   } finally {
     closeFd(fd);
     await runner.close();
+    close();
     await Deno.remove(base, { recursive: true });
   }
-});
-
-Deno.test("rgExecutables: a file gets a rule; a memfd path none", () => {
-  assertEquals(rgExecutables("/opt/rg"), ["/opt/rg"]);
-  assertEquals(rgExecutables("/proc/self/fd/7"), []);
 });

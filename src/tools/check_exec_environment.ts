@@ -4,12 +4,35 @@ import { gatesInForce, MODE_POLICIES } from "../policy/modes.ts";
 import { SHELL } from "../policy/command_policy.ts";
 import { ENV_ALLOWLIST, ENV_ALLOWLIST_PREFIXES } from "../policy/env_filter.ts";
 import { COMMAND_LIMITS } from "../exec/limits.ts";
+import type { SandboxDescription } from "../policy/child_policy.ts";
+
+const sandboxSchema = z.object({
+  enforced: z.boolean(),
+  layers: z.array(z.string()).describe("Kernel layers in force: landlock, seccomp, mount namespace, capabilities."),
+  writes: z.union([z.literal("anywhere"), z.array(z.string())]).describe("Trees it may write beneath."),
+  reads: z.union([z.literal("anywhere"), z.literal("all but credential stores"), z.array(z.string())]),
+  executes: z.union([z.literal("anything"), z.array(z.string())]),
+  network: z.enum(["allowed", "denied", "TCP denied, other protocols allowed (no seccomp filter)"]),
+  signals_scoped: z.boolean().describe("It can signal only itself and its own children (not the server)."),
+  read_only: z.array(z.string()).describe("Paths it sees read-only: the workspace's git dirs in safe mode."),
+  capabilities_dropped: z.boolean(),
+});
+
+/** One line per kind of child for the text. */
+function describeChild(name: string, child: SandboxDescription): string {
+  if (!child.enforced) return `${name}: NO sandbox (the server's own rights)`;
+  const list = (value: string | string[]) => (typeof value === "string" ? value : value.join(", ") || "nowhere");
+  return `${name}: ${child.layers.join(" + ")}; writes ${list(child.writes)}; reads ${list(child.reads)}; ` +
+    `executes ${list(child.executes)}; network ${child.network}` +
+    (child.read_only.length > 0 ? `; read-only ${child.read_only.join(", ")}` : "") +
+    (child.capabilities_dropped ? "; no capabilities" : "");
+}
 
 export const checkExecEnvironmentTool = defineTool({
   name: "check_exec_environment",
   title: "Check exec environment",
   description:
-    "Describe how exec_command runs commands here: mode, shell, gates, Landlock sandbox status, stripped environment names, limits and TTY support. Runs nothing.",
+    "Describe how exec_command runs commands here: mode, shell, gates, what the kernel enforces on commands, git and rg (Landlock, seccomp, mount namespace, capabilities), stripped environment names, limits and TTY support. Runs nothing.",
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({}),
   output: z.object({
@@ -20,18 +43,12 @@ export const checkExecEnvironmentTool = defineTool({
     gates: z.array(z.string()).describe("Command gates in force for this session (the mode's, minus grants)."),
     mode_gates: z.array(z.string()),
     grants: z.array(z.string()),
-    landlock: z.object({
-      supported: z.boolean(),
-      abi: z.int().nullable(),
-      enforced: z.boolean(),
-      reason: z.string().nullable(),
-      writable_roots: z.array(z.string()),
-      writable_devices: z.array(z.string()),
-      network_restricted: z.boolean(),
-      signals_scoped: z.boolean(),
-      commands_isolated: z.boolean().describe(
-        "Each command runs in a nested Landlock domain of its own (cannot signal the server or other commands).",
-      ),
+    sandbox: z.object({
+      landlock_abi: z.int().nullable(),
+      missing: z.array(z.string()).describe("Kernel layers this machine cannot give, each with why."),
+      commands: sandboxSchema.describe("What exec_command's children get in this session."),
+      git: sandboxSchema.describe("What the git of the git tools gets."),
+      ripgrep: sandboxSchema.describe("What the rg of list_files and search_text gets."),
     }),
     env: z.object({
       allowlist: z.array(z.string()).describe("Inherited names children keep (LC_* as a prefix)."),
@@ -54,7 +71,7 @@ export const checkExecEnvironmentTool = defineTool({
     const grants = ctx.sessionState.grants;
     const gates = gatesInForce(mode, grants);
     const execution = gates.has("shell_syntax") ? "argv" as const : "shell" as const;
-    const landlock = await policy.sandboxStatus(grants);
+    const sandbox = await policy.sandbox(grants);
     const tty = ctx.services.facts.tty;
     const data = {
       mode,
@@ -64,7 +81,7 @@ export const checkExecEnvironmentTool = defineTool({
       gates: [...gates],
       mode_gates: [...modePolicy.gates],
       grants: [...grants].sort(),
-      landlock,
+      sandbox,
       env: {
         allowlist: mode === "dangerous" ? ["*"] : [...ENV_ALLOWLIST, ...ENV_ALLOWLIST_PREFIXES.map((p) => `${p}*`)],
         stripped: policy.environment.stripped,
@@ -79,24 +96,16 @@ export const checkExecEnvironmentTool = defineTool({
       },
       tty,
     };
-    const sandbox = landlock.enforced
-      ? `enforced (ABI ${landlock.abi}): writes only beneath ${landlock.writable_roots.join(" and ")}` +
-        ` and ${landlock.writable_devices.join(", ")}; TCP ${landlock.network_restricted ? "denied" : "allowed"}; ` +
-        `signals ${
-          landlock.commands_isolated
-            ? "scoped to each command"
-            : landlock.signals_scoped
-            ? "scoped to the sandbox (commands share one domain)"
-            : "not scoped"
-        }`
-      : `NOT enforced: ${landlock.reason}`;
     const text = [
       modePolicy.summary,
       `execution: ${execution === "argv" ? "plain argv, no shell" : `${SHELL} -c`}`,
       `gates in force: ${data.gates.join(", ") || "none"}${
         data.grants.length ? ` (grants: ${data.grants.join(", ")})` : ""
       }`,
-      `landlock: ${sandbox}`,
+      describeChild("commands", sandbox.commands),
+      describeChild("git", sandbox.git),
+      describeChild("rg", sandbox.ripgrep),
+      ...(sandbox.missing.length > 0 ? [`missing: ${sandbox.missing.join("; ")}`] : []),
       `environment: ${
         mode === "dangerous" ? "the server's whole environment is inherited" : "allowlisted variables only"
       }; stripped: ${data.env.stripped.join(", ") || "none"}; TMPDIR=${policy.tmpdir}`,

@@ -28,7 +28,7 @@ export const gitBlameTool = defineTool({
     next_start_line: z.int().nullable(),
   }),
   handler: async (args, ctx) => {
-    const blame = await gitBlame(ctx.workspace, {
+    const blame = await gitBlame(ctx.services.git, {
       path: args.path,
       startLine: args.start_line,
       endLine: args.end_line,

@@ -54,7 +54,7 @@ export const gitDiffTool = defineTool({
     cut_files: z.array(z.string()).describe("Files whose patch is missing from diff or only partly in it."),
   }),
   handler: async (args, ctx) => {
-    const diff = await gitDiff(ctx.workspace, {
+    const diff = await gitDiff(ctx.services.git, {
       staged: args.staged,
       paths: args.paths,
       context: args.context,

@@ -33,7 +33,7 @@ export const gitLogTool = defineTool({
     truncated: z.boolean().describe("More commits match than max_count."),
   }),
   handler: async (args, ctx) => {
-    const log = await gitLog(ctx.workspace, {
+    const log = await gitLog(ctx.services.git, {
       maxCount: args.max_count,
       rev: args.rev,
       path: args.path,

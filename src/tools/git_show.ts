@@ -36,7 +36,7 @@ export const gitShowTool = defineTool({
     truncated: z.boolean(),
   }),
   handler: async (args, ctx) => {
-    const shown = await gitShow(ctx.workspace, {
+    const shown = await gitShow(ctx.services.git, {
       rev: args.rev,
       path: args.path,
       maxBytes: args.max_bytes,

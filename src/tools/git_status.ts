@@ -39,7 +39,7 @@ export const gitStatusTool = defineTool({
     truncated: z.boolean(),
   }),
   handler: async (args, ctx) => {
-    const status = await gitStatus(ctx.workspace, {
+    const status = await gitStatus(ctx.services.git, {
       path: args.path,
       includeIgnored: args.include_ignored,
       signal: ctx.signal,

@@ -78,9 +78,13 @@ export const serverInfoTool = defineTool({
   handler: async (_args, ctx) => {
     const { config, workspace, services, session, catalog } = ctx;
     const policy = MODE_POLICIES[config.mode];
-    const project = await projectContext(workspace);
+    const project = await projectContext(services.git);
     const facts = services.facts;
-    const sandbox = await services.policy.sandboxStatus(ctx.sessionState.grants);
+    const report = await services.policy.sandbox(ctx.sessionState.grants);
+    const sandbox = {
+      enforced: report.commands.layers.includes("landlock"),
+      reason: report.missing.length > 0 ? report.missing.join("; ") : null,
+    };
     const gatesNow = gatesInForce(config.mode, ctx.sessionState.grants);
     const data = {
       server: { name: SERVER_NAME, version: SERVER_VERSION },
@@ -104,7 +108,7 @@ export const serverInfoTool = defineTool({
         os: Deno.build.os,
         arch: Deno.build.arch,
         compiled: Deno.build.standalone === true,
-        ripgrep: facts.ripgrep,
+        ripgrep: { path: facts.ripgrep.path, version: facts.ripgrep.version, origin: facts.ripgrep.origin },
         landlock: {
           abi: facts.landlock.abi,
           enforced: sandbox.enforced,
@@ -134,7 +138,11 @@ export const serverInfoTool = defineTool({
     const lines = [
       `${SERVER_NAME} ${SERVER_VERSION} — workspace ${workspace.root}${facts.workspaceWritable ? "" : " (read-only)"}`,
       `mode: ${policy.summary}`,
-      `sandbox: ${sandbox.enforced ? `Landlock enforced for commands` : `NOT enforced (${sandbox.reason})`}`,
+      `sandbox: ${
+        report.commands.enforced
+          ? `commands under ${report.commands.layers.join(", ")}; git and rg read-only`
+          : `NOT enforced for commands${sandbox.reason ? ` (${sandbox.reason})` : ""}`
+      }`,
       git
         ? `git: ${git.branch ?? "(detached)"} at ${git.head?.slice(0, 12) ?? "(no commits)"}${
           git.dirty ? ", dirty" : ", clean"

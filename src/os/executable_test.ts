@@ -1,13 +1,8 @@
 import * as path from "node:path";
 import { rgPath } from "@vscode/ripgrep";
 import { assert, assertEquals } from "../../tests/assert.ts";
-import {
-  cachedExecutable,
-  defaultCacheDir,
-  materializeRipgrep,
-  memfdExecutable,
-  sha256Hex,
-} from "./embedded_ripgrep.ts";
+import { cachedExecutable, defaultCacheDir, materializeExecutable, memfdExecutable, sha256Hex } from "./executable.ts";
+import { fdPath } from "./fs_at.ts";
 
 async function version(exe: string): Promise<string> {
   const out = await new Deno.Command(exe, { args: ["--version"], stdout: "piped", stderr: "piped" }).output();
@@ -19,7 +14,7 @@ Deno.test({
   name: "memfdExecutable: rg runs from a sealed close-on-exec memfd, and the fd does not leak into children",
   fn: async () => {
     const bytes = await Deno.readFile(rgPath);
-    const exe = memfdExecutable("rg", bytes);
+    const exe = fdPath(memfdExecutable("rg", bytes));
     assert(/^\/proc\/self\/fd\/\d+$/.test(exe), exe);
     assert((await version(exe)).startsWith("ripgrep "));
     const fd = exe.split("/").pop()!;
@@ -69,9 +64,9 @@ Deno.test({
   },
 });
 
-Deno.test("materializeRipgrep prefers memfd; defaultCacheDir follows XDG_CACHE_HOME then HOME", async () => {
-  const made = await materializeRipgrep(await Deno.readFile(rgPath), null);
-  assertEquals(made.via, "memfd");
+Deno.test("materializeExecutable prefers memfd; defaultCacheDir follows XDG_CACHE_HOME then HOME", async () => {
+  const made = await materializeExecutable("rg", await Deno.readFile(rgPath), null);
+  assertEquals([made.via, made.path], ["memfd", fdPath(made.fd!)]);
   const env = (vars: Record<string, string>) => ({ get: (name: string) => vars[name] });
   assertEquals(defaultCacheDir(env({ XDG_CACHE_HOME: "/x/cache", HOME: "/h" })), "/x/cache/workcell");
   assertEquals(

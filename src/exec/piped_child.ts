@@ -1,0 +1,315 @@
+/**
+ * A child whose stdout the caller reads as it arrives and can end at once:
+ * the runtime of ripgrep (search/ripgrep.ts) and of git (git/runner.ts).
+ * It is spawned through a {@linkcode Spawner} (the sandbox plan's launcher)
+ * in its own process group; its pipes and its exit (a pidfd) are read
+ * through a {@linkcode Reactor}, so no thread blocks per child. stdout stops
+ * being read while the consumer has `bufferedBytes` unread, so a slow
+ * consumer slows the child instead of growing memory; stderr keeps only its
+ * first `stderrKeepBytes`.
+ *
+ * @example
+ * await using child = await startPipedChild(reactor, spawner, { argv: ["rg", "--files"], env: {}, cwd }, limits);
+ * for await (const chunk of child.chunks()) { if (enough(chunk)) { child.kill(); break; } }
+ * const outcome = await child.finish();
+ */
+import { cString, errno, libc, O, POLL, SIGNALS } from "../os/libc.ts";
+import type { Spawner, SpawnRequest } from "./spawn_request.ts";
+import type { Reactor } from "./reactor.ts";
+import {
+  closeFd,
+  type ExitStatus,
+  growPipe,
+  killGroup,
+  makePipe,
+  OsError,
+  pidfdOpen,
+  readSome,
+  reap,
+  reapKilled,
+  setNonblocking,
+} from "./fd.ts";
+
+/** Reads per pipe per wake-up before yielding to other fds and the event loop. */
+const MAX_READS_PER_WAKE = 8;
+/** A read this large means the default pipe buffer was full: grow it (growing up front costs ms per spawn). */
+const GROW_PIPE_AFTER_BYTES = 65536;
+
+/** Bounds of one child's buffering. */
+export interface PipedLimits {
+  /** Unread stdout bytes at which reading pauses until the consumer catches up. */
+  bufferedBytes: number;
+  /** Bytes of stderr kept for messages. */
+  stderrKeepBytes: number;
+}
+
+/** What to start: a spawn request without stdio (the runtime makes the pipes). */
+export type PipedRequest = Omit<SpawnRequest, "stdio" | "ttySlave"> & {
+  /** An fd of this process to give the child as stdin (a file to read); /dev/null without it. */
+  stdinFd?: number;
+  /** Ends the child when aborted. */
+  signal?: AbortSignal;
+};
+
+/** How a run ended. */
+export interface PipedOutcome {
+  /** Exit code; null when the child was killed or died of a signal. */
+  code: number | null;
+  /** Whether the caller ended the child before it finished. */
+  killed: boolean;
+  /** The start of stderr, decoded. */
+  stderr: string;
+}
+
+/** A running child. */
+export interface PipedChild extends AsyncDisposable {
+  /** stdout as it arrives. Leaving the loop early does not end the child: call {@linkcode PipedChild.kill}. */
+  chunks(): AsyncIterable<Uint8Array>;
+  /** Ends the child now (SIGKILL to its process group). */
+  kill(): void;
+  /** Waits for the child to exit (after the caller stopped reading or killed it), reading and dropping what is left. */
+  finish(): Promise<PipedOutcome>;
+  /** Resolves once the child is reaped and both pipes are closed. */
+  readonly ended: Promise<void>;
+}
+
+function openDevNull(): number {
+  const fd = libc().open(cString("/dev/null"), O.RDONLY | O.CLOEXEC, 0);
+  if (fd < 0) throw new OsError("open /dev/null", errno());
+  return fd;
+}
+
+/**
+ * Starts `request` through `spawner` with stdout and stderr piped to this
+ * process. Disposing the child (`await using`) kills it if needed and waits
+ * for it, so no fd, pidfd or zombie is left on any path. Rejects with the
+ * spawner's error (every fd closed).
+ */
+export async function startPipedChild(
+  reactor: Reactor,
+  spawner: Spawner,
+  request: PipedRequest,
+  limits: PipedLimits,
+): Promise<PipedChild> {
+  const opened: number[] = [];
+  let stdin: number, stdout: [number, number], stderr: [number, number];
+  try {
+    stdin = request.stdinFd ?? openDevNull();
+    if (request.stdinFd === undefined) opened.push(stdin);
+    stdout = makePipe();
+    opened.push(...stdout);
+    stderr = makePipe();
+    opened.push(...stderr);
+  } catch (error) {
+    for (const fd of opened) closeFd(fd);
+    throw error;
+  }
+  const { stdinFd: _stdin, signal, ...spawn } = request;
+  let pid: number;
+  try {
+    pid = await spawner({ ...spawn, stdio: { stdin, stdout: stdout[1], stderr: stderr[1] } });
+  } catch (error) {
+    closeFd(stdout[0]);
+    closeFd(stderr[0]);
+    throw error;
+  } finally {
+    if (request.stdinFd === undefined) closeFd(stdin);
+    closeFd(stdout[1]);
+    closeFd(stderr[1]);
+  }
+  let pidfd: number;
+  try {
+    pidfd = pidfdOpen(pid);
+    setNonblocking(stdout[0]);
+    setNonblocking(stderr[0]);
+  } catch (error) {
+    killGroup(pid, SIGNALS.KILL);
+    closeFd(stdout[0]);
+    closeFd(stderr[0]);
+    await reapKilled(pid);
+    throw error;
+  }
+  return new RunningChild(reactor, limits, signal, pid, pidfd, stdout[0], stderr[0]);
+}
+
+/** One child, its two pipes and its pidfd, driven by reactor callbacks. */
+class RunningChild implements PipedChild {
+  readonly #reactor: Reactor;
+  readonly #limits: PipedLimits;
+  readonly #signal: AbortSignal | undefined;
+  readonly #pid: number;
+  readonly #onAbort = () => this.kill();
+  #stdout: number | null;
+  #stderr: number | null;
+  #pidfd: number | null;
+  #exit: ExitStatus | null = null;
+  #killed = false;
+  /** Read but not yet consumed stdout chunks, and their total size. */
+  #queue: Uint8Array[] = [];
+  #queued = 0;
+  #paused = false;
+  /** Set by finish() when the caller no longer reads: stdout is read to its end and dropped. */
+  #discard = false;
+  #grown = false;
+  readonly #errParts: Uint8Array[] = [];
+  #errKept = 0;
+  /** Resolvers of whoever waits for the next change (a chunk, an EOF, the exit). */
+  #waiters: (() => void)[] = [];
+  readonly ended: Promise<void>;
+  #resolveEnded!: () => void;
+
+  constructor(
+    reactor: Reactor,
+    limits: PipedLimits,
+    signal: AbortSignal | undefined,
+    pid: number,
+    pidfd: number,
+    out: number,
+    err: number,
+  ) {
+    this.#reactor = reactor;
+    this.#limits = limits;
+    this.#signal = signal;
+    this.#pid = pid;
+    this.#pidfd = pidfd;
+    this.#stdout = out;
+    this.#stderr = err;
+    this.ended = new Promise((resolve) => this.#resolveEnded = resolve);
+    this.#reactor.watch(out, POLL.IN, () => this.#readStdout());
+    this.#reactor.watch(err, POLL.IN, () => this.#readStderr());
+    this.#reactor.watch(pidfd, POLL.IN, () => this.#onExit());
+    signal?.addEventListener("abort", this.#onAbort, { once: true });
+    if (signal?.aborted) this.kill();
+  }
+
+  async *chunks(): AsyncIterable<Uint8Array> {
+    for (;;) {
+      const chunk = this.#queue.shift();
+      if (chunk !== undefined) {
+        this.#queued -= chunk.length;
+        this.#resumeIfDrained();
+        yield chunk;
+      } else if (this.#stdout === null) return;
+      else await this.#changed();
+    }
+  }
+
+  kill(): void {
+    if (this.#killed) return;
+    this.#killed = true;
+    // Not once reaped: the group id could belong to someone else by then.
+    if (this.#exit === null) killGroup(this.#pid, SIGNALS.KILL);
+    this.#queue = [];
+    this.#queued = 0;
+    this.#closeStdout();
+  }
+
+  async finish(): Promise<PipedOutcome> {
+    if (!this.#killed) {
+      // Drain whatever the caller did not read so the child is never blocked on a full pipe.
+      this.#discard = true;
+      this.#queue = [];
+      this.#queued = 0;
+      this.#resumeIfDrained();
+    }
+    while (this.#stdout !== null || this.#stderr !== null || this.#exit === null) await this.#changed();
+    this.#signal?.removeEventListener("abort", this.#onAbort);
+    return { code: this.#killed ? null : this.#exit.code, killed: this.#killed, stderr: this.#stderrText() };
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    if (this.#stdout !== null || this.#exit === null) this.kill();
+    await this.finish();
+  }
+
+  #changed(): Promise<void> {
+    return new Promise((resolve) => this.#waiters.push(resolve));
+  }
+
+  #notify(): void {
+    for (const wake of this.#waiters.splice(0)) wake();
+    if (this.#stdout === null && this.#stderr === null && this.#exit !== null) this.#resolveEnded();
+  }
+
+  #readStdout(): void {
+    const fd = this.#stdout;
+    if (fd === null) return;
+    const scratch = this.#reactor.scratch;
+    const limit = this.#limits.bufferedBytes;
+    for (let reads = 0; reads < MAX_READS_PER_WAKE && this.#queued < limit; reads++) {
+      const result = readSome(fd, scratch);
+      if (result === "again") break;
+      if (result === "eof") {
+        this.#closeStdout();
+        return;
+      }
+      if (!this.#discard) {
+        this.#queue.push(scratch.slice(0, result));
+        this.#queued += result;
+      }
+      if (result >= GROW_PIPE_AFTER_BYTES && !this.#grown) {
+        this.#grown = true;
+        growPipe(fd);
+      }
+    }
+    if (this.#queued >= limit && !this.#paused) {
+      this.#paused = true;
+      this.#reactor.unwatch(fd);
+    }
+    this.#notify();
+  }
+
+  #resumeIfDrained(): void {
+    if (!this.#paused || this.#stdout === null || this.#queued >= this.#limits.bufferedBytes / 2) return;
+    this.#paused = false;
+    const fd = this.#stdout;
+    this.#reactor.watch(fd, POLL.IN, () => this.#readStdout());
+  }
+
+  #closeStdout(): void {
+    if (this.#stdout === null) return;
+    this.#reactor.close(this.#stdout);
+    this.#stdout = null;
+    this.#notify();
+  }
+
+  #readStderr(): void {
+    const fd = this.#stderr;
+    if (fd === null) return;
+    const scratch = this.#reactor.scratch;
+    for (let reads = 0; reads < MAX_READS_PER_WAKE; reads++) {
+      const result = readSome(fd, scratch);
+      if (result === "again") return;
+      if (result === "eof") {
+        this.#reactor.close(fd);
+        this.#stderr = null;
+        this.#notify();
+        return;
+      }
+      const keep = Math.min(result, this.#limits.stderrKeepBytes - this.#errKept);
+      if (keep > 0) {
+        this.#errParts.push(scratch.slice(0, keep));
+        this.#errKept += keep;
+      }
+    }
+  }
+
+  #onExit(): void {
+    const status = reap(this.#pid);
+    if (status === null || this.#pidfd === null) return;
+    this.#exit = status;
+    this.#reactor.close(this.#pidfd);
+    this.#pidfd = null;
+    this.#notify();
+  }
+
+  #stderrText(): string {
+    const all = new Uint8Array(this.#errKept);
+    let at = 0;
+    for (const part of this.#errParts) {
+      all.set(part, at);
+      at += part.length;
+    }
+    return new TextDecoder().decode(all);
+  }
+}

@@ -1,0 +1,143 @@
+/**
+ * Where a repository's git dir is, found the way git finds it (the nearest
+ * `.git` directory or `.git` file at or above a directory), before any git
+ * runs — and whether git may be pointed at it.
+ *
+ * A git dir or common dir inside the workspace is fine. One outside it is
+ * accepted only when it belongs to the repository the workspace root was in
+ * when the server started ({@linkcode trustedLocation}: the workspace is a
+ * subdirectory of a repository, or a worktree whose git dir lives with the
+ * main checkout). Anything else — a `.git` file planted in the workspace
+ * that points at another repository on the machine — is refused, so no
+ * outside commit, blob or status ever reaches the agent. git itself then
+ * runs in a sandbox that can read only the workspace, these git dirs and the
+ * system (child_policy.ts), so a `.git` file swapped after this check
+ * cannot lead it anywhere else either.
+ *
+ * @example
+ * const trusted = trustedLocation("/home/u/mono/app");
+ * const location = locateRepository("/home/u/mono/app", "/home/u/mono/app/src", trusted);
+ * location.readable; // ["/home/u/mono/.git", "/home/u/mono/.gitignore"]
+ */
+import * as path from "node:path";
+import { ToolError } from "../errors.ts";
+import { isInside } from "../workspace/confine.ts";
+import { gitFileTarget, looksLikeGitDir } from "../workspace/git_dirs.ts";
+
+/** A repository as found on disk. */
+export interface RepositoryLocation {
+  /** The directory holding `.git`: the work tree's top level. */
+  top: string;
+  /** Real path of the git dir, and of its common dir (the same unless a worktree's). */
+  gitDir: string;
+  commonDir: string;
+  /** What git may read outside the workspace for it: trusted git dirs and the ignore files above the root. */
+  readable: string[];
+}
+
+/** Per-directory files git reads on the way from a work tree's top level down to a pathspec. */
+const PER_DIRECTORY_FILES = [".gitignore", ".gitattributes"] as const;
+
+function real(p: string): string | null {
+  try {
+    return Deno.realPathSync(p);
+  } catch {
+    return null;
+  }
+}
+
+/** The nearest repository at or above `dir` (absolute): its top, git dir and common dir, or null. */
+export function findRepository(dir: string): Omit<RepositoryLocation, "readable"> | null {
+  for (let at = dir; ; at = path.dirname(at)) {
+    const dotGit = path.join(at, ".git");
+    let info: Deno.FileInfo | null = null;
+    try {
+      info = Deno.lstatSync(dotGit);
+    } catch {
+      // no .git here
+    }
+    if (info !== null) {
+      const target = info.isFile ? gitFileTarget(dotGit) : dotGit;
+      const gitDir = target === null ? null : real(target);
+      if (gitDir !== null && looksLikeGitDir(gitDir)) {
+        let commonDir = gitDir;
+        try {
+          const named = Deno.readTextFileSync(path.join(gitDir, "commondir")).trim();
+          commonDir = real(path.resolve(gitDir, named)) ?? gitDir;
+        } catch {
+          // not a worktree: the git dir is its own common dir
+        }
+        return { top: at, gitDir, commonDir };
+      }
+    }
+    if (at === path.dirname(at)) return null;
+  }
+}
+
+/**
+ * The repository of the workspace root as found now (at start-up), and what
+ * outside the workspace its git may read; null when the root is in no
+ * repository or its repository lies wholly inside the workspace.
+ */
+export function trustedLocation(root: string): RepositoryLocation | null {
+  const found = findRepository(root);
+  if (found === null) return null;
+  const outside = [found.gitDir, found.commonDir].filter((dir) => !isInside(root, dir));
+  if (outside.length === 0 && isInside(root, found.top)) return null;
+  const readable = new Set(outside);
+  if (!isInside(root, found.top)) {
+    // A workspace inside the work tree: git reads the ignore and attributes files from the top down to it.
+    for (let dir = path.dirname(root); isInside(found.top, dir); dir = path.dirname(dir)) {
+      for (const name of PER_DIRECTORY_FILES) {
+        const file = path.join(dir, name);
+        try {
+          if (Deno.lstatSync(file).isFile) readable.add(file);
+        } catch {
+          // absent
+        }
+      }
+      if (dir === found.top) break;
+    }
+  }
+  return { ...found, readable: [...readable] };
+}
+
+/**
+ * The repository containing `dir` (a real directory inside the workspace
+ * `root`), checked against `trusted`. Throws NOT_A_GIT_REPO when there is
+ * none, and PATH_OUTSIDE_WORKSPACE when its git dir or common dir lies
+ * outside the workspace and is not the trusted repository's.
+ *
+ * @example
+ * locateRepository(root, `${root}/ext`, null); // throws PATH_OUTSIDE_WORKSPACE for ext/.git → /elsewhere
+ */
+export function locateRepository(root: string, dir: string, trusted: RepositoryLocation | null): RepositoryLocation {
+  const found = findRepository(dir);
+  const rel = path.relative(root, dir) || ".";
+  if (found === null) {
+    throw new ToolError("NOT_A_GIT_REPO", `${rel} is not inside a git work tree`, { details: { path: rel } });
+  }
+  const trustedDirs = new Set(trusted ? [trusted.gitDir, trusted.commonDir] : []);
+  for (const gitDir of [found.gitDir, found.commonDir]) {
+    if (isInside(root, gitDir) || trustedDirs.has(gitDir)) continue;
+    const where = path.relative(root, found.top) || ".";
+    throw new ToolError(
+      "PATH_OUTSIDE_WORKSPACE",
+      `${where}/.git leads to a git dir outside the workspace (${gitDir}); git tools read only repositories of the workspace`,
+      {
+        hint: "Only the workspace's own repository (and one it lies in, as found at start-up) can be read. " +
+          "Start workcell with --workspace at that repository to inspect it.",
+        details: { path: where, git_dir: gitDir },
+      },
+    );
+  }
+  if (!isInside(root, found.top) && !(trusted && found.top === trusted.top)) {
+    throw new ToolError("NOT_A_GIT_REPO", `the repository's work tree ${found.top} is outside the workspace`, {
+      hint: "Git tools only work on a repository whose work tree is the workspace, inside it, or contains it.",
+      details: { work_tree: found.top },
+    });
+  }
+  const usesTrusted = trustedDirs.has(found.gitDir) || trustedDirs.has(found.commonDir);
+  const readable = trusted !== null && usesTrusted ? trusted.readable : [];
+  return { ...found, readable };
+}

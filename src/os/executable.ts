@@ -1,0 +1,173 @@
+/**
+ * Makes bytes held in memory executable: the ripgrep embedded in a compiled
+ * binary, and the launcher (launcher.ts). A file inside `deno compile`'s
+ * embedded filesystem can be read but not executed, and the server may write
+ * only beneath the workspace, which an executable must never be dropped
+ * into. So:
+ *
+ * 1. `memfd_create(name, MFD_CLOEXEC | MFD_EXEC)`, write the bytes, seal
+ *    the file against changes, and run `/proc/self/fd/N`. Nothing touches a
+ *    disk; close-on-exec keeps the fd out of every child (the kernel
+ *    resolves the path before it closes the fd).
+ * 2. Where `vm.memfd_noexec` forbids executable memfds: a private 0700
+ *    cache directory (`$XDG_CACHE_HOME/workcell`, else `~/.cache/workcell`)
+ *    holding `<name>-<sha256>`, written through libc (Deno's write grant stops
+ *    at the workspace) to a temporary name and renamed into place. An
+ *    existing file is used only if its SHA-256 equals the bytes' and the
+ *    directory is a real 0700 directory owned by this user; otherwise it is
+ *    rewritten.
+ *
+ * @example
+ * const exe = await materializeExecutable("rg", await Deno.readFile(embeddedPath));
+ * await new Deno.Command(exe.path, { args: ["--version"] }).output();
+ */
+import * as path from "node:path";
+import { cString, ERRNO, errno, F, libc, O } from "./libc.ts";
+import { fdPath } from "./fs_at.ts";
+
+/** Where the executable copy lives. */
+export interface MaterializedExecutable {
+  /** What to execute: `/proc/self/fd/N` for a memfd, else the cached file. */
+  path: string;
+  /** The memfd behind `path`, or null for a cached file. */
+  fd: number | null;
+  /** How it was made executable. */
+  via: "memfd" | "cache-dir";
+}
+
+const MFD_CLOEXEC = 0x1;
+const MFD_ALLOW_SEALING = 0x2;
+const MFD_EXEC = 0x10;
+/** F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE. */
+const ALL_SEALS = 0x1 | 0x2 | 0x4 | 0x8;
+const CACHE_DIR_MODE = 0o700;
+const PARENT_DIR_MODE = 0o755;
+const EXECUTABLE_MODE = 0o700;
+
+/** Writes all of `bytes` to `fd` (a file or memfd); throws with the errno on failure. */
+export function writeAll(fd: number, bytes: Uint8Array<ArrayBuffer>): void {
+  let offset = 0;
+  while (offset < bytes.length) {
+    const chunk = bytes.subarray(offset);
+    const written = Number(libc().write(fd, chunk, BigInt(chunk.length)));
+    if (written < 0 && errno() === ERRNO.EINTR) continue;
+    if (written <= 0) throw new Error(`write failed after ${offset} of ${bytes.length} bytes (errno ${errno()})`);
+    offset += written;
+  }
+}
+
+/**
+ * A close-on-exec memfd named `name` holding `bytes`, with `flags` added to
+ * MFD_CLOEXEC (MFD_EXEC is retried without on kernels before 6.3, whose
+ * memfds are executable anyway).
+ */
+export function memfdWith(name: string, bytes: Uint8Array<ArrayBuffer>, flags = 0): number {
+  const c = libc();
+  const label = cString(name);
+  let fd = c.memfd_create(label, MFD_CLOEXEC | flags);
+  if (fd < 0 && errno() === ERRNO.EINVAL && (flags & MFD_EXEC) !== 0) {
+    fd = c.memfd_create(label, MFD_CLOEXEC | (flags & ~MFD_EXEC));
+  }
+  if (fd < 0) throw new Error(`memfd_create failed (errno ${errno()})`);
+  try {
+    writeAll(fd, bytes);
+    return fd;
+  } catch (error) {
+    c.close(fd);
+    throw error;
+  }
+}
+
+/**
+ * Puts `bytes` into a sealed, close-on-exec, executable memfd and returns
+ * its fd; it stays open for the process's life. Throws where executable
+ * memfds are forbidden.
+ */
+export function memfdExecutable(name: string, bytes: Uint8Array<ArrayBuffer>): number {
+  const fd = memfdWith(name, bytes, MFD_ALLOW_SEALING | MFD_EXEC);
+  if (libc().fcntl(fd, F.ADD_SEALS, ALL_SEALS) < 0) {
+    const code = errno();
+    libc().close(fd);
+    throw new Error(`sealing failed (errno ${code})`);
+  }
+  return fd;
+}
+
+/** The per-user cache directory for the fallback, or null when the environment names none. */
+export function defaultCacheDir(env: { get(name: string): string | undefined } = Deno.env): string | null {
+  const xdg = env.get("XDG_CACHE_HOME");
+  if (xdg && path.isAbsolute(xdg)) return path.join(xdg, "workcell");
+  const home = env.get("HOME");
+  if (!home) return null;
+  return path.join(home, ".cache", "workcell");
+}
+
+/** Lowercase hex SHA-256 of `bytes`. */
+export async function sha256Hex(bytes: Uint8Array): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>));
+  return [...digest].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+async function privateDirectory(dir: string, uid: number): Promise<boolean> {
+  try {
+    const info = await Deno.lstat(dir);
+    return info.isDirectory && info.uid === uid && ((info.mode ?? 0) & 0o777) === CACHE_DIR_MODE;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Writes `bytes` as `<dir>/<name>-<sha256>` (mode 0700, in a 0700
+ * directory) unless an identical copy is already there, and returns its path.
+ * Writes go through libc, not Deno's file APIs, so Deno's write grant can
+ * stay confined to the workspace.
+ */
+export async function cachedExecutable(dir: string, name: string, bytes: Uint8Array<ArrayBuffer>): Promise<string> {
+  const hash = await sha256Hex(bytes);
+  const target = path.join(dir, `${name}-${hash}`);
+  const c = libc();
+  const uid = c.getuid();
+  // mkdir -p through libc; failures show up in the privateDirectory check below.
+  const parents: string[] = [];
+  for (let parent = path.dirname(dir); parent !== path.dirname(parent); parent = path.dirname(parent)) {
+    parents.unshift(parent);
+  }
+  for (const parent of parents) c.mkdir(cString(parent), PARENT_DIR_MODE);
+  c.mkdir(cString(dir), CACHE_DIR_MODE);
+  if (!(await privateDirectory(dir, uid))) {
+    throw new Error(`${dir} is not a private (0700, owned by uid ${uid}) directory`);
+  }
+  const existing = await Deno.readFile(target).catch(() => null);
+  if (existing && (await sha256Hex(existing)) === hash) return target;
+  const temp = `${target}.${crypto.randomUUID()}.tmp`;
+  const fd = c.open(cString(temp), O.WRONLY | O.CREAT | O.EXCL | O.NOFOLLOW | O.CLOEXEC, EXECUTABLE_MODE);
+  if (fd < 0) throw new Error(`cannot create ${temp} (errno ${errno()})`);
+  try {
+    writeAll(fd, bytes);
+    if (c.fsync_now(fd) < 0) throw new Error(`fsync of ${temp} failed (errno ${errno()})`);
+  } finally {
+    c.close(fd);
+  }
+  if (c.rename(cString(temp), cString(target)) < 0) throw new Error(`cannot rename ${temp} to ${target}`);
+  return target;
+}
+
+/** Makes `bytes` executable: a memfd where possible, else the private cache directory. */
+export async function materializeExecutable(
+  name: string,
+  bytes: Uint8Array<ArrayBuffer>,
+  cacheDir: string | null = defaultCacheDir(),
+): Promise<MaterializedExecutable> {
+  let memfdError: unknown;
+  try {
+    const fd = memfdExecutable(name, bytes);
+    return { path: fdPath(fd), fd, via: "memfd" };
+  } catch (error) {
+    memfdError = error;
+  }
+  if (cacheDir === null) {
+    throw new Error(`cannot make ${name} executable: ${memfdError}, and no HOME for a cache directory`);
+  }
+  return { path: await cachedExecutable(cacheDir, name, bytes), fd: null, via: "cache-dir" };
+}

@@ -1,0 +1,181 @@
+/**
+ * The script the launcher (launcher.ts) runs in a new child before it
+ * executes the command: a list of system calls with their arguments, laid
+ * out as plain bytes at the launcher's fixed data address. Pure data: no
+ * system call is made here, so a script can be built and checked in tests.
+ *
+ * Layout (little-endian, see launcher_x86_64.s): a u64 step count, then one
+ * 80-byte record per step, then the data the steps point at (strings, structs,
+ * pointer arrays, 8-byte slots), each item 8-byte aligned.
+ *
+ * @example
+ * const script = new LauncherScript();
+ * const fd = script.slot();
+ * script.step("open uid_map", SYSCALLS.x86_64.openat, [AT_FDCWD, script.string("/proc/self/uid_map"), 1, 0], { store: fd });
+ * script.step("write uid_map", SYSCALLS.x86_64.write, [deref(fd), script.string("0 0 1"), 5]);
+ * const bytes = script.serialize(LAUNCHER_DATA_ADDRESS);
+ */
+
+/** Bytes of one step record. */
+export const STEP_BYTES = 80;
+/** Flag bits of a step record. */
+const FLAG_TOLERATED = 1n;
+const FLAG_SKIP_NEXT = 2n;
+const FLAG_DEREF_FIRST_BIT = 8n;
+
+/** An address inside the script's data: an item, plus an offset into it. */
+export interface DataRef {
+  readonly item: number;
+  readonly offset: number;
+}
+
+/** An argument that the launcher reads from memory when the step runs (a slot another step stored into). */
+export interface Deref {
+  readonly deref: DataRef;
+}
+
+/** What a step's argument may be: a number, the address of data, or the value stored at an address. */
+export type StepArg = number | bigint | DataRef | Deref;
+
+/** What a failing step does: stop the launch (default), carry on, or carry on without the next step. */
+export type OnFailure = "stop" | "continue" | "skip-next";
+
+/** Options of {@linkcode LauncherScript.step}. */
+export interface StepOptions {
+  /** Where the launcher writes the call's result (an fd, say), for later steps to read. */
+  store?: DataRef;
+  onFailure?: OnFailure;
+}
+
+interface Step {
+  label: string;
+  nr: number;
+  args: StepArg[];
+  options: StepOptions;
+}
+
+interface Item {
+  bytes: Uint8Array;
+  /** 8-byte fields of `bytes` that hold the address of other data. */
+  pointers: { offset: number; target: DataRef }[];
+}
+
+/** The address of `offset` bytes into `ref`. */
+export function at(ref: DataRef, offset: number): DataRef {
+  return { item: ref.item, offset: ref.offset + offset };
+}
+
+/** The value stored at `ref` when the step runs. */
+export function deref(ref: DataRef): Deref {
+  return { deref: ref };
+}
+
+function isDataRef(arg: StepArg): arg is DataRef {
+  return typeof arg === "object" && "item" in arg;
+}
+
+/** A script under construction; {@linkcode LauncherScript.serialize} lays it out. */
+export class LauncherScript {
+  readonly #steps: Step[] = [];
+  readonly #items: Item[] = [];
+  #execStep: number | null = null;
+
+  /** The id of the step added by {@linkcode LauncherScript.exec}, or null. */
+  get execStep(): number | null {
+    return this.#execStep;
+  }
+
+  /** Labels of the steps, by step id (the id a failure report names). */
+  get labels(): readonly string[] {
+    return this.#steps.map((step) => step.label);
+  }
+
+  /** Adds `bytes` (with `pointers`: fields holding the address of other data) and returns their address. */
+  data(bytes: Uint8Array, pointers: { offset: number; target: DataRef }[] = []): DataRef {
+    this.#items.push({ bytes, pointers });
+    return { item: this.#items.length - 1, offset: 0 };
+  }
+
+  /** A NUL-terminated copy of `text`; a NUL inside it is refused (it would cut the string). */
+  string(text: string): DataRef {
+    const bytes = new TextEncoder().encode(text);
+    if (bytes.includes(0)) throw new TypeError(`string contains a NUL byte: ${JSON.stringify(text.slice(0, 40))}`);
+    const terminated = new Uint8Array(bytes.length + 1);
+    terminated.set(bytes);
+    return this.data(terminated);
+  }
+
+  /** A NULL-terminated array of pointers to copies of `items` (an argv or envp). */
+  stringArray(items: readonly string[]): DataRef {
+    const strings = items.map((item) => this.string(item));
+    return this.data(
+      new Uint8Array(8 * (items.length + 1)),
+      strings.map((target, index) => ({ offset: 8 * index, target })),
+    );
+  }
+
+  /** Eight zero bytes a step can store a result into. */
+  slot(): DataRef {
+    return this.data(new Uint8Array(8));
+  }
+
+  /** Appends the system call `nr(args)`; at most six arguments. */
+  step(label: string, nr: number, args: StepArg[], options: StepOptions = {}): void {
+    if (args.length > 6) throw new RangeError(`${label}: a system call takes at most six arguments`);
+    this.#steps.push({ label, nr, args, options });
+  }
+
+  /**
+   * Ends the script with `execve(path, argv, envp)`: on success the command replaces the launcher, and nothing
+   * after it runs.
+   */
+  exec(nr: number, path: string, argv: readonly string[], env: Readonly<Record<string, string>>): void {
+    this.#execStep = this.#steps.length;
+    const envp = Object.entries(env).map(([name, value]) => `${name}=${value}`);
+    this.step(`execve ${path}`, nr, [this.string(path), this.stringArray(argv), this.stringArray(envp)]);
+  }
+
+  /** The script's bytes for a launcher whose data starts at `base`. */
+  serialize(base: bigint): Uint8Array<ArrayBuffer> {
+    const stepsEnd = 8 + STEP_BYTES * this.#steps.length;
+    const itemOffsets: number[] = [];
+    let size = stepsEnd;
+    for (const item of this.#items) {
+      itemOffsets.push(size);
+      size += Math.ceil(item.bytes.length / 8) * 8;
+    }
+    const address = (ref: DataRef) => base + BigInt(itemOffsets[ref.item] + ref.offset);
+    const bytes = new Uint8Array(size);
+    const view = new DataView(bytes.buffer);
+    view.setBigUint64(0, BigInt(this.#steps.length), true);
+    this.#steps.forEach((step, id) => {
+      const record = 8 + STEP_BYTES * id;
+      let flags = step.options.onFailure === "continue"
+        ? FLAG_TOLERATED
+        : step.options.onFailure === "skip-next"
+        ? FLAG_SKIP_NEXT
+        : 0n;
+      view.setBigUint64(record, BigInt(step.nr), true);
+      step.args.forEach((arg, index) => {
+        let value: bigint;
+        if (typeof arg === "number" || typeof arg === "bigint") value = BigInt.asUintN(64, BigInt(arg));
+        else if (isDataRef(arg)) value = address(arg);
+        else {
+          value = address(arg.deref);
+          flags |= 1n << (FLAG_DEREF_FIRST_BIT + BigInt(index));
+        }
+        view.setBigUint64(record + 8 + 8 * index, value, true);
+      });
+      view.setBigUint64(record + 56, step.options.store ? address(step.options.store) : 0n, true);
+      view.setBigUint64(record + 64, flags, true);
+      view.setUint32(record + 72, id, true);
+    });
+    this.#items.forEach((item, index) => {
+      bytes.set(item.bytes, itemOffsets[index]);
+      for (const pointer of item.pointers) {
+        view.setBigUint64(itemOffsets[index] + pointer.offset, address(pointer.target), true);
+      }
+    });
+    return bytes;
+  }
+}

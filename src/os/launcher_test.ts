@@ -1,0 +1,106 @@
+import { assert, assertEquals, assertRejects } from "../../tests/assert.ts";
+import { Launcher, LaunchStepError } from "./launcher.ts";
+import { deref, LauncherScript } from "./launcher_script.ts";
+import { syscallTable } from "./syscalls.ts";
+import { closeFd, type ExitStatus, makePipe, reap } from "../exec/fd.ts";
+import { cString, libc, O } from "./libc.ts";
+
+const SYS = syscallTable();
+const AT_FDCWD = -100;
+const launcher = await Launcher.create();
+
+/** Runs `script` with stdout and stderr captured; resolves once the child has exited. */
+async function run(script: LauncherScript): Promise<{ status: ExitStatus; stdout: string }> {
+  const [outRead, outWrite] = makePipe();
+  const stdin = libc().open(cString("/dev/null"), O.RDONLY | O.CLOEXEC, 0);
+  try {
+    const pid = await launcher.spawn(script, {
+      env: {},
+      cwd: "/",
+      stdio: { stdin, stdout: outWrite, stderr: outWrite },
+    });
+    closeFd(outWrite);
+    const chunks: Uint8Array[] = [];
+    const buffer = new Uint8Array(4096);
+    for (;;) {
+      const n = Number(await libc().read_wait(outRead, buffer, BigInt(buffer.length)));
+      if (n <= 0) break;
+      chunks.push(buffer.slice(0, n));
+    }
+    let status: ExitStatus | null;
+    while ((status = reap(pid)) === null) await new Promise((resolve) => setTimeout(resolve, 1));
+    const stdout = new TextDecoder().decode(new Uint8Array(chunks.flatMap((chunk) => [...chunk])));
+    return { status, stdout };
+  } finally {
+    closeFd(outRead);
+    closeFd(stdin);
+  }
+}
+
+Deno.test("launcher: runs its steps in order, then execve's the command with its own argv and environment", async () => {
+  const script = new LauncherScript();
+  script.step("greet", SYS.write, [1, script.string("step\n"), 5]);
+  script.exec(SYS.execve, "/bin/sh", ["sh", "-c", 'echo "$0 $GREETING"'], { GREETING: "hello" });
+  const { status, stdout } = await run(script);
+  assertEquals(status, { code: 0, signal: null });
+  assertEquals(stdout, "step\nsh hello\n");
+});
+
+Deno.test("launcher: a stored result feeds a later step (an fd opened, written, closed)", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const script = new LauncherScript();
+    const fd = script.slot();
+    const flags = O.WRONLY | O.CREAT | O.CLOEXEC;
+    script.step("open", SYS.openat, [AT_FDCWD, script.string(`${dir}/out`), flags, 0o600], { store: fd });
+    script.step("write", SYS.write, [deref(fd), script.string("stored"), 6]);
+    script.step("close", SYS.close, [deref(fd)]);
+    assertEquals((await run(script)).status, { code: 0, signal: null }); // no execve: the launcher exits 0
+    assertEquals(await Deno.readTextFile(`${dir}/out`), "stored");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("launcher: a failing step stops the launch, names itself, and the command never runs", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const script = new LauncherScript();
+    script.step("open a missing file", SYS.openat, [AT_FDCWD, script.string(`${dir}/missing/x`), O.RDONLY, 0]);
+    script.exec(SYS.execve, "/bin/touch", ["touch", `${dir}/ran`], {});
+    const error = await assertRejects(() => run(script)) as LaunchStepError;
+    assert(error instanceof LaunchStepError, String(error));
+    assertEquals([error.step, error.code, error.exec], ["open a missing file", 2, false]);
+    assert(!(await Deno.stat(`${dir}/ran`).then(() => true, () => false)), "the command ran");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("launcher: tolerated failures and skip-next", async () => {
+  const script = new LauncherScript();
+  script.step("tolerated", SYS.close, [999], { onFailure: "continue" });
+  script.step("skips the next step", SYS.close, [998], { onFailure: "skip-next" });
+  script.step("skipped", SYS.write, [1, script.string("skipped\n"), 8]);
+  script.step("runs", SYS.write, [1, script.string("runs\n"), 5]);
+  const { status, stdout } = await run(script);
+  assertEquals(status, { code: 0, signal: null });
+  assertEquals(stdout, "runs\n");
+});
+
+Deno.test("launcher: a program that cannot be executed is an exec failure with its errno", async () => {
+  const script = new LauncherScript();
+  script.exec(SYS.execve, "/nonexistent/program", ["program"], {});
+  const error = await assertRejects(() => run(script)) as LaunchStepError;
+    assert(error instanceof LaunchStepError, String(error));
+  assertEquals([error.code, error.exec], [2, true]);
+  assert(error.step.includes("/nonexistent/program"), error.step);
+});
+
+Deno.test("launcher: the command inherits only stdio (no image, script or failure-pipe fd)", async () => {
+  const script = new LauncherScript();
+  script.exec(SYS.execve, "/bin/ls", ["ls", "/proc/self/fd"], {});
+  const { stdout } = await run(script);
+  // 0, 1, 2 and the directory fd ls itself opened to list.
+  assertEquals(stdout.trim().split(/\s+/).map(Number).filter((fd) => fd > 3), []);
+});

@@ -1,0 +1,19 @@
+/**
+ * Hardening of the server process itself, applied once at start-up.
+ *
+ * @example
+ * makeNonDumpable(); // a same-user process can no longer ptrace the server or read its memory
+ */
+import { libc } from "./libc.ts";
+
+const PR_SET_DUMPABLE = 4;
+
+/**
+ * Makes the server non-dumpable (PR_SET_DUMPABLE 0): ptrace of it, and its
+ * /proc/<pid>/mem and environ, then need CAP_SYS_PTRACE, which no sandboxed
+ * child has. Landlock already keeps a sandboxed child from tracing the
+ * server; this also holds where Landlock is missing. Returns whether it took.
+ */
+export function makeNonDumpable(): boolean {
+  return libc().prctl(PR_SET_DUMPABLE, 0n, 0n, 0n, 0n) === 0;
+}

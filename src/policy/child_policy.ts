@@ -1,0 +1,279 @@
+/**
+ * The one place that decides what every child of the server may touch:
+ * the commands an agent runs, the git behind the git tools, and ripgrep.
+ * {@linkcode childSandbox} returns a plan (a value); the launcher only
+ * enforces it (src/os/sandbox_script.ts), and the runners run whatever plan
+ * they are given.
+ *
+ * | child            | Landlock fs                                  | net          | seccomp | mount ns        | caps    |
+ * |------------------|----------------------------------------------|--------------|---------|-----------------|---------|
+ * | command, safe    | writes: workspace, temp, own tty; reads: all but credential stores | no TCP | no sockets but unix/netlink | git dirs read-only | dropped |
+ * | command, trusted | writes: workspace, temp, own tty             | allowed      | —       | —               | dropped |
+ * | command, dangerous | none (no launcher at all)                  | allowed      | —       | —               | kept    |
+ * | git              | reads: workspace, its git dirs, system; execute: git only; writes: none | no TCP | no sockets but unix | — | dropped |
+ * | ripgrep          | reads: workspace, ancestor ignore files; execute: rg only; writes: none | no TCP | no sockets but unix | — | dropped |
+ *
+ * Layers the kernel cannot give are left out of the plan, never faked; the
+ * plan is what check_exec_environment reports ({@linkcode describeSandbox}).
+ *
+ * @example
+ * const plan = childSandbox({ kind: "git", root, readable: [], git }, facts);
+ */
+import type { Mode } from "../config.ts";
+import {
+  ACCESS_FS,
+  ACCESS_NET,
+  allWriteRights,
+  FILE_ACCESS,
+  LANDLOCK_FEATURE_ABI,
+  type LandlockRule,
+  type LandlockRuleset,
+  SCOPE,
+} from "../os/landlock.ts";
+import { AF, socketFamilyFilter } from "../os/seccomp.ts";
+import type { ReadOnlyBind, SandboxPlan } from "../os/sandbox_script.ts";
+import { syscallTable } from "../os/syscalls.ts";
+import { ERRNO } from "../os/libc.ts";
+import { networkAllowed } from "./modes.ts";
+
+/** Whether a layer of the sandbox can be had on this machine, and why not. */
+export type Availability = { available: true } | { available: false; reason: string };
+
+/** What the machine offers, measured once (sandbox_facts.ts). */
+export interface ChildFacts {
+  /** The Landlock ABI, or null without Landlock. */
+  abi: number | null;
+  /** Whether the launcher can make a mount namespace (and, unprivileged, a user namespace) with read-only binds. */
+  namespaces: Availability;
+  /** Whether the launcher can install a seccomp filter. */
+  seccomp: Availability;
+  uid: number;
+  gid: number;
+  lastCapability: number;
+}
+
+/** The git the git tools run, and what executing it takes. */
+export interface GitImage {
+  /** Real path of the git binary. */
+  binary: string;
+  /** `git --exec-path`: where git finds its own helper programs. */
+  execPath: string;
+  /** Its ELF interpreter (loader) and the loader's real path, which the kernel opens for execution too. */
+  loaders: string[];
+}
+
+/** A command of exec_command. */
+export interface CommandChild {
+  kind: "command";
+  mode: Mode;
+  grants: ReadonlySet<string>;
+  /** The workspace root and the private temp dir (null when there is none): the only writable trees. */
+  root: string;
+  tmpdir: string | null;
+  /** The command's own PTY slave (/dev/pts/N), which it may reopen; no other terminal is writable. */
+  ttySlave?: string;
+  /** Git dirs (and `.git` files) inside the workspace, bound read-only in safe mode. */
+  gitDirs: ReadOnlyBind[];
+  /** Read rules for everything but the credential stores (credentials.ts), used in safe mode. */
+  readRules: LandlockRule[];
+}
+
+/** The git of a git tool. */
+export interface GitChild {
+  kind: "git";
+  root: string;
+  /** Trees and files outside the workspace git may read: the repository's own git dirs, ignore files above. */
+  readable: string[];
+  git: GitImage;
+  /** Git's global config files and directories (~/.gitconfig, ~/.config/git). */
+  config: string[];
+}
+
+/** The ripgrep of list_files and search_text. */
+export interface RipgrepChild {
+  kind: "ripgrep";
+  root: string;
+  /** The rg binary, unless it is a memfd (which Landlock cannot and need not name). */
+  executables: string[];
+  /** Ignore files of the root's ancestors, which rg reads. */
+  ignoreFiles: string[];
+}
+
+/** Any child the server starts. */
+export type ChildRequest = CommandChild | GitChild | RipgrepChild;
+
+/** System trees the read-only children need: programs, libraries, the system config. */
+export const SYSTEM_READABLE = ["/usr", "/lib", "/lib64", "/lib32", "/libx32", "/bin", "/sbin", "/etc"] as const;
+/** Devices every child may write: sinks and sources that reach nothing. */
+export const CHILD_DEVICES = ["/dev/null", "/dev/zero", "/dev/full"] as const;
+/** Devices a command may also open: its controlling terminal and new PTYs of its own. */
+export const COMMAND_TERMINAL_DEVICES = ["/dev/tty", "/dev/ptmx"] as const;
+
+const READ = ACCESS_FS.READ_FILE | ACCESS_FS.READ_DIR;
+
+function existing(paths: readonly string[]): { path: string; dir: boolean }[] {
+  const out: { path: string; dir: boolean }[] = [];
+  for (const p of paths) {
+    try {
+      out.push({ path: p, dir: Deno.statSync(p).isDirectory });
+    } catch {
+      // not on this machine: no rule
+    }
+  }
+  return out;
+}
+
+/** A rule granting `access` on each existing path, limited to file rights on what is not a directory. */
+function rules(paths: readonly string[], access: bigint): LandlockRule[] {
+  return existing(paths).map(({ path, dir }) => ({ path, access: dir ? access : access & FILE_ACCESS }));
+}
+
+function fileWrite(abi: number): bigint {
+  return ACCESS_FS.WRITE_FILE | (abi >= LANDLOCK_FEATURE_ABI.truncate ? ACCESS_FS.TRUNCATE : 0n);
+}
+
+/** Network and scopes: no TCP when `denyNetwork` (ABI ≥ 4); signals, and abstract sockets without network, scoped (ABI ≥ 6). */
+function networkAndScope(abi: number, denyNetwork: boolean): Pick<LandlockRuleset, "handledNet" | "scoped"> {
+  const scope = abi >= LANDLOCK_FEATURE_ABI.scope;
+  return {
+    handledNet: denyNetwork && abi >= LANDLOCK_FEATURE_ABI.network ? ACCESS_NET.BIND_TCP | ACCESS_NET.CONNECT_TCP : 0n,
+    scoped: scope ? SCOPE.SIGNAL | (denyNetwork ? SCOPE.ABSTRACT_UNIX_SOCKET : 0n) : 0n,
+  };
+}
+
+function commandRuleset(abi: number, child: CommandChild, safe: boolean, denyNetwork: boolean): LandlockRuleset {
+  const write = allWriteRights(abi);
+  const writable = [child.root, ...(child.tmpdir ? [child.tmpdir] : [])];
+  const devices = [...CHILD_DEVICES, ...COMMAND_TERMINAL_DEVICES, ...(child.ttySlave ? [child.ttySlave] : [])];
+  const rulesList: LandlockRule[] = [
+    ...rules(writable, write | (safe ? READ : 0n)),
+    ...rules(devices, fileWrite(abi) | (safe ? ACCESS_FS.READ_FILE : 0n)),
+    ...(safe ? child.readRules : []),
+  ];
+  return {
+    abi,
+    handledFs: write | (safe ? READ : 0n),
+    ...networkAndScope(abi, denyNetwork),
+    rules: rulesList,
+  };
+}
+
+/** A domain that may read `readable`, execute `executables`, and write nothing but the null devices. */
+function readOnlyRuleset(abi: number, readable: string[], executables: string[]): LandlockRuleset {
+  // TRUNCATE is granted where reading is (ABI ≥ 3): Landlock works the right out on every open, and a right
+  // that no rule grants makes each open walk up to the filesystem root, about 10% slower on a full search.
+  // Nothing can be truncated outside, and nothing written, created or removed anywhere.
+  const truncate = abi >= LANDLOCK_FEATURE_ABI.truncate ? ACCESS_FS.TRUNCATE : 0n;
+  return {
+    abi,
+    handledFs: READ | ACCESS_FS.EXECUTE | allWriteRights(abi),
+    ...networkAndScope(abi, true),
+    rules: [
+      ...rules(readable, READ | truncate),
+      ...rules(executables, ACCESS_FS.EXECUTE | ACCESS_FS.READ_FILE),
+      ...rules(CHILD_DEVICES, fileWrite(abi) | ACCESS_FS.READ_FILE),
+    ],
+  };
+}
+
+/** The seccomp filter that leaves no network: sockets only of the unix (and, for commands, netlink) family. */
+function noNetworkFilter(families: readonly number[]): Uint8Array<ArrayBuffer> {
+  return socketFamilyFilter(syscallTable(), families, ERRNO.EACCES);
+}
+
+/**
+ * The sandbox plan for `child` on a machine with `facts`; null means no
+ * sandbox at all (dangerous mode).
+ *
+ * @example
+ * childSandbox({ kind: "ripgrep", root, executables: [rgPath], ignoreFiles: [] }, facts)?.seccomp !== null;
+ */
+export function childSandbox(child: ChildRequest, facts: ChildFacts): SandboxPlan | null {
+  const base = { dropCapabilities: true, lastCapability: facts.lastCapability };
+  const seccomp = (families: readonly number[]) => facts.seccomp.available ? noNetworkFilter(families) : null;
+  if (child.kind === "command") {
+    if (child.mode === "dangerous") return null;
+    const safe = child.mode === "safe";
+    const denyNetwork = !networkAllowed(child.mode, child.grants);
+    const mounts = safe && facts.namespaces.available && child.gitDirs.length > 0
+      ? { user: facts.uid === 0 ? null : { uid: facts.uid, gid: facts.gid }, readOnly: child.gitDirs }
+      : null;
+    return {
+      ...base,
+      mounts,
+      landlock: facts.abi === null ? null : commandRuleset(facts.abi, child, safe, denyNetwork),
+      seccomp: denyNetwork ? seccomp([AF.UNIX, AF.NETLINK]) : null,
+    };
+  }
+  const [readable, executables] = child.kind === "git"
+    ? [
+      [child.root, ...child.readable, ...SYSTEM_READABLE, ...child.config],
+      [child.git.binary, child.git.execPath, ...child.git.loaders],
+    ]
+    : [[child.root, ...child.ignoreFiles], child.executables];
+  return {
+    ...base,
+    mounts: null,
+    landlock: facts.abi === null ? null : readOnlyRuleset(facts.abi, readable, executables),
+    seccomp: seccomp([AF.UNIX]),
+  };
+}
+
+/** What a plan has the kernel enforce, as check_exec_environment reports it per kind of child. */
+export interface SandboxDescription {
+  /** Whether any layer applies (false: the child runs with the server's own rights). */
+  enforced: boolean;
+  /** The kernel layers in force: landlock, seccomp, mount namespace, capabilities. */
+  layers: string[];
+  /** "anywhere", or the only trees it may write beneath (devices aside). */
+  writes: "anywhere" | string[];
+  /** "anywhere", "all but credential stores", or the only trees and files it may read. */
+  reads: "anywhere" | "all but credential stores" | string[];
+  /** "anything", or the only programs it may execute. */
+  executes: "anything" | string[];
+  /** "allowed", "denied" (every socket but local ones), or TCP only denied where seccomp is missing. */
+  network: "allowed" | "denied" | "TCP denied, other protocols allowed (no seccomp filter)";
+  /** Whether it can signal only itself and its own children (Landlock ABI 6). */
+  signals_scoped: boolean;
+  /** Paths it sees read-only (the workspace's git dirs, in safe mode). */
+  read_only: string[];
+  capabilities_dropped: boolean;
+}
+
+/**
+ * What `plan` (null: no sandbox) has the kernel enforce.
+ *
+ * @example
+ * describeSandbox(null).writes; // "anywhere"
+ */
+export function describeSandbox(plan: SandboxPlan | null): SandboxDescription {
+  const ruleset = plan?.landlock ?? null;
+  const handles = (right: bigint) => ruleset !== null && (ruleset.handledFs & right) !== 0n;
+  const granting = (want: bigint) =>
+    (ruleset?.rules ?? []).filter((rule) => (rule.access & want) === want).map((rule) => rule.path);
+  const tcp = ruleset !== null && ruleset.handledNet !== 0n;
+  const layers = [
+    ...(ruleset ? ["landlock"] : []),
+    ...(plan?.seccomp ? ["seccomp"] : []),
+    ...(plan?.mounts ? ["mount namespace"] : []),
+    ...(plan?.dropCapabilities ? ["capabilities"] : []),
+  ];
+  const readsOnlyListed = handles(ACCESS_FS.READ_FILE) && handles(ACCESS_FS.EXECUTE);
+  return {
+    enforced: plan !== null && layers.length > 0,
+    layers,
+    writes: handles(ACCESS_FS.MAKE_REG)
+      ? granting(ACCESS_FS.MAKE_REG).filter((p) => !p.startsWith("/dev/"))
+      : "anywhere",
+    reads: !handles(ACCESS_FS.READ_FILE)
+      ? "anywhere"
+      : readsOnlyListed
+      ? granting(READ).filter((p) => !p.startsWith("/dev/"))
+      : "all but credential stores",
+    executes: handles(ACCESS_FS.EXECUTE) ? granting(ACCESS_FS.EXECUTE) : "anything",
+    network: plan?.seccomp ? "denied" : tcp ? "TCP denied, other protocols allowed (no seccomp filter)" : "allowed",
+    signals_scoped: ruleset !== null && (ruleset.scoped & SCOPE.SIGNAL) !== 0n,
+    read_only: plan?.mounts?.readOnly.map((bind) => bind.path) ?? [],
+    capabilities_dropped: plan?.dropCapabilities ?? false,
+  };
+}

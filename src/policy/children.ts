@@ -1,0 +1,335 @@
+/**
+ * The spawners of every child the server starts — commands, git, rg — each
+ * asking child_policy.ts for its sandbox plan at the moment it spawns and
+ * starting it through the launcher (src/os/launcher.ts). One instance per
+ * server process, created at start-up; nothing is probed or started until a
+ * child is first needed.
+ *
+ * Per command it gathers what the plan needs that can change while the
+ * server runs: the workspace's git dirs (git_dirs.ts; the root's at every
+ * spawn, nested repositories found once), and the read rules that leave the
+ * credential stores out (credentials.ts; rebuilt when a directory they walk
+ * changes).
+ *
+ * @example
+ * const children = new ChildSandboxes(workspace, { tmpdir, env: Deno.env.toObject(), landlock: probeLandlock() });
+ * const pid = await children.commandSpawner("safe", grants)(request);
+ */
+import * as path from "node:path";
+import type { Mode } from "../config.ts";
+import type { Workspace } from "../workspace/confine.ts";
+import type { Spawner, SpawnRequest } from "../exec/spawn_request.ts";
+import { resolveProgram, spawnChild, SpawnError } from "../exec/spawn.ts";
+import { Launcher, LAUNCHER_FDS, LaunchStepError } from "../os/launcher.ts";
+import { sandboxScript, type SandboxPlan } from "../os/sandbox_script.ts";
+import { mountFlagsOf } from "../os/mount_flags.ts";
+import { elfInterpreter } from "../os/elf.ts";
+import { cString, ERRNO, libc, O } from "../os/libc.ts";
+import { AF, socketFamilyFilter } from "../os/seccomp.ts";
+import { syscallTable } from "../os/syscalls.ts";
+import { reapKilled } from "../exec/fd.ts";
+import type { LandlockRule } from "../os/landlock.ts";
+import { findGitDirs, gitDirsAt } from "../workspace/git_dirs.ts";
+import { ancestorIgnoreFiles } from "../search/ignore_files.ts";
+import { credentialPaths, homeDirectories, readRulesExcept, REAL_WALK_IO } from "./credentials.ts";
+import {
+  type Availability,
+  type ChildFacts,
+  type ChildRequest,
+  childSandbox,
+  describeSandbox,
+  type GitImage,
+  type SandboxDescription,
+} from "./child_policy.ts";
+import type { LandlockProbe } from "./landlock_probe.ts";
+
+/** What the children need from start-up. */
+export interface ChildOptions {
+  /** The private temp dir commands may write (null when there is none). */
+  tmpdir: string | null;
+  /** The server's environment (HOME and PATH are read from it). */
+  env: Record<string, string>;
+  /** Landlock as probed at start-up (landlock_probe.ts). */
+  landlock: LandlockProbe;
+  /** The rg of list_files and search_text (the compiled binary's is a memfd: `fd` set). */
+  ripgrep: { path: string; fd: number | null };
+}
+
+/** The sandboxes a session's children get, per kind, with the layers this machine cannot give. */
+export interface SandboxReport {
+  landlock_abi: number | null;
+  /** Layers missing on this machine, each with why (an empty list: everything is available). */
+  missing: string[];
+  commands: SandboxDescription;
+  git: SandboxDescription;
+  ripgrep: SandboxDescription;
+}
+
+/** The facts plus whether the launcher itself could be made (without it nothing is sandboxed). */
+export interface SandboxFacts extends ChildFacts {
+  launcher: Availability;
+}
+
+/** A launcher step failed: the sandbox could not be set up, so the child was not started. */
+export class SandboxSetupError extends Error {
+  constructor(readonly step: string, message: string) {
+    super(`the sandbox could not be set up: ${message}`);
+    this.name = "SandboxSetupError";
+  }
+}
+
+function lastCapability(): number {
+  try {
+    return Number(Deno.readTextFileSync("/proc/sys/kernel/cap_last_cap").trim());
+  } catch {
+    return 63;
+  }
+}
+
+/** The account's home directory from /etc/passwd, or null. */
+function passwdHome(uid: number): string | null {
+  try {
+    for (const line of Deno.readTextFileSync("/etc/passwd").split("\n")) {
+      const fields = line.split(":");
+      if (fields.length >= 7 && Number(fields[2]) === uid) return fields[5];
+    }
+  } catch {
+    // no passwd file: $HOME alone
+  }
+  return null;
+}
+
+async function gitImage(searchPath: string | undefined): Promise<GitImage | null> {
+  let binary: string;
+  try {
+    binary = Deno.realPathSync(resolveProgram("git", searchPath));
+  } catch {
+    return null;
+  }
+  // --exec-path prints and exits before any config or repository is read.
+  const out = await new Deno.Command(binary, {
+    args: ["--exec-path"],
+    cwd: "/",
+    clearEnv: true,
+    env: { PATH: searchPath ?? "/usr/bin:/bin" },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "null",
+  }).output().catch(() => null);
+  if (!out?.success) return null;
+  const execPath = new TextDecoder().decode(out.stdout).trim();
+  const loaders: string[] = [];
+  const loader = elfInterpreter(binary);
+  if (loader !== null) {
+    loaders.push(loader);
+    try {
+      loaders.push(Deno.realPathSync(loader));
+    } catch {
+      // the kernel would fail to run git as well
+    }
+  }
+  return { binary, execPath, loaders };
+}
+
+/** Every child spawner of one server process. */
+export class ChildSandboxes {
+  readonly #ws: Workspace;
+  readonly #options: ChildOptions;
+  #launcher: Promise<{ launcher: Launcher | null; reason: string | null }> | null = null;
+  #facts: Promise<SandboxFacts> | null = null;
+  #git: Promise<GitImage | null> | null = null;
+  #nested: string[] | null = null;
+  readonly #registeredGitDirs = new Set<string>();
+  #readRules: { key: string; rules: LandlockRule[] } | null = null;
+
+  constructor(ws: Workspace, options: ChildOptions) {
+    this.#ws = ws;
+    this.#options = options;
+  }
+
+  #launcherState(): Promise<{ launcher: Launcher | null; reason: string | null }> {
+    return this.#launcher ??= Launcher.create().then(
+      (launcher) => ({ launcher, reason: null }),
+      (error: Error) => ({ launcher: null, reason: `the launcher cannot run: ${error.message}` }),
+    );
+  }
+
+  /** What this machine offers, probed once: Landlock's ABI, namespaces and seccomp through the launcher. */
+  facts(): Promise<SandboxFacts> {
+    return this.#facts ??= this.#probe();
+  }
+
+  async #probe(): Promise<SandboxFacts> {
+    const c = libc();
+    const base = { abi: this.#options.landlock.abi, uid: c.getuid(), gid: c.getgid(), lastCapability: lastCapability() };
+    const { launcher, reason } = await this.#launcherState();
+    if (launcher === null) {
+      const missing = { available: false as const, reason: reason! };
+      return { ...base, launcher: missing, namespaces: missing, seccomp: missing };
+    }
+    const probe = async (plan: Pick<SandboxPlan, "mounts" | "seccomp">): Promise<Availability> => {
+      const devNull = libc().open(cString("/dev/null"), O.RDWR | O.CLOEXEC, 0);
+      try {
+        // No execve: the launcher exits 0 once every step succeeded.
+        const script = sandboxScript({ ...plan, landlock: null, dropCapabilities: false, lastCapability: 0 }, null);
+        const stdio = { stdin: devNull, stdout: devNull, stderr: devNull };
+        await reapKilled(await launcher.spawn(script, { env: {}, cwd: "/", stdio }));
+        return { available: true };
+      } catch (error) {
+        return { available: false, reason: (error as Error).message };
+      } finally {
+        libc().close(devNull);
+      }
+    };
+    const user = base.uid === 0 ? null : { uid: base.uid, gid: base.gid };
+    const root = this.#ws.root;
+    const [namespaces, seccomp] = await Promise.all([
+      probe({ mounts: { user, readOnly: [{ path: root, flags: mountFlagsOf(root) }] }, seccomp: null }),
+      probe({ mounts: null, seccomp: socketFamilyFilter(syscallTable(), [AF.UNIX], ERRNO.EACCES) }),
+    ]);
+    return { ...base, launcher: { available: true }, namespaces, seccomp };
+  }
+
+  /** The git the git tools run, found once on the server's PATH; null when there is none. */
+  gitImage(): Promise<GitImage | null> {
+    return this.#git ??= gitImage(this.#options.env.PATH);
+  }
+
+  /** Remembers git dirs a git tool resolved inside the workspace, so safe-mode commands see them read-only too. */
+  registerGitDirs(paths: readonly string[]): void {
+    for (const p of paths) this.#registeredGitDirs.add(p);
+  }
+
+  /** The git dirs inside the workspace now: the root's (looked at every time), nested ones (searched once), registered ones. */
+  #gitDirs(): string[] {
+    const root = this.#ws.root;
+    this.#nested ??= findGitDirs(root).paths;
+    const all = new Set([...gitDirsAt(root, root), ...this.#nested, ...this.#registeredGitDirs]);
+    return [...all].filter((p) => {
+      try {
+        Deno.lstatSync(p);
+        return true;
+      } catch {
+        return false;
+      }
+    });
+  }
+
+  /** The read rules without the credential stores, rebuilt only when a directory the walk lists has changed. */
+  #credentialRules(): LandlockRule[] {
+    const homes = homeDirectories(this.#options.env, passwdHome(libc().getuid()));
+    const denied = credentialPaths(...homes);
+    const walked = new Set<string>();
+    for (const store of denied) {
+      for (let dir = path.dirname(store); ; dir = path.dirname(dir)) {
+        walked.add(dir);
+        if (dir === path.dirname(dir)) break;
+      }
+    }
+    const key = [...walked].sort().map((dir) => {
+      try {
+        return `${dir}@${Deno.statSync(dir).mtime?.getTime()}`;
+      } catch {
+        return `${dir}@-`;
+      }
+    }).join("|");
+    if (this.#readRules?.key !== key) this.#readRules = { key, rules: readRulesExcept(denied, REAL_WALK_IO) };
+    return this.#readRules.rules;
+  }
+
+  /** The request a command child makes (for its plan and for reports). */
+  #commandChild(mode: Mode, grants: ReadonlySet<string>, ttySlave?: string): ChildRequest {
+    const safe = mode === "safe";
+    return {
+      kind: "command",
+      mode,
+      grants,
+      root: this.#ws.root,
+      tmpdir: this.#options.tmpdir,
+      ttySlave,
+      gitDirs: safe ? this.#gitDirs().map((p) => ({ path: p, flags: mountFlagsOf(p) })) : [],
+      readRules: safe ? this.#credentialRules() : [],
+    };
+  }
+
+  /** The spawner of exec_command's children in `mode` with a session's `grants`. */
+  commandSpawner(mode: Mode, grants: ReadonlySet<string>): Spawner {
+    return (request) => this.#spawn(request, () => this.#commandChild(mode, grants, request.ttySlave));
+  }
+
+  /** The request of git for a repository whose git dirs outside the workspace (`readable`) were trusted. */
+  #gitChild(git: GitImage, readable: string[]): ChildRequest {
+    const home = this.#options.env.HOME;
+    const xdg = this.#options.env.XDG_CONFIG_HOME;
+    const config = [
+      ...(home ? [path.join(home, ".gitconfig"), path.join(home, ".config", "git")] : []),
+      ...(xdg ? [path.join(xdg, "git")] : []),
+    ];
+    return { kind: "git", root: this.#ws.root, readable, git, config };
+  }
+
+  /** The spawner of git for a repository whose git dirs outside the workspace (`readable`) were trusted. */
+  gitSpawner(git: GitImage, readable: string[]): Spawner {
+    return (request) => this.#spawn(request, () => this.#gitChild(git, readable));
+  }
+
+  #ripgrepChild(): ChildRequest {
+    const { ripgrep } = this.#options;
+    // A memfd (the compiled binary's rg) lives on the kernel's internal shmem mount, which takes no Landlock
+    // rule (add_rule says EBADFD) and which Landlock never restricts.
+    const executables = ripgrep.fd === null ? [ripgrep.path] : [];
+    return { kind: "ripgrep", root: this.#ws.root, executables, ignoreFiles: ancestorIgnoreFiles(this.#ws.root) };
+  }
+
+  /** The spawner of rg. */
+  ripgrepSpawner(): Spawner {
+    const child = this.#ripgrepChild();
+    return (request) => this.#spawn(request, () => child);
+  }
+
+  /** What each kind of child of a session in `mode` with `grants` gets on this machine (check_exec_environment). */
+  async report(mode: Mode, grants: ReadonlySet<string>, trustedReadable: string[]): Promise<SandboxReport> {
+    const [facts, git] = await Promise.all([this.facts(), this.gitImage()]);
+    const describe = (child: ChildRequest) =>
+      describeSandbox(facts.launcher.available ? childSandbox(child, facts) : null);
+    const missing = [
+      ...(facts.launcher.available ? [] : [`launcher: ${facts.launcher.reason}`]),
+      ...(facts.abi === null ? [`landlock: ${this.#options.landlock.reason}`] : []),
+      ...(facts.seccomp.available ? [] : [`seccomp: ${facts.seccomp.reason}`]),
+      ...(facts.namespaces.available ? [] : [`mount namespace: ${facts.namespaces.reason}`]),
+      ...(git === null ? ["git: not installed (git tools answer GIT_FAILED)"] : []),
+    ];
+    const noGit = { binary: "git", execPath: "", loaders: [] };
+    return {
+      landlock_abi: facts.abi,
+      missing,
+      commands: describe(this.#commandChild(mode, grants)),
+      git: describe(this.#gitChild(git ?? noGit, trustedReadable)),
+      ripgrep: describe(this.#ripgrepChild()),
+    };
+  }
+
+  async #spawn(request: SpawnRequest, child: () => ChildRequest): Promise<number> {
+    const facts = await this.facts();
+    const plan = facts.launcher.available ? childSandbox(child(), facts) : null;
+    if (plan === null) return spawnChild(request);
+    const { launcher } = await this.#launcherState();
+    const program = request.programFd !== undefined
+      ? `/proc/self/fd/${LAUNCHER_FDS.program}`
+      : resolveProgram(request.argv[0], request.env.PATH);
+    const script = sandboxScript(plan, { path: program, argv: request.argv, env: request.env });
+    try {
+      return await launcher!.spawn(script, {
+        env: {},
+        cwd: request.cwd,
+        stdio: request.stdio,
+        ttySlave: request.ttySlave,
+        programFd: request.programFd,
+      });
+    } catch (error) {
+      if (!(error instanceof LaunchStepError)) throw error;
+      if (error.exec) throw new SpawnError(error.code, `cannot run ${request.argv[0]}: ${error.message}`);
+      throw new SandboxSetupError(error.step, error.message);
+    }
+  }
+}

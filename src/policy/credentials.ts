@@ -1,0 +1,149 @@
+/**
+ * The user's credential stores, and the Landlock read rules that cover
+ * everything else. Landlock can only grant, never subtract, and a grant on a
+ * directory covers all beneath it; so to leave `~/.ssh` unreadable while
+ * `~` stays readable, no rule may be given on `~` (or `/`): instead every
+ * entry beside the path down to a credential store gets a rule of its own.
+ * The ancestors themselves get none, so listing `/`, `/home` or `~` is refused
+ * too (a listing would name what the stores hold).
+ *
+ * The walk's file-system questions are injected (`list`, `realPath`), so the
+ * rule building is pure and tested without a home directory.
+ *
+ * @example
+ * const rules = readRulesExcept(credentialPaths("/home/u"), { list: listEntries, realPath: Deno.realPathSync });
+ */
+import * as path from "node:path";
+import { ACCESS_FS, FILE_ACCESS, type LandlockRule } from "../os/landlock.ts";
+
+/** Credential files and directories, relative to a home directory. */
+export const CREDENTIAL_STORES = [
+  ".ssh",
+  ".aws",
+  ".gnupg",
+  ".config/gcloud",
+  ".azure",
+  ".kube",
+  ".docker/config.json",
+  ".netrc",
+  ".git-credentials",
+  ".npmrc",
+  ".pypirc",
+  ".config/gh",
+] as const;
+
+/** Read rights for a directory and for anything else. */
+const READ_DIR_RIGHTS = ACCESS_FS.READ_FILE | ACCESS_FS.READ_DIR;
+const READ_FILE_RIGHTS = ACCESS_FS.READ_FILE & FILE_ACCESS;
+
+/** The credential stores of each home directory (absolute). */
+export function credentialPaths(...homes: string[]): string[] {
+  const out = new Set<string>();
+  for (const home of homes) {
+    if (!path.isAbsolute(home)) continue;
+    for (const store of CREDENTIAL_STORES) out.add(path.join(home, store));
+  }
+  return [...out];
+}
+
+/** One directory entry as the walk needs it. */
+export interface Entry {
+  name: string;
+  /** What the entry is, or names when it is a symlink. */
+  isDirectory: boolean;
+  isSymlink: boolean;
+}
+
+/** The file-system questions the walk asks. */
+export interface WalkIo {
+  /** The entries of a directory; throws when it cannot be listed (it then gets no rules). */
+  list(dir: string): Entry[];
+  /** The real path of an existing path; throws when it does not exist. */
+  realPath(p: string): string;
+}
+
+/** Every proper ancestor of `p` ("/" included). */
+function ancestors(p: string): string[] {
+  const out: string[] = [];
+  for (let dir = path.dirname(p); ; dir = path.dirname(dir)) {
+    out.push(dir);
+    if (dir === path.dirname(dir)) return out;
+  }
+}
+
+/**
+ * Read rules that grant every file and directory except `denied` (absolute
+ * paths; a denied path that is a symlink is denied where it points too) and
+ * except the listing of their ancestors.
+ *
+ * @example
+ * readRulesExcept(["/root/.ssh"], io); // [{ path: "/bin", ... }, ..., { path: "/root/.bashrc", ... }, ...]
+ */
+export function readRulesExcept(denied: readonly string[], io: WalkIo): LandlockRule[] {
+  const blocked = new Set<string>();
+  for (const store of denied) {
+    blocked.add(store);
+    try {
+      blocked.add(io.realPath(store));
+    } catch {
+      // missing: nothing to resolve
+    }
+  }
+  const walked = new Set<string>();
+  for (const store of blocked) for (const dir of ancestors(store)) walked.add(dir);
+  const rules: LandlockRule[] = [];
+  for (const dir of [...walked].sort()) {
+    let entries: Entry[];
+    try {
+      entries = io.list(dir);
+    } catch {
+      continue;
+    }
+    for (const entry of entries) {
+      const child = path.join(dir, entry.name);
+      if (blocked.has(child) || walked.has(child)) continue;
+      // A rule takes a symlink's target: one naming a store, or a directory above one, would grant it.
+      if (entry.isSymlink && !grantable(child, blocked, walked, io)) continue;
+      rules.push({ path: child, access: entry.isDirectory ? READ_DIR_RIGHTS : READ_FILE_RIGHTS });
+    }
+  }
+  return rules;
+}
+
+/** Whether a symlink's target is neither a blocked path, nor inside one, nor above one. */
+function grantable(link: string, blocked: Set<string>, walked: Set<string>, io: WalkIo): boolean {
+  let target: string;
+  try {
+    target = io.realPath(link);
+  } catch {
+    return false; // dangling: nothing to grant
+  }
+  if (walked.has(target)) return false;
+  for (const store of blocked) {
+    if (target === store || target.startsWith(`${store}/`)) return false;
+  }
+  return true;
+}
+
+/** The real file system for {@linkcode readRulesExcept}. */
+export const REAL_WALK_IO: WalkIo = {
+  list: (dir) =>
+    [...Deno.readDirSync(dir)].map((entry) => {
+      // A symlink is granted as what it names: Landlock rules take the path's target.
+      let isDirectory = entry.isDirectory;
+      if (entry.isSymlink) {
+        try {
+          isDirectory = Deno.statSync(path.join(dir, entry.name)).isDirectory;
+        } catch {
+          isDirectory = false;
+        }
+      }
+      return { name: entry.name, isDirectory, isSymlink: entry.isSymlink };
+    }),
+  realPath: (p) => Deno.realPathSync(p),
+};
+
+/** The home directories whose credential stores are denied: $HOME and the account's own (they may differ). */
+export function homeDirectories(env: Record<string, string>, passwdHome: string | null): string[] {
+  return [...new Set([env.HOME, passwdHome].filter((home): home is string => !!home && path.isAbsolute(home)))];
+}
