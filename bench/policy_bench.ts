@@ -1,22 +1,21 @@
 /**
- * Overhead of the command gate and the Landlock sandbox per exec.
+ * Overhead of the command gate and the sandbox per exec.
  *
  * 1. exec_command round trip through the SDK client of `true` in safe mode
- *    (gate + argv + sandbox worker), trusted mode (gate + `sh -c` + sandbox
- *    worker) and dangerous mode (no gate, no sandbox, `sh -c`), the three
- *    servers interleaved in one run. trusted vs dangerous isolates the
- *    gate + sandbox cost for the same argv.
+ *    (gate + argv + launcher with the safe plan), trusted mode (gate +
+ *    `sh -c` + launcher with the trusted plan) and dangerous mode (no gate,
+ *    no sandbox, `sh -c`), the three servers interleaved in one run.
  * 2. At domain level: the gate alone (checkCommand) and the spawn alone
- *    (sandbox worker vs direct posix_spawnp on the main thread).
+ *    (the launcher with each plan vs a direct posix_spawnp).
  */
 import { startServer } from "../tests/harness.ts";
 import { checkCommand } from "../src/policy/gate.ts";
 import { gatesInForce } from "../src/policy/modes.ts";
-import { Sandbox } from "../src/policy/sandbox.ts";
-import { landlockRuleset } from "../src/policy/landlock.ts";
 import { probeLandlock } from "../src/policy/landlock_probe.ts";
-import { findPerl } from "../src/policy/command_domain.ts";
+import { ChildSandboxes } from "../src/policy/children.ts";
+import { openWorkspace } from "../src/workspace/confine.ts";
 import { directSpawner } from "../src/exec/spawn.ts";
+import { rgPath } from "@vscode/ripgrep";
 import type { Spawner } from "../src/exec/spawn_request.ts";
 import { closeFd, makePipe, reap } from "../src/exec/fd.ts";
 
@@ -93,20 +92,21 @@ try {
     checkCommand("git -c color.ui=always log --oneline -n 5 -- src/main.ts", {}, options);
     gateSamples.push(performance.now() - start);
   }
-  const { abi } = probeLandlock();
+  const landlock = probeLandlock();
+  const abi = landlock.abi;
   console.error("policy bench: spawn");
-  const startSandbox = performance.now();
-  const sandbox = abi === null
-    ? null
-    : await Sandbox.start(landlockRuleset(abi, { writable: [workspace], denyTcp: true }));
-  const sandboxStartMs = performance.now() - startSandbox;
+  const children = new ChildSandboxes(await openWorkspace(workspace), {
+    tmpdir: null,
+    env: Deno.env.toObject(),
+    landlock,
+    ripgrep: { path: rgPath, fd: null },
+  });
+  const startProbe = performance.now();
+  await children.facts();
+  const probeMs = performance.now() - startProbe;
   const direct = stats(await spawnLatency(directSpawner, workspace));
-  const sandboxed = sandbox ? stats(await spawnLatency(sandbox.spawner, workspace)) : null;
-  sandbox?.close();
-  const perl = abi !== null && abi >= 6 ? findPerl() : null;
-  const own = perl ? await Sandbox.start(landlockRuleset(abi!, { writable: [workspace], denyTcp: true }), perl) : null;
-  const isolated = own ? stats(await spawnLatency(own.spawner, workspace)) : null;
-  own?.close();
+  const safeSpawn = stats(await spawnLatency(children.commandSpawner("safe", new Set()), workspace));
+  const trustedSpawn = stats(await spawnLatency(children.commandSpawner("trusted", new Set()), workspace));
 
   const safe = stats(exec.safe);
   const trusted = stats(exec.trusted);
@@ -133,27 +133,27 @@ try {
       (trusted.p90 / dangerous.p90).toFixed(2),
     ],
     [
-      "spawn to exit of /bin/true: direct vs sandbox worker, shared domain (median)",
+      "spawn to exit of /bin/true: direct vs launcher, safe plan (median)",
       fmt(direct.median),
-      sandboxed ? fmt(sandboxed.median) : "n/a",
-      sandboxed ? (sandboxed.median / direct.median).toFixed(2) : "n/a",
+      fmt(safeSpawn.median),
+      (safeSpawn.median / direct.median).toFixed(2),
     ],
     [
-      "spawn to exit of /bin/true: direct vs sandbox worker + own domain (perl) (median)",
+      "spawn to exit of /bin/true: direct vs launcher, trusted plan (median)",
       fmt(direct.median),
-      isolated ? fmt(isolated.median) : "n/a",
-      isolated ? (isolated.median / direct.median).toFixed(2) : "n/a",
+      fmt(trustedSpawn.median),
+      (trustedSpawn.median / direct.median).toFixed(2),
     ],
     ["gate only: checkCommand of a git command (median)", "—", fmt(gate.median), "—"],
-    ["sandbox worker start-up (once per policy)", "—", fmt(sandboxStartMs), "—"],
+    ["sandbox probe (launcher made, namespaces and seccomp tried; once per process)", "—", fmt(probeMs), "—"],
   ];
   console.log([
-    "## Command policy: gate + Landlock overhead per exec",
+    "## Command policy: gate + sandbox overhead per exec",
     "",
     `${ROUNDS} rounds after ${WARMUP} warm-up, safe and dangerous servers interleaved in one run; Landlock ABI ${
       abi ?? "unavailable"
     }. ` +
-    "Safe runs `true` as argv from the sandbox worker, trusted `/bin/sh -c true` from the sandbox worker, dangerous `/bin/sh -c true` directly.",
+    "Safe runs `true` as argv through the launcher (mount namespace, Landlock, seccomp, capabilities), trusted `/bin/sh -c true` through the launcher (Landlock, capabilities), dangerous `/bin/sh -c true` directly.",
     "",
     "| measure | dangerous / direct | gated + sandboxed | ratio |",
     "|---|---|---|---|",

@@ -3,7 +3,7 @@ import { isProgramNotFound, spawnChild, SpawnError } from "./spawn.ts";
 import { closeFd, makePipe, reap } from "./fd.ts";
 import { libc } from "../os/libc.ts";
 import { openPty } from "./pty.ts";
-import { memfdExecutable } from "../search/embedded_ripgrep.ts";
+import { memfdExecutable } from "../os/executable.ts";
 
 const ENV = { PATH: "/usr/local/bin:/usr/bin:/bin" };
 
@@ -87,8 +87,7 @@ Deno.test("spawnChild: a PTY slave becomes the controlling terminal", async () =
 });
 
 Deno.test("spawnChild: programFd runs a close-on-exec memfd (the compiled binary's rg) after every other fd closed", async () => {
-  const program = memfdExecutable("echo", await Deno.readFile("/bin/echo"));
-  const fd = Number(program.slice("/proc/self/fd/".length));
+  const fd = memfdExecutable("echo", await Deno.readFile("/bin/echo"));
   try {
     const [inR, inW] = makePipe();
     const [outR, outW] = makePipe();

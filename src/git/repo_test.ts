@@ -1,7 +1,6 @@
 import * as path from "node:path";
 import { assertEquals, assertRejects, assertThrows } from "../../tests/assert.ts";
-import { commitAll, initRepo, writeFiles } from "../../tests/git_fixtures.ts";
-import { openWorkspace } from "../workspace/confine.ts";
+import { commitAll, gitServiceFor, initRepo, writeFiles } from "../../tests/git_fixtures.ts";
 import { checkRevision, openRepo, type PlannedRead, readRepoAt } from "./repo.ts";
 import { ToolError } from "../errors.ts";
 
@@ -10,16 +9,18 @@ Deno.test("openRepo maps paths for a parent repository, a nested one and the wor
   try {
     await initRepo(root);
     await initRepo(path.join(root, "ws/nested"));
-    const ws = await openWorkspace(path.join(root, "ws"));
-    const parent = await openRepo(ws, null, { readsWorkTree: false });
+    using git = await gitServiceFor(path.join(root, "ws"));
+    const ws = git.ws;
+    const parent = await openRepo(git, null, { readsWorkTree: false });
     assertEquals([parent.parent, parent.cwd, parent.scope()], [true, ws.root, ["."]]);
     assertEquals([parent.fromTop("ws/a.txt"), parent.fromTop("other.txt")], ["a.txt", null]);
     assertEquals([parent.fromTop("ws/dir/"), parent.fromTop("ws/"), parent.fromTop("wsx/")], ["dir/", "./", null]);
-    const nested = await openRepo(ws, path.join(ws.root, "nested/missing/file"), { readsWorkTree: true });
+    const nested = await openRepo(git, path.join(ws.root, "nested/missing/file"), { readsWorkTree: true });
     assertEquals([nested.parent, nested.scope(), nested.fromCwd("x.txt")], [false, [], "nested/x.txt"]);
     assertEquals(nested.toGit(path.join(ws.root, "nested/d/x.txt")), "d/x.txt");
     assertEquals(nested.env.GIT_CONFIG_COUNT, "0");
-    const self = await openRepo(await openWorkspace(root), null, { readsWorkTree: false });
+    using whole = await gitServiceFor(root);
+    const self = await openRepo(whole, null, { readsWorkTree: false });
     assertEquals([self.parent, self.fromTop("ws/a.txt")], [false, "ws/a.txt"]);
   } finally {
     await Deno.remove(root, { recursive: true });
@@ -43,7 +44,7 @@ function subjects(attempts: { cwd: string; consumer: { text: string } }[]) {
   };
 }
 
-Deno.test("readRepoAt keeps the early read only when discovery plans the same invocation", async () => {
+Deno.test("readRepoAt plans one read, in the repository found on disk, and keeps it once git agrees", async () => {
   const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "workcell-repo-" }));
   try {
     await initRepo(root);
@@ -54,39 +55,35 @@ Deno.test("readRepoAt keeps the early read only when discovery plans the same in
     await initRepo(path.join(root, "ws/nested"));
     await writeFiles(path.join(root, "ws/nested"), { "n.txt": "1\n" });
     await commitAll(path.join(root, "ws/nested"), "nested");
-    const ws = await openWorkspace(path.join(root, "ws"));
-    // The workspace is the repository: one run, the early one.
+    using git = await gitServiceFor(path.join(root, "ws"));
+    using whole = await gitServiceFor(root);
+    // The workspace is the repository.
     let attempts: { cwd: string; consumer: { text: string } }[] = [];
-    const self = await readRepoAt(await openWorkspace(root), undefined, { allowMissing: false }, subjects(attempts));
-    assertEquals([self.consumer.text, self.consumer === attempts[0].consumer], ["inside\noutside\n", true]);
-    // A parent repository: the early run (no scope) is dropped; the kept one is limited to the workspace.
+    const self = await readRepoAt(whole, undefined, { allowMissing: false }, subjects(attempts));
+    assertEquals([self.consumer.text, attempts.length], ["inside\noutside\n", 1]);
+    // A parent repository: the read is limited to the workspace.
     attempts = [];
-    const parent = await readRepoAt(ws, undefined, { allowMissing: false }, subjects(attempts));
-    assertEquals([parent.consumer.text, parent.repo.parent, parent.consumer === attempts[1].consumer], [
-      "inside\n",
-      true,
-      true,
-    ]);
-    // A nested repository: dropped too; the kept run is the nested repository's.
+    const parent = await readRepoAt(git, undefined, { allowMissing: false }, subjects(attempts));
+    assertEquals([parent.consumer.text, parent.repo.parent, attempts.length], ["inside\n", true, 1]);
+    // A nested repository: the read runs in it.
     attempts = [];
-    const nested = await readRepoAt(ws, "nested/n.txt", { allowMissing: false }, subjects(attempts));
+    const nested = await readRepoAt(git, "nested/n.txt", { allowMissing: false }, subjects(attempts));
     assertEquals([nested.consumer.text, attempts.map((attempt) => attempt.cwd)], ["nested\n", [
-      ws.root,
-      path.join(ws.root, "nested"),
+      path.join(git.ws.root, "nested"),
     ]]);
   } finally {
     await Deno.remove(root, { recursive: true });
   }
 });
 
-Deno.test("readRepoAt reports discovery's error before the plan's, as without the early read", async () => {
+Deno.test("readRepoAt reports a missing repository before the plan's own refusal", async () => {
   const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "workcell-repo-" }));
   try {
-    const ws = await openWorkspace(dir);
+    using git = await gitServiceFor(dir);
     const refuse = () => {
       throw new ToolError("INVALID_ARGUMENT", "rev: refused");
     };
-    const error = await assertRejects(() => readRepoAt(ws, undefined, { allowMissing: false }, refuse));
+    const error = await assertRejects(() => readRepoAt(git, undefined, { allowMissing: false }, refuse));
     assertEquals((error as ToolError).code, "NOT_A_GIT_REPO");
   } finally {
     await Deno.remove(dir, { recursive: true });

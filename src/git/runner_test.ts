@@ -1,6 +1,6 @@
 import { assert, assertEquals } from "../../tests/assert.ts";
-import { commitAll, initRepo, writeFiles } from "../../tests/git_fixtures.ts";
-import { gitEnv, gitFailure, runGit } from "./runner.ts";
+import { commitAll, gitServiceFor, initRepo, writeFiles } from "../../tests/git_fixtures.ts";
+import { gitEnv, gitFailure, type GitRequest } from "./runner.ts";
 
 Deno.test("gitEnv passes nothing of the parent's git environment", () => {
   Deno.env.set("GIT_DIR", "/nonexistent");
@@ -14,9 +14,12 @@ Deno.test("gitEnv passes nothing of the parent's git environment", () => {
 });
 
 Deno.test("runGit stops and kills git when the consumer says so, and maps failures", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "workcell-runner-" });
+  const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "workcell-runner-" }));
   try {
     await initRepo(dir);
+    using git = await gitServiceFor(dir);
+    const location = git.locate(dir);
+    const runGit = (request: GitRequest) => git.run(location, request);
     await writeFiles(dir, { "big.txt": "x".repeat(200_000) + "\n" });
     await commitAll(dir, "big");
     let chunks = 0;
@@ -30,7 +33,7 @@ Deno.test("runGit stops and kills git when the consumer says so, and maps failur
     assertEquals([bounded.stopped, bounded.stdout.length], [true, 100]);
     const bad = await runGit({ cwd: dir, args: ["log", "no-such-rev", "--"] });
     assertEquals(gitFailure(bad, "log").code, "INVALID_ARGUMENT");
-    const outside = await runGit({ cwd: "/", args: ["status"] });
+    const outside = await git.run({ ...location, readable: [] }, { cwd: "/", args: ["status"] });
     assertEquals(gitFailure(outside, "status").code, "NOT_A_GIT_REPO");
   } finally {
     await Deno.remove(dir, { recursive: true });

@@ -1,25 +1,44 @@
+import { rgPath } from "@vscode/ripgrep";
 import { assert, assertEquals, assertRejects } from "../../tests/assert.ts";
 import { ToolError } from "../errors.ts";
-import { directSpawner } from "../exec/spawn.ts";
 import { createCommandPolicy, SHELL } from "./command_policy.ts";
-import { probeLandlock } from "./landlock_probe.ts";
+import { ChildSandboxes } from "./children.ts";
+import { type LandlockProbe, probeLandlock } from "./landlock_probe.ts";
+import { createPrivateTmp } from "./private_tmp.ts";
 import type { Mode } from "../config.ts";
 import { openWorkspace } from "../workspace/confine.ts";
+import { closeFd } from "../os/fs_at.ts";
+import { cString, libc, O } from "../os/libc.ts";
+import { reapKilled } from "../exec/fd.ts";
 
 const NO_LANDLOCK = { abi: null, reason: "simulated kernel without Landlock" };
 const INHERITED = { PATH: "/usr/bin:/bin", HOME: "/root", GITHUB_TOKEN: "value" };
 
 async function withPolicy(
   mode: Mode,
-  landlock: { abi: number | null; reason: string | null },
-  fn: (policy: Awaited<ReturnType<typeof createCommandPolicy>>, root: string) => Promise<void>,
+  landlock: LandlockProbe,
+  fn: (policy: ReturnType<typeof createCommandPolicy>, root: string) => Promise<void>,
 ) {
   const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "workcell-policy-" }));
-  const policy = await createCommandPolicy({ mode }, await openWorkspace(root), { landlock, inheritedEnv: INHERITED });
+  const workspace = await openWorkspace(root);
+  const tmp = createPrivateTmp();
+  const children = new ChildSandboxes(workspace, {
+    tmpdir: tmp.path,
+    env: INHERITED,
+    landlock,
+    ripgrep: { path: rgPath, fd: null },
+  });
+  const policy = createCommandPolicy({ mode }, workspace, {
+    children,
+    tmpdir: tmp.path,
+    gitReadable: [],
+    inheritedEnv: INHERITED,
+  });
   try {
     await fn(policy, root);
   } finally {
-    await policy.close();
+    await tmp.remove();
+    closeFd(workspace.fd);
     await Deno.remove(root, { recursive: true });
   }
 }
@@ -68,44 +87,46 @@ Deno.test("createCommandPolicy: a refusal is COMMAND_BLOCKED with rule, token an
   });
 });
 
-Deno.test("createCommandPolicy: without Landlock it keeps running, spawns directly and says why", async () => {
+Deno.test("createCommandPolicy: without Landlock commands still run, and the report says what is missing", async () => {
   await withPolicy("safe", NO_LANDLOCK, async (policy, root) => {
-    const status = await policy.sandboxStatus(new Set());
-    assertEquals([status.supported, status.enforced, status.network_restricted], [false, false, false]);
-    assert(status.reason!.includes("simulated kernel without Landlock"), status.reason!);
-    assertEquals((await policy.plan(request("true", root))).spawner, directSpawner);
+    const report = await policy.sandbox(new Set());
+    assertEquals(report.landlock_abi, null);
+    assert(report.missing.some((line) => line.includes("simulated kernel without Landlock")), report.missing.join());
+    assert(!report.commands.layers.includes("landlock"), report.commands.layers.join());
+    assertEquals(report.commands.writes, "anywhere");
+    const plan = await policy.plan(request("true", root));
+    const devNull = libc().open(cString("/dev/null"), O.RDWR | O.CLOEXEC, 0);
+    try {
+      const stdio = { stdin: devNull, stdout: devNull, stderr: devNull };
+      await reapKilled(await plan.spawner({ argv: ["true"], env: plan.env, cwd: root, stdio }));
+    } finally {
+      closeFd(devNull);
+    }
   });
 });
 
 Deno.test({
-  name: "createCommandPolicy: with Landlock, safe spawns from the sandbox; a network grant gets the TCP-open sandbox",
+  name: "createCommandPolicy: the report per kind of child; a network grant lifts the network denial of commands",
   ignore: probeLandlock().abi === null,
-  sanitizeResources: false,
-  sanitizeOps: false,
   fn: async () => {
     await withPolicy("safe", probeLandlock(), async (policy, root) => {
-      const denied = await policy.plan(request("true", root));
-      const open = await policy.plan(request("true", root, { grants: new Set(["network"]) }));
-      assert(denied.spawner !== directSpawner && open.spawner !== directSpawner && denied.spawner !== open.spawner);
-      assertEquals((await policy.sandboxStatus(new Set())).network_restricted, true);
-      assertEquals((await policy.sandboxStatus(new Set(["network"]))).network_restricted, false);
+      const report = await policy.sandbox(new Set());
+      assertEquals(report.commands.network, "denied");
+      assertEquals(report.commands.writes, [root, policy.tmpdir]);
+      assertEquals(report.commands.reads, "all but credential stores");
+      assertEquals((await policy.sandbox(new Set(["network"]))).commands.network, "allowed");
+      assertEquals([report.git.writes, report.git.network, report.git.capabilities_dropped], [[], "denied", true]);
+      assert(Array.isArray(report.git.executes) && Array.isArray(report.ripgrep.executes));
+      assertEquals(report.ripgrep.executes, [rgPath]);
     });
-    await withPolicy("dangerous", probeLandlock(), async (policy, root) => {
-      assertEquals((await policy.plan(request("true", root))).spawner, directSpawner);
-      assertEquals((await policy.sandboxStatus(new Set())).enforced, false);
+    await withPolicy("trusted", probeLandlock(), async (policy, root) => {
+      const report = await policy.sandbox(new Set());
+      assertEquals([report.commands.reads, report.commands.network, report.commands.read_only], ["anywhere", "allowed", []]);
+      assertEquals(report.commands.writes, [root, policy.tmpdir]);
+    });
+    await withPolicy("dangerous", probeLandlock(), async (policy) => {
+      const report = await policy.sandbox(new Set());
+      assertEquals([report.commands.enforced, report.git.enforced], [false, true]);
     });
   },
-});
-
-Deno.test("createCommandPolicy: the private TMPDIR is 0700 and removed by close()", async () => {
-  const root = await Deno.realPath(await Deno.makeTempDir());
-  const policy = await createCommandPolicy({ mode: "trusted" }, await openWorkspace(root), {
-    landlock: NO_LANDLOCK,
-    inheritedEnv: {},
-  });
-  assertEquals((await Deno.stat(policy.tmpdir)).mode! & 0o777, 0o700);
-  await Deno.writeTextFile(`${policy.tmpdir}/left-behind`, "x");
-  await policy.close();
-  assertEquals(await Deno.stat(policy.tmpdir).then(() => true, () => false), false);
-  await Deno.remove(root);
 });
