@@ -27,6 +27,15 @@ import type { Workspace } from "./workspace/confine.ts";
 import type { Services } from "./services.ts";
 import type { Annotations, SessionInfo, SessionState, ToolContext, ToolDefinition } from "./tools/tool.ts";
 
+/**
+ * tools/call as the transport layer parses it: `arguments` of any type. With the SDK's own schema a
+ * non-object `arguments` failed that parse and came back as an internal error (-32603); this way it reaches
+ * the SDK's tools/call check, which answers invalid params (-32602).
+ */
+const LAX_CALL_TOOL_REQUEST = CallToolRequestSchema.extend({
+  params: CallToolRequestSchema.shape.params.extend({ arguments: z.unknown().optional() }),
+});
+
 /** What every session of one process shares. */
 export interface Runtime {
   config: Config;
@@ -144,7 +153,7 @@ export function createMcpServer(runtime: Runtime, transport: SessionInfo["transp
     tools: tools.map((tool) => toolListing(tool, { fakeReadonly: config.fakeReadonlyAnnotations })),
   }));
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+  server.setRequestHandler(LAX_CALL_TOOL_REQUEST, async (request, extra): Promise<CallToolResult> => {
     const name = request.params.name;
     const tool = tools.find((candidate) => candidate.name === name);
     if (!tool) {

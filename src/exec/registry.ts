@@ -16,7 +16,10 @@ import type { CommandPolicy, CommandRequest } from "../policy/policy.ts";
 import { COMMAND_LIMITS } from "./limits.ts";
 import { Command, type StreamName } from "./command.ts";
 import { Reactor } from "./reactor.ts";
-import { isProgramNotFound } from "./spawn.ts";
+import { isArgumentListTooLong, isProgramNotFound } from "./spawn.ts";
+
+/** The kernel's limit on one argument or environment string (MAX_ARG_STRLEN: 32 pages). */
+export const MAX_ARG_STRLEN = 131072;
 import { signalName, SIGNALS } from "../os/libc.ts";
 import { previewRange, type StreamPreview } from "./preview.ts";
 import { type ByteRange, utf8Window } from "./output_stream.ts";
@@ -136,6 +139,17 @@ export class CommandRegistry {
       });
     } catch (error) {
       if (error instanceof ToolError) throw error;
+      if (isArgumentListTooLong(error)) {
+        throw new ToolError(
+          "INVALID_ARGUMENT",
+          "the command line and environment are too long for the kernel (E2BIG): each argument and variable may " +
+            `have at most ${MAX_ARG_STRLEN} bytes, all of them together about a quarter of the stack limit`,
+          {
+            hint: "Pass large inputs in a file (write it with apply_patch) or on stdin instead of the command line.",
+            details: { field: "cmd", max_arg_bytes: MAX_ARG_STRLEN },
+          },
+        );
+      }
       if (isProgramNotFound(error)) {
         throw new ToolError("COMMAND_NOT_FOUND", `${plan.argv[0]}: command not found`, {
           details: { program: plan.argv[0] },

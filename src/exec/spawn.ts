@@ -46,6 +46,11 @@ export function isProgramNotFound(error: unknown): boolean {
   return code === ERRNO.ENOENT || code === ERRNO.EACCES;
 }
 
+/** Whether a spawner's rejection means the argument list and environment are too long for the kernel (E2BIG). */
+export function isArgumentListTooLong(error: unknown): boolean {
+  return (error as { errno?: unknown } | null)?.errno === ERRNO.E2BIG;
+}
+
 /**
  * Finds `program` on `searchPath` as execvp would (posix_spawnp itself would
  * search the server's PATH, not the child's). Names with a slash are kept.

@@ -22,7 +22,7 @@
 import * as path from "node:path";
 import { ToolError } from "../errors.ts";
 import { isInside } from "../workspace/confine.ts";
-import { gitFileTarget, looksLikeGitDir } from "../workspace/git_dirs.ts";
+import { commonDirOf, gitFileTarget, looksLikeGitDir } from "../workspace/git_dirs.ts";
 
 /** A repository as found on disk. */
 export interface RepositoryLocation {
@@ -48,7 +48,7 @@ function real(p: string): string | null {
 
 /** The nearest repository at or above `dir` (absolute): its top, git dir and common dir, or null. */
 export function findRepository(dir: string): Omit<RepositoryLocation, "readable"> | null {
-  for (let at = dir; ; at = path.dirname(at)) {
+  for (let at = dir;; at = path.dirname(at)) {
     const dotGit = path.join(at, ".git");
     let info: Deno.FileInfo | null = null;
     try {
@@ -60,14 +60,8 @@ export function findRepository(dir: string): Omit<RepositoryLocation, "readable"
       const target = info.isFile ? gitFileTarget(dotGit) : dotGit;
       const gitDir = target === null ? null : real(target);
       if (gitDir !== null && looksLikeGitDir(gitDir)) {
-        let commonDir = gitDir;
-        try {
-          const named = Deno.readTextFileSync(path.join(gitDir, "commondir")).trim();
-          commonDir = real(path.resolve(gitDir, named)) ?? gitDir;
-        } catch {
-          // not a worktree: the git dir is its own common dir
-        }
-        return { top: at, gitDir, commonDir };
+        const named = commonDirOf(gitDir);
+        return { top: at, gitDir, commonDir: (named && real(named)) ?? gitDir };
       }
     }
     if (at === path.dirname(at)) return null;

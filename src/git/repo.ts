@@ -79,7 +79,10 @@ export interface OpenOptions {
  * root), as found on disk and checked (location.ts), with the repository
  * object runs go through; the git commands it makes are not run yet.
  */
-async function locate(git: GitService, target: string | null): Promise<{ location: RepositoryLocation; repo: GitRepo; start: string }> {
+async function locate(
+  git: GitService,
+  target: string | null,
+): Promise<{ location: RepositoryLocation; repo: GitRepo; start: string }> {
   const start = target === null ? git.ws.root : await nearestDirectory(target);
   const location = git.locate(start);
   const parent = !isInside(git.ws.root, location.top);

@@ -129,7 +129,7 @@ export class Launcher {
    */
   async spawn(script: LauncherScript, request: LaunchRequest): Promise<number> {
     const bytes = script.serialize(LAUNCHER_DATA_ADDRESS);
-    if (bytes.length > LAUNCHER_DATA_BYTES) throw new LaunchStepError("the launcher script", ERRNO.E2BIG);
+    if (bytes.length > LAUNCHER_DATA_BYTES) throw new LaunchStepError("the launcher script", ERRNO.E2BIG, true);
     const scriptFd = memfdWith("workcell-script", bytes);
     let failureRead: number, failureWrite: number;
     try {

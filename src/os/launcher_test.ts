@@ -92,7 +92,7 @@ Deno.test("launcher: a program that cannot be executed is an exec failure with i
   const script = new LauncherScript();
   script.exec(SYS.execve, "/nonexistent/program", ["program"], {});
   const error = await assertRejects(() => run(script)) as LaunchStepError;
-    assert(error instanceof LaunchStepError, String(error));
+  assert(error instanceof LaunchStepError, String(error));
   assertEquals([error.code, error.exec], [2, true]);
   assert(error.step.includes("/nonexistent/program"), error.step);
 });

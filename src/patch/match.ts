@@ -15,7 +15,15 @@
 import { ToolError } from "../errors.ts";
 import { closeFd, readAllFd, reopenFd } from "../os/fs_at.ts";
 import { O } from "../os/libc.ts";
-import { confine, type ConfinedPath, openConfined, type OpenedPath, type Workspace } from "../workspace/confine.ts";
+import {
+  confine,
+  type ConfinedPath,
+  openConfined,
+  type OpenedPath,
+  toRelative,
+  type Workspace,
+} from "../workspace/confine.ts";
+import { gitDirContaining } from "../workspace/git_dirs.ts";
 import { type Change, type FileState, sameBytes } from "./commit.ts";
 import { applyHunks, type Region } from "./hunks.ts";
 import type { FileOp, Patch } from "./parse.ts";
@@ -53,9 +61,14 @@ interface Slot {
 
 const encoder = new TextEncoder();
 
-/** Whether a path, as spelled or as resolved, has a `.git` component (case-insensitively, for case-folding file systems). */
-function isProtected(spelled: string, rel: string): boolean {
-  return [spelled, rel].some((p) => p.split("/").some((part) => part.toLowerCase() === ".git"));
+/**
+ * The git dir a path lies in, as spelled (a `.git` component, case-insensitively for case-folding file
+ * systems) or as resolved (any git dir by what it is: a separate git dir, a bare repository), or null.
+ */
+function protectingGitDir(ws: Workspace, spelled: string, confined: ConfinedPath): string | null {
+  if (spelled.split("/").some((part) => part.toLowerCase() === ".git")) return ".git";
+  const gitDir = gitDirContaining(ws.root, confined.abs);
+  return gitDir === null ? null : toRelative(ws, gitDir);
 }
 
 /**
@@ -133,11 +146,13 @@ async function lookup(ws: Workspace, spelled: string): Promise<Lookup> {
     confined = await confine(ws, spelled, { allowMissing: true });
   }
   try {
-    if (isProtected(spelled, confined.rel)) {
+    const gitDir = protectingGitDir(ws, spelled, confined);
+    if (gitDir !== null) {
       throw new ToolError(
         "PATH_PROTECTED",
-        `${confined.rel} is inside .git/; apply_patch never writes there (a planted hook would later run outside any sandbox)`,
-        { details: { path: confined.rel } },
+        `${confined.rel} is inside the git dir ${gitDir}; apply_patch never writes there ` +
+          "(a planted hook or config would later run outside any sandbox)",
+        { details: { path: confined.rel, git_dir: gitDir } },
       );
     }
     return { confined, state: opened === null ? null : await readState(opened) };

@@ -21,7 +21,7 @@ import type { Workspace } from "../workspace/confine.ts";
 import type { Spawner, SpawnRequest } from "../exec/spawn_request.ts";
 import { resolveProgram, spawnChild, SpawnError } from "../exec/spawn.ts";
 import { Launcher, LAUNCHER_FDS, LaunchStepError } from "../os/launcher.ts";
-import { sandboxScript, type SandboxPlan } from "../os/sandbox_script.ts";
+import { type SandboxPlan, sandboxScript } from "../os/sandbox_script.ts";
 import { mountFlagsOf } from "../os/mount_flags.ts";
 import { elfInterpreter } from "../os/elf.ts";
 import { cString, ERRNO, libc, O } from "../os/libc.ts";
@@ -161,7 +161,12 @@ export class ChildSandboxes {
 
   async #probe(): Promise<SandboxFacts> {
     const c = libc();
-    const base = { abi: this.#options.landlock.abi, uid: c.getuid(), gid: c.getgid(), lastCapability: lastCapability() };
+    const base = {
+      abi: this.#options.landlock.abi,
+      uid: c.getuid(),
+      gid: c.getgid(),
+      lastCapability: lastCapability(),
+    };
     const { launcher, reason } = await this.#launcherState();
     if (launcher === null) {
       const missing = { available: false as const, reason: reason! };
@@ -221,7 +226,7 @@ export class ChildSandboxes {
     const denied = credentialPaths(...homes);
     const walked = new Set<string>();
     for (const store of denied) {
-      for (let dir = path.dirname(store); ; dir = path.dirname(dir)) {
+      for (let dir = path.dirname(store);; dir = path.dirname(dir)) {
         walked.add(dir);
         if (dir === path.dirname(dir)) break;
       }

@@ -9,7 +9,8 @@
  * const plan = await policy.plan({ cmd: "git status", cwd: workspace.root, cwdFd: workspace.fd, env: {}, tty: false, grants: new Set() });
  */
 import type { Config, Mode } from "../config.ts";
-import type { Workspace } from "../workspace/confine.ts";
+import { toRelative, type Workspace } from "../workspace/confine.ts";
+import { gitDirContaining } from "../workspace/git_dirs.ts";
 import { ToolError } from "../errors.ts";
 import type { CommandPolicy, CommandRequest, LaunchPlan } from "./policy.ts";
 import { checkCommand } from "./gate.ts";
@@ -42,6 +43,20 @@ export interface WorkcellPolicy extends CommandPolicy {
   sandbox(grants: ReadonlySet<string>): Promise<SandboxReport>;
 }
 
+/**
+ * Refuses a safe-mode command started inside a git dir: its mount namespace makes the git dirs read-only, but
+ * a working directory already inside one would keep the writable mount beneath it.
+ */
+function refuseGitDirWorkdir(workspace: Workspace, cwd: string): void {
+  const gitDir = gitDirContaining(workspace.root, cwd);
+  if (gitDir === null) return;
+  const rel = toRelative(workspace, gitDir);
+  throw new ToolError("PATH_PROTECTED", `workdir ${toRelative(workspace, cwd)} is inside the git dir ${rel}`, {
+    hint: "Safe-mode commands see git dirs read-only; run from the work tree, and use the git tools to read history.",
+    details: { field: "workdir", git_dir: rel },
+  });
+}
+
 /** Creates the policy for `config.mode`. */
 export function createCommandPolicy(
   config: Pick<Config, "mode">,
@@ -56,6 +71,7 @@ export function createCommandPolicy(
     tmpdir,
     environment,
     plan(request: CommandRequest): Promise<LaunchPlan> {
+      if (mode === "safe") refuseGitDirWorkdir(workspace, request.cwd);
       const verdict = checkCommand(request.cmd, request.env, {
         mode,
         gates: gatesInForce(mode, request.grants),

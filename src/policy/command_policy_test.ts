@@ -121,7 +121,11 @@ Deno.test({
     });
     await withPolicy("trusted", probeLandlock(), async (policy, root) => {
       const report = await policy.sandbox(new Set());
-      assertEquals([report.commands.reads, report.commands.network, report.commands.read_only], ["anywhere", "allowed", []]);
+      assertEquals([report.commands.reads, report.commands.network, report.commands.read_only], [
+        "anywhere",
+        "allowed",
+        [],
+      ]);
       assertEquals(report.commands.writes, [root, policy.tmpdir]);
     });
     await withPolicy("dangerous", probeLandlock(), async (policy) => {

@@ -65,7 +65,7 @@ export interface WalkIo {
 /** Every proper ancestor of `p` ("/" included). */
 function ancestors(p: string): string[] {
   const out: string[] = [];
-  for (let dir = path.dirname(p); ; dir = path.dirname(dir)) {
+  for (let dir = path.dirname(p);; dir = path.dirname(dir)) {
     out.push(dir);
     if (dir === path.dirname(dir)) return out;
   }

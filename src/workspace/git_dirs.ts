@@ -36,12 +36,14 @@ function lstatOrNull(p: string): Deno.FileInfo | null {
 
 /**
  * Whether `dir` is a git dir as git's own test has it: a HEAD file, and
- * objects/ and refs/ directories (a symlinked HEAD counts, as in old repos).
+ * objects/ and refs/ directories — in its common dir when it names one (a
+ * worktree's git dir). A symlinked HEAD counts, as in old repositories.
  */
 export function looksLikeGitDir(dir: string): boolean {
   const head = lstatOrNull(path.join(dir, "HEAD"));
   if (head === null || !(head.isFile || head.isSymlink)) return false;
-  return ["objects", "refs"].every((name) => lstatOrNull(path.join(dir, name))?.isDirectory === true);
+  const common = commonDirOf(dir) ?? dir;
+  return ["objects", "refs"].every((name) => lstatOrNull(path.join(common, name))?.isDirectory === true);
 }
 
 /** Largest `.git` file read (a `gitdir:` line is short; anything bigger is not one). */
@@ -61,8 +63,8 @@ export function gitFileTarget(file: string): string | null {
   return match ? path.resolve(path.dirname(file), match[1]) : null;
 }
 
-/** The common dir a worktree's git dir names in its `commondir` file, or null. */
-function commonDirOf(gitDir: string): string | null {
+/** The common dir a worktree's git dir names in its `commondir` file (absolute, unresolved), or null. */
+export function commonDirOf(gitDir: string): string | null {
   try {
     const text = Deno.readTextFileSync(path.join(gitDir, "commondir")).trim();
     return text ? path.resolve(gitDir, text) : null;
