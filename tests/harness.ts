@@ -8,6 +8,7 @@
  */
 import { Client, StdioClientTransport } from "../src/sdk/client.ts";
 import { ElicitRequestSchema } from "../src/sdk/mod.ts";
+import * as path from "node:path";
 import { sourceRunArgs } from "../src/permissions.ts";
 
 /** A running server with a connected client. */
@@ -53,6 +54,8 @@ export interface StartOptions {
   onElicit?: (request: { message: string; requestedSchema: unknown }) => ElicitAnswer | Promise<ElicitAnswer>;
   /** Extra environment for the server process (on top of PATH, HOME, NO_COLOR). */
   env?: Record<string, string>;
+  /** The Deno binary to run the server with (default: this one). */
+  deno?: string;
 }
 
 /** What the test client answers to an elicitation. */
@@ -75,11 +78,12 @@ export function serverCommand(
   workspace: string,
   http: { host: string; port: number } | null,
   args: string[],
+  deno = Deno.execPath(),
 ): { command: string; args: string[] } {
   const binary = Deno.env.get("WORKCELL_BINARY");
   if (binary) return { command: binary, args: ["--workspace", workspace, ...args] };
   return {
-    command: Deno.execPath(),
+    command: deno,
     args: [...sourceRunArgs({ writeRoot: workspace, http }), "--workspace", workspace, ...args],
   };
 }
@@ -93,7 +97,7 @@ function serverEnv(): Record<string, string> {
 export async function startServer(options: StartOptions = {}): Promise<TestServer> {
   const ownWorkspace = options.workspace === undefined;
   const workspace = options.workspace ?? await tempWorkspace();
-  const server = serverCommand(workspace, null, options.args ?? []);
+  const server = serverCommand(workspace, null, options.args ?? [], options.deno);
   const [command, ...prefix] = [...(options.wrapper ?? []), server.command];
   const transport = new StdioClientTransport({
     command,
@@ -242,5 +246,34 @@ export async function startRawServer(): Promise<RawServer> {
       const message = { jsonrpc: "2.0", id, method, ...(params === undefined ? {} : { params }) };
       return write(JSON.stringify(message) + "\n").then(() => answer);
     },
+  };
+}
+
+/** The uid and gid tests run the server as when they check an unprivileged user (nobody). */
+export const NOBODY = 65534;
+
+/**
+ * How to start the server as an ordinary user (nobody) from a root test run: a copy of the Deno binary any
+ * user may run, a Deno cache of that user's own, and `setpriv` dropping to it. Pass the result to
+ * {@linkcode startServer} with a workspace nobody owns.
+ *
+ * @example
+ * const asNobody = await unprivileged();
+ * await using server = await startServer({ workspace, ...asNobody });
+ */
+export async function unprivileged(): Promise<Pick<StartOptions, "wrapper" | "env"> & { deno: string }> {
+  const dir = path.join(Deno.env.get("TMPDIR") ?? "/tmp", `workcell-nobody-deno-${Deno.version.deno}`);
+  const deno = path.join(dir, "deno");
+  await Deno.mkdir(path.join(dir, "cache"), { recursive: true });
+  await Deno.mkdir(path.join(dir, "home"), { recursive: true });
+  const size = await Deno.stat(deno).then((info) => info.size, () => -1);
+  if (size !== (await Deno.stat(Deno.execPath())).size) await Deno.copyFile(Deno.execPath(), deno);
+  await Deno.chmod(dir, 0o755);
+  await Deno.chmod(deno, 0o755);
+  for (const sub of ["cache", "home"]) await Deno.chown(path.join(dir, sub), NOBODY, NOBODY);
+  return {
+    deno,
+    wrapper: ["setpriv", `--reuid=${NOBODY}`, `--regid=${NOBODY}`, "--clear-groups", "--"],
+    env: { DENO_DIR: path.join(dir, "cache"), HOME: path.join(dir, "home") },
   };
 }

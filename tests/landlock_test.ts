@@ -66,18 +66,21 @@ Deno.test({
   fn: async () => {
     await using server = await startServer();
     const env = (await server.call("check_exec_environment", {})).structured;
-    assertEquals(env.landlock.enforced, true);
-    assertEquals(env.landlock.abi, abi);
-    assertEquals(env.landlock.network_restricted, true);
-    assertEquals(env.landlock.signals_scoped, abi! >= 6);
-    assertEquals(env.landlock.writable_roots, [server.workspace, env.env.added.TMPDIR]);
+    const { sandbox } = env;
+    assertEquals([sandbox.landlock_abi, sandbox.missing], [abi, []]);
+    assertEquals(sandbox.commands.layers, ["landlock", "seccomp", "capabilities"]);
+    assertEquals([sandbox.commands.network, sandbox.commands.signals_scoped], ["denied", abi! >= 6]);
+    assertEquals(sandbox.commands.writes, [server.workspace, env.env.added.TMPDIR]);
+    assertEquals(sandbox.commands.reads, "all but credential stores");
+    assertEquals([sandbox.git.writes, sandbox.git.network], [[], "denied"]);
+    assertEquals([sandbox.ripgrep.writes, sandbox.ripgrep.reads[0]], [[], server.workspace]);
     const info = (await server.call("server_info", {})).structured;
     assertEquals([info.policy.landlock, info.runtime.landlock.enforced], [true, true]);
   },
 });
 
 Deno.test({
-  name: "landlock: a command cannot kill the server, not even through the sandbox thread's tid",
+  name: "landlock: a command cannot kill the server (any of its threads) nor another command",
   ignore: abi === null || abi < 6,
   fn: async () => {
     await using server = await startServer();
@@ -86,9 +89,19 @@ Deno.test({
       'n=0; for t in /proc/$PPID/task/*; do kill -9 "${t##*/}" 2>/dev/null && n=$((n+1)); done; echo "killed=$n"\n',
     );
     const env = (await server.call("check_exec_environment", {})).structured;
-    assertEquals(env.landlock.commands_isolated, true);
+    assertEquals(env.sandbox.commands.signals_scoped, true);
     const result = await server.call("exec_command", { cmd: "bash kill.sh" });
     assertEquals(result.structured.stdout, "killed=0\n");
+    const sibling = await server.call("exec_command", { cmd: "sleep 31", yield_time_ms: 100 });
+    assertEquals(sibling.structured.status, "running");
+    await Deno.writeTextFile(
+      `${server.workspace}/kill_sibling.sh`,
+      'if kill -9 "$(pgrep -f "^sleep 31")" 2>/dev/null; then echo killed; else echo refused; fi\n',
+    );
+    assertEquals((await server.call("exec_command", { cmd: "bash kill_sibling.sh" })).structured.stdout, "refused\n");
+    const poll = await server.call("write_stdin", { command_id: sibling.structured.command_id, yield_time_ms: 100 });
+    assertEquals(poll.structured.status, "running");
+    await server.call("kill_command", { command_id: sibling.structured.command_id, signal: "KILL" });
     assert(!(await server.call("server_info", {})).isError, "the server died");
   },
 });

@@ -98,7 +98,7 @@ Deno.test("policy e2e: dangerous mode has no gates and says so", async () => {
   await using server = await startServer({ args: ["--mode", "dangerous"] });
   const env = await server.call("check_exec_environment", {});
   assertEquals(env.structured.gates, []);
-  assertEquals(env.structured.landlock.enforced, false);
+  assertEquals(env.structured.sandbox.commands.enforced, false);
   assert(env.text.startsWith("DANGEROUS"), env.text);
   assert((await server.call("server_info", {})).text.includes("DANGEROUS"));
   assertEquals(

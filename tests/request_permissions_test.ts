@@ -57,7 +57,7 @@ Deno.test("request_permissions: an accepted network grant lifts the gate and the
     await Deno.writeTextFile(`${server.workspace}/probe.sh`, target.script);
     const probe = parseProbe((await server.call("exec_command", { cmd: "bash probe.sh" })).structured.stdout);
     assertEquals([probe.tcp, probe.etc, probe.home], ["ok", "denied", "denied"]);
-    assertEquals((await server.call("check_exec_environment", {})).structured.landlock.network_restricted, false);
+    assertEquals((await server.call("check_exec_environment", {})).structured.sandbox.commands.network, "allowed");
   }
   // Asking again is not needed.
   const again = await server.call("request_permissions", { permissions: ["network"], reason: "again" });

@@ -20,7 +20,7 @@ export interface ProbeTargets extends AsyncDisposable {
 /** Parses the probe's output into { name: "ok" | "denied" }. */
 export function parseProbe(output: string): Record<string, string> {
   return Object.fromEntries(
-    output.split("\n").filter((line) => /^[a-z_]+=(ok|denied)$/.test(line)).map((line) => line.split("=")),
+    output.split("\n").filter((line) => /^[a-z0-9_]+=(ok|denied)$/.test(line)).map((line) => line.split("=")),
   );
 }
 

@@ -35,6 +35,8 @@ export interface RawDirEntry {
   kind: FileKind;
 }
 
+/** The dirfd that makes an *at call take its path as given (relative to the cwd, or absolute). */
+const AT_FDCWD = -100;
 /** Flags every open gets: never follow a final symlink, never leak into children. */
 const ALWAYS = O.NOFOLLOW | O.CLOEXEC;
 /** Flags of the intermediate directories of a path. */
@@ -214,6 +216,18 @@ function statx(dirFd: number, name: Name, flags: number, what: string): FdStat {
 /** What `fd` is (fstat). */
 export function statFd(fd: number): FdStat {
   return statx(fd, "", AT.EMPTY_PATH, "fstat");
+}
+
+/**
+ * What the absolute path `abs` names, following symlinks (stat), or null when it cannot be stat'ed. Through
+ * libc rather than Deno: Deno wants --allow-all for anything under /dev.
+ */
+export function statPath(abs: string): FdStat | null {
+  try {
+    return statx(AT_FDCWD, abs, 0, `stat ${abs}`);
+  } catch {
+    return null;
+  }
 }
 
 /** What the entry `name` of `dirFd` is, not following a symlink there (lstat). */

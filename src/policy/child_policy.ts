@@ -35,6 +35,7 @@ import type { ReadOnlyBind, SandboxPlan } from "../os/sandbox_script.ts";
 import { syscallTable } from "../os/syscalls.ts";
 import { ERRNO } from "../os/libc.ts";
 import { networkAllowed } from "./modes.ts";
+import { statPath } from "../os/fs_at.ts";
 
 /** Whether a layer of the sandbox can be had on this machine, and why not. */
 export type Availability = { available: true } | { available: false; reason: string };
@@ -72,7 +73,7 @@ export interface CommandChild {
   tmpdir: string | null;
   /** The command's own PTY slave (/dev/pts/N), which it may reopen; no other terminal is writable. */
   ttySlave?: string;
-  /** Git dirs (and `.git` files) inside the workspace, bound read-only in safe mode. */
+  /** Git dirs (and `.git` files) inside the workspace to bind read-only (safe mode without a git_write grant). */
   gitDirs: ReadOnlyBind[];
   /** Read rules for everything but the credential stores (credentials.ts), used in safe mode. */
   readRules: LandlockRule[];
@@ -111,16 +112,12 @@ export const COMMAND_TERMINAL_DEVICES = ["/dev/tty", "/dev/ptmx"] as const;
 
 const READ = ACCESS_FS.READ_FILE | ACCESS_FS.READ_DIR;
 
+/** The paths that exist, and whether each is a directory (a path missing on this machine gets no rule). */
 function existing(paths: readonly string[]): { path: string; dir: boolean }[] {
-  const out: { path: string; dir: boolean }[] = [];
-  for (const p of paths) {
-    try {
-      out.push({ path: p, dir: Deno.statSync(p).isDirectory });
-    } catch {
-      // not on this machine: no rule
-    }
-  }
-  return out;
+  return paths.flatMap((p) => {
+    const stat = statPath(p);
+    return stat === null ? [] : [{ path: p, dir: stat.kind === "dir" }];
+  });
 }
 
 /** A rule granting `access` on each existing path, limited to file rights on what is not a directory. */
@@ -195,7 +192,7 @@ export function childSandbox(child: ChildRequest, facts: ChildFacts): SandboxPla
     if (child.mode === "dangerous") return null;
     const safe = child.mode === "safe";
     const denyNetwork = !networkAllowed(child.mode, child.grants);
-    const mounts = safe && facts.namespaces.available && child.gitDirs.length > 0
+    const mounts = facts.namespaces.available && child.gitDirs.length > 0
       ? { user: facts.uid === 0 ? null : { uid: facts.uid, gid: facts.gid }, readOnly: child.gitDirs }
       : null;
     return {

@@ -42,6 +42,7 @@ import {
   type SandboxDescription,
 } from "./child_policy.ts";
 import type { LandlockProbe } from "./landlock_probe.ts";
+import { gitDirsReadOnly } from "./modes.ts";
 
 /** What the children need from start-up. */
 export interface ChildOptions {
@@ -244,7 +245,7 @@ export class ChildSandboxes {
 
   /** The request a command child makes (for its plan and for reports). */
   #commandChild(mode: Mode, grants: ReadonlySet<string>, ttySlave?: string): ChildRequest {
-    const safe = mode === "safe";
+    const readOnly = gitDirsReadOnly(mode, grants);
     return {
       kind: "command",
       mode,
@@ -252,8 +253,8 @@ export class ChildSandboxes {
       root: this.#ws.root,
       tmpdir: this.#options.tmpdir,
       ttySlave,
-      gitDirs: safe ? this.#gitDirs().map((p) => ({ path: p, flags: mountFlagsOf(p) })) : [],
-      readRules: safe ? this.#credentialRules() : [],
+      gitDirs: readOnly ? this.#gitDirs().map((p) => ({ path: p, flags: mountFlagsOf(p) })) : [],
+      readRules: mode === "safe" ? this.#credentialRules() : [],
     };
   }
 

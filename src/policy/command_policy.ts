@@ -15,7 +15,7 @@ import { ToolError } from "../errors.ts";
 import type { CommandPolicy, CommandRequest, LaunchPlan } from "./policy.ts";
 import { checkCommand } from "./gate.ts";
 import { type ChildEnvironment, childEnvironment } from "./env_filter.ts";
-import { gatesInForce } from "./modes.ts";
+import { gatesInForce, gitDirsReadOnly } from "./modes.ts";
 import type { ChildSandboxes, SandboxReport } from "./children.ts";
 
 /** The shell that runs `cmd` in trusted and dangerous mode (and with a shell grant). */
@@ -71,7 +71,7 @@ export function createCommandPolicy(
     tmpdir,
     environment,
     plan(request: CommandRequest): Promise<LaunchPlan> {
-      if (mode === "safe") refuseGitDirWorkdir(workspace, request.cwd);
+      if (gitDirsReadOnly(mode, request.grants)) refuseGitDirWorkdir(workspace, request.cwd);
       const verdict = checkCommand(request.cmd, request.env, {
         mode,
         gates: gatesInForce(mode, request.grants),

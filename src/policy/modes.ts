@@ -11,15 +11,19 @@ import type { Mode } from "../config.ts";
 import type { Gate } from "./rules.ts";
 
 /** Permissions an agent may ask the user for through request_permissions. */
-export const PERMISSION_NAMES = ["network", "shell", "outside_read", "destructive"] as const;
+export const PERMISSION_NAMES = ["network", "shell", "outside_read", "destructive", "git_write"] as const;
 export type Permission = typeof PERMISSION_NAMES[number];
 
-/** The command gates each permission lifts. Landlock's write confinement is never lifted by a grant. */
+/**
+ * The command gates each permission lifts. Landlock's write confinement is never lifted by a grant;
+ * `network` also lifts the sandbox's network denial, `git_write` the read-only view of the git dirs.
+ */
 export const PERMISSION_LIFTS: Record<Permission, readonly Gate[]> = {
   network: ["network"],
   shell: ["shell_syntax", "inline_script"],
   outside_read: ["outside_path"],
   destructive: ["destructive"],
+  git_write: [],
 };
 
 /** The gates one mode keeps in force. */
@@ -30,8 +34,10 @@ export interface ModePolicy {
   execution: "argv" | "shell";
   /** Whether children are sandboxed with Landlock (where the kernel has it). */
   landlock: boolean;
-  /** Whether children may make TCP connections (where Landlock can deny it). */
+  /** Whether children may use the network (where the kernel can deny it). */
   network: boolean;
+  /** Whether commands see the workspace's git dirs read-only (a mount namespace, where the kernel has one). */
+  gitDirsReadOnly: boolean;
   /** Permissions a session may be granted in this mode (the mode's ceiling). */
   grantable: readonly Permission[];
   /** A one-line summary; loud for dangerous. */
@@ -45,15 +51,18 @@ export const MODE_POLICIES: Record<Mode, ModePolicy> = {
     execution: "argv",
     landlock: true,
     network: false,
-    grantable: ["network", "shell", "outside_read"],
+    gitDirsReadOnly: true,
+    grantable: ["network", "shell", "outside_read", "git_write"],
     summary: "safe: commands run as plain argv without a shell; network, shell syntax, inline scripts, " +
-      "destructive commands, outside paths and secret/loader env are refused; children may write only in the workspace and a private temp dir and may not open TCP connections.",
+      "destructive commands, outside paths and secret/loader env are refused; children may write only in the workspace " +
+      "(its git dirs read-only) and a private temp dir, may read everything but the credential stores, and have no network.",
   },
   trusted: {
     gates: ["destructive", "secret_env"],
     execution: "shell",
     landlock: true,
     network: true,
+    gitDirsReadOnly: false,
     grantable: ["destructive"],
     summary:
       "trusted: commands run through /bin/sh with local network; destructive commands and secret/loader env are refused; " +
@@ -64,6 +73,7 @@ export const MODE_POLICIES: Record<Mode, ModePolicy> = {
     execution: "shell",
     landlock: false,
     network: true,
+    gitDirsReadOnly: false,
     grantable: [],
     summary:
       "DANGEROUS: no command gates and no sandbox: commands can read, write and connect anywhere the server's user can. " +
@@ -75,7 +85,8 @@ export const MODE_POLICIES: Record<Mode, ModePolicy> = {
 export function allowedByMode(mode: Mode, permission: Permission): boolean {
   const gates = MODE_POLICIES[mode].gates;
   return PERMISSION_LIFTS[permission].every((gate) => !gates.includes(gate)) &&
-    (permission !== "network" || MODE_POLICIES[mode].network);
+    (permission !== "network" || MODE_POLICIES[mode].network) &&
+    (permission !== "git_write" || !MODE_POLICIES[mode].gitDirsReadOnly);
 }
 
 /** The gates in force for a session: the mode's, minus what its grants (within the ceiling) lift. */
@@ -86,6 +97,22 @@ export function gatesInForce(mode: Mode, grants: ReadonlySet<string>): Set<Gate>
     if (grants.has(permission)) { for (const gate of PERMISSION_LIFTS[permission]) gates.delete(gate); }
   }
   return gates;
+}
+
+/** Whether commands of a session see the git dirs read-only: the mode says so and no git_write grant lifted it. */
+export function gitDirsReadOnly(mode: Mode, grants: ReadonlySet<string>): boolean {
+  return MODE_POLICIES[mode].gitDirsReadOnly && !grants.has("git_write");
+}
+
+/**
+ * A hint for a command that failed writing a read-only git dir (its stderr says so), or null: how to get
+ * a writable one. Read-only git dirs are safe mode's; git's own message does not say why.
+ */
+export function readOnlyGitHint(mode: Mode, grants: ReadonlySet<string>, stderr: string): string | null {
+  if (!gitDirsReadOnly(mode, grants) || !/Read-only file system/.test(stderr)) return null;
+  return "In safe mode the workspace's git dirs are read-only to commands (so nothing can be planted for your " +
+    "own git to run later); git reads work, commits and other writes do not. Ask the user for the git_write " +
+    "permission (request_permissions), or restart with --mode trusted.";
 }
 
 /** Whether children of a session may use TCP: the mode allows it, or a network grant lifted it. */

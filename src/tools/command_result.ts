@@ -40,6 +40,7 @@ export const commandResultSchema = z.object({
   stderr_offset: z.int(),
   stdout_total_bytes: z.int().describe("Bytes the command has written to the stream so far."),
   stderr_total_bytes: z.int(),
+  hint: z.string().nullable().describe("Why the command may have failed under the sandbox, and how to proceed."),
   next_action: nextActionSchema.nullable().describe("The first of next_actions, or null."),
   next_actions: z.array(nextActionSchema),
 });
@@ -66,7 +67,7 @@ function statusLine(poll: CommandPoll): string {
 }
 
 /** Renders a poll as the tool result: next actions for polling (while running) and for truncated streams. */
-export function commandOutput(poll: CommandPoll, yieldTimeMs: number): ToolOutput {
+export function commandOutput(poll: CommandPoll, yieldTimeMs: number, hint: string | null = null): ToolOutput {
   const nextActions: NextAction[] = [];
   if (poll.status === "running") {
     nextActions.push({
@@ -97,6 +98,7 @@ export function commandOutput(poll: CommandPoll, yieldTimeMs: number): ToolOutpu
     stderr_offset: poll.stderr.offset,
     stdout_total_bytes: poll.stdout_total_bytes,
     stderr_total_bytes: poll.stderr_total_bytes,
+    hint,
     next_action: nextActions[0] ?? null,
     next_actions: nextActions,
   };
@@ -105,6 +107,7 @@ export function commandOutput(poll: CommandPoll, yieldTimeMs: number): ToolOutpu
     if (preview.text.length > 0) lines.push(`--- ${name} ---`, preview.text.replace(/\n$/, ""));
   }
   if (poll.stdout.text.length === 0 && poll.stderr.text.length === 0) lines.push("(no new output)");
+  if (hint) lines.push(`hint: ${hint}`);
   for (const action of nextActions) lines.push(`next: ${action.tool} ${JSON.stringify(action.arguments)}`);
   return { text: lines.join("\n"), data };
 }

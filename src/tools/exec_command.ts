@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineTool } from "./tool.ts";
+import { readOnlyGitHint } from "../policy/modes.ts";
 import { commandOutput, commandResultSchema } from "./command_result.ts";
 import { openConfined } from "../workspace/confine.ts";
 import { closeFd } from "../os/fs_at.ts";
@@ -47,6 +48,8 @@ export const execCommandTool = defineTool({
     });
     const notFound = commands.notFoundError(command);
     if (notFound) throw notFound;
-    return commandOutput(commands.poll(command, args.max_output_bytes), args.yield_time_ms);
+    const poll = commands.poll(command, args.max_output_bytes);
+    const hint = readOnlyGitHint(ctx.config.mode, ctx.sessionState.grants, poll.stderr.text);
+    return commandOutput(poll, args.yield_time_ms, hint);
   },
 });

@@ -8,6 +8,8 @@ const PERMISSION_DESCRIPTIONS: Record<Permission, string> = {
   shell: "Run commands through /bin/sh: pipes, redirects, expansions and inline scripts (python -c, sh -c, …).",
   outside_read: "Let command arguments name paths outside the workspace (writes there stay blocked by Landlock).",
   destructive: "Allow destructive commands such as git reset --hard, git clean, rm -rf inside the workspace.",
+  git_write: "Let commands write the workspace's git dirs (git commit, git checkout); a command could then also " +
+    "plant hooks or config that your own git runs later.",
 };
 
 export const requestPermissionsTool = defineTool({
@@ -83,7 +85,9 @@ export const requestPermissionsTool = defineTool({
           properties: Object.fromEntries(askable.map((permission) => [permission, {
             type: "boolean",
             title: `Grant ${permission}`,
-            description: `${PERMISSION_DESCRIPTIONS[permission]} Lifts: ${PERMISSION_LIFTS[permission].join(", ")}.`,
+            description: `${PERMISSION_DESCRIPTIONS[permission]} Lifts: ${
+              PERMISSION_LIFTS[permission].join(", ") || "the read-only git dirs"
+            }.`,
             default: false,
           }])),
           required: askable,

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineTool } from "./tool.ts";
+import { readOnlyGitHint } from "../policy/modes.ts";
 import { commandOutput, commandResultSchema } from "./command_result.ts";
 
 export const writeStdinTool = defineTool({
@@ -27,6 +28,8 @@ export const writeStdinTool = defineTool({
       onProgress: (elapsed) =>
         void ctx.progress(Math.round(elapsed), args.yield_time_ms, `running ${command.id}`).catch(() => {}),
     });
-    return commandOutput(commands.poll(command, args.max_output_bytes), args.yield_time_ms);
+    const poll = commands.poll(command, args.max_output_bytes);
+    const hint = readOnlyGitHint(ctx.config.mode, ctx.sessionState.grants, poll.stderr.text);
+    return commandOutput(poll, args.yield_time_ms, hint);
   },
 });
