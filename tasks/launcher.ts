@@ -13,4 +13,6 @@ const code: Record<string, Uint8Array> = {};
 for (const arch of LAUNCHER_ARCHES) code[arch] = await assembleLauncher(arch);
 const target = new URL("../src/os/launcher_code.ts", import.meta.url).pathname;
 await Deno.writeTextFile(target, launcherCodeModule(code));
+// Formatted as `deno task check` wants it.
+await new Deno.Command(Deno.execPath(), { args: ["fmt", "--quiet", target] }).output();
 console.error(`wrote ${Object.entries(code).map(([arch, bytes]) => `${arch} (${bytes.length} bytes)`).join(", ")}`);

@@ -226,7 +226,7 @@ Deno.test("safe mode: nothing can be planted in the git dir; git reads still wor
     await commitAll(ws, "one");
     await writeFiles(ws, {
       "plant.sh": [
-        "try() { if eval \"$2\" 2>/dev/null; then echo \"$1=ok\"; else echo \"$1=denied\"; fi; }",
+        'try() { if eval "$2" 2>/dev/null; then echo "$1=ok"; else echo "$1=denied"; fi; }',
         "try hook 'echo \"#!/bin/sh\" > .git/hooks/pre-commit'",
         "try config 'echo \"[workcell] planted = true\" >> .git/config'",
         "try attributes 'mkdir -p .git/info && echo \"* filter=x\" > .git/info/attributes'",

@@ -179,6 +179,11 @@ async function fuzz(server: RawServer): Promise<void> {
     const answer = await server.request(method, params);
     assert(isAnsweredWithError(answer), `${method} ${JSON.stringify(params).slice(0, 100)}: ${JSON.stringify(answer)}`);
   }
+  // Non-object arguments are invalid params (the SDK's tools/call check), never an internal error.
+  for (const args of ["x", [], 7, null, true]) {
+    const answer = await server.request("tools/call", { name: "read_file", arguments: args });
+    assertEquals(answer.error?.code, -32602, `arguments ${JSON.stringify(args)}: ${JSON.stringify(answer)}`);
+  }
   // Odd but legal: answered somehow.
   for (
     const [method, params, id] of [

@@ -24,7 +24,7 @@ Deno.test({
       await writeFiles(ws, {
         "a.txt": "one\n",
         "probe.sh": [
-          "try() { if eval \"$2\" 2>/dev/null; then echo \"$1=ok\"; else echo \"$1=denied\"; fi; }",
+          'try() { if eval "$2" 2>/dev/null; then echo "$1=ok"; else echo "$1=denied"; fi; }',
           "try hook 'echo x > .git/hooks/pre-commit'",
           "try config 'echo x >> .git/config'",
           "try workspace 'echo x > written.txt'",
