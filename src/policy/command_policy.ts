@@ -1,7 +1,7 @@
 /**
  * The CommandPolicy of one server process: the gate of its mode (minus what
  * a session's grants lift), argv without a shell in safe mode or
- * `/bin/sh -c cmd` otherwise, the allowlisted environment, and the spawner
+ * `/bin/sh -c cmd` otherwise, the filtered environment, and the spawner
  * of the mode's Landlock sandbox (none in dangerous mode).
  *
  * @example

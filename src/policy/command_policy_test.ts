@@ -37,7 +37,7 @@ const request = (
   grants: extra.grants ?? new Set<string>(),
 });
 
-Deno.test("createCommandPolicy: safe plans an argv, trusted and dangerous a shell; env is allowlisted", async () => {
+Deno.test("createCommandPolicy: safe plans an argv, trusted and dangerous a shell; env is filtered", async () => {
   await withPolicy("safe", NO_LANDLOCK, async (policy, root) => {
     const plan = await policy.plan(request("FOO=1 git status --short", root, { env: { BAR: "2" } }));
     assertEquals(plan.argv, ["git", "status", "--short"]);

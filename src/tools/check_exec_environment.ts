@@ -2,7 +2,7 @@ import { z } from "zod";
 import { defineTool } from "./tool.ts";
 import { gatesInForce, MODE_POLICIES } from "../policy/modes.ts";
 import { SHELL } from "../policy/command_policy.ts";
-import { ENV_ALLOWLIST, ENV_ALLOWLIST_PREFIXES } from "../policy/env_filter.ts";
+import { ENV_RULES } from "../policy/env_filter.ts";
 import { COMMAND_LIMITS } from "../exec/limits.ts";
 
 export const checkExecEnvironmentTool = defineTool({
@@ -34,8 +34,13 @@ export const checkExecEnvironmentTool = defineTool({
       ),
     }),
     env: z.object({
-      allowlist: z.array(z.string()).describe("Inherited names children keep (LC_* as a prefix)."),
+      rules: z.array(z.object({
+        id: z.string(),
+        kind: z.enum(["server", "loader", "secret"]),
+        description: z.string(),
+      })).describe("The rules in force: children get the server's environment minus what these strip."),
       stripped: z.array(z.string()).describe("Names of the server's variables children do not get (never values)."),
+      stripped_by: z.record(z.string(), z.string()).describe("The rule id that stripped each name."),
       added: z.record(z.string(), z.string()),
     }),
     limits: z.object({
@@ -66,8 +71,10 @@ export const checkExecEnvironmentTool = defineTool({
       grants: [...grants].sort(),
       landlock,
       env: {
-        allowlist: mode === "dangerous" ? ["*"] : [...ENV_ALLOWLIST, ...ENV_ALLOWLIST_PREFIXES.map((p) => `${p}*`)],
+        rules: ENV_RULES.filter((rule) => mode !== "dangerous" || rule.kind === "server")
+          .map(({ id, kind, description }) => ({ id, kind, description })),
         stripped: policy.environment.stripped,
+        stripped_by: policy.environment.strippedBy,
         added: policy.environment.added,
       },
       limits: {
@@ -97,9 +104,11 @@ export const checkExecEnvironmentTool = defineTool({
         data.grants.length ? ` (grants: ${data.grants.join(", ")})` : ""
       }`,
       `landlock: ${sandbox}`,
-      `environment: ${
-        mode === "dangerous" ? "the server's whole environment is inherited" : "allowlisted variables only"
-      }; stripped: ${data.env.stripped.join(", ") || "none"}; TMPDIR=${policy.tmpdir}`,
+      `environment: the server's, minus ${
+        mode === "dangerous" ? "its own WORKCELL_* variables" : "secret-looking and loader variables"
+      }; stripped: ${
+        data.env.stripped.map((name) => `${name} (${data.env.stripped_by[name]})`).join(", ") || "none"
+      }; TMPDIR=${policy.tmpdir}`,
       `tty: ${tty.supported ? "supported" : `unsupported (${tty.reason})`}`,
       `limits: ${COMMAND_LIMITS.maxActiveCommands} active, ${COMMAND_LIMITS.maxRetainedCommands} retained, ` +
       `${COMMAND_LIMITS.perStreamBytes} bytes per stream, ${COMMAND_LIMITS.totalOutputBytes} bytes total, retention ${
