@@ -4,12 +4,35 @@ import { gatesInForce, MODE_POLICIES } from "../policy/modes.ts";
 import { SHELL } from "../policy/command_policy.ts";
 import { ENV_RULES } from "../policy/env_filter.ts";
 import { COMMAND_LIMITS } from "../exec/limits.ts";
+import type { CommandListing } from "../exec/registry.ts";
+
+/** Most commands the text names one by one (the structured list has them all). */
+const LISTED_COMMANDS = 20;
+
+function commandLines(commands: CommandListing[]): string[] {
+  if (commands.length === 0) return ["commands: none in this session"];
+  const running = commands.filter((command) => command.status === "running").length;
+  const lines = commands.slice(-LISTED_COMMANDS).map((command) =>
+    `  ${command.command_id} ${
+      command.status === "running" ? `running, pid ${command.pid}` : `exited ${command.signal ?? command.exit_code}`
+    }${
+      command.tty ? ", tty" : ""
+    }, since ${command.started_at}, ${command.stdout_bytes}+${command.stderr_bytes} bytes: ${command.cmd.slice(0, 80)}`
+  );
+  const older = commands.length - lines.length;
+  return [
+    `commands: ${commands.length} in this session, ${running} running${
+      older > 0 ? ` (the ${older} oldest not shown)` : ""
+    }`,
+    ...lines,
+  ];
+}
 
 export const checkExecEnvironmentTool = defineTool({
   name: "check_exec_environment",
   title: "Check exec environment",
   description:
-    "Describe how exec_command runs commands here: mode, shell, gates, Landlock sandbox status, stripped environment names, limits and TTY support. Runs nothing.",
+    "Describe how exec_command runs commands here: mode, shell, gates, Landlock sandbox status, stripped environment names, limits, TTY support, and this session's commands (ids, status, pids). Runs nothing.",
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({}),
   output: z.object({
@@ -51,6 +74,20 @@ export const checkExecEnvironmentTool = defineTool({
       retention_ms: z.int(),
     }),
     tty: z.object({ supported: z.boolean(), reason: z.string().nullable() }),
+    commands: z.array(z.object({
+      command_id: z.string(),
+      cmd: z.string(),
+      status: z.enum(["running", "exited"]),
+      pid: z.int(),
+      started_at: z.string().describe("ISO 8601 start time."),
+      exit_code: z.int().nullable(),
+      signal: z.string().nullable(),
+      tty: z.boolean(),
+      stdout_bytes: z.int(),
+      stderr_bytes: z.int(),
+    })).describe(
+      "This session's commands still held (running, and finished ones until pruned), in start order: poll one with write_stdin, stop it with kill_command, page it with read_output.",
+    ),
   }),
   handler: async (_args, ctx) => {
     const mode = ctx.config.mode;
@@ -85,6 +122,7 @@ export const checkExecEnvironmentTool = defineTool({
         retention_ms: COMMAND_LIMITS.retentionMs,
       },
       tty,
+      commands: ctx.services.commands.list(ctx.sessionState.commandIds),
     };
     const sandbox = landlock.enforced
       ? `enforced (ABI ${landlock.abi}): writes only beneath ${landlock.writable_roots.join(" and ")}` +
@@ -114,6 +152,7 @@ export const checkExecEnvironmentTool = defineTool({
       `${COMMAND_LIMITS.perStreamBytes} bytes per stream, ${COMMAND_LIMITS.totalOutputBytes} bytes total, retention ${
         COMMAND_LIMITS.retentionMs / 60000
       } min`,
+      ...commandLines(data.commands),
     ].join("\n");
     return { text, data };
   },

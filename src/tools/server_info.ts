@@ -67,6 +67,11 @@ export const serverInfoTool = defineTool({
       client: z.object({ name: z.string(), version: z.string() }).nullable(),
       client_capabilities: z.record(z.string(), z.unknown()).nullable(),
     }),
+    commands: z.object({
+      count: z.int().describe("This session's commands still held (running or finished, until pruned)."),
+      running: z.int(),
+      ids: z.array(z.string()).describe("Their command_ids in start order; check_exec_environment lists them in full."),
+    }),
     catalog: z.object({
       count: z.int(),
       names: z.array(z.string()),
@@ -82,6 +87,8 @@ export const serverInfoTool = defineTool({
     const facts = services.facts;
     const sandbox = await services.policy.sandboxStatus(ctx.sessionState.grants);
     const gatesNow = gatesInForce(config.mode, ctx.sessionState.grants);
+    const commands = services.commands.list(ctx.sessionState.commandIds);
+    const running = commands.filter((command) => command.status === "running");
     const data = {
       server: { name: SERVER_NAME, version: SERVER_VERSION },
       workspace: { root: workspace.root, writable: facts.workspaceWritable },
@@ -122,6 +129,7 @@ export const serverInfoTool = defineTool({
         client: session.client ? { name: session.client.name, version: session.client.version } : null,
         client_capabilities: session.capabilities as Record<string, unknown> | null,
       },
+      commands: { count: commands.length, running: running.length, ids: commands.map((command) => command.command_id) },
       catalog: {
         count: catalog.length,
         names: catalog.map((tool) => tool.name),
@@ -150,6 +158,13 @@ export const serverInfoTool = defineTool({
       }`,
       `protocol: ${session.protocolVersion ?? "not negotiated"}, client ${
         session.client ? `${session.client.name} ${session.client.version}` : "unknown"
+      }`,
+      `commands: ${
+        commands.length === 0
+          ? "none in this session"
+          : `${commands.length} in this session, ${running.length} running${
+            running.length > 0 ? ` (${running.map((command) => command.command_id).join(", ")})` : ""
+          }`
       }`,
       `tools (${catalog.length}): ${catalog.map((tool) => tool.name).join(", ")}`,
       ...project.instructions.map((file) =>
