@@ -66,6 +66,11 @@ export const ERROR_CODES = {
     meaning: "Writing the patched files failed; every file was restored to its prior state.",
     hint: "Check disk space and permissions, then retry.",
   },
+  WORKSPACE_READ_ONLY: {
+    meaning: "The workspace (or the part of it being written) is on a read-only file system; nothing was written.",
+    hint:
+      "Read-only tools keep working. To change files, restart the server on a writable copy or mount (server_info.workspace.writable says which it has).",
+  },
   PATH_PROTECTED: {
     meaning: "The path is protected from writes (for example inside .git/).",
     hint: "Change repository state through git commands, not by editing .git/.",
@@ -102,6 +107,11 @@ export const ERROR_CODES = {
   OUTPUT_REF_INVALID: {
     meaning: "The output_ref is malformed or names no retained stream.",
     hint: "Use the output_ref exactly as returned, of the form command:<id>:stdout or command:<id>:stderr.",
+  },
+  PROGRAM_UNAVAILABLE: {
+    meaning: "A program this tool runs (git) was not found when the server started.",
+    hint:
+      "Install it, or start the server with a PATH that has it; check_exec_environment.dependencies shows what was found where.",
   },
   NOT_A_GIT_REPO: {
     meaning: "The path is not inside a git repository within the workspace.",

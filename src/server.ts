@@ -160,6 +160,14 @@ export function createMcpServer(runtime: Runtime, transport: SessionInfo["transp
     }
     const parsed = tool.input.safeParse(request.params.arguments ?? {});
     if (!parsed.success) return fail(invalidArguments(parsed.error));
+    const missing = tool.requires?.find((program) => runtime.services.facts.programs[program] === null);
+    if (missing) {
+      return fail(
+        new ToolError("PROGRAM_UNAVAILABLE", `${name} needs ${missing}, which is not on the server's PATH`, {
+          details: { program: missing, path: Deno.env.get("PATH") ?? "" },
+        }),
+      );
+    }
     const progressToken = request.params._meta?.progressToken;
     const ctx: ToolContext = {
       ...runtime,

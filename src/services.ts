@@ -11,15 +11,19 @@ import { probePty } from "./exec/pty.ts";
 import { createCommandPolicy, type WorkcellPolicy } from "./policy/command_policy.ts";
 import { SerialQueue } from "./image/serial.ts";
 import { RipgrepRunner } from "./search/ripgrep_runner.ts";
+import { probePrograms, type ProgramFacts } from "./exec/programs.ts";
+import { cString, libc } from "./os/libc.ts";
 
 /** Facts about the runtime, measured once at start-up. */
 export interface RuntimeFacts {
   ripgrep: RipgrepBinary;
   landlock: LandlockProbe;
-  /** Whether the workspace root is writable by the server. */
+  /** Whether the kernel lets the server write in the workspace root (not a read-only mount, permissions allow it). */
   workspaceWritable: boolean;
   /** Whether exec_command can give a child a real pseudo-terminal. */
   tty: { supported: boolean; reason: string | null };
+  /** Where git, perl, python3 and /bin/sh were found, on the PATH children inherit. */
+  programs: ProgramFacts;
 }
 
 /** What tool handlers share across sessions. */
@@ -37,27 +41,23 @@ export interface Services {
   close(): Promise<void>;
 }
 
-async function isWritable(root: string): Promise<boolean> {
-  const permission = await Deno.permissions.query({ name: "write", path: root });
-  if (permission.state !== "granted") return false;
-  try {
-    // A read-only mount refuses utime on the directory with EROFS; the times are set to what they are.
-    const info = await Deno.stat(root);
-    if (info.atime && info.mtime) await Deno.utime(root, info.atime, info.mtime);
-    return true;
-  } catch {
-    return false;
-  }
+/**
+ * The kernel's answer, access(2) W_OK: EROFS on a read-only mount, EACCES without permission. The server writes
+ * through fd-relative libc calls, so this, not Deno's write grant, decides whether apply_patch can write.
+ */
+function isWritable(root: string): boolean {
+  const W_OK = 2;
+  return libc().access(cString(root), W_OK) === 0;
 }
 
 /** Creates the services for one server process. */
 export async function createServices(config: Config, workspace: Workspace): Promise<Services> {
-  const [ripgrep, workspaceWritable] = await Promise.all([locateRipgrep(), isWritable(workspace.root)]);
   const facts: RuntimeFacts = {
-    ripgrep,
+    ripgrep: await locateRipgrep(),
     landlock: probeLandlock(),
-    workspaceWritable,
+    workspaceWritable: isWritable(workspace.root),
     tty: probePty(),
+    programs: probePrograms(Deno.env.get("PATH") ?? ""),
   };
   const policy = await createCommandPolicy(config, workspace, {
     landlock: facts.landlock,
@@ -65,7 +65,11 @@ export async function createServices(config: Config, workspace: Workspace): Prom
   });
   const commands = new CommandRegistry({ policy, tty: facts.tty });
   // Its sandbox starts on the first search (40-60 ms once), not here: many sessions never search.
-  const ripgrepRunner = new RipgrepRunner({ rgPath: ripgrep.path, root: workspace.root, landlock: facts.landlock });
+  const ripgrepRunner = new RipgrepRunner({
+    rgPath: facts.ripgrep.path,
+    root: workspace.root,
+    landlock: facts.landlock,
+  });
   return {
     facts,
     commands,

@@ -46,6 +46,7 @@ export const ERRNO = {
   EEXIST: 17,
   ENOTDIR: 20,
   EISDIR: 21,
+  EROFS: 30,
   EPIPE: 32,
   ELOOP: 40,
 } as const;
@@ -136,6 +137,8 @@ const SYMBOLS = {
   renameat: { parameters: ["i32", "buffer", "i32", "buffer"], result: "i32" },
   linkat: { parameters: ["i32", "buffer", "i32", "buffer", "i32"], result: "i32" },
   unlinkat: { parameters: ["i32", "buffer", "i32"], result: "i32" },
+  mkdtemp: { parameters: ["buffer"], result: "pointer" },
+  access: { parameters: ["buffer", "i32"], result: "i32" },
   strerror: { parameters: ["i32"], result: "pointer" },
   __errno_location: { parameters: [], result: "pointer" },
 } as const satisfies Deno.ForeignLibraryInterface;

@@ -22,7 +22,7 @@ import type { LandlockProbe } from "./landlock_probe.ts";
 import { LANDLOCK_FEATURE_ABI, landlockRuleset, SANDBOX_DEVICES } from "./landlock.ts";
 import { Sandbox } from "./sandbox.ts";
 import { findPerl } from "./command_domain.ts";
-import { createPrivateTmp, type PrivateTmp } from "./private_tmp.ts";
+import { choosePrivateTmp } from "./private_tmp.ts";
 
 /** The shell that runs `cmd` in trusted and dangerous mode (and with a shell grant). */
 export const SHELL = "/bin/sh";
@@ -51,8 +51,10 @@ export interface SandboxStatus {
 /** The policy plus what the adapters report about it. */
 export interface WorkcellPolicy extends CommandPolicy {
   readonly mode: Mode;
-  /** The private TMPDIR of children. */
-  readonly tmpdir: string;
+  /** The private TMPDIR of children, or null when none could be made (children then get no TMPDIR). */
+  readonly tmpdir: string | null;
+  /** Why each temp-dir parent was refused (all of them when tmpdir is null). */
+  readonly tmpdirProblems: readonly string[];
   /** Base environment of children: stripped names and added variables. */
   readonly environment: ChildEnvironment;
   /** The sandbox a session with these grants gets. */
@@ -74,9 +76,13 @@ export async function createCommandPolicy(
 ): Promise<WorkcellPolicy> {
   const mode = config.mode;
   const modePolicy = MODE_POLICIES[mode];
-  const tmp: PrivateTmp = createPrivateTmp();
-  const environment = childEnvironment(facts.inheritedEnv, { tmpdir: tmp.path, inheritAll: mode === "dangerous" });
-  const writable = [workspace.root, tmp.path];
+  const { tmp, problems: tmpdirProblems } = choosePrivateTmp();
+  if (tmp === null) {
+    console.error(`workcell: WARNING: commands run without a private TMPDIR: ${tmpdirProblems.join("; ")}`);
+  }
+  const tmpdir = tmp?.path ?? null;
+  const environment = childEnvironment(facts.inheritedEnv, { tmpdir, inheritAll: mode === "dangerous" });
+  const writable = tmpdir === null ? [workspace.root] : [workspace.root, tmpdir];
   const abi = facts.landlock.abi;
   const perl = abi !== null && abi >= LANDLOCK_FEATURE_ABI.scope ? findPerl() : null;
   const sandboxes = new Map<boolean, Promise<SandboxState>>();
@@ -108,7 +114,8 @@ export async function createCommandPolicy(
 
   return {
     mode,
-    tmpdir: tmp.path,
+    tmpdir,
+    tmpdirProblems,
     environment,
     async plan(request: CommandRequest): Promise<LaunchPlan> {
       const verdict = checkCommand(request.cmd, request.env, {
@@ -116,7 +123,8 @@ export async function createCommandPolicy(
         gates: gatesInForce(mode, request.grants),
         workspace: workspace.root,
         cwd: request.cwd,
-        tmpdir: tmp.path,
+        // Without a private temp dir nothing but the workspace is allowed.
+        tmpdir: tmpdir ?? workspace.root,
       });
       if (!verdict.ok) {
         const { rule, gate, token, message, hint } = verdict.refusal;
@@ -165,7 +173,7 @@ export async function createCommandPolicy(
     async close() {
       for (const state of sandboxes.values()) (await state).sandbox?.close();
       sandboxes.clear();
-      await tmp.remove();
+      await tmp?.remove();
     },
   };
 }

@@ -41,7 +41,7 @@ Deno.test("createCommandPolicy: safe plans an argv, trusted and dangerous a shel
   await withPolicy("safe", NO_LANDLOCK, async (policy, root) => {
     const plan = await policy.plan(request("FOO=1 git status --short", root, { env: { BAR: "2" } }));
     assertEquals(plan.argv, ["git", "status", "--short"]);
-    assertEquals(plan.env, { PATH: "/usr/bin:/bin", HOME: "/root", TMPDIR: policy.tmpdir, FOO: "1", BAR: "2" });
+    assertEquals(plan.env, { PATH: "/usr/bin:/bin", HOME: "/root", TMPDIR: policy.tmpdir!, FOO: "1", BAR: "2" });
     assertEquals(policy.environment.stripped, ["GITHUB_TOKEN"]);
     // With a shell grant the same mode hands the line to the shell.
     assertEquals((await policy.plan(request("ls | wc -l", root, { grants: new Set(["shell"]) }))).argv, [
@@ -103,9 +103,10 @@ Deno.test("createCommandPolicy: the private TMPDIR is 0700 and removed by close(
     landlock: NO_LANDLOCK,
     inheritedEnv: {},
   });
-  assertEquals((await Deno.stat(policy.tmpdir)).mode! & 0o777, 0o700);
-  await Deno.writeTextFile(`${policy.tmpdir}/left-behind`, "x");
+  const tmpdir = policy.tmpdir!;
+  assertEquals((await Deno.stat(tmpdir)).mode! & 0o777, 0o700);
+  await Deno.writeTextFile(`${tmpdir}/left-behind`, "x");
   await policy.close();
-  assertEquals(await Deno.stat(policy.tmpdir).then(() => true, () => false), false);
+  assertEquals(await Deno.stat(tmpdir).then(() => true, () => false), false);
   await Deno.remove(root);
 });

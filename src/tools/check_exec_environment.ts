@@ -5,6 +5,60 @@ import { SHELL } from "../policy/command_policy.ts";
 import { ENV_RULES } from "../policy/env_filter.ts";
 import { COMMAND_LIMITS } from "../exec/limits.ts";
 import type { CommandListing } from "../exec/registry.ts";
+import { type ProgramName, PROGRAMS } from "../exec/programs.ts";
+import type { SandboxStatus } from "../policy/command_policy.ts";
+import type { Services } from "../services.ts";
+
+type Dependency = { name: string; available: boolean; detail: string; needed_by: string };
+
+function dependencies(services: Services, landlock: SandboxStatus): Dependency[] {
+  const { facts, policy } = services;
+  const programs = (Object.keys(PROGRAMS) as ProgramName[]).map((name) => ({
+    name,
+    available: facts.programs[name] !== null,
+    detail: facts.programs[name] ??
+      `not found ${PROGRAMS[name].lookup === "PATH" ? "on PATH" : `at ${PROGRAMS[name].lookup}`}`,
+    needed_by: PROGRAMS[name].neededBy,
+  }));
+  return [
+    {
+      name: "private temp dir",
+      available: policy.tmpdir !== null,
+      detail: [policy.tmpdir ?? "none could be made", ...policy.tmpdirProblems.map((problem) => `refused ${problem}`)]
+        .join("; "),
+      needed_by: "commands' TMPDIR (without one they get no TMPDIR and may write only in the workspace)",
+    },
+    {
+      name: "writable workspace",
+      available: facts.workspaceWritable,
+      detail: facts.workspaceWritable ? "writable" : "read-only file system, or no write permission",
+      needed_by: "apply_patch (WORKSPACE_READ_ONLY without it) and commands that write in the workspace",
+    },
+    {
+      name: "pseudo-terminal",
+      available: facts.tty.supported,
+      detail: facts.tty.reason ?? "/dev/ptmx opens",
+      needed_by: "exec_command tty:true (TTY_UNSUPPORTED without it)",
+    },
+    {
+      name: "Landlock",
+      available: facts.landlock.abi !== null,
+      detail: facts.landlock.abi !== null ? `ABI ${facts.landlock.abi}` : facts.landlock.reason ?? "unavailable",
+      needed_by: landlock.enforced || facts.landlock.abi === null
+        ? "kernel confinement of commands in safe and trusted mode"
+        : `kernel confinement of commands (${landlock.reason})`,
+    },
+    ...programs,
+  ];
+}
+
+function dependencyLine(all: Dependency[]): string {
+  const missing = all.filter((dependency) => !dependency.available);
+  if (missing.length === 0) return "dependencies: all present";
+  return `dependencies missing: ${
+    missing.map((dependency) => `${dependency.name} (${dependency.needed_by})`).join("; ")
+  }`;
+}
 
 /** Most commands the text names one by one (the structured list has them all). */
 const LISTED_COMMANDS = 20;
@@ -74,6 +128,12 @@ export const checkExecEnvironmentTool = defineTool({
       retention_ms: z.int(),
     }),
     tty: z.object({ supported: z.boolean(), reason: z.string().nullable() }),
+    dependencies: z.array(z.object({
+      name: z.string(),
+      available: z.boolean(),
+      detail: z.string().describe("Where it was found, or why it is missing."),
+      needed_by: z.string().describe("What works only with it (everything else works without it)."),
+    })).describe("Optional pieces of the machine, probed once at start-up: what is there and what is missing."),
     commands: z.array(z.object({
       command_id: z.string(),
       cmd: z.string(),
@@ -122,6 +182,7 @@ export const checkExecEnvironmentTool = defineTool({
         retention_ms: COMMAND_LIMITS.retentionMs,
       },
       tty,
+      dependencies: dependencies(ctx.services, landlock),
       commands: ctx.services.commands.list(ctx.sessionState.commandIds),
     };
     const sandbox = landlock.enforced
@@ -146,8 +207,9 @@ export const checkExecEnvironmentTool = defineTool({
         mode === "dangerous" ? "its own WORKCELL_* variables" : "secret-looking and loader variables"
       }; stripped: ${
         data.env.stripped.map((name) => `${name} (${data.env.stripped_by[name]})`).join(", ") || "none"
-      }; TMPDIR=${policy.tmpdir}`,
+      }; TMPDIR=${policy.tmpdir ?? "(none: no private temp dir could be made)"}`,
       `tty: ${tty.supported ? "supported" : `unsupported (${tty.reason})`}`,
+      dependencyLine(data.dependencies),
       `limits: ${COMMAND_LIMITS.maxActiveCommands} active, ${COMMAND_LIMITS.maxRetainedCommands} retained, ` +
       `${COMMAND_LIMITS.perStreamBytes} bytes per stream, ${COMMAND_LIMITS.totalOutputBytes} bytes total, retention ${
         COMMAND_LIMITS.retentionMs / 60000

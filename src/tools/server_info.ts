@@ -148,6 +148,8 @@ export const serverInfoTool = defineTool({
           git.dirty ? ", dirty" : ", clean"
         }` +
           (git.relation === "parent" ? ` (repository root ${git.root} is above the workspace)` : "")
+        : facts.programs.git === null
+        ? "git: unavailable (git is not on the server's PATH)"
         : "git: not a repository",
       `manifests: ${project.manifests.join(", ") || "none"}`,
       `runtime: deno ${Deno.version.deno}${

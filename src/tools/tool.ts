@@ -8,6 +8,7 @@ import type { Config } from "../config.ts";
 import type { Workspace } from "../workspace/confine.ts";
 import type { Services } from "../services.ts";
 import type { ClientCapabilities, Implementation } from "../sdk/mod.ts";
+import type { ProgramName } from "../exec/programs.ts";
 
 /** The four MCP behaviour hints, all required so none is left to a client's default. */
 export interface Annotations {
@@ -97,6 +98,8 @@ export interface ToolDefinition<
   input: Input;
   /** Success payload (without `ok`); the error shape is added by the server. */
   output: Output;
+  /** Programs the tool runs; where one was not found at start-up the server answers PROGRAM_UNAVAILABLE. */
+  requires?: readonly ProgramName[];
   handler(args: z.infer<Input>, ctx: ToolContext): Promise<ToolOutput>;
 }
 
