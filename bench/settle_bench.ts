@@ -79,8 +79,9 @@ const PROGRAMS: Program[] = [
     cmd: "node -i",
     tty: true,
     input: "[1,2,3].map(x => x * 2)\r",
-    done: /> (\x1b\[\d+G)?$/,
-    ready: /> (\x1b\[\d+G)?$/,
+    // The prompt may end with a cursor-position escape (ESC [ 3 G).
+    done: /> (\S+G)?$/,
+    ready: /> (\S+G)?$/,
   },
   {
     name: "bash -i (tty)",

@@ -18,6 +18,12 @@ export const ERROR_CODES = {
     meaning: "The path resolves (lexically or through symlinks) outside the workspace root.",
     hint: "Use a path under the workspace root; symlinks that leave the workspace are not followed.",
   },
+  NO_WORKSPACE: {
+    meaning:
+      "The server has no workspace: it would have served / or the home directory without being asked, or the directory it was given cannot be opened.",
+    hint:
+      'Start the server with --workspace DIR (VS Code and Cursor: "args": ["--workspace", "${workspaceFolder}"]), set CLAUDE_PROJECT_DIR, or use a client that sends MCP roots; server_info.workspace says why there is none.',
+  },
   NOT_FOUND: {
     meaning: "The file, directory or revision does not exist.",
     hint: "Check the path with list_dir or list_files.",

@@ -1,6 +1,7 @@
 /**
- * Long-lived services shared by every session of one server process,
- * created once at start-up from the Config and the Workspace.
+ * Long-lived services shared by every session of one server process: the
+ * facts about the machine, probed once at start-up, and the services built
+ * on the workspace once it is bound (src/session/binding.ts).
  */
 import type { Config } from "./config.ts";
 import type { Workspace } from "./workspace/confine.ts";
@@ -18,8 +19,6 @@ import { cString, libc } from "./os/libc.ts";
 export interface RuntimeFacts {
   ripgrep: RipgrepBinary;
   landlock: LandlockProbe;
-  /** Whether the kernel lets the server write in the workspace root (not a read-only mount, permissions allow it). */
-  workspaceWritable: boolean;
   /** Whether exec_command can give a child a real pseudo-terminal. */
   tty: { supported: boolean; reason: string | null };
   /** Where git, perl, python3 and /bin/sh were found, on the PATH children inherit. */
@@ -29,6 +28,8 @@ export interface RuntimeFacts {
 /** What tool handlers share across sessions. */
 export interface Services {
   facts: RuntimeFacts;
+  /** Whether the kernel lets the server write in the workspace root (not a read-only mount, permissions allow it). */
+  workspaceWritable: boolean;
   /** Every command of this process (exec_command, write_stdin, kill_command, read_output). */
   commands: CommandRegistry;
   /** The mode's command gate, child environment and Landlock sandbox. */
@@ -50,15 +51,28 @@ function isWritable(root: string): boolean {
   return libc().access(cString(root), W_OK) === 0;
 }
 
-/** Creates the services for one server process. */
-export async function createServices(config: Config, workspace: Workspace): Promise<Services> {
-  const facts: RuntimeFacts = {
+/**
+ * Probes the machine once: ripgrep, Landlock, PTYs, programs on PATH.
+ *
+ * @example
+ * const facts = await probeFacts();
+ */
+export async function probeFacts(): Promise<RuntimeFacts> {
+  return {
     ripgrep: await locateRipgrep(),
     landlock: probeLandlock(),
-    workspaceWritable: isWritable(workspace.root),
     tty: probePty(),
     programs: probePrograms(Deno.env.get("PATH") ?? ""),
   };
+}
+
+/**
+ * Creates the services of one server process on its workspace.
+ *
+ * @example
+ * const services = await createServices(config, await openWorkspace(root), await probeFacts());
+ */
+export async function createServices(config: Config, workspace: Workspace, facts: RuntimeFacts): Promise<Services> {
   const policy = await createCommandPolicy(config, workspace, {
     landlock: facts.landlock,
     inheritedEnv: Deno.env.toObject(),
@@ -72,6 +86,7 @@ export async function createServices(config: Config, workspace: Workspace): Prom
   });
   return {
     facts,
+    workspaceWritable: isWritable(workspace.root),
     commands,
     policy,
     imageQueue: new SerialQueue(),

@@ -139,6 +139,8 @@ const SYMBOLS = {
   unlinkat: { parameters: ["i32", "buffer", "i32"], result: "i32" },
   mkdtemp: { parameters: ["buffer"], result: "pointer" },
   access: { parameters: ["buffer", "i32"], result: "i32" },
+  memfd_create: { parameters: ["buffer", "u32"], result: "i32" },
+  execve: { parameters: ["buffer", "buffer", "buffer"], result: "i32" },
   strerror: { parameters: ["i32"], result: "pointer" },
   __errno_location: { parameters: [], result: "pointer" },
 } as const satisfies Deno.ForeignLibraryInterface;

@@ -30,8 +30,8 @@ function dependencies(services: Services, landlock: SandboxStatus): Dependency[]
     },
     {
       name: "writable workspace",
-      available: facts.workspaceWritable,
-      detail: facts.workspaceWritable ? "writable" : "read-only file system, or no write permission",
+      available: services.workspaceWritable,
+      detail: services.workspaceWritable ? "writable" : "read-only file system, or no write permission",
       needed_by: "apply_patch (WORKSPACE_READ_ONLY without it) and commands that write in the workspace",
     },
     {
