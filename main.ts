@@ -6,7 +6,7 @@
 import { Buffer } from "node:buffer";
 import { type Config, parseArgs, USAGE, UsageError } from "./src/config.ts";
 import { probeFacts } from "./src/services.ts";
-import { createMcpServer, type Runtime, sessionOf } from "./src/server.ts";
+import { createMcpServer, type Runtime } from "./src/server.ts";
 import { LineTransport } from "./src/transport/stdio.ts";
 import { FdInput } from "./src/transport/fd_input.ts";
 import { SERVER_NAME, SERVER_VERSION } from "./src/version.ts";
@@ -15,7 +15,7 @@ import { AuthSetupError, loadAuthToken } from "./src/http/auth.ts";
 import { relaunchIntoWorkspace } from "./src/compiled/relaunch.ts";
 import { type Bound, openChoice, type OpenOptions, type Refusal, WorkspaceBinding } from "./src/session/binding.ts";
 import { type HandoffState, takeHandoff } from "./src/session/handoff.ts";
-import { resolveLateWorkspace } from "./src/session/late_workspace.ts";
+import { chooseWorkspaceLate } from "./src/session/late_workspace.ts";
 import { watchRootChanges } from "./src/session/roots.ts";
 import { launchWorkspace, PROJECT_DIR_ENV, type WorkspaceChoice } from "./src/workspace/resolve.ts";
 
@@ -38,9 +38,10 @@ interface StdioStart {
   handoff: HandoffState | null;
   /** The working directory, when the client's roots may still decide the workspace. */
   fallback: WorkspaceChoice | null;
-  /** Binds a choice (see bindChoice). */
+  /** Opens a choice and settles the binding with it. */
   bind(choice: WorkspaceChoice): Promise<Bound | Refusal>;
-  openOptions: OpenOptions;
+  /** Real paths: the home directory (or null) and the directory this process started in. */
+  home: string | null;
   startDir: string;
   launchCwd: string;
 }
@@ -60,29 +61,8 @@ async function serveStdio(runtime: Runtime, start: StdioStart): Promise<void> {
   const bound = binding.bound;
   if (handoff?.session.roots && bound) watchRootChanges(server, handoff.session.roots, bound.choice.dir);
   if (binding.pending && start.fallback) {
-    const late = {
-      server,
-      session: sessionOf(server),
-      binding,
-      fallback: start.fallback,
-      startDir: start.startDir,
-      home: start.openOptions.home,
-      launchCwd: start.launchCwd,
-      input,
-      transport,
-      bind: start.bind,
-    };
-    let started = false;
-    const resolve = () => {
-      if (started) return;
-      started = true;
-      void resolveLateWorkspace(late).catch((error) => {
-        console.error("workcell: choosing the workspace failed:", error);
-        binding.settle({ choice: null, reason: `choosing the workspace failed: ${(error as Error).message}` });
-      });
-    };
-    server.oninitialized = resolve;
-    binding.onFirstWait(resolve);
+    const { fallback, bind, home, startDir, launchCwd } = start;
+    chooseWorkspaceLate({ server, binding, fallback, startDir, home, launchCwd, input, transport, bind });
   }
   let closing = false;
   const shutdown = async () => {
@@ -201,7 +181,7 @@ async function main(args: string[]): Promise<void> {
       handoff,
       fallback: plan.kind === "pending" ? plan.fallback : null,
       bind,
-      openOptions,
+      home: openOptions.home,
       startDir: await Deno.realPath(startDir),
       launchCwd: launch.cwd,
     });

@@ -8,15 +8,13 @@
  * (./handoff.ts). Tool calls wait for this (bounded by the roots timeout).
  *
  * @example
- * const start = once(() => resolveLateWorkspace(late));
- * server.oninitialized = start;
- * binding.onFirstWait(start);
+ * chooseWorkspaceLate({ server, binding, fallback, startDir, home, launchCwd, input, transport, bind });
  */
 import { Buffer } from "node:buffer";
 import type { Server } from "../sdk/mod.ts";
 import type { LineTransport } from "../transport/stdio.ts";
 import type { FdInput } from "../transport/fd_input.ts";
-import type { SessionInfo } from "../tools/tool.ts";
+import { sessionOf } from "../server.ts";
 import { implicitRefusal, type WorkspaceChoice } from "../workspace/resolve.ts";
 import { askRoots, watchRootChanges } from "./roots.ts";
 import type { Bound, Refusal, WorkspaceBinding } from "./binding.ts";
@@ -28,7 +26,6 @@ const HANDOFF_DRAIN_MS = 2000;
 /** What the late resolution works with. */
 export interface LateWorkspace {
   server: Server;
-  session: SessionInfo;
   binding: WorkspaceBinding;
   /** The working directory, used when the client has no usable root. */
   fallback: WorkspaceChoice;
@@ -44,12 +41,31 @@ export interface LateWorkspace {
   bind(choice: WorkspaceChoice): Promise<Bound | Refusal>;
 }
 
-/** Decides, then binds here or hands over; never throws (a failure to move is logged and served from here). */
-export async function resolveLateWorkspace(late: LateWorkspace): Promise<void> {
+/**
+ * Arranges for the workspace to be chosen once: when the client sends
+ * `notifications/initialized`, or at its first tool call if that comes first.
+ */
+export function chooseWorkspaceLate(late: LateWorkspace): void {
+  let started = false;
+  const start = () => {
+    if (started) return;
+    started = true;
+    resolveLateWorkspace(late).catch((error) => {
+      console.error("workcell: choosing the workspace failed:", error);
+      late.binding.settle({ choice: null, reason: `choosing the workspace failed: ${(error as Error).message}` });
+    });
+  };
+  late.server.oninitialized = start;
+  late.binding.onFirstWait(start);
+}
+
+/** Decides, then binds here or hands over (a failure to move is logged and served from here). */
+async function resolveLateWorkspace(late: LateWorkspace): Promise<void> {
+  const session = sessionOf(late.server);
   let choice = late.fallback;
-  if (late.session.capabilities?.roots) {
+  if (session.capabilities?.roots) {
     const { pick, report } = await askRoots(late.server);
-    late.session.roots = report;
+    session.roots = report;
     if (pick.choice) choice = pick.choice;
   }
   const real = await Deno.realPath(choice.dir).catch(() => null);
@@ -62,9 +78,7 @@ export async function resolveLateWorkspace(late: LateWorkspace): Promise<void> {
     );
   }
   const outcome = await late.bind(choice);
-  if ("workspace" in outcome && late.session.roots) {
-    watchRootChanges(late.server, late.session.roots, outcome.choice.dir);
-  }
+  if ("workspace" in outcome && session.roots) watchRootChanges(late.server, session.roots, outcome.choice.dir);
 }
 
 /** Hands the session to a process started in `choice.dir`; returns only when that failed. */
@@ -81,7 +95,7 @@ async function handOff(late: LateWorkspace, choice: WorkspaceChoice): Promise<Er
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   await late.transport.flush();
-  const { protocolVersion, client, capabilities, roots } = late.session;
+  const { protocolVersion, client, capabilities, roots } = sessionOf(late.server);
   const failure = await execInto({
     choice,
     session: { protocolVersion, client, capabilities, roots },
