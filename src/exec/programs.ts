@@ -52,7 +52,12 @@ export function findOnPath(name: string, searchPath: string): string | null {
   return null;
 }
 
-/** Looks every reported program up. */
+/**
+ * Looks every reported program up.
+ *
+ * @example
+ * probePrograms("/usr/bin").python3; // "/usr/bin/python3", or null
+ */
 export function probePrograms(searchPath: string): ProgramFacts {
   const found = {} as ProgramFacts;
   for (const [name, spec] of Object.entries(PROGRAMS) as [ProgramName, (typeof PROGRAMS)[ProgramName]][]) {

@@ -64,7 +64,12 @@ export function choosePrivateTmp(parents = tmpParents(Deno.env.toObject())): Tmp
   return { tmp: null, problems };
 }
 
-/** Creates the directory with mkdtemp(3) in `parent`; throws naming errno when it cannot. */
+/**
+ * Creates the directory with mkdtemp(3) in `parent`; throws naming errno when it cannot.
+ *
+ * @example
+ * const tmp = createPrivateTmp("/tmp"); // /tmp/workcell-tmp-XXXXXX, mode 0700
+ */
 export function createPrivateTmp(parent: string): PrivateTmp {
   const template = new TextEncoder().encode(`${path.join(parent, PRIVATE_TMP_PREFIX)}XXXXXX\0`);
   if (libc().mkdtemp(template) === null) {

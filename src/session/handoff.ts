@@ -12,7 +12,7 @@
  * in a memfd the new process reads first.
  *
  * @example
- * const failure = execInto(state, launchCwd); // returns only when the exec failed
+ * const failure = await execInto(state, launchCwd); // returns only when the exec failed
  * const handed = await takeHandoff(); // in the new process
  */
 import { closeFd, readAllFd, writeAllFd } from "../os/fs_at.ts";
@@ -57,6 +57,9 @@ function cStringArray(strings: string[]): { array: BigUint64Array<ArrayBuffer>; 
  * Re-executes this process with `state.choice.dir` as its working directory
  * and the state in a memfd. Returns only when that failed, with why (the
  * working directory is restored and nothing else has changed).
+ *
+ * @example
+ * const failure = await execInto({ choice: { dir: "/home/u/app", source: "roots" }, session, replay: "" }, "/");
  */
 export async function execInto(state: HandoffState, launchCwd: string): Promise<Error> {
   const here = Deno.cwd();
@@ -80,7 +83,12 @@ export async function execInto(state: HandoffState, launchCwd: string): Promise<
   }
 }
 
-/** The state a previous process handed over, or null; its memfd is read and closed. */
+/**
+ * The state a previous process handed over, or null; its memfd is read and closed.
+ *
+ * @example
+ * const handoff = await takeHandoff(); // null unless WORKCELL_HANDOFF_FD is set
+ */
 export async function takeHandoff(): Promise<HandoffState | null> {
   const fdText = Deno.env.get(HANDOFF_FD_ENV);
   if (fdText === undefined) return null;

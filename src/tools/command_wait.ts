@@ -20,7 +20,12 @@ export interface CommandWait {
   settle: boolean;
 }
 
-/** Waits for `command`; a cancelled call kills and reaps it and says so on stderr. */
+/**
+ * Waits for `command`; a cancelled call kills and reaps it and says so on stderr.
+ *
+ * @example
+ * await waitForCommand(ctx, command, { yieldMs: 10_000, settle: false }); // exec_command: until exit or yield
+ */
 export async function waitForCommand(ctx: ToolContext, command: Command, wait: CommandWait): Promise<void> {
   const commands = ctx.services.commands;
   await commands.wait(command, wait.yieldMs, {
