@@ -3,16 +3,21 @@
  *
  * CLI: flags -> Config -> transport. stdout carries protocol only.
  */
-import * as path from "node:path";
+import { Buffer } from "node:buffer";
 import { type Config, parseArgs, USAGE, UsageError } from "./src/config.ts";
-import { openWorkspace, WorkspaceError } from "./src/workspace/confine.ts";
-import { createServices, type Services } from "./src/services.ts";
+import { probeFacts } from "./src/services.ts";
 import { createMcpServer, type Runtime } from "./src/server.ts";
 import { LineTransport } from "./src/transport/stdio.ts";
+import { FdInput } from "./src/transport/fd_input.ts";
 import { SERVER_NAME, SERVER_VERSION } from "./src/version.ts";
 import { serverCard } from "./src/card/server_card.ts";
 import { AuthSetupError, loadAuthToken } from "./src/http/auth.ts";
 import { relaunchIntoWorkspace } from "./src/compiled/relaunch.ts";
+import { type Bound, openChoice, type OpenOptions, type Refusal, WorkspaceBinding } from "./src/session/binding.ts";
+import { type HandoffState, takeHandoff } from "./src/session/handoff.ts";
+import { chooseWorkspaceLate } from "./src/session/late_workspace.ts";
+import { watchRootChanges } from "./src/session/roots.ts";
+import { launchWorkspace, PROJECT_DIR_ENV, type WorkspaceChoice } from "./src/workspace/resolve.ts";
 
 function exitWithUsage(message: string): never {
   console.error(`${SERVER_NAME}: ${message}`);
@@ -27,19 +32,43 @@ function onTerminate(shutdown: () => Promise<void>): void {
   for (const signal of signals) Deno.addSignalListener(signal, () => void shutdown());
 }
 
-async function serveStdio(runtime: Runtime): Promise<void> {
+/** What a stdio session needs besides the runtime. */
+interface StdioStart {
+  /** The session a previous process handed over, or null. */
+  handoff: HandoffState | null;
+  /** The working directory, when the client's roots may still decide the workspace. */
+  fallback: WorkspaceChoice | null;
+  /** Opens a choice and settles the binding with it. */
+  bind(choice: WorkspaceChoice): Promise<Bound | Refusal>;
+  /** Real paths: the home directory (or null) and the directory this process started in. */
+  home: string | null;
+  startDir: string;
+  launchCwd: string;
+}
+
+async function serveStdio(runtime: Runtime, start: StdioStart): Promise<void> {
   // Anything that logs must not corrupt the protocol stream.
   console.log = console.error;
   console.info = console.error;
   console.debug = console.error;
   // stdio needs no network; a compiled binary carries a net grant for --http, so drop it.
   await Deno.permissions.revoke({ name: "net" });
-  const server = createMcpServer(runtime, "stdio");
+  const { binding } = runtime;
+  const handoff = start.handoff;
+  const input = new FdInput(0, handoff ? Buffer.from(handoff.replay, "base64") : undefined);
+  const transport = new LineTransport(input.readable, Deno.stdout.writable);
+  const server = createMcpServer(runtime, "stdio", { restored: handoff?.session });
+  const bound = binding.bound;
+  if (handoff?.session.roots && bound) watchRootChanges(server, handoff.session.roots, bound.choice.dir);
+  if (binding.pending && start.fallback) {
+    const { fallback, bind, home, startDir, launchCwd } = start;
+    chooseWorkspaceLate({ server, binding, fallback, startDir, home, launchCwd, input, transport, bind });
+  }
   let closing = false;
   const shutdown = async () => {
     if (closing) return;
     closing = true;
-    await runtime.services.close();
+    await binding.close();
     Deno.exit(0);
   };
   // Chain, do not replace: createMcpServer's own close handling releases the session's commands.
@@ -49,11 +78,11 @@ async function serveStdio(runtime: Runtime): Promise<void> {
     void shutdown();
   };
   onTerminate(shutdown);
-  await server.connect(new LineTransport(Deno.stdin.readable, Deno.stdout.writable));
+  await server.connect(transport);
 }
 
 async function serveOverHttp(runtime: Runtime, token: string | null): Promise<void> {
-  const { config, services } = runtime;
+  const { config, binding } = runtime;
   // Loaded only here: stdio servers never pay for the HTTP transport's modules.
   const { endpointUrl, serveHttp } = await import("./src/http/serve.ts");
   let http;
@@ -66,7 +95,7 @@ async function serveOverHttp(runtime: Runtime, token: string | null): Promise<vo
     });
   } catch (error) {
     console.error(`${SERVER_NAME}: cannot listen on ${endpointUrl(config.http!)}: ${(error as Error).message}`);
-    await services.close();
+    await binding.close();
     Deno.exit(1);
   }
   console.error(
@@ -77,16 +106,21 @@ async function serveOverHttp(runtime: Runtime, token: string | null): Promise<vo
     if (closing) return;
     closing = true;
     await http.shutdown();
-    await services.close();
+    await binding.close();
     Deno.exit(0);
   });
 }
 
+async function realPathOrNull(dir: string | undefined): Promise<string | null> {
+  return dir ? await Deno.realPath(dir).catch(() => null) : null;
+}
+
 async function main(args: string[]): Promise<void> {
+  const startDir = Deno.cwd();
   const launch = await relaunchIntoWorkspace(args);
   let parsed;
   try {
-    parsed = parseArgs(args, launch.cwd);
+    parsed = parseArgs(args);
   } catch (error) {
     if (error instanceof UsageError) exitWithUsage(error.message);
     throw error;
@@ -99,20 +133,13 @@ async function main(args: string[]): Promise<void> {
     console.log(`${SERVER_NAME} ${SERVER_VERSION}`);
     return;
   }
-  const config: Config = { ...parsed.config, workspace: path.resolve(launch.cwd, parsed.config.workspace) };
+  const config: Config = parsed.config;
   if (parsed.kind === "card") {
     const { endpointUrl } = await import("./src/http/serve.ts");
     console.log(
       JSON.stringify(serverCard(config, config.http ? { url: endpointUrl(config.http) } : undefined), null, 2),
     );
     return;
-  }
-  let workspace;
-  try {
-    workspace = await openWorkspace(config.workspace);
-  } catch (error) {
-    if (error instanceof WorkspaceError) exitWithUsage(error.message);
-    throw error;
   }
   let token: string | null = null;
   if (config.http) {
@@ -123,10 +150,42 @@ async function main(args: string[]): Promise<void> {
       throw error;
     }
   }
-  const services: Services = await createServices(config, workspace);
-  const runtime: Runtime = { config, workspace, services };
+  const facts = await probeFacts();
+  const openOptions: OpenOptions = { config, facts, home: await realPathOrNull(Deno.env.get("HOME")) };
+  const binding = new WorkspaceBinding();
+  /** Opens and binds a choice; without a workspace the server keeps no write grant at all. */
+  const bind = async (choice: WorkspaceChoice) => {
+    const outcome = await openChoice(choice, openOptions);
+    binding.settle(outcome);
+    if (!("workspace" in outcome)) {
+      console.error(`${SERVER_NAME}: no workspace: ${outcome.reason}`);
+      await Deno.permissions.revoke({ name: "write" });
+    }
+    return outcome;
+  };
+  const handoff = await takeHandoff();
+  const plan = handoff
+    ? { kind: "fixed" as const, choice: handoff.choice }
+    : launchWorkspace({ flag: config.workspace, projectDir: Deno.env.get(PROJECT_DIR_ENV), cwd: launch.cwd });
+  if (plan.kind === "fixed" && plan.choice.source === "flag") {
+    // A --workspace that cannot be served is the user's mistake: say so at once, as for any bad flag.
+    const outcome = await openChoice(plan.choice, openOptions);
+    if (!("workspace" in outcome)) exitWithUsage(outcome.reason);
+    binding.settle(outcome);
+  } else if (plan.kind === "fixed") await bind(plan.choice);
+  else if (config.http) await bind(plan.fallback); // one process serves every HTTP session: no roots
+  const runtime: Runtime = { config, facts, binding };
   if (config.http) await serveOverHttp(runtime, token);
-  else await serveStdio(runtime);
+  else {
+    await serveStdio(runtime, {
+      handoff,
+      fallback: plan.kind === "pending" ? plan.fallback : null,
+      bind,
+      home: openOptions.home,
+      startDir: await Deno.realPath(startDir),
+      launchCwd: launch.cwd,
+    });
+  }
 }
 
 if (import.meta.main) await main(Deno.args);

@@ -21,8 +21,8 @@ export interface HttpAddress {
 
 /** Everything the command line decides. */
 export interface Config {
-  /** The workspace as given (resolved and checked at start by openWorkspace). */
-  workspace: string;
+  /** --workspace as given, or null (then CLAUDE_PROJECT_DIR, the client's roots or the cwd: src/workspace/resolve.ts). */
+  workspace: string | null;
   mode: Mode;
   http: HttpAddress | null;
   authTokenFile: string | null;
@@ -52,7 +52,9 @@ export const USAGE = `usage: workcell [--workspace DIR] [--mode safe|trusted|dan
                 [--disable-view-image] [--dangerously-fake-readonly-annotations]
                 [--print-server-card] [--version] [--help]
 
-  --workspace DIR    confine every tool to DIR (default: the current directory)
+  --workspace DIR    confine every tool to DIR (default: $CLAUDE_PROJECT_DIR, else the client's
+                     MCP roots, else the current directory; never / or the home directory
+                     unless named here)
   --mode MODE        command policy: safe (default), trusted or dangerous
   --http HOST:PORT   serve MCP Streamable HTTP at http://HOST:PORT/mcp instead of stdio
                      (HOST defaults to ${DEFAULT_HTTP_HOST}; a bearer token is required)
@@ -105,7 +107,7 @@ export function parseHttpAddress(value: string): HttpAddress {
  * @example
  * parseArgs(["--mode=trusted"]);
  */
-export function parseArgs(args: readonly string[], cwd = "."): ParsedArgs {
+export function parseArgs(args: readonly string[]): ParsedArgs {
   const values = new Map<string, string>();
   const switches = new Set<string>();
   for (let i = 0; i < args.length; i++) {
@@ -153,7 +155,7 @@ export function parseArgs(args: readonly string[], cwd = "."): ParsedArgs {
   return {
     kind: switches.has("--print-server-card") ? "card" : "run",
     config: {
-      workspace: values.get("--workspace") ?? cwd,
+      workspace: values.get("--workspace") ?? null,
       mode: mode as Mode,
       http,
       authTokenFile,

@@ -2,10 +2,10 @@ import { assert, assertEquals, assertThrows } from "../tests/assert.ts";
 import { parseArgs, parseHttpAddress, UsageError } from "./config.ts";
 
 Deno.test("parseArgs: defaults", () => {
-  assertEquals(parseArgs([], "/here"), {
+  assertEquals(parseArgs([]), {
     kind: "run",
     config: {
-      workspace: "/here",
+      workspace: null,
       mode: "safe",
       http: null,
       authTokenFile: null,
@@ -71,7 +71,7 @@ Deno.test("parseHttpAddress: hosts, IPv6 and ports", () => {
 });
 
 Deno.test("parseArgs: --print-server-card asks for the card with the rest of the configuration", () => {
-  const parsed = parseArgs(["--print-server-card", "--disable-view-image"], "/here");
+  const parsed = parseArgs(["--print-server-card", "--disable-view-image"]);
   assertEquals(parsed.kind, "card");
   assert(parsed.kind === "card");
   assertEquals(parsed.config.viewImageEnabled, false);

@@ -18,6 +18,12 @@ export const ERROR_CODES = {
     meaning: "The path resolves (lexically or through symlinks) outside the workspace root.",
     hint: "Use a path under the workspace root; symlinks that leave the workspace are not followed.",
   },
+  NO_WORKSPACE: {
+    meaning:
+      "The server has no workspace: it would have served / or the home directory without being asked, or the directory it was given cannot be opened.",
+    hint:
+      'Start the server with --workspace DIR (VS Code and Cursor: "args": ["--workspace", "${workspaceFolder}"]), set CLAUDE_PROJECT_DIR, or use a client that sends MCP roots; server_info.workspace says why there is none.',
+  },
   NOT_FOUND: {
     meaning: "The file, directory or revision does not exist.",
     hint: "Check the path with list_dir or list_files.",
@@ -66,6 +72,11 @@ export const ERROR_CODES = {
     meaning: "Writing the patched files failed; every file was restored to its prior state.",
     hint: "Check disk space and permissions, then retry.",
   },
+  WORKSPACE_READ_ONLY: {
+    meaning: "The workspace (or the part of it being written) is on a read-only file system; nothing was written.",
+    hint:
+      "Read-only tools keep working. To change files, restart the server on a writable copy or mount (server_info.workspace.writable says which it has).",
+  },
   PATH_PROTECTED: {
     meaning: "The path is protected from writes (for example inside .git/).",
     hint: "Change repository state through git commands, not by editing .git/.",
@@ -102,6 +113,11 @@ export const ERROR_CODES = {
   OUTPUT_REF_INVALID: {
     meaning: "The output_ref is malformed or names no retained stream.",
     hint: "Use the output_ref exactly as returned, of the form command:<id>:stdout or command:<id>:stderr.",
+  },
+  PROGRAM_UNAVAILABLE: {
+    meaning: "A program this tool runs (git) was not found when the server started.",
+    hint:
+      "Install it, or start the server with a PATH that has it; check_exec_environment.dependencies shows what was found where.",
   },
   NOT_A_GIT_REPO: {
     meaning: "The path is not inside a git repository within the workspace.",

@@ -10,10 +10,15 @@
  * @example
  * permissionFlags({ writeRoot: "/repo", http: null });
  */
+import * as path from "node:path";
+import type { LaunchWorkspace } from "./workspace/resolve.ts";
 
 /** What the permission list depends on. */
 export interface PermissionInputs {
-  /** The only directory the server may write beneath (absolute, or "." in a compiled binary started in the workspace). */
+  /**
+   * The only directory the server may write beneath: absolute, or "." (the directory the process starts in: the
+   * compiled binary, and a source run whose workspace the client's roots decide).
+   */
   writeRoot: string;
   /**
    * The HTTP listen address when serving HTTP; "any" for the compiled binary,
@@ -41,6 +46,21 @@ export function permissionFlags(inputs: PermissionInputs): string[] {
   return flags;
 }
 
+/**
+ * The write root of a server started from source: the workspace's real path
+ * when the command line or CLAUDE_PROJECT_DIR fixes it; otherwise ".", the
+ * directory the process starts in, like the compiled binary's baked grant,
+ * so that the re-exec into the directory the client's roots name
+ * (src/session/handoff.ts) takes the grant along.
+ *
+ * @example
+ * await launchWriteRoot({ kind: "pending", fallback: { dir: "/srv", source: "cwd" } }); // "."
+ */
+export async function launchWriteRoot(launch: LaunchWorkspace): Promise<string> {
+  if (launch.kind === "pending") return ".";
+  return await Deno.realPath(launch.choice.dir).catch(() => launch.choice.dir);
+}
+
 /** The repository's own files, for running the server from source. */
 const CONFIG_PATH = new URL("../deno.json", import.meta.url).pathname;
 const MAIN_PATH = new URL("../main.ts", import.meta.url).pathname;
@@ -54,4 +74,20 @@ const MAIN_PATH = new URL("../main.ts", import.meta.url).pathname;
  */
 export function sourceRunArgs(inputs: PermissionInputs): string[] {
   return ["run", ...permissionFlags(inputs), "--config", CONFIG_PATH, MAIN_PATH];
+}
+
+/**
+ * What this process's Deno write grant covers of `root` (a real path):
+ * exactly it, more than it (its parent is granted too), or none of it.
+ * server_info reports it so the list's promise can be checked at run time.
+ *
+ * @example
+ * await writeGrant("/home/u/app"); // "workspace" when started with --allow-write=/home/u/app
+ */
+export async function writeGrant(root: string): Promise<"workspace" | "wider" | "none"> {
+  const granted = async (dir: string) =>
+    (await Deno.permissions.query({ name: "write", path: dir })).state === "granted";
+  if (!(await granted(root))) return "none";
+  const parent = path.dirname(root);
+  return parent !== root && await granted(parent) ? "wider" : "workspace";
 }

@@ -23,8 +23,8 @@ import { fail, ok } from "./envelope.ts";
 import { ERROR_CODE_NAMES, ToolError } from "./errors.ts";
 import { SERVER_NAME, SERVER_VERSION } from "./version.ts";
 import type { Config } from "./config.ts";
-import type { Workspace } from "./workspace/confine.ts";
-import type { Services } from "./services.ts";
+import type { RuntimeFacts } from "./services.ts";
+import type { WorkspaceBinding } from "./session/binding.ts";
 import type { Annotations, SessionInfo, SessionState, ToolContext, ToolDefinition } from "./tools/tool.ts";
 
 /**
@@ -39,8 +39,18 @@ const LAX_CALL_TOOL_REQUEST = CallToolRequestSchema.extend({
 /** What every session of one process shares. */
 export interface Runtime {
   config: Config;
-  workspace: Workspace;
-  services: Services;
+  facts: RuntimeFacts;
+  /** The process's workspace and its services, once bound. */
+  binding: WorkspaceBinding;
+}
+
+/** A session taken over from the process that answered its initialize (src/session/handoff.ts). */
+export type RestoredSession = Pick<SessionInfo, "protocolVersion" | "client" | "capabilities" | "roots">;
+
+/** Options of {@linkcode createMcpServer}. */
+export interface ServerOptions {
+  /** Start as already initialized with this session (its initialize answer went out from another process). */
+  restored?: RestoredSession;
 }
 
 /** The structured error every tool may return instead of its success shape. */
@@ -123,19 +133,36 @@ export function invalidArguments(error: z.ZodError): ToolError {
   });
 }
 
+const sessions = new WeakMap<Server, SessionInfo>();
+
+/**
+ * What the client of `server` said at initialize (and about its roots), for the transport's own use.
+ *
+ * @example
+ * if (sessionOf(server).capabilities?.roots) await askRoots(server);
+ */
+export function sessionOf(server: Server): SessionInfo {
+  return sessions.get(server)!;
+}
+
 /** Creates one MCP server (one session) over the shared runtime. */
-export function createMcpServer(runtime: Runtime, transport: SessionInfo["transport"]): Server {
-  const { config } = runtime;
+export function createMcpServer(
+  runtime: Runtime,
+  transport: SessionInfo["transport"],
+  options: ServerOptions = {},
+): Server {
+  const { config, binding } = runtime;
   const tools = advertisedTools(config);
-  const session: SessionInfo = { protocolVersion: null, client: null, capabilities: null, transport };
+  const session: SessionInfo = { protocolVersion: null, client: null, capabilities: null, transport, roots: null };
   const sessionState: SessionState = { grants: new Set(), commandIds: new Set() };
 
   const server = new Server(
     { name: SERVER_NAME, version: SERVER_VERSION },
     { capabilities: { tools: { listChanged: false } } },
   );
+  sessions.set(server, session);
   // A session's commands die with its transport (chain, do not replace, this handler).
-  server.onclose = () => void runtime.services.commands.release(sessionState.commandIds);
+  server.onclose = () => void binding.bound?.services.commands.release(sessionState.commandIds);
 
   // The SDK does not keep the negotiated version; record it as it negotiates it.
   const initialize = (server as unknown as { _oninitialize(request: unknown): Promise<unknown> })._oninitialize
@@ -147,6 +174,19 @@ export function createMcpServer(runtime: Runtime, transport: SessionInfo["transp
     session.capabilities = request.params.capabilities;
     return initialize(request) as never;
   });
+  const restored = options.restored;
+  if (restored) {
+    Object.assign(session, restored);
+    // The SDK keeps the client's capabilities from initialize; the answer itself already went out.
+    void initialize({
+      method: "initialize",
+      params: {
+        protocolVersion: restored.protocolVersion,
+        capabilities: restored.capabilities,
+        clientInfo: restored.client,
+      },
+    });
+  }
 
   // Built on first request, not at start-up, so the initialize answer does not wait for schema conversion.
   server.setRequestHandler(ListToolsRequestSchema, () => ({
@@ -169,9 +209,29 @@ export function createMcpServer(runtime: Runtime, transport: SessionInfo["transp
     }
     const parsed = tool.input.safeParse(request.params.arguments ?? {});
     if (!parsed.success) return fail(invalidArguments(parsed.error));
+    // A stdio session without a workspace on the command line waits for the client's roots.
+    await binding.wait({ id: extra.requestId, request, signal: extra.signal });
+    const noWorkspace = binding.noWorkspace();
+    if (noWorkspace && tool.name !== "server_info") return fail(noWorkspace);
+    const missing = tool.requires?.find((program) => runtime.facts.programs[program] === null);
+    if (missing) {
+      return fail(
+        new ToolError("PROGRAM_UNAVAILABLE", `${name} needs ${missing}, which is not on the server's PATH`, {
+          details: { program: missing, path: Deno.env.get("PATH") ?? "" },
+        }),
+      );
+    }
     const progressToken = request.params._meta?.progressToken;
     const ctx: ToolContext = {
-      ...runtime,
+      config,
+      facts: runtime.facts,
+      binding,
+      get workspace() {
+        return binding.require().workspace;
+      },
+      get services() {
+        return binding.require().services;
+      },
       session,
       sessionState,
       catalog: tools,

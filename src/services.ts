@@ -1,6 +1,7 @@
 /**
- * Long-lived services shared by every session of one server process,
- * created once at start-up from the Config and the Workspace.
+ * Long-lived services shared by every session of one server process: the
+ * facts about the machine, probed once at start-up, and the services built
+ * on the workspace once it is bound (src/session/binding.ts).
  */
 import type { Config } from "./config.ts";
 import type { Workspace } from "./workspace/confine.ts";
@@ -10,26 +11,30 @@ import { CommandRegistry } from "./exec/registry.ts";
 import { probePty } from "./exec/pty.ts";
 import { createCommandPolicy, type WorkcellPolicy } from "./policy/command_policy.ts";
 import { ChildSandboxes } from "./policy/children.ts";
-import { createPrivateTmp } from "./policy/private_tmp.ts";
+import { choosePrivateTmp } from "./policy/private_tmp.ts";
 import { Reactor } from "./exec/reactor.ts";
 import { GitService } from "./git/service.ts";
 import { makeNonDumpable } from "./os/process.ts";
 import { SerialQueue } from "./image/serial.ts";
 import { RipgrepRunner } from "./search/ripgrep_runner.ts";
+import { probePrograms, type ProgramFacts } from "./exec/programs.ts";
+import { cString, libc } from "./os/libc.ts";
 
 /** Facts about the runtime, measured once at start-up. */
 export interface RuntimeFacts {
   ripgrep: RipgrepBinary;
   landlock: LandlockProbe;
-  /** Whether the workspace root is writable by the server. */
-  workspaceWritable: boolean;
   /** Whether exec_command can give a child a real pseudo-terminal. */
   tty: { supported: boolean; reason: string | null };
+  /** Where git, perl, python3 and /bin/sh were found, on the PATH children inherit. */
+  programs: ProgramFacts;
 }
 
 /** What tool handlers share across sessions. */
 export interface Services {
   facts: RuntimeFacts;
+  /** Whether the kernel lets the server write in the workspace root (not a read-only mount, permissions allow it). */
+  workspaceWritable: boolean;
   /** Every command of this process (exec_command, write_stdin, kill_command, read_output). */
   commands: CommandRegistry;
   /** The mode's command gate, child environment and sandbox. */
@@ -44,37 +49,51 @@ export interface Services {
   close(): Promise<void>;
 }
 
-async function isWritable(root: string): Promise<boolean> {
-  const permission = await Deno.permissions.query({ name: "write", path: root });
-  if (permission.state !== "granted") return false;
-  try {
-    // A read-only mount refuses utime on the directory with EROFS; the times are set to what they are.
-    const info = await Deno.stat(root);
-    if (info.atime && info.mtime) await Deno.utime(root, info.atime, info.mtime);
-    return true;
-  } catch {
-    return false;
-  }
+/**
+ * The kernel's answer, access(2) W_OK: EROFS on a read-only mount, EACCES without permission. The server writes
+ * through fd-relative libc calls, so this, not Deno's write grant, decides whether apply_patch can write.
+ */
+function isWritable(root: string): boolean {
+  const W_OK = 2;
+  return libc().access(cString(root), W_OK) === 0;
 }
 
-/** Creates the services for one server process. */
-export async function createServices(config: Config, workspace: Workspace): Promise<Services> {
-  const [ripgrep, workspaceWritable] = await Promise.all([locateRipgrep(), isWritable(workspace.root)]);
-  const facts: RuntimeFacts = {
-    ripgrep,
+/**
+ * Probes the machine once: ripgrep, Landlock, PTYs, programs on PATH.
+ *
+ * @example
+ * const facts = await probeFacts();
+ */
+export async function probeFacts(): Promise<RuntimeFacts> {
+  return {
+    ripgrep: await locateRipgrep(),
     landlock: probeLandlock(),
-    workspaceWritable,
     tty: probePty(),
+    programs: probePrograms(Deno.env.get("PATH") ?? ""),
   };
+}
+
+/**
+ * Creates the services of one server process on its workspace.
+ *
+ * @example
+ * const services = await createServices(config, await openWorkspace(root), await probeFacts());
+ */
+export function createServices(config: Config, workspace: Workspace, facts: RuntimeFacts): Services {
   makeNonDumpable();
-  const tmp = createPrivateTmp();
+  const { tmp, problems: tmpdirProblems } = choosePrivateTmp();
+  if (tmp === null) {
+    console.error(`workcell: WARNING: commands run without a private TMPDIR: ${tmpdirProblems.join("; ")}`);
+  }
   const env = Deno.env.toObject();
-  const children = new ChildSandboxes(workspace, { tmpdir: tmp.path, env, landlock: facts.landlock, ripgrep });
+  const ripgrep = facts.ripgrep;
+  const children = new ChildSandboxes(workspace, { tmpdir: tmp?.path ?? null, env, landlock: facts.landlock, ripgrep });
   const reactor = new Reactor();
   const git = new GitService(workspace, children, reactor);
   const policy = createCommandPolicy(config, workspace, {
     children,
-    tmpdir: tmp.path,
+    tmpdir: tmp?.path ?? null,
+    tmpdirProblems,
     gitReadable: git.trusted?.readable ?? [],
     inheritedEnv: env,
   });
@@ -82,6 +101,7 @@ export async function createServices(config: Config, workspace: Workspace): Prom
   const ripgrepRunner = new RipgrepRunner({ rg: ripgrep, children, reactor });
   return {
     facts,
+    workspaceWritable: isWritable(workspace.root),
     commands,
     policy,
     git,
@@ -89,7 +109,7 @@ export async function createServices(config: Config, workspace: Workspace): Prom
     ripgrepRunner,
     close: async () => {
       await Promise.all([commands.close(), ripgrepRunner.close()]);
-      await tmp.remove();
+      await tmp?.remove();
     },
   };
 }

@@ -7,14 +7,15 @@
  * const result = await server.call("server_info", {});
  */
 import { Client, StdioClientTransport } from "../src/sdk/client.ts";
-import { ElicitRequestSchema } from "../src/sdk/mod.ts";
 import * as path from "node:path";
-import { sourceRunArgs } from "../src/permissions.ts";
+import { ElicitRequestSchema, ListRootsRequestSchema } from "../src/sdk/mod.ts";
+import { launchWriteRoot, sourceRunArgs } from "../src/permissions.ts";
+import { launchWorkspace, PROJECT_DIR_ENV } from "../src/workspace/resolve.ts";
 
 /** A running server with a connected client. */
 export interface TestServer extends AsyncDisposable {
   client: Client;
-  /** The workspace root (a fresh temp dir unless one was given). */
+  /** The --workspace root (a fresh temp dir unless one was given), or the directory a server without one started in. */
   workspace: string;
   /** Calls a tool and returns the result with structuredContent typed loosely. */
   call(name: string, args?: Record<string, unknown>): Promise<CallResult>;
@@ -45,7 +46,15 @@ export function toCallResult(result: Awaited<ReturnType<Client["callTool"]>>): C
 
 /** Options for {@linkcode startServer}. */
 export interface StartOptions {
-  workspace?: string;
+  /**
+   * The workspace passed as --workspace (a fresh temp dir by default); null starts the server without
+   * --workspace, so CLAUDE_PROJECT_DIR, the client's roots or `cwd` decide, with the grant of `deno task start`.
+   */
+  workspace?: string | null;
+  /** The directory the server starts in (default: the workspace). */
+  cwd?: string;
+  /** The client declares the roots capability and answers roots/list with these URIs (mutable: list_changed). */
+  roots?: string[];
   args?: string[];
   clientCapabilities?: Record<string, unknown>;
   /** A command the server is started through, e.g. `["setpriv", "--bounding-set=-dac_override", "--"]`. */
@@ -93,24 +102,47 @@ function serverEnv(): Record<string, string> {
   return { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: Deno.env.get("HOME") ?? "/root", NO_COLOR: "1" };
 }
 
+/**
+ * The command that starts the server without --workspace in `cwd`, with the write grant `deno task start`
+ * gives it (the CLAUDE_PROJECT_DIR directory, else "."), or the compiled binary when WORKCELL_BINARY is set.
+ */
+async function unplacedServerCommand(
+  cwd: string,
+  env: Record<string, string>,
+  args: string[],
+): Promise<{ command: string; args: string[] }> {
+  const binary = Deno.env.get("WORKCELL_BINARY");
+  if (binary) return { command: binary, args };
+  const launch = launchWorkspace({ flag: null, projectDir: env[PROJECT_DIR_ENV], cwd });
+  return {
+    command: Deno.execPath(),
+    args: [...sourceRunArgs({ writeRoot: await launchWriteRoot(launch), http: null }), ...args],
+  };
+}
+
 /** Starts the server from source exactly as `deno task start` does (or the compiled binary, see serverCommand). */
 export async function startServer(options: StartOptions = {}): Promise<TestServer> {
   const ownWorkspace = options.workspace === undefined;
-  const workspace = options.workspace ?? await tempWorkspace();
-  const server = serverCommand(workspace, null, options.args ?? [], options.deno);
+  const workspace = options.workspace === undefined ? await tempWorkspace() : options.workspace;
+  const env = { ...serverEnv(), ...options.env };
+  const cwd = options.cwd ?? workspace ?? Deno.cwd();
+  const server = workspace === null
+    ? await unplacedServerCommand(cwd, env, options.args ?? [])
+    : serverCommand(workspace, null, options.args ?? [], options.deno);
   const [command, ...prefix] = [...(options.wrapper ?? []), server.command];
   const transport = new StdioClientTransport({
     command,
     args: [...prefix, ...server.args],
-    env: { ...serverEnv(), ...options.env },
+    env,
+    cwd,
     stderr: "pipe",
   });
   let stderr = "";
   transport.stderr?.on("data", (chunk: Uint8Array) => stderr += new TextDecoder().decode(chunk));
-  const client = new Client(
-    { name: "workcell-e2e", version: "1.0.0" },
-    { capabilities: options.clientCapabilities ?? {} },
-  );
+  const roots = options.roots;
+  const capabilities = { ...options.clientCapabilities, ...(roots ? { roots: { listChanged: true } } : {}) };
+  const client = new Client({ name: "workcell-e2e", version: "1.0.0" }, { capabilities });
+  if (roots) client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: roots.map((uri) => ({ uri })) }));
   const onElicit = options.onElicit;
   if (onElicit) {
     client.setRequestHandler(ElicitRequestSchema, async (request) => {
@@ -122,11 +154,11 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   await client.connect(transport);
   const close = async () => {
     await client.close();
-    if (ownWorkspace) await Deno.remove(workspace, { recursive: true }).catch(() => {});
+    if (ownWorkspace && workspace !== null) await Deno.remove(workspace, { recursive: true }).catch(() => {});
   };
   return {
     client,
-    workspace,
+    workspace: workspace ?? cwd,
     stderr: () => stderr,
     close,
     [Symbol.asyncDispose]: close,

@@ -10,6 +10,7 @@
  * const info = await client.call("server_info");
  */
 import { Client, StreamableHTTPClientTransport } from "../src/sdk/client.ts";
+import { ListRootsRequestSchema } from "../src/sdk/mod.ts";
 import { type CallResult, serverCommand, tempWorkspace, toCallResult } from "./harness.ts";
 
 /** A token long enough for the server's minimum. */
@@ -40,8 +41,8 @@ export interface HttpTestServer extends AsyncDisposable {
   workspace: string;
   child: Deno.ChildProcess;
   stderr(): string;
-  /** Connects an SDK client; `token` defaults to the server's own. */
-  connect(options?: { token?: string | null; name?: string }): Promise<HttpClient>;
+  /** Connects an SDK client; `token` defaults to the server's own; with `roots` it declares and answers roots. */
+  connect(options?: { token?: string | null; name?: string; roots?: string[] }): Promise<HttpClient>;
   /** Signals the server and waits for it to exit. */
   stop(signal?: Deno.Signal): Promise<Deno.CommandStatus>;
 }
@@ -118,7 +119,12 @@ export async function startHttpServer(options: HttpStartOptions): Promise<HttpTe
       const transport = new StreamableHTTPClientTransport(new URL(url), {
         requestInit: token === null ? {} : { headers: { Authorization: `Bearer ${token}` } },
       });
-      const client = new Client({ name: connectOptions.name ?? "workcell-http-e2e", version: "1.0.0" });
+      const roots = connectOptions.roots;
+      const client = new Client(
+        { name: connectOptions.name ?? "workcell-http-e2e", version: "1.0.0" },
+        { capabilities: roots ? { roots: { listChanged: true } } : {} },
+      );
+      if (roots) client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: roots.map((uri) => ({ uri })) }));
       await client.connect(transport);
       const close = async () => {
         clients.delete(handle);

@@ -107,7 +107,7 @@ Deno.test("policy e2e: dangerous mode has no gates and says so", async () => {
   );
 });
 
-Deno.test("policy e2e: children get allowlisted variables only; stripped names (never values) are reported", async () => {
+Deno.test("policy e2e: secrets and loaders never reach children; stripped names (never values) are reported", async () => {
   await using server = await startServer({
     env: {
       AWS_SECRET_ACCESS_KEY: "value-aws-1234",
@@ -135,4 +135,40 @@ Deno.test("policy e2e: children get allowlisted variables only; stripped names (
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   assertEquals(await Deno.stat(tmpdir).then(() => true, () => false), false);
+});
+
+Deno.test("policy e2e: trusted mode passes toolchain, proxy and CA variables and strips secrets and loaders", async () => {
+  const passed = {
+    JAVA_HOME: "/opt/jdk-21",
+    HTTPS_PROXY: "http://proxy.corp:3128",
+    NODE_EXTRA_CA_CERTS: "/etc/ssl/corp-ca.pem",
+    VIRTUAL_ENV: "/home/u/.venv",
+    GOPATH: "/home/u/go",
+    CARGO_HOME: "/home/u/.cargo",
+  };
+  const stripped = {
+    AWS_SECRET_ACCESS_KEY: "value-aws",
+    GITHUB_TOKEN: "value-gh",
+    OPENAI_API_KEY: "value-openai",
+    LD_PRELOAD: "/nonexistent/value-preload.so",
+  };
+  await using server = await startServer({ args: ["--mode", "trusted"], env: { ...passed, ...stripped } });
+  const printed = (await server.call("exec_command", { cmd: "env" })).structured.stdout as string;
+  const childEnv = new Set(printed.split("\n"));
+  for (const [name, value] of Object.entries(passed)) {
+    assert(childEnv.has(`${name}=${value}`), `${name} reaches the child`);
+  }
+  for (const name of Object.keys(stripped)) assert(!printed.includes(`${name}=`), `${name} is stripped`);
+  assert(!printed.includes("value-"), printed);
+  const report = (await server.call("check_exec_environment", {})).structured.env;
+  assertEquals(
+    Object.fromEntries(Object.keys(stripped).map((name) => [name, report.stripped_by[name]])),
+    {
+      AWS_SECRET_ACCESS_KEY: "secret.name",
+      GITHUB_TOKEN: "secret.name",
+      OPENAI_API_KEY: "secret.name",
+      LD_PRELOAD: "loader.dynamic_linker",
+    },
+  );
+  for (const name of Object.keys(passed)) assert(!report.stripped.includes(name), name);
 });

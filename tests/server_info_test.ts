@@ -32,7 +32,15 @@ Deno.test("server_info reports workspace, project context, policy, runtime, auth
     const s = info.structured;
     assertEquals(s.ok, true);
     assertEquals(s.server.name, "workcell");
-    assertEquals(s.workspace, { root: workspace, writable: true });
+    assertEquals(s.workspace, {
+      root: workspace,
+      writable: true,
+      source: "flag",
+      source_detail: "--workspace",
+      refused: null,
+      deno_write_grant: "workspace",
+      roots: null,
+    });
     assertEquals(s.project.git.relation, "workspace");
     assertEquals(s.project.git.branch, "trunk");
     assertEquals(s.project.git.head.length, 40);

@@ -4,7 +4,7 @@ import { CATALOG } from "../catalog.ts";
 import { CARD_META_KEY, SERVER_CARD_SCHEMA, serverCard } from "./server_card.ts";
 
 function config(args: string[]) {
-  const parsed = parseArgs(args, "/ws");
+  const parsed = parseArgs(args);
   assert(parsed.kind === "run");
   return parsed.config;
 }

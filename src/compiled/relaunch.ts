@@ -6,14 +6,17 @@
  * `$HOME` or `/`), the binary re-executes itself with the workspace as its
  * working directory: the new process's `.` is the workspace, so Deno refuses
  * the server's own writes anywhere else. The first process only waits,
- * forwards signals and passes the exit status on; it never writes.
+ * forwards signals and passes the exit status on; it never writes. The
+ * workspace is known here only when `--workspace` or `CLAUDE_PROJECT_DIR`
+ * names it; when the client's roots decide it, the process that answered
+ * initialize re-executes itself there instead (src/session/handoff.ts).
  *
  * @example
  * const launch = await relaunchIntoWorkspace(Deno.args); // never returns when it relaunched
- * parseArgs(Deno.args, launch.cwd);
+ * launchWorkspace({ flag: null, projectDir: undefined, cwd: launch.cwd });
  */
-import * as path from "node:path";
 import { parseArgs, UsageError } from "../config.ts";
+import { launchWorkspace, PROJECT_DIR_ENV } from "../workspace/resolve.ts";
 
 /** Set in the relaunched process: where the user started the binary. */
 export const LAUNCH_CWD_ENV = "WORKCELL_LAUNCH_CWD";
@@ -37,6 +40,31 @@ export function needsRelaunch(facts: { standalone: boolean; cwd: string; workspa
   return facts.standalone && facts.cwd !== facts.workspace;
 }
 
+/**
+ * The directory a compiled binary must run in before serving, from the
+ * command line and the environment: the `--workspace` or `CLAUDE_PROJECT_DIR`
+ * directory, or null when the client's roots (or the cwd) will decide.
+ *
+ * @example
+ * relaunchTarget(["--mode", "trusted"], { CLAUDE_PROJECT_DIR: "/home/u/app" }, "/"); // "/home/u/app"
+ */
+export function relaunchTarget(
+  args: readonly string[],
+  env: Record<string, string | undefined>,
+  cwd: string,
+): string | null {
+  let parsed;
+  try {
+    parsed = parseArgs(args);
+  } catch (error) {
+    if (error instanceof UsageError) return null;
+    throw error;
+  }
+  if (parsed.kind !== "run") return null;
+  const launch = launchWorkspace({ flag: parsed.config.workspace, projectDir: env[PROJECT_DIR_ENV], cwd });
+  return launch.kind === "fixed" ? launch.choice.dir : null;
+}
+
 async function realPathOrNull(dir: string): Promise<string | null> {
   try {
     return await Deno.realPath(dir);
@@ -56,13 +84,8 @@ export async function relaunchIntoWorkspace(args: readonly string[]): Promise<La
   Deno.env.delete(LAUNCH_CWD_ENV);
   const cwd = inherited ?? Deno.cwd();
   if (!Deno.build.standalone) return { cwd };
-  let workspace: string | null = null;
-  try {
-    const parsed = parseArgs(args, cwd);
-    if (parsed.kind === "run") workspace = await realPathOrNull(path.resolve(cwd, parsed.config.workspace));
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-  }
+  const target = relaunchTarget(args, Deno.env.toObject(), cwd);
+  const workspace = target === null ? null : await realPathOrNull(target);
   const here = await realPathOrNull(Deno.cwd());
   if (workspace === null || here === null || !needsRelaunch({ standalone: true, cwd: here, workspace })) {
     return { cwd };

@@ -6,7 +6,7 @@
 import type { Tool } from "../sdk/mod.ts";
 import { renderErrorCodes, renderInventory, renderToolReference } from "./render.ts";
 import { renderLimits } from "./limits.ts";
-import { renderModes, renderRules } from "./modes.ts";
+import { renderEnvRules, renderModes, renderRules } from "./modes.ts";
 
 /** One generated block. */
 export interface DocBlock {
@@ -25,4 +25,5 @@ export const DOC_BLOCKS: readonly DocBlock[] = [
   { file: "docs/runtime-contract.md", name: "modes", render: renderModes },
   { file: "docs/permission-modes.md", name: "rules", render: renderRules },
   { file: "docs/permission-modes.md", name: "modes", render: renderModes },
+  { file: "docs/permission-modes.md", name: "env", render: renderEnvRules },
 ];

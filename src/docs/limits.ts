@@ -3,6 +3,8 @@
  * that enforce them.
  */
 import { COMMAND_LIMITS } from "../exec/limits.ts";
+import { SETTLE_MS } from "../exec/registry.ts";
+import { ROOTS_TIMEOUT_MS } from "../session/roots.ts";
 import { MAX_TEXT_BYTES } from "../envelope.ts";
 import { MAX_COMPONENT_BYTES, MAX_PATH_BYTES } from "../workspace/confine.ts";
 import { EXCERPT_BYTES } from "../project/context.ts";
@@ -36,6 +38,12 @@ const LIMITS: readonly [string, string, string][] = [
   ["retained output per stream", `${COMMAND_LIMITS.perStreamBytes} bytes`, "src/exec/limits.ts"],
   ["retained output in total", `${COMMAND_LIMITS.totalOutputBytes} bytes`, "src/exec/limits.ts"],
   ["retention after exit", `${COMMAND_LIMITS.retentionMs / 60000} min`, "src/exec/limits.ts"],
+  ["write_stdin settle interval (quiet after new output)", `${SETTLE_MS} ms`, "src/exec/registry.ts"],
+  [
+    "the client's answer to roots/list (then the working directory is used)",
+    `${ROOTS_TIMEOUT_MS / 1000} s`,
+    "src/session/roots.ts",
+  ],
   ["view_image file size", `${MAX_IMAGE_BYTES} bytes`, "src/image/view.ts"],
   ["view_image decoded size (from the header)", `${MAX_IMAGE_PIXELS} pixels`, "src/image/view.ts"],
   ["view_image default max_width / max_height", `${DEFAULT_MAX_DIMENSION} pixels`, "src/image/view.ts"],

@@ -1,7 +1,8 @@
-/** The per-mode table, from the policy table itself. */
+/** The per-mode table, the gate's rules and the environment rules, from the policy itself. */
 import { MODE_POLICIES } from "../policy/modes.ts";
 import { type Rule, RULES } from "../policy/rules.ts";
 import { type Mode, MODES } from "../config.ts";
+import { ENV_RULES } from "../policy/env_filter.ts";
 
 /** One row per mode: execution, gates, sandbox, network. */
 export function renderModes(): string {
@@ -30,6 +31,19 @@ export function renderRules(): string {
     "| --- | --- | --- | --- |",
     ...Object.entries(RULES).map(([name, rule]: [string, Rule]) =>
       `| \`${name}\` | ${rule.gate} | ${rule.refuses.replaceAll("|", "\\|")} | ${enforcedIn(rule).join(", ")} |`
+    ),
+  ].join("\n");
+}
+
+/** The environment rules children's variables are filtered by, from the rules themselves. */
+export function renderEnvRules(): string {
+  return [
+    "| rule | kind | strips | applies in |",
+    "| --- | --- | --- | --- |",
+    ...ENV_RULES.map((rule) =>
+      `| \`${rule.id}\` | ${rule.kind} | ${rule.description.replaceAll("|", "\\|")} | ${
+        rule.kind === "server" ? "every mode" : "safe, trusted"
+      } |`
     ),
   ].join("\n");
 }

@@ -64,6 +64,10 @@ export class Command {
   readonly tty: boolean;
   readonly pid: number;
   readonly startedAt = performance.now();
+  /** Wall-clock start time, for listings. */
+  readonly startedAtEpoch = Date.now();
+  /** When output last arrived on either stream (performance.now()), or null before any. */
+  lastOutputAt: number | null = null;
   readonly streams: Record<StreamName, OutputStream>;
   /** Offsets up to which each stream was already returned by a poll. */
   readonly cursors: Record<StreamName, number> = { stdout: 0, stderr: 0 };
@@ -85,6 +89,7 @@ export class Command {
   #pidfd = -1;
   #complete = false;
   #resolveDone!: () => void;
+  #outputArrived = Promise.withResolvers<void>();
 
   private constructor(
     reactor: Reactor,
@@ -189,6 +194,11 @@ export class Command {
     return this.streams.stdout.retainedBytes + this.streams.stderr.retainedBytes;
   }
 
+  /** Resolves when the next output arrives on either stream (never, once the command has exited). */
+  nextOutput(): Promise<void> {
+    return this.#outputArrived.promise;
+  }
+
   /** Queues `text` for stdin and writes what the pipe or terminal takes now. */
   write(text: string): void {
     if (!this.stdinOpen || text.length === 0) return;
@@ -236,11 +246,18 @@ export class Command {
         return;
       }
       this.streams[name].append(scratch.subarray(0, result));
+      this.#noteOutput();
       if (result >= GROW_PIPE_AFTER_BYTES && !this.tty && !this.#grown.has(name)) {
         this.#grown.add(name);
         growPipe(fd);
       }
     }
+  }
+
+  #noteOutput(): void {
+    this.lastOutputAt = performance.now();
+    this.#outputArrived.resolve();
+    this.#outputArrived = Promise.withResolvers<void>();
   }
 
   #closeStream(name: StreamName): void {

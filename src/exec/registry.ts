@@ -44,6 +44,12 @@ const KILL_WAIT_MS = 3000;
 const CLOSE_WAIT_MS = 2000;
 /** Interval of progress callbacks while waiting. */
 const PROGRESS_INTERVAL_MS = 1000;
+/**
+ * How long a command must be quiet after new output before a settling wait
+ * returns it (bench/settle_bench.ts measured the gaps inside interactive
+ * programs' answers; docs/commands.md has the figures).
+ */
+export const SETTLE_MS = 200;
 
 /** The state of a command as one poll reports it. */
 export interface CommandPoll {
@@ -84,6 +90,26 @@ export interface WaitOptions {
   signal?: AbortSignal;
   /** Called about once a second with the elapsed milliseconds. */
   onProgress?: (elapsedMs: number, command: Command) => void;
+  /**
+   * Also return once output not yet returned by a poll has been followed by
+   * this many quiet milliseconds (the program answered and waits again).
+   */
+  settleMs?: number;
+}
+
+/** One command as the listing shows it (check_exec_environment, server_info). */
+export interface CommandListing {
+  command_id: string;
+  cmd: string;
+  status: "running" | "exited";
+  pid: number;
+  /** ISO 8601 wall-clock start time. */
+  started_at: string;
+  exit_code: number | null;
+  signal: string | null;
+  tty: boolean;
+  stdout_bytes: number;
+  stderr_bytes: number;
 }
 
 const OUTPUT_REF = /^command:([^:]+):(stdout|stderr)$/;
@@ -92,6 +118,11 @@ function sleep(ms: number): { promise: Promise<void>; cancel(): void } {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const promise = new Promise<void>((resolve) => timer = setTimeout(resolve, ms));
   return { promise, cancel: () => clearTimeout(timer) };
+}
+
+/** Whether `command` has output a poll has not returned yet. */
+function hasUnreturnedOutput(command: Command): boolean {
+  return command.streams.stdout.total > command.cursors.stdout || command.streams.stderr.total > command.cursors.stderr;
 }
 
 /** Owns every command of one server process. */
@@ -184,11 +215,14 @@ export class CommandRegistry {
     return command;
   }
 
-  /** Waits until `command` has exited or `ms` passed. */
+  /**
+   * Waits until `command` has exited, `ms` passed, the signal aborted, or,
+   * with `settleMs`, unreturned output has been quiet for `settleMs`.
+   */
   async wait(command: Command, ms: number, options: WaitOptions = {}): Promise<void> {
     if (command.status === "exited" || ms <= 0 || options.signal?.aborted) return;
     const started = performance.now();
-    const timeout = sleep(ms);
+    const deadline = started + ms;
     let ticker: ReturnType<typeof setInterval> | undefined;
     if (options.onProgress) {
       ticker = setInterval(() => options.onProgress!(performance.now() - started, command), PROGRESS_INTERVAL_MS);
@@ -197,9 +231,18 @@ export class CommandRegistry {
     const aborted = new Promise<void>((resolve) => onAbort = resolve);
     options.signal?.addEventListener("abort", onAbort, { once: true });
     try {
-      await Promise.race([command.done, timeout.promise, aborted]);
+      while (command.status === "running" && !options.signal?.aborted) {
+        const now = performance.now();
+        let until = deadline;
+        if (options.settleMs !== undefined && hasUnreturnedOutput(command)) {
+          until = Math.min(until, command.lastOutputAt! + options.settleMs);
+        }
+        if (until <= now) break;
+        const timer = sleep(until - now);
+        await Promise.race([command.done, command.nextOutput(), timer.promise, aborted]);
+        timer.cancel();
+      }
     } finally {
-      timeout.cancel();
       clearInterval(ticker);
       options.signal?.removeEventListener("abort", onAbort);
     }
@@ -247,7 +290,10 @@ export class CommandRegistry {
     if (closeStdin) command.closeStdin();
   }
 
-  /** Signals the command's process group and waits briefly for it to exit. */
+  /**
+   * Signals the command's process group and waits briefly for it to exit
+   * (with KILL: until it is reaped, as when the client cancelled the call).
+   */
   async kill(command: Command, signal: keyof typeof KILL_SIGNALS): Promise<void> {
     command.signal(KILL_SIGNALS[signal]);
     await this.wait(command, KILL_WAIT_MS);
@@ -316,6 +362,26 @@ export class CommandRegistry {
       omitted_bytes: stream.evictedBytes,
       command_status: command.status,
     };
+  }
+
+  /** The retained commands of `owner`, in start order. */
+  list(owner: ReadonlySet<string>): CommandListing[] {
+    this.#pruneExpired();
+    return [...this.#commands.values()].filter((command) => owner.has(command.id)).map((command) => {
+      const exit = command.status === "exited" ? command.exit : null;
+      return {
+        command_id: command.id,
+        cmd: command.cmd,
+        status: command.status,
+        pid: command.pid,
+        started_at: new Date(command.startedAtEpoch).toISOString(),
+        exit_code: exit?.code ?? null,
+        signal: exit?.signal ? signalName(exit.signal) : null,
+        tty: command.tty,
+        stdout_bytes: command.streams.stdout.total,
+        stderr_bytes: command.streams.stderr.total,
+      };
+    });
   }
 
   /** Commands still running (for limits and shutdown). */

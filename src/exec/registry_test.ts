@@ -197,3 +197,64 @@ Deno.test("registry: tty:true where no PTY can be made is TTY_UNSUPPORTED, never
   assert(refused instanceof ToolError && refused.code === "TTY_UNSUPPORTED" && refused.message.includes("/dev/ptmx"));
   await commands.close();
 });
+
+Deno.test("registry: a settling wait returns once the answer is followed by quiet, not at the deadline", async () => {
+  const commands = registry();
+  const owner = new Set<string>();
+  const command = await commands.start(request("cat"), owner);
+  commands.write(command, "hello\n", false);
+  const deadline = 60_000;
+  const started = performance.now();
+  await commands.wait(command, deadline, { settleMs: 100 });
+  const elapsed = performance.now() - started;
+  assert(elapsed < deadline / 2, `returned after ${elapsed} ms`);
+  assertEquals([command.status, commands.poll(command, 16384).stdout.text], ["running", "hello\n"]);
+  // Without new output a settling wait runs to its deadline (or the exit).
+  await commands.wait(command, 300, { settleMs: 100 });
+  assertEquals(commands.poll(command, 16384).stdout.text, "");
+  commands.write(command, "", true);
+  await commands.wait(command, 5000, { settleMs: 100 });
+  assertEquals(command.status, "exited");
+  await commands.close();
+});
+
+Deno.test("registry: an aborted wait returns at once", async () => {
+  const commands = registry();
+  const owner = new Set<string>();
+  const command = await commands.start(request("sleep 30"), owner);
+  const abort = new AbortController();
+  const waiting = commands.wait(command, 60_000, { signal: abort.signal });
+  abort.abort();
+  await waiting;
+  assertEquals(command.status, "running");
+  await commands.kill(command, "KILL");
+  assertEquals([command.status, commands.poll(command, 100).signal], ["exited", "SIGKILL"]);
+  await commands.close();
+});
+
+Deno.test("registry: list shows a session's commands with pid, status, start time and bytes per stream", async () => {
+  const commands = registry();
+  const mine = new Set<string>();
+  const done = await commands.start(request("printf abc; printf de >&2"), mine);
+  await commands.wait(done, 5000);
+  const running = await commands.start(request("sleep 30", true), mine);
+  await commands.start(request("true"), new Set());
+  const before = Date.now();
+  const listing = commands.list(mine);
+  assertEquals(listing.map((entry) => entry.command_id), [done.id, running.id]);
+  assertEquals(listing[0], {
+    command_id: done.id,
+    cmd: "printf abc; printf de >&2",
+    status: "exited",
+    pid: done.pid,
+    started_at: new Date(done.startedAtEpoch).toISOString(),
+    exit_code: 0,
+    signal: null,
+    tty: false,
+    stdout_bytes: 3,
+    stderr_bytes: 2,
+  });
+  assertEquals([listing[1].status, listing[1].pid, listing[1].tty], ["running", running.pid, true]);
+  assert(Date.parse(listing[1].started_at) <= before);
+  await commands.close();
+});

@@ -1,7 +1,7 @@
 import { assert, assertEquals } from "../../tests/assert.ts";
 import { parseArgs } from "../config.ts";
-import { openWorkspace } from "../workspace/confine.ts";
-import { createServices } from "../services.ts";
+import { probeFacts } from "../services.ts";
+import { openChoice, WorkspaceBinding } from "../session/binding.ts";
 import { createMcpServer } from "../server.ts";
 import { createHttpHandler } from "./serve.ts";
 import { HttpSessions } from "./sessions.ts";
@@ -30,16 +30,17 @@ function post(body: string, headers: Record<string, string> = {}): Request {
 
 async function handlerWith(limits: { maxSessions: number; evictIdleMs: number }) {
   const dir = await Deno.makeTempDir({ prefix: "workcell-serve-test-" });
-  const parsed = parseArgs(["--http", "127.0.0.1:8080", "--http-no-auth"], dir);
+  const parsed = parseArgs(["--http", "127.0.0.1:8080", "--http-no-auth"]);
   assert(parsed.kind === "run");
   const config = parsed.config;
-  const workspace = await openWorkspace(dir);
-  const services = await createServices(config, workspace);
-  const sessions = new HttpSessions(() => createMcpServer({ config, workspace, services }, "http"), limits);
+  const facts = await probeFacts();
+  const binding = new WorkspaceBinding();
+  binding.settle(await openChoice({ dir, source: "flag" }, { config, facts, home: null }));
+  const sessions = new HttpSessions(() => createMcpServer({ config, facts, binding }, "http"), limits);
   const handler = await createHttpHandler({ address: config.http!, token: null, config }, sessions);
   const cleanup = async () => {
     await sessions.closeAll();
-    await services.close();
+    await binding.close();
     await Deno.remove(dir, { recursive: true });
   };
   return { handler, sessions, cleanup };

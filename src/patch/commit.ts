@@ -22,8 +22,8 @@
  * never replaces what may have appeared there). Directories are fsynced last.
  * Any failure puts every backup back by rename (the original inode, so bytes,
  * mode and owner return as they were), removes created files, temp files and
- * directories, and reports PATCH_CONFLICT, PATH_OUTSIDE_WORKSPACE or
- * PATCH_WRITE_FAILED.
+ * directories, and reports PATCH_CONFLICT, PATH_OUTSIDE_WORKSPACE,
+ * WORKSPACE_READ_ONLY (a read-only file system) or PATCH_WRITE_FAILED.
  *
  * @example
  * await commitChanges(ws, [{ rel: "a.txt", before: null, after: { bytes, mode: null } }]);
@@ -34,6 +34,7 @@ import { ToolError } from "../errors.ts";
 import {
   chmodFd,
   closeFd,
+  errnoOf,
   type FdStat,
   linkAt,
   lockFd,
@@ -49,7 +50,7 @@ import {
   unlinkAt,
   writeAllFd,
 } from "../os/fs_at.ts";
-import { O } from "../os/libc.ts";
+import { ERRNO, O } from "../os/libc.ts";
 import type { Workspace } from "../workspace/confine.ts";
 
 /** Bytes and permission bits of a regular file. */
@@ -474,7 +475,8 @@ function failure(error: unknown, unrestored: string[]): ToolError {
   }
   const doing = error instanceof StepError ? error.doing : "committing the patch";
   const cause = error instanceof StepError ? error.error : error;
-  return new ToolError("PATCH_WRITE_FAILED", `${doing} failed: ${describe(cause)}. ${rolledBack}`, {
+  const code = errnoOf(cause) === ERRNO.EROFS ? "WORKSPACE_READ_ONLY" : "PATCH_WRITE_FAILED";
+  return new ToolError(code, `${doing} failed: ${describe(cause)}. ${rolledBack}`, {
     details: { os_error: describe(cause), unrestored },
     cause: error,
   });

@@ -5,7 +5,7 @@
  * of the mode's sandbox (children.ts; none in dangerous mode).
  *
  * @example
- * const policy = createCommandPolicy({ mode: "safe" }, workspace, { children, tmpdir, inheritedEnv: Deno.env.toObject() });
+ * const policy = createCommandPolicy({ mode: "safe" }, workspace, { children, tmpdir, tmpdirProblems: [], gitReadable: [], inheritedEnv: Deno.env.toObject() });
  * const plan = await policy.plan({ cmd: "git status", cwd: workspace.root, cwdFd: workspace.fd, env: {}, tty: false, grants: new Set() });
  */
 import type { Config, Mode } from "../config.ts";
@@ -24,8 +24,10 @@ export const SHELL = "/bin/sh";
 /** What the policy needs from start-up. */
 export interface PolicyFacts {
   children: ChildSandboxes;
-  /** The private temp dir children get as TMPDIR. */
-  tmpdir: string;
+  /** The private temp dir children get as TMPDIR, or null when none could be made (they then get no TMPDIR). */
+  tmpdir: string | null;
+  /** Why each temp-dir parent was refused (all of them when tmpdir is null). */
+  tmpdirProblems: readonly string[];
   /** What the git tools' git may read outside the workspace (the trusted repository's git dirs). */
   gitReadable: string[];
   /** The server's own environment, filtered into the children's. */
@@ -35,8 +37,10 @@ export interface PolicyFacts {
 /** The policy plus what the adapters report about it. */
 export interface WorkcellPolicy extends CommandPolicy {
   readonly mode: Mode;
-  /** The private TMPDIR of children. */
-  readonly tmpdir: string;
+  /** The private TMPDIR of children, or null when none could be made (children then get no TMPDIR). */
+  readonly tmpdir: string | null;
+  /** Why each temp-dir parent was refused (all of them when tmpdir is null). */
+  readonly tmpdirProblems: readonly string[];
   /** Base environment of children: stripped names and added variables. */
   readonly environment: ChildEnvironment;
   /** The sandboxes a session with these grants gets. */
@@ -69,6 +73,7 @@ export function createCommandPolicy(
   return {
     mode,
     tmpdir,
+    tmpdirProblems: facts.tmpdirProblems,
     environment,
     plan(request: CommandRequest): Promise<LaunchPlan> {
       if (gitDirsReadOnly(mode, request.grants)) refuseGitDirWorkdir(workspace, request.cwd);
@@ -77,7 +82,8 @@ export function createCommandPolicy(
         gates: gatesInForce(mode, request.grants),
         workspace: workspace.root,
         cwd: request.cwd,
-        tmpdir,
+        // Without a private temp dir nothing but the workspace is allowed.
+        tmpdir: tmpdir ?? workspace.root,
       });
       if (!verdict.ok) {
         const { rule, gate, token, message, hint } = verdict.refusal;

@@ -21,7 +21,7 @@ async function withPolicy(
 ) {
   const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "workcell-policy-" }));
   const workspace = await openWorkspace(root);
-  const tmp = createPrivateTmp();
+  const tmp = createPrivateTmp("/tmp");
   const children = new ChildSandboxes(workspace, {
     tmpdir: tmp.path,
     env: INHERITED,
@@ -31,6 +31,7 @@ async function withPolicy(
   const policy = createCommandPolicy({ mode }, workspace, {
     children,
     tmpdir: tmp.path,
+    tmpdirProblems: [],
     gitReadable: [],
     inheritedEnv: INHERITED,
   });
@@ -56,11 +57,11 @@ const request = (
   grants: extra.grants ?? new Set<string>(),
 });
 
-Deno.test("createCommandPolicy: safe plans an argv, trusted and dangerous a shell; env is allowlisted", async () => {
+Deno.test("createCommandPolicy: safe plans an argv, trusted and dangerous a shell; env is filtered", async () => {
   await withPolicy("safe", NO_LANDLOCK, async (policy, root) => {
     const plan = await policy.plan(request("FOO=1 git status --short", root, { env: { BAR: "2" } }));
     assertEquals(plan.argv, ["git", "status", "--short"]);
-    assertEquals(plan.env, { PATH: "/usr/bin:/bin", HOME: "/root", TMPDIR: policy.tmpdir, FOO: "1", BAR: "2" });
+    assertEquals(plan.env, { PATH: "/usr/bin:/bin", HOME: "/root", TMPDIR: policy.tmpdir!, FOO: "1", BAR: "2" });
     assertEquals(policy.environment.stripped, ["GITHUB_TOKEN"]);
     // With a shell grant the same mode hands the line to the shell.
     assertEquals((await policy.plan(request("ls | wc -l", root, { grants: new Set(["shell"]) }))).argv, [
@@ -112,7 +113,7 @@ Deno.test({
     await withPolicy("safe", probeLandlock(), async (policy, root) => {
       const report = await policy.sandbox(new Set());
       assertEquals(report.commands.network, "denied");
-      assertEquals(report.commands.writes, [root, policy.tmpdir]);
+      assertEquals(report.commands.writes, [root, policy.tmpdir!]);
       assertEquals(report.commands.reads, "all but credential stores");
       assertEquals((await policy.sandbox(new Set(["network"]))).commands.network, "allowed");
       assertEquals([report.git.writes, report.git.network, report.git.capabilities_dropped], [[], "denied", true]);
@@ -126,7 +127,7 @@ Deno.test({
         "allowed",
         [],
       ]);
-      assertEquals(report.commands.writes, [root, policy.tmpdir]);
+      assertEquals(report.commands.writes, [root, policy.tmpdir!]);
     });
     await withPolicy("dangerous", probeLandlock(), async (policy) => {
       const report = await policy.sandbox(new Set());

@@ -1,113 +1,202 @@
 /**
- * The environment children get: built from an allowlist of the server's own
- * variables (secret-looking and loader variables never pass in safe and
- * trusted mode), plus the private TMPDIR, plus what the request asked for
- * once the gate accepted it.
+ * The environment children get: the server's own, minus what a rule in
+ * {@linkcode ENV_RULES} strips (secret-looking names and variables that make
+ * a program load or run code it was not asked to), plus the private TMPDIR,
+ * plus what the request asked for once the gate accepted it. Proxies, CA
+ * bundles and toolchain variables (JAVA_HOME, GOPATH, VIRTUAL_ENV, …) pass.
  *
  * @example
- * const { env, stripped } = childEnvironment(Deno.env.toObject(), { tmpdir: "/tmp/workcell-x", inheritAll: false });
+ * const { env, strippedBy } = childEnvironment(Deno.env.toObject(), { tmpdir: "/tmp/workcell-x", inheritAll: false });
  */
 
-/** Inherited variables children keep (exact names). */
-export const ENV_ALLOWLIST = [
-  "PATH",
-  "HOME",
-  "USER",
-  "LOGNAME",
-  "SHELL",
-  "LANG",
-  "LANGUAGE",
-  "TERM",
-  "COLORTERM",
-  "NO_COLOR",
-  "TZ",
-  "DENO_DIR",
-] as const;
+/** What a rule guards against. */
+export type EnvRuleKind = "server" | "loader" | "secret";
 
-/** The server's own variables (the HTTP bearer token WORKCELL_AUTH_TOKEN): never passed on, in any mode. */
-export const SERVER_ONLY_ENV = /^WORKCELL_/;
-
-/** Inherited name prefixes children keep. */
-export const ENV_ALLOWLIST_PREFIXES = ["LC_"] as const;
-
-/** Variables that make a program load or run code it was not asked to (exact names). */
-const LOADER_NAMES = new Set([
-  "LD_PRELOAD",
-  "LD_LIBRARY_PATH",
-  "LD_AUDIT",
-  "NODE_OPTIONS",
-  "NODE_PATH",
-  "BASH_ENV",
-  "ENV",
-  "ZDOTDIR",
-  "PROMPT_COMMAND",
-  "SHELLOPTS",
-  "BASHOPTS",
-  "IFS",
-  "PS4",
-  "GIT_SSH",
-  "GIT_SSH_COMMAND",
-  "GIT_EXTERNAL_DIFF",
-  "GIT_PAGER",
-  "GIT_EDITOR",
-  "GIT_ASKPASS",
-  "SSH_ASKPASS",
-  "GIT_PROXY_COMMAND",
-  "GIT_EXEC_PATH",
-  "GIT_TEMPLATE_DIR",
-  "GIT_CONFIG",
-  "GIT_CONFIG_GLOBAL",
-  "GIT_CONFIG_SYSTEM",
-  "GIT_CONFIG_PARAMETERS",
-  "GIT_CONFIG_COUNT",
-  "PAGER",
-  "EDITOR",
-  "VISUAL",
-  "PYTHONSTARTUP",
-  "PYTHONPATH",
-  "PYTHONHOME",
-  "PYTHONINSPECT",
-  "PERL5OPT",
-  "PERL5LIB",
-  "PERLLIB",
-  "RUBYOPT",
-  "RUBYLIB",
-  "JAVA_TOOL_OPTIONS",
-  "_JAVA_OPTIONS",
-  "JDK_JAVA_OPTIONS",
-  "GCONV_PATH",
-  "LOCPATH",
-  "HOSTALIASES",
-  "DENO_CERT",
-  "SSL_CERT_FILE",
-  "SSH_AUTH_SOCK",
-]);
-
-/** Loader name patterns (prefixes and shapes). */
-const LOADER_PATTERNS = [/^LD_/, /^DYLD_/, /^BASH_FUNC_/, /^GIT_CONFIG_(KEY|VALUE)_\d+$/, /^MALLOC_/];
-
-/** Names that look like they hold credentials. */
-const SECRET_PATTERNS = [
-  /(^|_)(TOKEN|TOKENS|SECRET|SECRETS|PASSWORD|PASSWD|PASSPHRASE|PASS|CREDENTIAL|CREDENTIALS|APIKEY|AUTH|COOKIE|PRIVATE)(_|$)/,
-  /(^|_)(API|ACCESS|SECRET|PRIVATE|SIGNING|ENCRYPTION|MASTER|SERVICE|LICENSE)_?KEY(_|S|$)/,
-  /_KEY$/,
-  /_KEY_/,
-  /^(AWS|AZURE|ARM|GCP|GCLOUD|GOOGLE|GH|GITHUB|GITLAB|NPM|PYPI|TWINE|HF|HUGGINGFACE|OPENAI|ANTHROPIC|SLACK|STRIPE|DOCKER|VAULT|KUBE|CLOUDFLARE|DIGITALOCEAN|HEROKU|SENTRY|DATADOG|CODECOV|NETLIFY|VERCEL|SNOWFLAKE|DATABASE)_/,
-  /^(KUBECONFIG|DATABASE_URL|REDIS_URL|MONGO_URL|MONGODB_URI|PGPASSWORD|MYSQL_PWD|NETRC|CARGO_REGISTRY_TOKEN)$/,
-];
-
-/** Why a variable name is refused or stripped, or null when it is harmless. */
-export function sensitiveEnvKind(name: string): "loader" | "secret" | null {
-  const upper = name.toUpperCase();
-  if (LOADER_NAMES.has(upper) || LOADER_PATTERNS.some((pattern) => pattern.test(upper))) return "loader";
-  if (SECRET_PATTERNS.some((pattern) => pattern.test(upper))) return "secret";
-  return null;
+/** One rule: the names it strips, with examples checked when the module loads. */
+export interface EnvRule {
+  /** Stable id, reported next to each stripped name. */
+  id: string;
+  kind: EnvRuleKind;
+  /** What it strips, for check_exec_environment and docs/permission-modes.md. */
+  description: string;
+  /** Upper-cased exact names. */
+  names?: readonly string[];
+  /** Tested against the upper-cased name. */
+  patterns?: readonly RegExp[];
+  /** Names this rule must strip and names it must leave alone. */
+  examples: { stripped: readonly string[]; kept: readonly string[] };
 }
 
-/** Whether an inherited variable passes the allowlist. */
-export function isAllowlisted(name: string): boolean {
-  return (ENV_ALLOWLIST as readonly string[]).includes(name) ||
-    ENV_ALLOWLIST_PREFIXES.some((prefix) => name.startsWith(prefix));
+/**
+ * The rules, first match wins. `server` applies in every mode (dangerous
+ * included); the others in safe and trusted mode, and the gate refuses the
+ * same names in a request's `env` and in inline `VAR=x` assignments.
+ */
+export const ENV_RULES: readonly EnvRule[] = [
+  {
+    id: "server.own",
+    kind: "server",
+    description: "the server's own variables (WORKCELL_*, e.g. the HTTP bearer token)",
+    patterns: [/^WORKCELL_/],
+    examples: { stripped: ["WORKCELL_AUTH_TOKEN"], kept: ["WORKCELL", "MY_WORKCELL_DIR"] },
+  },
+  {
+    id: "loader.dynamic_linker",
+    kind: "loader",
+    description: "dynamic linker and libc hooks: LD_*, DYLD_*, GLIBC_TUNABLES, GCONV_PATH, LOCPATH, MALLOC_*, …",
+    names: ["GLIBC_TUNABLES", "GCONV_PATH", "LOCPATH", "HOSTALIASES", "RESOLV_HOST_CONF"],
+    patterns: [/^LD_/, /^DYLD_/, /^MALLOC_/],
+    examples: {
+      stripped: ["LD_PRELOAD", "LD_LIBRARY_PATH", "DYLD_INSERT_LIBRARIES", "GCONV_PATH"],
+      kept: ["OLD_PATH"],
+    },
+  },
+  {
+    id: "loader.shell_startup",
+    kind: "loader",
+    description:
+      "shell start-up and prompt hooks: BASH_ENV, ENV, ZDOTDIR, PROMPT_COMMAND, SHELLOPTS, IFS, BASH_FUNC_*, …",
+    names: ["BASH_ENV", "ENV", "ZDOTDIR", "PROMPT_COMMAND", "SHELLOPTS", "BASHOPTS", "IFS", "PS4", "CDPATH"],
+    patterns: [/^BASH_FUNC_/],
+    examples: { stripped: ["BASH_ENV", "ENV", "BASH_FUNC_x%%"], kept: ["SHELL", "ENVIRONMENT", "NODE_ENV"] },
+  },
+  {
+    id: "loader.interpreter",
+    kind: "loader",
+    description:
+      "interpreter start-up code and module paths: NODE_OPTIONS, NODE_PATH, PYTHONSTARTUP, PYTHONPATH, PYTHONHOME, PERL5OPT, PERL5LIB, RUBYOPT, JAVA_TOOL_OPTIONS, …",
+    names: [
+      "NODE_OPTIONS",
+      "NODE_PATH",
+      "PYTHONSTARTUP",
+      "PYTHONPATH",
+      "PYTHONHOME",
+      "PYTHONINSPECT",
+      "PERL5OPT",
+      "PERL5LIB",
+      "PERLLIB",
+      "PERL5DB",
+      "RUBYOPT",
+      "RUBYLIB",
+      "JAVA_TOOL_OPTIONS",
+      "_JAVA_OPTIONS",
+      "JDK_JAVA_OPTIONS",
+    ],
+    examples: {
+      stripped: ["NODE_OPTIONS", "PYTHONSTARTUP", "JAVA_TOOL_OPTIONS"],
+      kept: ["JAVA_HOME", "VIRTUAL_ENV", "NODE_EXTRA_CA_CERTS", "PYTHONUNBUFFERED"],
+    },
+  },
+  {
+    id: "loader.git",
+    kind: "loader",
+    description:
+      "git configuration and the programs git runs: GIT_CONFIG*, GIT_EXEC_PATH, GIT_SSH*, GIT_ASKPASS, GIT_EDITOR, GIT_PAGER, GIT_EXTERNAL_DIFF, …",
+    names: [
+      "GIT_SSH",
+      "GIT_SSH_COMMAND",
+      "GIT_EXTERNAL_DIFF",
+      "GIT_PAGER",
+      "GIT_EDITOR",
+      "GIT_SEQUENCE_EDITOR",
+      "GIT_ASKPASS",
+      "SSH_ASKPASS",
+      "GIT_PROXY_COMMAND",
+      "GIT_EXEC_PATH",
+      "GIT_TEMPLATE_DIR",
+    ],
+    patterns: [/^GIT_CONFIG/],
+    examples: {
+      stripped: ["GIT_CONFIG_GLOBAL", "GIT_CONFIG_KEY_0", "GIT_CONFIG_PARAMETERS", "GIT_EXEC_PATH", "GIT_SSH_COMMAND"],
+      kept: ["GIT_AUTHOR_NAME", "GIT_COMMITTER_EMAIL"],
+    },
+  },
+  {
+    id: "loader.pager_editor",
+    kind: "loader",
+    description: "programs other tools start on their own: PAGER, EDITOR, VISUAL, LESSOPEN, LESSCLOSE",
+    names: ["PAGER", "EDITOR", "VISUAL", "LESSOPEN", "LESSCLOSE"],
+    examples: { stripped: ["PAGER", "EDITOR"], kept: ["LESS"] },
+  },
+  {
+    id: "secret.name",
+    kind: "secret",
+    description:
+      "names that say they hold a credential: *_TOKEN, *_SECRET*, *PASSWORD*, *_KEY, *_CREDENTIALS, *_AUTH, *_COOKIE, *_PRIVATE, …",
+    patterns: [
+      /(^|_)(TOKEN|TOKENS|SECRET|SECRETS|PASSWORD|PASSWD|PASSPHRASE|PASS|CREDENTIAL|CREDENTIALS|APIKEY|AUTH|AUTHTOKEN|COOKIE|PRIVATE)(_|$)/,
+      /(^|_)(API|ACCESS|SECRET|PRIVATE|SIGNING|ENCRYPTION|MASTER|SERVICE|LICENSE)_?KEY(_|S|$)/,
+      /_KEY$/,
+      /_KEY_/,
+    ],
+    examples: {
+      stripped: ["GITHUB_TOKEN", "DB_PASSWORD", "MY_SECRET_VALUE", "SSH_KEY", "NPM_CONFIG__AUTHTOKEN"],
+      kept: ["KEYBOARD", "GIT_AUTHOR_NAME", "PWD", "OLDPWD", "PASSIVE_MODE", "TOKENIZERS_PARALLELISM"],
+    },
+  },
+  {
+    id: "secret.provider",
+    kind: "secret",
+    description:
+      "cloud, CI and service-provider variables, which carry keys more often than not: AWS_*, AZURE_*, GOOGLE_*, GH_*, GITHUB_*, OPENAI_*, ANTHROPIC_*, VAULT_*, …",
+    patterns: [
+      /^(AWS|AZURE|ARM|GCP|GCLOUD|GOOGLE|GH|GITHUB|GITLAB|PYPI|TWINE|HUGGINGFACE|OPENAI|ANTHROPIC|SLACK|STRIPE|DOCKER|VAULT|KUBE|CLOUDFLARE|DIGITALOCEAN|HEROKU|SENTRY|DATADOG|CODECOV|NETLIFY|VERCEL|SNOWFLAKE|DATABASE)_/,
+    ],
+    examples: {
+      stripped: ["AWS_PROFILE", "AWS_SECRET_ACCESS_KEY", "GOOGLE_APPLICATION_CREDENTIALS", "VAULT_ADDR"],
+      kept: ["GOPATH", "CARGO_HOME", "NPM_CONFIG_CACHE"],
+    },
+  },
+  {
+    id: "secret.credential_file",
+    kind: "secret",
+    description:
+      "credentials by another name: KUBECONFIG, DATABASE_URL, REDIS_URL, MONGODB_URI, PGPASSWORD, NETRC, SSH_AUTH_SOCK (the ssh agent's keys), …",
+    names: [
+      "KUBECONFIG",
+      "DATABASE_URL",
+      "REDIS_URL",
+      "MONGO_URL",
+      "MONGODB_URI",
+      "PGPASSWORD",
+      "PGPASSFILE",
+      "MYSQL_PWD",
+      "NETRC",
+      "SSH_AUTH_SOCK",
+      "GNUPGHOME",
+    ],
+    examples: {
+      stripped: ["KUBECONFIG", "MYSQL_PWD", "SSH_AUTH_SOCK"],
+      kept: ["SSL_CERT_FILE", "HTTPS_PROXY", "NO_PROXY"],
+    },
+  },
+];
+
+function matches(rule: EnvRule, name: string): boolean {
+  const upper = name.toUpperCase();
+  return (rule.names?.includes(upper) ?? false) || (rule.patterns?.some((pattern) => pattern.test(upper)) ?? false);
+}
+
+/**
+ * The first rule that strips `name`, or null when it passes.
+ *
+ * @example
+ * envRule("GITHUB_TOKEN")?.id; // "secret.name"
+ */
+export function envRule(name: string): EnvRule | null {
+  return ENV_RULES.find((rule) => matches(rule, name)) ?? null;
+}
+
+/**
+ * Whether the gate refuses `name` in a request's environment: a loader or
+ * secret-looking variable, or null when it is harmless.
+ *
+ * @example
+ * sensitiveEnvKind("LD_PRELOAD"); // "loader"
+ */
+export function sensitiveEnvKind(name: string): "loader" | "secret" | null {
+  const kind = envRule(name)?.kind;
+  return kind === "loader" || kind === "secret" ? kind : null;
 }
 
 /** The base environment of every child of one policy. */
@@ -115,28 +204,47 @@ export interface ChildEnvironment {
   env: Record<string, string>;
   /** Inherited names that were dropped (never their values), sorted. */
   stripped: string[];
-  /** Variables the server sets itself (TMPDIR). */
+  /** The rule id that dropped each stripped name. */
+  strippedBy: Record<string, string>;
+  /** Variables the server sets itself (TMPDIR, when there is a private temp dir). */
   added: Record<string, string>;
 }
 
 /**
- * Builds the base environment from the server's own.
+ * Builds the base environment from the server's own. The server's TMPDIR
+ * never passes: children get the private temp dir, or no TMPDIR when none
+ * could be made (the server's own was unusable then).
  *
  * @example
- * childEnvironment({ PATH: "/bin", AWS_SECRET_ACCESS_KEY: "x" }, { tmpdir: "/tmp/w", inheritAll: false });
- * // { env: { PATH: "/bin", TMPDIR: "/tmp/w" }, stripped: ["AWS_SECRET_ACCESS_KEY"], added: { TMPDIR: "/tmp/w" } }
+ * childEnvironment({ PATH: "/bin", JAVA_HOME: "/opt/jdk", AWS_SECRET_ACCESS_KEY: "x" }, { tmpdir: "/tmp/w", inheritAll: false });
+ * // env: { PATH, JAVA_HOME, TMPDIR: "/tmp/w" }; stripped: ["AWS_SECRET_ACCESS_KEY"] by "secret.provider"
  */
 export function childEnvironment(
   inherited: Record<string, string>,
-  options: { tmpdir: string; inheritAll: boolean },
+  options: { tmpdir: string | null; inheritAll: boolean },
 ): ChildEnvironment {
   const env: Record<string, string> = {};
-  const stripped: string[] = [];
+  const strippedBy: Record<string, string> = {};
   for (const [name, value] of Object.entries(inherited)) {
-    if (SERVER_ONLY_ENV.test(name)) stripped.push(name);
-    else if (options.inheritAll || (isAllowlisted(name) && sensitiveEnvKind(name) === null)) env[name] = value;
-    else stripped.push(name);
+    if (name === "TMPDIR") continue;
+    const rule = envRule(name);
+    if (rule && (rule.kind === "server" || !options.inheritAll)) strippedBy[name] = rule.id;
+    else env[name] = value;
   }
-  const added = { TMPDIR: options.tmpdir };
-  return { env: { ...env, ...added }, stripped: stripped.sort(), added };
+  const added: Record<string, string> = options.tmpdir === null ? {} : { TMPDIR: options.tmpdir };
+  return { env: { ...env, ...added }, stripped: Object.keys(strippedBy).sort(), strippedBy, added };
 }
+
+/** Throws when a rule does not match its own examples, or any rule strips what one should keep. */
+function checkRuleExamples(): void {
+  for (const rule of ENV_RULES) {
+    for (const name of rule.examples.stripped) {
+      if (!matches(rule, name)) throw new Error(`env rule ${rule.id} must strip ${name}`);
+    }
+    for (const name of rule.examples.kept) {
+      if (envRule(name) !== null) throw new Error(`env rule ${rule.id}: ${name} must pass (${envRule(name)?.id})`);
+    }
+  }
+}
+
+checkRuleExamples();

@@ -1,5 +1,5 @@
 import { assertEquals } from "../../tests/assert.ts";
-import { childEnvironment, sensitiveEnvKind } from "./env_filter.ts";
+import { childEnvironment, envRule, sensitiveEnvKind } from "./env_filter.ts";
 
 Deno.test("sensitiveEnvKind: loaders and secret-looking names, not ordinary ones", () => {
   for (
@@ -11,6 +11,8 @@ Deno.test("sensitiveEnvKind: loaders and secret-looking names, not ordinary ones
       "BASH_ENV",
       "ENV",
       "GIT_SSH_COMMAND",
+      "GIT_CONFIG_COUNT",
+      "GIT_EXEC_PATH",
       "PYTHONSTARTUP",
       "BASH_FUNC_x%%",
     ]
@@ -27,6 +29,8 @@ Deno.test("sensitiveEnvKind: loaders and secret-looking names, not ordinary ones
       "MY_SECRET_VALUE",
       "SSH_KEY",
       "npm_token",
+      "npm_config_//registry.npmjs.org/:_authToken",
+      "SSH_AUTH_SOCK",
     ]
   ) {
     assertEquals(sensitiveEnvKind(name), "secret", name);
@@ -34,24 +38,51 @@ Deno.test("sensitiveEnvKind: loaders and secret-looking names, not ordinary ones
   for (const name of ["PATH", "HOME", "LANG", "CI", "NODE_ENV", "GIT_AUTHOR_NAME", "KEYBOARD", "FOO"]) {
     assertEquals(sensitiveEnvKind(name), null, name);
   }
+  // The server's own variables are stripped from children, but naming one in a request is not a secret.
+  assertEquals(sensitiveEnvKind("WORKCELL_AUTH_TOKEN"), null);
+  assertEquals(envRule("WORKCELL_AUTH_TOKEN")?.id, "server.own");
 });
 
-Deno.test("childEnvironment: the allowlist passes, everything else is stripped and named, TMPDIR is added", () => {
-  const inherited = {
+Deno.test("childEnvironment: proxies, CA bundles and toolchains pass; secrets and loaders are stripped by rule", () => {
+  const toolchain = {
     PATH: "/bin",
     HOME: "/root",
     LC_ALL: "C",
-    AWS_SECRET_ACCESS_KEY: "s",
-    LD_PRELOAD: "x",
+    JAVA_HOME: "/opt/jdk",
+    HTTPS_PROXY: "http://proxy:3128",
+    NO_PROXY: "localhost",
+    NODE_EXTRA_CA_CERTS: "/etc/ca.pem",
+    SSL_CERT_FILE: "/etc/ca.pem",
+    REQUESTS_CA_BUNDLE: "/etc/ca.pem",
+    VIRTUAL_ENV: "/venv",
+    GOPATH: "/go",
+    CARGO_HOME: "/cargo",
     RANDOM_VAR: "1",
   };
+  const inherited = {
+    ...toolchain,
+    AWS_SECRET_ACCESS_KEY: "s",
+    GITHUB_TOKEN: "t",
+    LD_PRELOAD: "x",
+    TMPDIR: "/unusable",
+  };
   assertEquals(childEnvironment(inherited, { tmpdir: "/tmp/w", inheritAll: false }), {
-    env: { PATH: "/bin", HOME: "/root", LC_ALL: "C", TMPDIR: "/tmp/w" },
-    stripped: ["AWS_SECRET_ACCESS_KEY", "LD_PRELOAD", "RANDOM_VAR"],
+    env: { ...toolchain, TMPDIR: "/tmp/w" },
+    stripped: ["AWS_SECRET_ACCESS_KEY", "GITHUB_TOKEN", "LD_PRELOAD"],
+    strippedBy: {
+      AWS_SECRET_ACCESS_KEY: "secret.name",
+      GITHUB_TOKEN: "secret.name",
+      LD_PRELOAD: "loader.dynamic_linker",
+    },
     added: { TMPDIR: "/tmp/w" },
   });
+  // Without a private temp dir the server's (unusable) TMPDIR is not passed on either.
+  const none = childEnvironment(inherited, { tmpdir: null, inheritAll: false });
+  assertEquals([none.env.TMPDIR, none.added], [undefined, {}]);
   // dangerous mode inherits everything but the server's own variables (the HTTP bearer token).
   assertEquals(childEnvironment(inherited, { tmpdir: "/tmp/w", inheritAll: true }).stripped, []);
   const withToken = { ...inherited, WORKCELL_AUTH_TOKEN: "t" };
-  assertEquals(childEnvironment(withToken, { tmpdir: "/tmp/w", inheritAll: true }).stripped, ["WORKCELL_AUTH_TOKEN"]);
+  assertEquals(childEnvironment(withToken, { tmpdir: "/tmp/w", inheritAll: true }).strippedBy, {
+    WORKCELL_AUTH_TOKEN: "server.own",
+  });
 });

@@ -4,14 +4,17 @@
  * the workspace only, so the directory is made with libc `mkdtemp` through
  * FFI (atomic, mode 0700, unpredictable name; the server already holds
  * --allow-ffi and --allow-run) and removed at shutdown by `rm -rf` run
- * directly (children may have filled it with anything).
+ * directly (children may have filled it with anything). An unusable TMPDIR
+ * is not fatal: the next parent is tried, and with none left commands run
+ * without a private temp dir ({@linkcode choosePrivateTmp}).
  *
  * @example
- * const tmp = createPrivateTmp();
+ * const { tmp } = choosePrivateTmp();
  * // … children use tmp.path as TMPDIR …
- * await tmp.remove();
+ * await tmp?.remove();
  */
 import * as path from "node:path";
+import { errno, libc, strerror } from "../os/libc.ts";
 
 /** Name prefix of the directory, under the system temp dir. */
 export const PRIVATE_TMP_PREFIX = "workcell-tmp-";
@@ -23,23 +26,57 @@ export interface PrivateTmp {
   remove(): Promise<void>;
 }
 
-/** The parent temp dir: $TMPDIR when absolute, else /tmp. */
-function systemTmp(): string {
-  const fromEnv = Deno.env.get("TMPDIR");
-  return fromEnv && path.isAbsolute(fromEnv) ? fromEnv : "/tmp";
+/** The result of {@linkcode choosePrivateTmp}. */
+export interface TmpChoice {
+  /** The directory, or null when no parent would take one (commands then run without a private TMPDIR). */
+  tmp: PrivateTmp | null;
+  /** Why each parent tried before it was refused, e.g. "/nope: mkdtemp failed (errno 2: No such file or directory)". */
+  problems: string[];
 }
 
-/** Creates the directory with mkdtemp(3). */
-export function createPrivateTmp(parent = systemTmp()): PrivateTmp {
-  const lib = Deno.dlopen("libc.so.6", { mkdtemp: { parameters: ["buffer"], result: "pointer" } });
-  let created: string;
-  try {
-    const template = new TextEncoder().encode(`${path.join(parent, PRIVATE_TMP_PREFIX)}XXXXXX\0`);
-    if (lib.symbols.mkdtemp(template) === null) throw new Error(`mkdtemp in ${parent} failed`);
-    created = new TextDecoder().decode(template.subarray(0, template.length - 1));
-  } finally {
-    lib.close();
+/**
+ * Where the directory is tried, in order: $TMPDIR when absolute, then /tmp,
+ * then /dev/shm (a tmpfs on every Linux system, writable when /tmp is not).
+ *
+ * @example
+ * tmpParents({ TMPDIR: "/scratch" }); // ["/scratch", "/tmp", "/dev/shm"]
+ */
+export function tmpParents(env: Record<string, string | undefined>): string[] {
+  const fromEnv = env.TMPDIR;
+  return [...new Set([...(fromEnv && path.isAbsolute(fromEnv) ? [fromEnv] : []), "/tmp", "/dev/shm"])];
+}
+
+/**
+ * Creates the directory in the first of `parents` that takes it.
+ *
+ * @example
+ * const { tmp, problems } = choosePrivateTmp(["/read-only", "/tmp"]); // tmp under /tmp, one problem
+ */
+export function choosePrivateTmp(parents = tmpParents(Deno.env.toObject())): TmpChoice {
+  const problems: string[] = [];
+  for (const parent of parents) {
+    try {
+      return { tmp: createPrivateTmp(parent), problems };
+    } catch (error) {
+      problems.push(`${parent}: ${(error as Error).message}`);
+    }
   }
+  return { tmp: null, problems };
+}
+
+/**
+ * Creates the directory with mkdtemp(3) in `parent`; throws naming errno when it cannot.
+ *
+ * @example
+ * const tmp = createPrivateTmp("/tmp"); // /tmp/workcell-tmp-XXXXXX, mode 0700
+ */
+export function createPrivateTmp(parent: string): PrivateTmp {
+  const template = new TextEncoder().encode(`${path.join(parent, PRIVATE_TMP_PREFIX)}XXXXXX\0`);
+  if (libc().mkdtemp(template) === null) {
+    const code = errno();
+    throw new Error(`mkdtemp failed (errno ${code}: ${strerror(code)})`);
+  }
+  const created = new TextDecoder().decode(template.subarray(0, template.length - 1));
   const real = Deno.realPathSync(created);
   return {
     path: real,

@@ -19,7 +19,9 @@ export {
   InitializeRequestSchema,
   JSONRPCMessageSchema,
   LATEST_PROTOCOL_VERSION,
+  ListRootsRequestSchema,
   ListToolsRequestSchema,
+  RootsListChangedNotificationSchema,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "@modelcontextprotocol/sdk/types.js";
 // @deno-types="@modelcontextprotocol/sdk/types"
@@ -27,6 +29,7 @@ export type {
   CallToolResult,
   ClientCapabilities,
   Implementation,
+  InitializeRequest,
   JSONRPCMessage,
   ServerNotification,
   ServerRequest,

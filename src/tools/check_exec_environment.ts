@@ -2,9 +2,15 @@ import { z } from "zod";
 import { defineTool } from "./tool.ts";
 import { gatesInForce, MODE_POLICIES } from "../policy/modes.ts";
 import { SHELL } from "../policy/command_policy.ts";
-import { ENV_ALLOWLIST, ENV_ALLOWLIST_PREFIXES } from "../policy/env_filter.ts";
+import { ENV_RULES } from "../policy/env_filter.ts";
 import { COMMAND_LIMITS } from "../exec/limits.ts";
+import type { CommandListing } from "../exec/registry.ts";
+import { type ProgramName, PROGRAMS } from "../exec/programs.ts";
+import type { SandboxReport } from "../policy/children.ts";
 import type { SandboxDescription } from "../policy/child_policy.ts";
+import type { Services } from "../services.ts";
+
+type Dependency = { name: string; available: boolean; detail: string; needed_by: string };
 
 const sandboxSchema = z.object({
   enforced: z.boolean(),
@@ -28,11 +34,81 @@ function describeChild(name: string, child: SandboxDescription): string {
     (child.capabilities_dropped ? "; no capabilities" : "");
 }
 
+function dependencies(services: Services, sandbox: SandboxReport): Dependency[] {
+  const { facts, policy } = services;
+  const programs = (Object.keys(PROGRAMS) as ProgramName[]).map((name) => ({
+    name,
+    available: facts.programs[name] !== null,
+    detail: facts.programs[name] ??
+      `not found ${PROGRAMS[name].lookup === "PATH" ? "on PATH" : `at ${PROGRAMS[name].lookup}`}`,
+    needed_by: PROGRAMS[name].neededBy,
+  }));
+  return [
+    {
+      name: "private temp dir",
+      available: policy.tmpdir !== null,
+      detail: [policy.tmpdir ?? "none could be made", ...policy.tmpdirProblems.map((problem) => `refused ${problem}`)]
+        .join("; "),
+      needed_by: "commands' TMPDIR (without one they get no TMPDIR and may write only in the workspace)",
+    },
+    {
+      name: "writable workspace",
+      available: services.workspaceWritable,
+      detail: services.workspaceWritable ? "writable" : "read-only file system, or no write permission",
+      needed_by: "apply_patch (WORKSPACE_READ_ONLY without it) and commands that write in the workspace",
+    },
+    {
+      name: "pseudo-terminal",
+      available: facts.tty.supported,
+      detail: facts.tty.reason ?? "/dev/ptmx opens",
+      needed_by: "exec_command tty:true (TTY_UNSUPPORTED without it)",
+    },
+    {
+      name: "Landlock",
+      available: facts.landlock.abi !== null,
+      detail: facts.landlock.abi !== null ? `ABI ${facts.landlock.abi}` : facts.landlock.reason ?? "unavailable",
+      needed_by: "kernel confinement of commands (safe and trusted mode), git and rg" +
+        (sandbox.missing.length > 0 ? ` (missing now: ${sandbox.missing.join("; ")})` : ""),
+    },
+    ...programs,
+  ];
+}
+
+function dependencyLine(all: Dependency[]): string {
+  const missing = all.filter((dependency) => !dependency.available);
+  if (missing.length === 0) return "dependencies: all present";
+  return `dependencies missing: ${
+    missing.map((dependency) => `${dependency.name} (${dependency.needed_by})`).join("; ")
+  }`;
+}
+
+/** Most commands the text names one by one (the structured list has them all). */
+const LISTED_COMMANDS = 20;
+
+function commandLines(commands: CommandListing[]): string[] {
+  if (commands.length === 0) return ["commands: none in this session"];
+  const running = commands.filter((command) => command.status === "running").length;
+  const lines = commands.slice(-LISTED_COMMANDS).map((command) =>
+    `  ${command.command_id} ${
+      command.status === "running" ? `running, pid ${command.pid}` : `exited ${command.signal ?? command.exit_code}`
+    }${
+      command.tty ? ", tty" : ""
+    }, since ${command.started_at}, ${command.stdout_bytes}+${command.stderr_bytes} bytes: ${command.cmd.slice(0, 80)}`
+  );
+  const older = commands.length - lines.length;
+  return [
+    `commands: ${commands.length} in this session, ${running} running${
+      older > 0 ? ` (the ${older} oldest not shown)` : ""
+    }`,
+    ...lines,
+  ];
+}
+
 export const checkExecEnvironmentTool = defineTool({
   name: "check_exec_environment",
   title: "Check exec environment",
   description:
-    "Describe how exec_command runs commands here: mode, shell, gates, what the kernel enforces on commands, git and rg (Landlock, seccomp, mount namespace, capabilities), stripped environment names, limits and TTY support. Runs nothing.",
+    "Describe how exec_command runs commands here: mode, shell, gates, what the kernel enforces on commands, git and rg (Landlock, seccomp, mount namespace, capabilities), stripped environment names, limits, TTY support, and this session's commands (ids, status, pids). Runs nothing.",
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({}),
   output: z.object({
@@ -51,8 +127,13 @@ export const checkExecEnvironmentTool = defineTool({
       ripgrep: sandboxSchema.describe("What the rg of list_files and search_text gets."),
     }),
     env: z.object({
-      allowlist: z.array(z.string()).describe("Inherited names children keep (LC_* as a prefix)."),
+      rules: z.array(z.object({
+        id: z.string(),
+        kind: z.enum(["server", "loader", "secret"]),
+        description: z.string(),
+      })).describe("The rules in force: children get the server's environment minus what these strip."),
       stripped: z.array(z.string()).describe("Names of the server's variables children do not get (never values)."),
+      stripped_by: z.record(z.string(), z.string()).describe("The rule id that stripped each name."),
       added: z.record(z.string(), z.string()),
     }),
     limits: z.object({
@@ -63,6 +144,26 @@ export const checkExecEnvironmentTool = defineTool({
       retention_ms: z.int(),
     }),
     tty: z.object({ supported: z.boolean(), reason: z.string().nullable() }),
+    dependencies: z.array(z.object({
+      name: z.string(),
+      available: z.boolean(),
+      detail: z.string().describe("Where it was found, or why it is missing."),
+      needed_by: z.string().describe("What works only with it (everything else works without it)."),
+    })).describe("Optional pieces of the machine, probed once at start-up: what is there and what is missing."),
+    commands: z.array(z.object({
+      command_id: z.string(),
+      cmd: z.string(),
+      status: z.enum(["running", "exited"]),
+      pid: z.int(),
+      started_at: z.string().describe("ISO 8601 start time."),
+      exit_code: z.int().nullable(),
+      signal: z.string().nullable(),
+      tty: z.boolean(),
+      stdout_bytes: z.int(),
+      stderr_bytes: z.int(),
+    })).describe(
+      "This session's commands still held (running, and finished ones until pruned), in start order: poll one with write_stdin, stop it with kill_command, page it with read_output.",
+    ),
   }),
   handler: async (_args, ctx) => {
     const mode = ctx.config.mode;
@@ -83,8 +184,10 @@ export const checkExecEnvironmentTool = defineTool({
       grants: [...grants].sort(),
       sandbox,
       env: {
-        allowlist: mode === "dangerous" ? ["*"] : [...ENV_ALLOWLIST, ...ENV_ALLOWLIST_PREFIXES.map((p) => `${p}*`)],
+        rules: ENV_RULES.filter((rule) => mode !== "dangerous" || rule.kind === "server")
+          .map(({ id, kind, description }) => ({ id, kind, description })),
         stripped: policy.environment.stripped,
+        stripped_by: policy.environment.strippedBy,
         added: policy.environment.added,
       },
       limits: {
@@ -95,6 +198,8 @@ export const checkExecEnvironmentTool = defineTool({
         retention_ms: COMMAND_LIMITS.retentionMs,
       },
       tty,
+      dependencies: dependencies(ctx.services, sandbox),
+      commands: ctx.services.commands.list(ctx.sessionState.commandIds),
     };
     const text = [
       modePolicy.summary,
@@ -106,14 +211,18 @@ export const checkExecEnvironmentTool = defineTool({
       describeChild("git", sandbox.git),
       describeChild("rg", sandbox.ripgrep),
       ...(sandbox.missing.length > 0 ? [`missing: ${sandbox.missing.join("; ")}`] : []),
-      `environment: ${
-        mode === "dangerous" ? "the server's whole environment is inherited" : "allowlisted variables only"
-      }; stripped: ${data.env.stripped.join(", ") || "none"}; TMPDIR=${policy.tmpdir}`,
+      `environment: the server's, minus ${
+        mode === "dangerous" ? "its own WORKCELL_* variables" : "secret-looking and loader variables"
+      }; stripped: ${
+        data.env.stripped.map((name) => `${name} (${data.env.stripped_by[name]})`).join(", ") || "none"
+      }; TMPDIR=${policy.tmpdir ?? "(none: no private temp dir could be made)"}`,
       `tty: ${tty.supported ? "supported" : `unsupported (${tty.reason})`}`,
+      dependencyLine(data.dependencies),
       `limits: ${COMMAND_LIMITS.maxActiveCommands} active, ${COMMAND_LIMITS.maxRetainedCommands} retained, ` +
       `${COMMAND_LIMITS.perStreamBytes} bytes per stream, ${COMMAND_LIMITS.totalOutputBytes} bytes total, retention ${
         COMMAND_LIMITS.retentionMs / 60000
       } min`,
+      ...commandLines(data.commands),
     ].join("\n");
     return { text, data };
   },

@@ -5,6 +5,7 @@ import { commandOutput, commandResultSchema } from "./command_result.ts";
 import { openConfined } from "../workspace/confine.ts";
 import { closeFd } from "../os/fs_at.ts";
 import { ToolError } from "../errors.ts";
+import { waitForCommand } from "./command_wait.ts";
 
 export const execCommandTool = defineTool({
   name: "exec_command",
@@ -41,11 +42,7 @@ export const execCommandTool = defineTool({
     } finally {
       closeFd(workdir.fd);
     }
-    await commands.wait(command, args.yield_time_ms, {
-      signal: ctx.signal,
-      onProgress: (elapsed) =>
-        void ctx.progress(Math.round(elapsed), args.yield_time_ms, `running ${command.id}`).catch(() => {}),
-    });
+    await waitForCommand(ctx, command, { yieldMs: args.yield_time_ms, settle: false });
     const notFound = commands.notFoundError(command);
     if (notFound) throw notFound;
     const poll = commands.poll(command, args.max_output_bytes);

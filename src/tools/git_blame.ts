@@ -8,6 +8,7 @@ export const gitBlameTool = defineTool({
   description:
     `Per-line attribution (sha, author, time, summary) from git blame --porcelain, for a line range of at most ${MAX_BLAME_LINES} lines; page with next_start_line.`,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  requires: ["git"],
   input: z.strictObject({
     path: z.string().min(1).describe("File, relative to the workspace root."),
     start_line: z.int().min(1).optional().describe("First line (1-based)."),

@@ -34,6 +34,7 @@ export const gitDiffTool = defineTool({
   description:
     "Unstaged (default) or staged diff, or against a revision or range, as per-file stats plus unified text bounded by max_bytes (cut at a line end; cut_files names what is missing).",
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  requires: ["git"],
   input: z.strictObject({
     staged: z.boolean().default(false).describe(
       "Diff the index against HEAD (or rev) instead of the worktree against the index.",

@@ -11,6 +11,7 @@ export const gitLogTool = defineTool({
   description:
     "Structured commit history (newest first) with filters by revision, path, date, author and message (author and grep are git regular expressions).",
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  requires: ["git"],
   input: z.strictObject({
     max_count: z.int().min(1).max(MAX_LOG_COUNT).default(20).describe("Maximum commits."),
     rev: z.string().optional().describe('Revision or range to start from (default HEAD), e.g. "main..feature".'),

@@ -10,6 +10,7 @@ export const gitShowTool = defineTool({
   description:
     "A commit's metadata, diffstat and bounded patch (merges against their first parent); with path, that file's content at the revision (UTF-8 text only).",
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  requires: ["git"],
   input: z.strictObject({
     rev: z.string().min(1).describe('Revision, e.g. "HEAD", a sha or a tag.'),
     path: z.string().optional().describe("Show this file's content at rev instead of the commit."),

@@ -15,6 +15,7 @@ export const gitStatusTool = defineTool({
   description:
     "Structured working-tree status from git status --porcelain=v2: branch, upstream, ahead/behind, detached HEAD, staged/unstaged/untracked/conflicted entries with rename origins. index/worktree are git's XY letters ('.' = unchanged).",
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  requires: ["git"],
   input: z.strictObject({
     path: z.string().optional().describe("Limit to this path (relative to the workspace root)."),
     include_ignored: z.boolean().default(false).describe("Also list ignored files."),

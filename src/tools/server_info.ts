@@ -4,6 +4,10 @@ import { SERVER_NAME, SERVER_VERSION } from "../version.ts";
 import { projectContext } from "../project/context.ts";
 import { gatesInForce, MODE_POLICIES } from "../policy/modes.ts";
 import { SUPPORTED_PROTOCOL_VERSIONS } from "../sdk/mod.ts";
+import { ERROR_CODES } from "../errors.ts";
+import { writeGrant } from "../permissions.ts";
+import type { RootsReport } from "../session/roots.ts";
+import { SOURCE_LABELS, type WorkspaceChoice } from "../workspace/resolve.ts";
 
 const annotationsSchema = z.object({
   readOnlyHint: z.boolean(),
@@ -11,6 +15,35 @@ const annotationsSchema = z.object({
   idempotentHint: z.boolean(),
   openWorldHint: z.boolean(),
 });
+
+/** The source of the workspace in words, with the root URI when it came from the client. */
+function sourceDetail(choice: WorkspaceChoice | null, roots: RootsReport | null): string {
+  if (choice === null) return "nowhere: nothing named a workspace";
+  if (choice.source === "roots" && roots) {
+    return `the client's first MCP root ${roots.uris.find((uri) => uri.startsWith("file:")) ?? choice.dir}`;
+  }
+  if (choice.source === "cwd" && roots) {
+    return `the server's working directory (the client's roots gave none${roots.error ? `: ${roots.error}` : ""})`;
+  }
+  return SOURCE_LABELS[choice.source];
+}
+
+/** The lines about the client's roots: the ones not served, and a change since start. */
+function rootLines(roots: RootsReport | null): string[] {
+  if (!roots) return [];
+  const lines: string[] = [];
+  if (roots.others.length > 0) {
+    lines.push(
+      `other roots, not served: ${roots.others.join(", ")} (start with --workspace DIR to serve another one)`,
+    );
+  }
+  if (roots.changed_to) {
+    lines.push(
+      `the client's roots changed to ${roots.changed_to}; this session keeps its workspace (restart, or pass --workspace, to switch)`,
+    );
+  }
+  return lines;
+}
 
 export const serverInfoTool = defineTool({
   name: "server_info",
@@ -21,7 +54,29 @@ export const serverInfoTool = defineTool({
   input: z.strictObject({}),
   output: z.object({
     server: z.object({ name: z.string(), version: z.string() }),
-    workspace: z.object({ root: z.string(), writable: z.boolean() }),
+    workspace: z.object({
+      root: z.string().nullable().describe("The workspace root, or null when there is none (see refused)."),
+      writable: z.boolean(),
+      source: z.enum(["flag", "env", "roots", "cwd"]).nullable().describe(
+        "Where it came from: --workspace, CLAUDE_PROJECT_DIR, the client's MCP roots, or the working directory.",
+      ),
+      source_detail: z.string(),
+      refused: z.object({ dir: z.string().nullable(), reason: z.string(), hint: z.string() }).nullable().describe(
+        "Why there is no workspace: every tool but server_info answers NO_WORKSPACE.",
+      ),
+      deno_write_grant: z.enum(["workspace", "wider", "none"]).describe(
+        "What Deno's --allow-write covers: exactly the workspace, more than it, or nothing of it.",
+      ),
+      roots: z.object({
+        uris: z.array(z.string()),
+        others: z.array(z.string()).describe("Other file:// roots, not served: --workspace chooses one of them."),
+        ignored: z.array(z.object({ uri: z.string(), reason: z.string() })),
+        error: z.string().nullable(),
+        changed_to: z.string().nullable().describe(
+          "The first root after a roots/list_changed, when it is not the workspace (which does not move).",
+        ),
+      }).nullable().describe("The client's roots when they were asked (the command line left the workspace open)."),
+    }),
     project: z.object({
       git: z.object({
         relation: z.enum(["workspace", "inside", "parent"]),
@@ -67,6 +122,11 @@ export const serverInfoTool = defineTool({
       client: z.object({ name: z.string(), version: z.string() }).nullable(),
       client_capabilities: z.record(z.string(), z.unknown()).nullable(),
     }),
+    commands: z.object({
+      count: z.int().describe("This session's commands still held (running or finished, until pruned)."),
+      running: z.int(),
+      ids: z.array(z.string()).describe("Their command_ids in start order; check_exec_environment lists them in full."),
+    }),
     catalog: z.object({
       count: z.int(),
       names: z.array(z.string()),
@@ -76,19 +136,36 @@ export const serverInfoTool = defineTool({
     }),
   }),
   handler: async (_args, ctx) => {
-    const { config, workspace, services, session, catalog } = ctx;
+    const { config, facts, session, catalog } = ctx;
+    const bound = ctx.binding.bound;
+    const refusal = ctx.binding.refusal;
     const policy = MODE_POLICIES[config.mode];
-    const project = await projectContext(services.git);
-    const facts = services.facts;
-    const report = await services.policy.sandbox(ctx.sessionState.grants);
-    const sandbox = {
-      enforced: report.commands.layers.includes("landlock"),
-      reason: report.missing.length > 0 ? report.missing.join("; ") : null,
-    };
+    const project = bound ? await projectContext(bound.services.git) : { git: null, manifests: [], instructions: [] };
+    const report = bound ? await bound.services.policy.sandbox(ctx.sessionState.grants) : null;
+    const sandbox = report
+      ? {
+        enforced: report.commands.layers.includes("landlock"),
+        reason: report.missing.length > 0 ? report.missing.join("; ") : null,
+      }
+      : { enforced: false, reason: "there is no workspace, so no command runs" };
     const gatesNow = gatesInForce(config.mode, ctx.sessionState.grants);
+    const commands = bound?.services.commands.list(ctx.sessionState.commandIds) ?? [];
+    const running = commands.filter((command) => command.status === "running");
+    const choice = bound?.choice ?? refusal?.choice ?? null;
+    const workspace = {
+      root: bound?.workspace.root ?? null,
+      writable: bound?.services.workspaceWritable ?? false,
+      source: choice?.source ?? null,
+      source_detail: sourceDetail(choice, session.roots),
+      refused: refusal
+        ? { dir: refusal.choice?.dir ?? null, reason: refusal.reason, hint: ERROR_CODES.NO_WORKSPACE.hint }
+        : null,
+      deno_write_grant: bound ? await writeGrant(bound.workspace.root) : "none" as const,
+      roots: session.roots,
+    };
     const data = {
       server: { name: SERVER_NAME, version: SERVER_VERSION },
-      workspace: { root: workspace.root, writable: facts.workspaceWritable },
+      workspace,
       project,
       policy: {
         mode: config.mode,
@@ -126,6 +203,7 @@ export const serverInfoTool = defineTool({
         client: session.client ? { name: session.client.name, version: session.client.version } : null,
         client_capabilities: session.capabilities as Record<string, unknown> | null,
       },
+      commands: { count: commands.length, running: running.length, ids: commands.map((command) => command.command_id) },
       catalog: {
         count: catalog.length,
         names: catalog.map((tool) => tool.name),
@@ -136,10 +214,15 @@ export const serverInfoTool = defineTool({
     };
     const git = project.git;
     const lines = [
-      `${SERVER_NAME} ${SERVER_VERSION} — workspace ${workspace.root}${facts.workspaceWritable ? "" : " (read-only)"}`,
+      bound
+        ? `${SERVER_NAME} ${SERVER_VERSION} — workspace ${bound.workspace.root} (from ${workspace.source_detail}${
+          workspace.writable ? "" : "; read-only"
+        })`
+        : `${SERVER_NAME} ${SERVER_VERSION} — NO WORKSPACE: ${refusal?.reason}. ${ERROR_CODES.NO_WORKSPACE.hint}`,
+      ...rootLines(session.roots),
       `mode: ${policy.summary}`,
       `sandbox: ${
-        report.commands.enforced
+        report?.commands.enforced
           ? `commands under ${report.commands.layers.join(", ")}; git and rg read-only`
           : `NOT enforced for commands${sandbox.reason ? ` (${sandbox.reason})` : ""}`
       }`,
@@ -148,6 +231,8 @@ export const serverInfoTool = defineTool({
           git.dirty ? ", dirty" : ", clean"
         }` +
           (git.relation === "parent" ? ` (repository root ${git.root} is above the workspace)` : "")
+        : facts.programs.git === null
+        ? "git: unavailable (git is not on the server's PATH)"
         : "git: not a repository",
       `manifests: ${project.manifests.join(", ") || "none"}`,
       `runtime: deno ${Deno.version.deno}${
@@ -158,6 +243,13 @@ export const serverInfoTool = defineTool({
       }`,
       `protocol: ${session.protocolVersion ?? "not negotiated"}, client ${
         session.client ? `${session.client.name} ${session.client.version}` : "unknown"
+      }`,
+      `commands: ${
+        commands.length === 0
+          ? "none in this session"
+          : `${commands.length} in this session, ${running.length} running${
+            running.length > 0 ? ` (${running.map((command) => command.command_id).join(", ")})` : ""
+          }`
       }`,
       `tools (${catalog.length}): ${catalog.map((tool) => tool.name).join(", ")}`,
       ...project.instructions.map((file) =>

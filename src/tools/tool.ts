@@ -6,8 +6,11 @@
 import type { z } from "zod";
 import type { Config } from "../config.ts";
 import type { Workspace } from "../workspace/confine.ts";
-import type { Services } from "../services.ts";
+import type { RuntimeFacts, Services } from "../services.ts";
+import type { WorkspaceBinding } from "../session/binding.ts";
+import type { RootsReport } from "../session/roots.ts";
 import type { ClientCapabilities, Implementation } from "../sdk/mod.ts";
+import type { ProgramName } from "../exec/programs.ts";
 
 /** The four MCP behaviour hints, all required so none is left to a client's default. */
 export interface Annotations {
@@ -25,6 +28,8 @@ export interface SessionInfo {
   capabilities: ClientCapabilities | null;
   /** Transport the session arrived on. */
   transport: "stdio" | "http";
+  /** What the client said when its roots were asked, or null when they were not (the command line chose). */
+  roots: RootsReport | null;
 }
 
 /** A form elicitation request; the answer is the client's action and content. */
@@ -46,8 +51,14 @@ export interface ElicitAnswer {
 /** Everything a handler may use besides its arguments. */
 export interface ToolContext {
   config: Config;
+  /** Facts about the machine, known with or without a workspace. */
+  facts: RuntimeFacts;
+  /** The workspace root; reading it without a workspace throws NO_WORKSPACE (only server_info runs then). */
   workspace: Workspace;
+  /** The services on the workspace; NO_WORKSPACE without one, like `workspace`. */
   services: Services;
+  /** Where the workspace came from, or why there is none. */
+  binding: WorkspaceBinding;
   session: SessionInfo;
   /** The tools this server advertises, in catalog order. */
   catalog: readonly ToolDefinition[];
@@ -97,6 +108,8 @@ export interface ToolDefinition<
   input: Input;
   /** Success payload (without `ok`); the error shape is added by the server. */
   output: Output;
+  /** Programs the tool runs; where one was not found at start-up the server answers PROGRAM_UNAVAILABLE. */
+  requires?: readonly ProgramName[];
   handler(args: z.infer<Input>, ctx: ToolContext): Promise<ToolOutput>;
 }
 

@@ -63,6 +63,16 @@ export class LineTransport implements Transport {
     return this.#write(message);
   }
 
+  /** Ids of the requests received and not answered yet. */
+  unanswered(): ReadonlySet<string | number> {
+    return this.#inFlight;
+  }
+
+  /** Resolves once everything sent so far is written out. */
+  async flush(): Promise<void> {
+    await this.#writes.catch(() => {});
+  }
+
   /** Waits until every request received has been answered, at most DRAIN_GRACE_MS. */
   async #drain(): Promise<void> {
     if (this.#inFlight.size === 0) return;

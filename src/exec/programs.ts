@@ -1,0 +1,71 @@
+/**
+ * The programs whose presence check_exec_environment reports, looked up
+ * once at start-up on the server's PATH (which children inherit), and the
+ * tools that need one of them (git).
+ *
+ * @example
+ * const found = probePrograms(Deno.env.get("PATH") ?? "");
+ * found.git; // "/usr/bin/git", or null when git is not installed
+ */
+import * as path from "node:path";
+
+/** Each reported program: where it is looked for, and what needs it. */
+export const PROGRAMS = {
+  sh: { lookup: "/bin/sh", neededBy: "exec_command in trusted and dangerous mode (and with a shell grant)" },
+  git: {
+    lookup: "PATH",
+    neededBy: "git_status, git_diff, git_log, git_show, git_blame, and server_info's git context",
+  },
+  perl: { lookup: "PATH", neededBy: "commands that run Perl" },
+  python3: { lookup: "PATH", neededBy: "commands that run Python" },
+} as const;
+
+/** A reported program. */
+export type ProgramName = keyof typeof PROGRAMS;
+
+/** Where each program was found, or null. */
+export type ProgramFacts = Record<ProgramName, string | null>;
+
+function isExecutableFile(candidate: string): boolean {
+  try {
+    const info = Deno.statSync(candidate);
+    return info.isFile && ((info.mode ?? 0) & 0o111) !== 0;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The first executable `name` in the absolute directories of `searchPath`
+ * (relative entries are skipped: they would resolve against each child's
+ * working directory), or null.
+ *
+ * @example
+ * findOnPath("git", "/usr/local/bin:/usr/bin"); // "/usr/bin/git"
+ */
+export function findOnPath(name: string, searchPath: string): string | null {
+  for (const dir of searchPath.split(":")) {
+    if (!path.isAbsolute(dir)) continue;
+    const candidate = path.join(dir, name);
+    if (isExecutableFile(candidate)) return candidate;
+  }
+  return null;
+}
+
+/**
+ * Looks every reported program up.
+ *
+ * @example
+ * probePrograms("/usr/bin").python3; // "/usr/bin/python3", or null
+ */
+export function probePrograms(searchPath: string): ProgramFacts {
+  const found = {} as ProgramFacts;
+  for (const [name, spec] of Object.entries(PROGRAMS) as [ProgramName, (typeof PROGRAMS)[ProgramName]][]) {
+    found[name] = spec.lookup === "PATH"
+      ? findOnPath(name, searchPath)
+      : isExecutableFile(spec.lookup)
+      ? spec.lookup
+      : null;
+  }
+  return found;
+}

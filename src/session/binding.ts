@@ -1,0 +1,160 @@
+/**
+ * The workspace of one server process, bound once: at start from the
+ * command line, or — on stdio without `--workspace` or `CLAUDE_PROJECT_DIR`
+ * — after initialize, from the client's roots or the working directory.
+ * Until then tool calls wait here and are listed (so a hand-off to a new
+ * process can pass them on); refused, every tool but server_info answers
+ * NO_WORKSPACE. The services (pinned root, sandbox, rg runner, command
+ * registry) exist only once bound, so they always follow the chosen root.
+ *
+ * @example
+ * const binding = new WorkspaceBinding();
+ * binding.settle(await openChoice(choice, options));
+ * await binding.wait(); // resolves at once now
+ */
+import { ToolError } from "../errors.ts";
+import type { Config } from "../config.ts";
+import { closeFd } from "../os/fs_at.ts";
+import { createServices, type RuntimeFacts, type Services } from "../services.ts";
+import { openWorkspace, type Workspace, WorkspaceError } from "../workspace/confine.ts";
+import { implicitRefusal, SOURCE_LABELS, type WorkspaceChoice } from "../workspace/resolve.ts";
+
+/** A bound workspace and the services built on it. */
+export interface Bound {
+  choice: WorkspaceChoice;
+  workspace: Workspace;
+  services: Services;
+}
+
+/** Why there is no workspace. */
+export interface Refusal {
+  /** The directory that was refused, or null when nothing named one. */
+  choice: WorkspaceChoice | null;
+  reason: string;
+}
+
+/** A tool call waiting for the workspace: its id, its request as received, and its cancellation. */
+export interface WaitingCall {
+  id: string | number;
+  request: { method: string; params?: unknown };
+  signal: AbortSignal;
+}
+
+/** The binding of one process. */
+export class WorkspaceBinding {
+  #bound: Bound | null = null;
+  #refusal: Refusal | null = null;
+  readonly #settled = Promise.withResolvers<void>();
+  readonly #waiting = new Map<string | number, WaitingCall>();
+  #onFirstWait: (() => void) | null = null;
+
+  /** Whether it is neither bound nor refused yet. */
+  get pending(): boolean {
+    return this.#bound === null && this.#refusal === null;
+  }
+
+  /** The workspace and services, or null while pending or when refused. */
+  get bound(): Bound | null {
+    return this.#bound;
+  }
+
+  /** Why there is no workspace, or null. */
+  get refusal(): Refusal | null {
+    return this.#refusal;
+  }
+
+  /** Binds a workspace, or refuses; only the first call counts. */
+  settle(outcome: Bound | Refusal): void {
+    if (!this.pending) return;
+    if ("workspace" in outcome) this.#bound = outcome;
+    else this.#refusal = outcome;
+    this.#waiting.clear();
+    this.#settled.resolve();
+  }
+
+  /** Runs `start` when the first call waits on a pending binding (if initialize alone did not settle it). */
+  onFirstWait(start: () => void): void {
+    this.#onFirstWait = start;
+  }
+
+  /** Waits until bound or refused; `call` is listed as waiting meanwhile. A cancelled call stops waiting. */
+  async wait(call?: WaitingCall): Promise<void> {
+    if (!this.pending) return;
+    const start = this.#onFirstWait;
+    this.#onFirstWait = null;
+    start?.();
+    if (!call) return await this.#settled.promise;
+    this.#waiting.set(call.id, call);
+    const cancelled = Promise.withResolvers<void>();
+    const onAbort = () => cancelled.resolve();
+    call.signal.addEventListener("abort", onAbort, { once: true });
+    try {
+      await Promise.race([this.#settled.promise, cancelled.promise]);
+    } finally {
+      call.signal.removeEventListener("abort", onAbort);
+    }
+  }
+
+  /** Calls waiting now and not cancelled, in arrival order. */
+  waitingCalls(): WaitingCall[] {
+    return [...this.#waiting.values()].filter((call) => !call.signal.aborted);
+  }
+
+  /** Ids of every call that waited here (cancelled ones included: they get no answer). */
+  heldIds(): ReadonlySet<string | number> {
+    return new Set(this.#waiting.keys());
+  }
+
+  /** NO_WORKSPACE, saying why, while there is no workspace; null once bound. */
+  noWorkspace(): ToolError | null {
+    if (this.#bound) return null;
+    return new ToolError(
+      "NO_WORKSPACE",
+      this.#refusal ? `no workspace: ${this.#refusal.reason}` : "no workspace yet: the client's roots are being asked",
+      { details: { reason: this.#refusal?.reason ?? null } },
+    );
+  }
+
+  /** The bound workspace and services; throws {@linkcode noWorkspace}'s error otherwise. */
+  require(): Bound {
+    if (this.#bound) return this.#bound;
+    throw this.noWorkspace();
+  }
+
+  /** Stops the bound services (shutdown). */
+  async close(): Promise<void> {
+    await this.#bound?.services.close();
+  }
+}
+
+/** What opening a workspace needs besides the choice. */
+export interface OpenOptions {
+  config: Config;
+  facts: RuntimeFacts;
+  /** Real path of the user's home directory, or null when unknown. */
+  home: string | null;
+}
+
+/**
+ * Pins `choice` and builds its services, or says why it cannot be served:
+ * it does not exist or is not a directory, or it is `/` or the home
+ * directory and came from anywhere but `--workspace`.
+ *
+ * @example
+ * binding.settle(await openChoice({ dir: "/home/u/app", source: "roots" }, { config, facts, home: "/home/u" }));
+ */
+export async function openChoice(choice: WorkspaceChoice, options: OpenOptions): Promise<Bound | Refusal> {
+  let workspace: Workspace;
+  try {
+    workspace = await openWorkspace(choice.dir);
+  } catch (error) {
+    if (!(error instanceof WorkspaceError)) throw error;
+    return { choice, reason: `${error.message} (from ${SOURCE_LABELS[choice.source]})` };
+  }
+  const reason = implicitRefusal({ real: workspace.root, source: choice.source, home: options.home });
+  if (reason !== null) {
+    closeFd(workspace.fd);
+    return { choice, reason };
+  }
+  return { choice, workspace, services: await createServices(options.config, workspace, options.facts) };
+}

@@ -1,0 +1,83 @@
+/**
+ * The client's MCP roots: asked with `roots/list` once after initialize
+ * (only when the command line left the workspace open and the client
+ * declared the `roots` capability), and asked again on
+ * `notifications/roots/list_changed` to keep the report current. A change
+ * never moves the workspace of a running session: its root is pinned, its
+ * sandbox built and its commands run there, so server_info says the roots
+ * changed and that a restart (or `--workspace`) switches.
+ *
+ * @example
+ * const { pick, report } = await askRoots(server);
+ * if (pick.choice) console.error(`workspace from roots: ${pick.choice.dir}`);
+ */
+import { RootsListChangedNotificationSchema, type Server } from "../sdk/mod.ts";
+import { pickRoot, type RootsPick } from "../workspace/resolve.ts";
+
+/** How long the client may take to answer roots/list before the working directory is used instead. */
+export const ROOTS_TIMEOUT_MS = 5000;
+
+/** What the client said about its roots, as server_info reports it. */
+export interface RootsReport {
+  /** The URIs the client listed, in its order. */
+  uris: string[];
+  /** The other `file://` roots, not served. */
+  others: string[];
+  /** Roots that cannot be a workspace, with why. */
+  ignored: { uri: string; reason: string }[];
+  /** Why roots/list gave nothing usable (failed, timed out), or null. */
+  error: string | null;
+  /** Set once a roots/list_changed named another first root than the served workspace. */
+  changed_to: string | null;
+}
+
+/** The roots asked now: the pick and its report. */
+export interface RootsAnswer {
+  pick: RootsPick;
+  report: RootsReport;
+}
+
+/**
+ * Asks the client for its roots (bounded by {@linkcode ROOTS_TIMEOUT_MS}); a failure is reported, not thrown.
+ *
+ * @example
+ * const { pick } = await askRoots(server);
+ */
+export async function askRoots(server: Server): Promise<RootsAnswer> {
+  try {
+    const { roots } = await server.listRoots(undefined, { timeout: ROOTS_TIMEOUT_MS });
+    const pick = pickRoot(roots);
+    return {
+      pick,
+      report: {
+        uris: roots.map((root) => root.uri),
+        others: pick.others,
+        ignored: pick.ignored,
+        error: null,
+        changed_to: null,
+      },
+    };
+  } catch (error) {
+    const reason = `roots/list failed: ${(error as Error).message}`;
+    return {
+      pick: { choice: null, others: [], ignored: [] },
+      report: { uris: [], others: [], ignored: [], error: reason, changed_to: null },
+    };
+  }
+}
+
+/**
+ * On `notifications/roots/list_changed`, asks again and updates `report`
+ * in place; `servedRoot` (the workspace as chosen) never changes.
+ *
+ * @example
+ * watchRootChanges(server, session.roots!, bound.choice.dir);
+ */
+export function watchRootChanges(server: Server, report: RootsReport, servedRoot: string): void {
+  server.setNotificationHandler(RootsListChangedNotificationSchema, async () => {
+    const { pick, report: fresh } = await askRoots(server);
+    Object.assign(report, fresh, {
+      changed_to: pick.choice && pick.choice.dir !== servedRoot ? pick.choice.dir : null,
+    });
+  });
+}
