@@ -17,7 +17,16 @@
 import { advertisedTools } from "../catalog.ts";
 import { toolListing } from "../server.ts";
 import { SUPPORTED_PROTOCOL_VERSIONS, type Tool } from "../sdk/mod.ts";
-import { SERVER_NAME, SERVER_VERSION } from "../version.ts";
+import { SERVER_VERSION } from "../version.ts";
+import {
+  ICON_SIZE,
+  iconUrl,
+  REGISTRY_NAME,
+  REPOSITORY_URL,
+  SERVER_DESCRIPTION,
+  SERVER_TITLE,
+  WEBSITE_URL,
+} from "../metadata.ts";
 import type { Config } from "../config.ts";
 
 /** Where the HTTP transport serves the card. */
@@ -26,10 +35,8 @@ export const SERVER_CARD_PATH = "/.well-known/mcp/server-card.json";
 export const SERVER_CARD_SCHEMA = "https://static.modelcontextprotocol.io/schemas/v2/server-card.schema.json";
 /** The `_meta` key holding workcell's own description. */
 export const CARD_META_KEY = "workcell/server";
-/** The card's name: `namespace/name` as the draft requires. */
-export const CARD_NAME = `${SERVER_NAME}/${SERVER_NAME}`;
-
-const DESCRIPTION = "A confined coding workspace: read, search, patch, run commands, git, images.";
+/** The card's name: the registry's reverse-DNS `namespace/name`, as the draft requires. */
+export const CARD_NAME = REGISTRY_NAME;
 
 /** workcell's part of the card. */
 export interface CardDetails {
@@ -47,6 +54,9 @@ export interface ServerCard {
   title: string;
   version: string;
   description: string;
+  websiteUrl: string;
+  repository: { url: string; source: "github" };
+  icons: { src: string; mimeType: string; sizes: string[] }[];
   remotes?: {
     type: "streamable-http";
     url: string;
@@ -82,9 +92,12 @@ export function serverCard(config: Config, http?: { url: string }): ServerCard {
   return {
     $schema: SERVER_CARD_SCHEMA,
     name: CARD_NAME,
-    title: SERVER_NAME,
+    title: SERVER_TITLE,
     version: SERVER_VERSION,
-    description: DESCRIPTION,
+    description: SERVER_DESCRIPTION,
+    websiteUrl: WEBSITE_URL,
+    repository: { url: REPOSITORY_URL, source: "github" },
+    icons: [{ src: iconUrl(), mimeType: "image/png", sizes: [ICON_SIZE] }],
     ...(remotes ? { remotes } : {}),
     _meta: {
       [CARD_META_KEY]: {
