@@ -33,10 +33,10 @@ export const SERVER_DESCRIPTION =
 /** server.json's bound on `description` (its 2025-12-11 schema). */
 export const MAX_DESCRIPTION_CHARS = 100;
 
-/** The icon: a 128x128 PNG beside this module (also the bundle's icon.png). */
+/** The icon: a 512x512 PNG (the size Claude Desktop asks of a bundle icon) beside this module; also the bundle's icon.png. */
 export const ICON_FILE: URL = new URL("./icon.png", import.meta.url);
 /** Its size, as MCP icons state it. */
-export const ICON_SIZE = "128x128";
+export const ICON_SIZE = "512x512";
 /** The icon's path in the repository, for links to a tagged copy. */
 export const ICON_REPO_PATH = "src/icon.png";
 
@@ -46,6 +46,30 @@ export const ICON_REPO_PATH = "src/icon.png";
  */
 export function iconUrl(version = SERVER_VERSION): string {
   return `https://raw.githubusercontent.com/${REPOSITORY}/v${version}/${ICON_REPO_PATH}`;
+}
+
+/** The identity fields server.json and the server card share (the registry's `ServerDetail`). */
+export interface RegistryIdentity {
+  name: string;
+  title: string;
+  description: string;
+  version: string;
+  websiteUrl: string;
+  repository: { url: string; source: "github" };
+  icons: { src: string; mimeType: string; sizes: string[] }[];
+}
+
+/** Those fields, with the icon as an https link (neither format allows a `data:` URI). */
+export function registryIdentity(): RegistryIdentity {
+  return {
+    name: REGISTRY_NAME,
+    title: SERVER_TITLE,
+    description: SERVER_DESCRIPTION,
+    version: SERVER_VERSION,
+    websiteUrl: WEBSITE_URL,
+    repository: { url: REPOSITORY_URL, source: "github" },
+    icons: [{ src: iconUrl(), mimeType: "image/png", sizes: [ICON_SIZE] }],
+  };
 }
 
 let dataUri: string | undefined;

@@ -17,16 +17,7 @@
 import { advertisedTools } from "../catalog.ts";
 import { toolListing } from "../server.ts";
 import { SUPPORTED_PROTOCOL_VERSIONS, type Tool } from "../sdk/mod.ts";
-import { SERVER_VERSION } from "../version.ts";
-import {
-  ICON_SIZE,
-  iconUrl,
-  REGISTRY_NAME,
-  REPOSITORY_URL,
-  SERVER_DESCRIPTION,
-  SERVER_TITLE,
-  WEBSITE_URL,
-} from "../metadata.ts";
+import { REGISTRY_NAME, type RegistryIdentity, registryIdentity } from "../metadata.ts";
 import type { Config } from "../config.ts";
 
 /** Where the HTTP transport serves the card. */
@@ -48,15 +39,8 @@ export interface CardDetails {
 }
 
 /** The card as served. */
-export interface ServerCard {
+export interface ServerCard extends RegistryIdentity {
   $schema: string;
-  name: string;
-  title: string;
-  version: string;
-  description: string;
-  websiteUrl: string;
-  repository: { url: string; source: "github" };
-  icons: { src: string; mimeType: string; sizes: string[] }[];
   remotes?: {
     type: "streamable-http";
     url: string;
@@ -91,13 +75,7 @@ export function serverCard(config: Config, http?: { url: string }): ServerCard {
   }];
   return {
     $schema: SERVER_CARD_SCHEMA,
-    name: CARD_NAME,
-    title: SERVER_TITLE,
-    version: SERVER_VERSION,
-    description: SERVER_DESCRIPTION,
-    websiteUrl: WEBSITE_URL,
-    repository: { url: REPOSITORY_URL, source: "github" },
-    icons: [{ src: iconUrl(), mimeType: "image/png", sizes: [ICON_SIZE] }],
+    ...registryIdentity(),
     ...(remotes ? { remotes } : {}),
     _meta: {
       [CARD_META_KEY]: {
