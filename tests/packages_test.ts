@@ -17,7 +17,8 @@ import { npm } from "../tasks/npm_tools.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-const env = { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: Deno.env.get("HOME") ?? "/root", NO_COLOR: "1" };
+// The whole environment, as a client passes it (npm and Deno need its proxy and CA settings for the registry).
+const env = { ...Deno.env.toObject(), NO_COLOR: "1" };
 
 async function session(command: string, args: string[], cwd: string): Promise<Client> {
   const client = new Client({ name: "workcell-package-e2e", version: "1.0.0" });
