@@ -14,7 +14,8 @@
  *   dist/.embed/ and embedded with `--include`; at run time it is executed
  *   from a memfd, never written into the workspace (src/os/executable.ts).
  * - Workers: every `*_worker.ts` under src/ is passed with `--include`, since
- *   `deno compile` does not follow `new Worker(...)`.
+ *   `deno compile` does not follow `new Worker(...)`; so is the icon that
+ *   serverInfo carries inline (src/metadata.ts).
  * - denort: `deno compile` needs Deno's `denort` runtime for the target. It
  *   is taken from DENORT_BIN, or from DENO_DIR's download cache; otherwise the
  *   build stops with one message saying how to supply it.
@@ -26,6 +27,7 @@ import * as path from "node:path";
 import { permissionFlags } from "./src/permissions.ts";
 import { EMBEDDED_RIPGREP_DIR, RIPGREP_FILE_NAME } from "./src/search/ripgrep_binary.ts";
 import { sha256Hex } from "./src/os/executable.ts";
+import { ICON_FILE } from "./src/metadata.ts";
 import manifest from "./deno.json" with { type: "json" };
 
 /** A `deno compile --target` and the ripgrep platform package for it. */
@@ -90,6 +92,8 @@ export function compileArgs(target: string): string[] {
     "--include",
     path.join(ROOT, EMBEDDED_RIPGREP_DIR, RIPGREP_FILE_NAME),
     ...workerModules().flatMap((worker) => ["--include", worker]),
+    "--include",
+    ICON_FILE.pathname,
     "--target",
     target,
     "--output",

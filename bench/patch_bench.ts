@@ -27,6 +27,7 @@ import {
 import { ToolError } from "../src/errors.ts";
 import { CODEX, CODEX_BINARY, ensurePeer, peerDir, PEERS_DIR } from "./peers.ts";
 import { COMMIT_CONCURRENCY } from "../src/patch/commit.ts";
+import { portablePaths } from "../src/docs/machine_paths.ts";
 
 const RUNS = 5;
 const MANY_FILES = 1000;
@@ -359,7 +360,9 @@ for (const scenario of scenarios) {
       );
     } else {
       const out = await run(codex, [], { cwd: ws, stdin: scenario.patch });
-      result = out.code === 0 ? "ok" : `error: ${(out.stderr || out.stdout).trim().split("\n")[0].slice(0, 80)}`;
+      // Codex names files by absolute path; the report names them as the scenario does (ws/f.py).
+      const message = portablePaths((out.stderr || out.stdout).trim().split("\n")[0], [{ dir: sandbox, as: "" }]);
+      result = out.code === 0 ? "ok" : `error: ${message.slice(0, 80)}`;
     }
     await setImmutable(scenario, ws, false);
     const tree = await snapshot(ws);

@@ -3,8 +3,14 @@
  * ones) and writes their Markdown sections, in order, to bench/RESULTS.md.
  * Each benchmark is a script that measures its baseline in the same run and
  * prints one Markdown section (a heading and a table of ratios) to stdout.
+ * Paths of this machine in a section (the checkout, the temp directory, the
+ * home directory) are rewritten before anything is printed or written, so the
+ * report reads the same wherever it ran.
  */
+import { machineRoots, portablePaths } from "../src/docs/machine_paths.ts";
+
 const dir = new URL(".", import.meta.url).pathname;
+const roots = machineRoots(new URL("..", import.meta.url).pathname);
 const wanted = new Set(Deno.args);
 const scripts: string[] = [];
 for await (const entry of Deno.readDir(dir)) {
@@ -24,7 +30,7 @@ for (const script of scripts) {
     stdout: "piped",
     stderr: "inherit",
   }).output();
-  const text = new TextDecoder().decode(out.stdout).trim();
+  const text = portablePaths(new TextDecoder().decode(out.stdout).trim(), roots);
   console.log(text);
   if (!out.success) {
     failures++;

@@ -21,7 +21,7 @@ import {
 import { advertisedTools, CATALOG } from "./catalog.ts";
 import { fail, ok } from "./envelope.ts";
 import { ERROR_CODE_NAMES, ToolError } from "./errors.ts";
-import { SERVER_NAME, SERVER_VERSION } from "./version.ts";
+import { serverInfo } from "./metadata.ts";
 import type { Config } from "./config.ts";
 import type { RuntimeFacts } from "./services.ts";
 import type { WorkspaceBinding } from "./session/binding.ts";
@@ -156,10 +156,7 @@ export function createMcpServer(
   const session: SessionInfo = { protocolVersion: null, client: null, capabilities: null, transport, roots: null };
   const sessionState: SessionState = { grants: new Set(), commandIds: new Set() };
 
-  const server = new Server(
-    { name: SERVER_NAME, version: SERVER_VERSION },
-    { capabilities: { tools: { listChanged: false } } },
-  );
+  const server = new Server(serverInfo(), { capabilities: { tools: { listChanged: false } } });
   sessions.set(server, session);
   // A session's commands die with its transport (chain, do not replace, this handler).
   server.onclose = () => void binding.bound?.services.commands.release(sessionState.commandIds);

@@ -1,15 +1,20 @@
 /**
  * `deno task schemas`: regenerates schemas/tools.json (the live tools/list
  * as JSON Schema) and schemas/error-codes.json (the registry) from the
- * catalog. tests/schemas_test.ts fails when the live server drifts from them.
+ * catalog. tests/schemas_test.ts fails when the live server drifts from them;
+ * tests/docs_test.ts when they name a path of the machine they were made on.
  */
 import { CATALOG } from "../src/catalog.ts";
 import { toolListing } from "../src/server.ts";
 import { ERROR_CODES } from "../src/errors.ts";
+import { machineRoots, portablePaths } from "../src/docs/machine_paths.ts";
 
 const dir = new URL("../schemas/", import.meta.url).pathname;
+const roots = machineRoots(new URL("..", import.meta.url).pathname);
+const write = (file: string, value: unknown) =>
+  Deno.writeTextFile(`${dir}${file}`, portablePaths(JSON.stringify(value, null, 2), roots) + "\n");
 await Deno.mkdir(dir, { recursive: true });
 const tools = CATALOG.map((tool) => toolListing(tool, { fakeReadonly: false }));
-await Deno.writeTextFile(`${dir}tools.json`, JSON.stringify({ tools }, null, 2) + "\n");
-await Deno.writeTextFile(`${dir}error-codes.json`, JSON.stringify(ERROR_CODES, null, 2) + "\n");
-console.error(`wrote ${tools.length} tools and ${Object.keys(ERROR_CODES).length} error codes to ${dir}`);
+await write("tools.json", { tools });
+await write("error-codes.json", ERROR_CODES);
+console.error(`wrote ${tools.length} tools and ${Object.keys(ERROR_CODES).length} error codes to schemas/`);

@@ -43,7 +43,7 @@ const child = new Deno.Command(Deno.execPath(), {
   stdout: "inherit",
   stderr: "inherit",
 }).spawn();
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
   Deno.addSignalListener(signal, () => child.kill(signal));
 }
 Deno.exit((await child.status).code);

@@ -8,7 +8,7 @@ await Deno.mkdir(reportDir, { recursive: true });
 const report = `${reportDir}junit.xml`;
 await Deno.remove(report).catch(() => {});
 
-const extra = Deno.args.length > 0 ? Deno.args : ["src/", "tests/"];
+const extra = Deno.args.length > 0 ? Deno.args : ["src/", "packaging/", "tests/"];
 const run = await new Deno.Command(Deno.execPath(), {
   args: ["test", "--allow-all", "--parallel", `--junit-path=${report}`, ...extra],
   cwd: new URL("..", import.meta.url).pathname,

@@ -13,6 +13,7 @@ import {
 } from "../build.ts";
 import { sourceRunArgs } from "../src/permissions.ts";
 import { EMBEDDED_RIPGREP_DIR } from "../src/search/ripgrep_binary.ts";
+import { ICON_FILE } from "../src/metadata.ts";
 
 const ROOT = path.resolve(new URL("..", import.meta.url).pathname);
 
@@ -61,6 +62,7 @@ Deno.test("build.ts: compile arguments embed the target's rg and write dist/work
     Deno.removeSync(dir, { recursive: true });
   }
   for (const worker of workerModules()) assert(args.includes(worker), `${worker} is included`);
+  assert(args.includes(ICON_FILE.pathname), "the serverInfo icon is included");
   const arm = compileArgs("aarch64-unknown-linux-gnu");
   assert(arm[arm.indexOf("--include") + 1].endsWith("/rg"));
   assert(outputPath("aarch64-unknown-linux-gnu").endsWith("workcell-aarch64-unknown-linux-gnu"));

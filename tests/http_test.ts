@@ -3,7 +3,8 @@ import { assert, assertEquals, assertRejects } from "./assert.ts";
 import { serverCommand, tempWorkspace } from "./harness.ts";
 import { startHttpServer, TEST_TOKEN } from "./http_harness.ts";
 import { CATALOG } from "../src/catalog.ts";
-import { CARD_META_KEY, SERVER_CARD_PATH } from "../src/card/server_card.ts";
+import { CARD_META_KEY, CARD_NAME, SERVER_CARD_PATH } from "../src/card/server_card.ts";
+import { SERVER_CARD_MEDIA_TYPE } from "../src/http/card_response.ts";
 import { MAX_REQUEST_BODY_BYTES } from "../src/http/sessions.ts";
 
 const INITIALIZE = JSON.stringify({
@@ -207,9 +208,10 @@ Deno.test("http: the server card is served without auth and matches tools/list, 
   await using server = await startHttpServer({ token: TEST_TOKEN, args: ["--dangerously-fake-readonly-annotations"] });
   const response = await fetch(new URL(SERVER_CARD_PATH, server.url));
   assertEquals(response.status, 200);
-  assertEquals(response.headers.get("content-type"), "application/json");
+  assertEquals(response.headers.get("content-type"), SERVER_CARD_MEDIA_TYPE);
+  assertEquals(response.headers.get("access-control-allow-origin"), "*");
   const card = await response.json();
-  assertEquals(card.name, "workcell/workcell");
+  assertEquals(card.name, CARD_NAME);
   assertEquals(card.remotes[0].url, server.url);
   assertEquals(card.remotes[0].headers[0].name, "Authorization");
   const details = card._meta[CARD_META_KEY];

@@ -6,35 +6,13 @@ import * as path from "node:path";
 import { assert, assertEquals } from "./assert.ts";
 import { tempWorkspace } from "./harness.ts";
 import { sourceRunArgs } from "../src/permissions.ts";
+import { ensureNpmTool } from "../tasks/npm_tools.ts";
 
 const INSPECTOR_VERSION = "2.12.0";
-const toolsDir = new URL("../.tools/inspector/", import.meta.url).pathname;
-const inspectorBin = path.join(toolsDir, "node_modules", ".bin", "inspector");
-
-async function ensureInspector(): Promise<void> {
-  const installed = await Deno.readTextFile(
-    path.join(toolsDir, "node_modules", "@modelcontextprotocol", "inspector", "package.json"),
-  ).then((text) => JSON.parse(text).version).catch(() => null);
-  if (installed === INSPECTOR_VERSION) return;
-  await Deno.mkdir(toolsDir, { recursive: true });
-  // A package.json of its own keeps npm from adopting the repository's node_modules.
-  await Deno.writeTextFile(path.join(toolsDir, "package.json"), '{"private":true}\n');
-  const out = await new Deno.Command("npm", {
-    args: [
-      "install",
-      "--no-audit",
-      "--no-fund",
-      "--loglevel=error",
-      `@modelcontextprotocol/inspector@${INSPECTOR_VERSION}`,
-    ],
-    cwd: toolsDir,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  if (!out.success) throw new Error(`npm install inspector failed: ${new TextDecoder().decode(out.stderr)}`);
-}
 
 async function inspector(workspace: string, ...args: string[]) {
+  const toolsDir = await ensureNpmTool("inspector", "@modelcontextprotocol/inspector", INSPECTOR_VERSION);
+  const inspectorBin = path.join(toolsDir, "node_modules", ".bin", "inspector");
   const server = [Deno.execPath(), ...sourceRunArgs({ writeRoot: workspace, http: null }), "--workspace", workspace];
   const out = await new Deno.Command(inspectorBin, {
     // "--" keeps the inspector from reading the server's own flags (e.g. --config) as its options.
@@ -48,7 +26,6 @@ async function inspector(workspace: string, ...args: string[]) {
 }
 
 Deno.test("MCP Inspector CLI: tools/list --strict, a successful and a failing tools/call", async () => {
-  await ensureInspector();
   const workspace = await tempWorkspace();
   try {
     const list = await inspector(workspace, "--method", "tools/list", "--strict");

@@ -2,6 +2,7 @@ import * as path from "node:path";
 import { assert, assertEquals } from "./assert.ts";
 import { startServer, tempWorkspace } from "./harness.ts";
 import { EXCERPT_BYTES } from "../src/project/context.ts";
+import { ICON_FILE, ICON_SIZE, SERVER_DESCRIPTION, SERVER_TITLE, WEBSITE_URL } from "../src/metadata.ts";
 
 async function git(cwd: string, ...args: string[]) {
   const out = await new Deno.Command("git", {
@@ -99,4 +100,17 @@ Deno.test("server_info outside any repository says so, and dangerous mode is lou
   assertEquals(info.structured.project.manifests, []);
   assert(info.structured.policy.summary.startsWith("DANGEROUS"));
   assert(info.text.includes("DANGEROUS"));
+});
+
+Deno.test("initialize: serverInfo carries the title, description, website and an inline PNG icon", async () => {
+  await using server = await startServer();
+  const info = server.client.getServerVersion()!;
+  assertEquals(
+    { name: info.name, title: info.title, description: info.description, websiteUrl: info.websiteUrl },
+    { name: "workcell", title: SERVER_TITLE, description: SERVER_DESCRIPTION, websiteUrl: WEBSITE_URL },
+  );
+  const [icon] = info.icons!;
+  assertEquals({ mimeType: icon.mimeType, sizes: icon.sizes }, { mimeType: "image/png", sizes: [ICON_SIZE] });
+  const png = Uint8Array.from(atob(icon.src.replace(/^data:image\/png;base64,/, "")), (c) => c.charCodeAt(0));
+  assertEquals(png, await Deno.readFile(ICON_FILE));
 });

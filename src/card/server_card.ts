@@ -17,7 +17,7 @@
 import { advertisedTools } from "../catalog.ts";
 import { toolListing } from "../server.ts";
 import { SUPPORTED_PROTOCOL_VERSIONS, type Tool } from "../sdk/mod.ts";
-import { SERVER_NAME, SERVER_VERSION } from "../version.ts";
+import { REGISTRY_NAME, type RegistryIdentity, registryIdentity } from "../metadata.ts";
 import type { Config } from "../config.ts";
 
 /** Where the HTTP transport serves the card. */
@@ -26,10 +26,8 @@ export const SERVER_CARD_PATH = "/.well-known/mcp/server-card.json";
 export const SERVER_CARD_SCHEMA = "https://static.modelcontextprotocol.io/schemas/v2/server-card.schema.json";
 /** The `_meta` key holding workcell's own description. */
 export const CARD_META_KEY = "workcell/server";
-/** The card's name: `namespace/name` as the draft requires. */
-export const CARD_NAME = `${SERVER_NAME}/${SERVER_NAME}`;
-
-const DESCRIPTION = "A confined coding workspace: read, search, patch, run commands, git, images.";
+/** The card's name: the registry's reverse-DNS `namespace/name`, as the draft requires. */
+export const CARD_NAME = REGISTRY_NAME;
 
 /** workcell's part of the card. */
 export interface CardDetails {
@@ -41,12 +39,8 @@ export interface CardDetails {
 }
 
 /** The card as served. */
-export interface ServerCard {
+export interface ServerCard extends RegistryIdentity {
   $schema: string;
-  name: string;
-  title: string;
-  version: string;
-  description: string;
   remotes?: {
     type: "streamable-http";
     url: string;
@@ -81,10 +75,7 @@ export function serverCard(config: Config, http?: { url: string }): ServerCard {
   }];
   return {
     $schema: SERVER_CARD_SCHEMA,
-    name: CARD_NAME,
-    title: SERVER_NAME,
-    version: SERVER_VERSION,
-    description: DESCRIPTION,
+    ...registryIdentity(),
     ...(remotes ? { remotes } : {}),
     _meta: {
       [CARD_META_KEY]: {

@@ -14,6 +14,8 @@ Deno.test("serverCard: stdio card without remotes; real annotations even when to
   assertEquals(card.$schema, SERVER_CARD_SCHEMA);
   assert(/^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/.test(card.name), "draft name pattern");
   assert(card.description.length <= 100, "draft description bound");
+  assert(card.icons.every((icon) => icon.src.startsWith("https://")), "server.json-shaped icons are https");
+  assert(card.websiteUrl.startsWith("https://") && card.repository.source === "github");
   assertEquals(card.remotes, undefined);
   const details = card._meta[CARD_META_KEY];
   assertEquals(details.transport, "stdio");

@@ -12,6 +12,7 @@ import type { Config, HttpAddress } from "../config.ts";
 import type { Server } from "../sdk/mod.ts";
 import { SERVER_CARD_PATH, serverCard } from "../card/server_card.ts";
 import { BearerGate } from "./auth.ts";
+import { cardResponse } from "./card_response.ts";
 import { readJsonBody } from "./body.ts";
 import { OriginCheck } from "./origin.ts";
 import { jsonRpcError } from "./responses.ts";
@@ -19,8 +20,8 @@ import { HttpSessions, MAX_REQUEST_BODY_BYTES } from "./sessions.ts";
 
 /** The MCP endpoint. */
 export const MCP_PATH = "/mcp";
-/** The card is also offered at the location the draft reserves beside the endpoint. */
-const CARD_PATHS = [SERVER_CARD_PATH, `${MCP_PATH}/server-card`];
+/** The card is also offered where the draft names it, with and without `.json`, and beside the endpoint. */
+const CARD_PATHS = [SERVER_CARD_PATH, SERVER_CARD_PATH.replace(/\.json$/, ""), `${MCP_PATH}/server-card`];
 /** How long shutdown waits for open responses before it stops waiting. */
 export const SHUTDOWN_GRACE_MS = 2_000;
 
@@ -75,13 +76,10 @@ export async function createHttpHandler(
     const url = new URL(request.url);
 
     if (CARD_PATHS.includes(url.pathname)) {
-      if (request.method !== "GET" && request.method !== "HEAD") {
-        return new Response(null, { status: 405, headers: { Allow: "GET, HEAD" } });
-      }
-      const card = serverCard(config, { url: `${url.protocol}//${request.headers.get("host")}${MCP_PATH}` });
-      return new Response(request.method === "HEAD" ? null : JSON.stringify(card, null, 2), {
-        headers: { "Content-Type": "application/json", "Cache-Control": "no-cache" },
-      });
+      return await cardResponse(
+        request,
+        serverCard(config, { url: `${url.protocol}//${request.headers.get("host")}${MCP_PATH}` }),
+      );
     }
     if (url.pathname !== MCP_PATH) return jsonRpcError(404, -32601, `Not found: ${url.pathname}`);
 

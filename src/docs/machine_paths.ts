@@ -1,0 +1,141 @@
+/**
+ * Absolute paths of the machine a report was generated on. A committed
+ * generated file (bench/RESULTS.md, the generated parts of docs/, schemas/)
+ * must read the same wherever it was produced, so its generator rewrites
+ * those paths before writing ({@linkcode portablePaths}) and
+ * tests/docs_test.ts fails when one is left ({@linkcode machinePaths}).
+ *
+ * @example
+ * const roots = machineRoots("/home/me/workcell");
+ * portablePaths("Failed in /home/me/workcell/bench/.data/ws/f.py", roots); // "Failed in bench/.data/ws/f.py"
+ */
+import * as os from "node:os";
+import * as path from "node:path";
+
+/** A directory of this machine and what a portable text says in its place. */
+export interface PathRoot {
+  /** Absolute, without a trailing slash. */
+  dir: string;
+  /** Replaces `dir/`: "" makes the path relative to `dir`. */
+  as: string;
+}
+
+/** Characters that continue a path, so a root preceded or followed by one is part of a longer name. */
+const PATH_CHAR = String.raw`[\w.@+~$-]`;
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+function realOrSelf(dir: string): string {
+  try {
+    return Deno.realPathSync(dir);
+  } catch {
+    return dir;
+  }
+}
+
+/**
+ * The roots a generated file is rewritten against: the checkout (paths become
+ * relative to it), the temp directory (`$TMPDIR/…`) and the home directory
+ * (`~/…`), each as given and as its real path.
+ *
+ * @example
+ * machineRoots("/repo", { get: () => undefined }); // [{ dir: "/repo", as: "" }, { dir: "/tmp", as: "$TMPDIR/" }, ...]
+ */
+export function machineRoots(
+  checkout: string,
+  env: { get(name: string): string | undefined } = Deno.env,
+): PathRoot[] {
+  const candidates: PathRoot[] = [
+    { dir: checkout, as: "" },
+    { dir: env.get("TMPDIR") || os.tmpdir(), as: "$TMPDIR/" },
+    { dir: env.get("HOME") ?? "", as: "~/" },
+  ];
+  const roots: PathRoot[] = [];
+  for (const root of candidates) {
+    for (const dir of new Set([root.dir, realOrSelf(root.dir)])) {
+      const clean = dir.replace(/\/+$/, "");
+      // "/" or "" would claim every absolute path.
+      if (path.isAbsolute(clean) && clean !== "" && !roots.some((known) => known.dir === clean)) {
+        roots.push({ dir: clean, as: root.as });
+      }
+    }
+  }
+  // Longest first, so a checkout inside the home directory becomes relative, not `~/…`.
+  return roots.sort((a, b) => b.dir.length - a.dir.length);
+}
+
+function rootPattern(root: PathRoot): RegExp {
+  return new RegExp(`(?<!${PATH_CHAR}|/)${escape(root.dir)}(?:/|(?!${PATH_CHAR}))`, "g");
+}
+
+/**
+ * Rewrites every path under one of `roots` (at a path boundary, so `/tmpfoo`
+ * and `/var/tmp` are left alone) with the root's replacement.
+ *
+ * @example
+ * portablePaths("cd /tmp/ws-1/src", [{ dir: "/tmp/ws-1", as: "" }]); // "cd src"
+ */
+export function portablePaths(text: string, roots: readonly PathRoot[]): string {
+  let result = text;
+  for (const root of roots) {
+    // The root itself (no `/` after it) becomes ".", "$TMPDIR" or "~".
+    const bare = root.as === "" ? "." : root.as.replace(/\/$/, "");
+    result = result.replace(rootPattern(root), (match) => (match.endsWith("/") ? root.as : bare));
+  }
+  return result;
+}
+
+/** An absolute path with at least two components, not preceded by a path character. */
+const ABSOLUTE_PATH = new RegExp(`(?<!${PATH_CHAR}|/)/${PATH_CHAR}+(?:/${PATH_CHAR}+)+`, "g");
+
+/** What {@linkcode machinePaths} looks for. */
+export interface MachinePathCheck {
+  roots: readonly PathRoot[];
+  /**
+   * `top/next` names of the checkout (its entries two levels deep, and its
+   * .gitignore entries): an absolute path that continues with one of them is
+   * the checkout as another clone placed it, e.g. `/other/clone/bench/.data/x`.
+   */
+  checkoutEntries: ReadonlySet<string>;
+}
+
+/**
+ * The absolute paths in `text` under one of the roots, or naming the checkout
+ * from another clone's location.
+ *
+ * @example
+ * machinePaths("see /repo/src/a.ts", { roots: [{ dir: "/repo", as: "" }], checkoutEntries: new Set() }); // ["/repo/src/a.ts"]
+ */
+export function machinePaths(text: string, check: MachinePathCheck): string[] {
+  const found: string[] = [];
+  for (const [candidate] of text.matchAll(ABSOLUTE_PATH)) {
+    const underRoot = check.roots.some((root) => candidate === root.dir || candidate.startsWith(`${root.dir}/`));
+    const segments = candidate.slice(1).split("/");
+    const otherClone = segments.some((segment, i) =>
+      i >= 1 && i + 1 < segments.length && check.checkoutEntries.has(`${segment}/${segments[i + 1]}`)
+    );
+    if (underRoot || otherClone) found.push(candidate);
+  }
+  return found;
+}
+
+/**
+ * The `top/next` names of a checkout: every entry one level below each
+ * top-level directory, and the .gitignore entries with a slash (such as
+ * `bench/.data`), which generators write to but a fresh clone lacks.
+ */
+export async function checkoutEntries(checkout: string): Promise<Set<string>> {
+  const entries = new Set<string>();
+  for await (const top of Deno.readDir(checkout)) {
+    if (!top.isDirectory || top.name === ".git" || top.name === "node_modules") continue;
+    for await (const next of Deno.readDir(path.join(checkout, top.name))) entries.add(`${top.name}/${next.name}`);
+  }
+  const ignored = await Deno.readTextFile(path.join(checkout, ".gitignore")).catch(() => "");
+  for (const line of ignored.split("\n")) {
+    const entry = line.trim().replace(/^\/|\/$/g, "");
+    if (/^[^/#!*]+\/[^/*]+$/.test(entry)) entries.add(entry);
+  }
+  return entries;
+}

@@ -1,0 +1,96 @@
+/**
+ * How workcell describes itself, in one place: the `serverInfo` of the
+ * initialize answer, the server card, and what tasks/package.ts builds (the
+ * npm package.json, the MCP bundle's manifest.json and the registry's
+ * server.json).
+ *
+ * The GitHub owner below is the one value to confirm before a first
+ * release: the registry name (`io.github.OWNER/workcell`) is verified against
+ * the GitHub account that publishes it.
+ *
+ * @example
+ * new Server(serverInfo(), { capabilities: {} });
+ */
+import type { Implementation } from "./sdk/mod.ts";
+import { SERVER_NAME, SERVER_VERSION } from "./version.ts";
+
+/** The GitHub `owner/name` of the project. */
+export const REPOSITORY = "workcell/workcell";
+/** Where the source lives. */
+export const REPOSITORY_URL = `https://github.com/${REPOSITORY}`;
+/** The page a client links to. */
+export const WEBSITE_URL = `${REPOSITORY_URL}#readme`;
+/** The MCP registry's name for the server: reverse DNS of the GitHub owner. */
+export const REGISTRY_NAME = `io.github.${REPOSITORY.split("/")[0]}/${SERVER_NAME}`;
+/** The npm package whose bin starts the server (`npx -y workcell`). */
+export const NPM_PACKAGE = SERVER_NAME;
+
+/** A display name. */
+export const SERVER_TITLE = "workcell";
+/** One sentence; the registry allows at most {@linkcode MAX_DESCRIPTION_CHARS}. */
+export const SERVER_DESCRIPTION =
+  "A confined coding workspace for agents: read, search, patch, run commands, git and images.";
+/** server.json's bound on `description` (its 2025-12-11 schema). */
+export const MAX_DESCRIPTION_CHARS = 100;
+
+/** The icon: a 512x512 PNG (the size Claude Desktop asks of a bundle icon) beside this module; also the bundle's icon.png. */
+export const ICON_FILE: URL = new URL("./icon.png", import.meta.url);
+/** Its size, as MCP icons state it. */
+export const ICON_SIZE = "512x512";
+/** The icon's path in the repository, for links to a tagged copy. */
+export const ICON_REPO_PATH = "src/icon.png";
+
+/**
+ * The icon as an https URL of this version's tag (server.json and the card
+ * require https; clients fetch it from there).
+ */
+export function iconUrl(version = SERVER_VERSION): string {
+  return `https://raw.githubusercontent.com/${REPOSITORY}/v${version}/${ICON_REPO_PATH}`;
+}
+
+/** The identity fields server.json and the server card share (the registry's `ServerDetail`). */
+export interface RegistryIdentity {
+  name: string;
+  title: string;
+  description: string;
+  version: string;
+  websiteUrl: string;
+  repository: { url: string; source: "github" };
+  icons: { src: string; mimeType: string; sizes: string[] }[];
+}
+
+/** Those fields, with the icon as an https link (neither format allows a `data:` URI). */
+export function registryIdentity(): RegistryIdentity {
+  return {
+    name: REGISTRY_NAME,
+    title: SERVER_TITLE,
+    description: SERVER_DESCRIPTION,
+    version: SERVER_VERSION,
+    websiteUrl: WEBSITE_URL,
+    repository: { url: REPOSITORY_URL, source: "github" },
+    icons: [{ src: iconUrl(), mimeType: "image/png", sizes: [ICON_SIZE] }],
+  };
+}
+
+let dataUri: string | undefined;
+
+/** The icon as a `data:` URI: initialize needs no network to show it. Read once, on first use. */
+function iconDataUri(): string {
+  dataUri ??= `data:image/png;base64,${btoa(String.fromCharCode(...Deno.readFileSync(ICON_FILE)))}`;
+  return dataUri;
+}
+
+/**
+ * The `serverInfo` of the initialize answer (MCP 2025-11-25 `Implementation`):
+ * name, version, title, description, website and the icon inline.
+ */
+export function serverInfo(): Implementation {
+  return {
+    name: SERVER_NAME,
+    version: SERVER_VERSION,
+    title: SERVER_TITLE,
+    description: SERVER_DESCRIPTION,
+    websiteUrl: WEBSITE_URL,
+    icons: [{ src: iconDataUri(), mimeType: "image/png", sizes: [ICON_SIZE] }],
+  };
+}
