@@ -8,9 +8,15 @@
  */
 
 /** Architectures with a launcher source, and the assembler and objcopy that build each. */
-export const LAUNCHER_ARCHES = ["x86_64"] as const;
+export const LAUNCHER_ARCHES = ["x86_64", "aarch64"] as const;
 const TOOLS: Record<(typeof LAUNCHER_ARCHES)[number], { as: string[]; objcopy: string }> = {
-  x86_64: { as: ["as", "--64"], objcopy: "objcopy" },
+  // GNU as on an x86_64 host, or the host's own on an aarch64 one; Debian's binutils-aarch64-linux-gnu otherwise.
+  x86_64: Deno.build.arch === "x86_64"
+    ? { as: ["as", "--64"], objcopy: "objcopy" }
+    : { as: ["x86_64-linux-gnu-as", "--64"], objcopy: "x86_64-linux-gnu-objcopy" },
+  aarch64: Deno.build.arch === "aarch64"
+    ? { as: ["as"], objcopy: "objcopy" }
+    : { as: ["aarch64-linux-gnu-as"], objcopy: "aarch64-linux-gnu-objcopy" },
 };
 
 async function run(argv: string[]): Promise<void> {

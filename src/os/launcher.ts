@@ -1,5 +1,5 @@
 /**
- * The launcher: a 264-byte static program (launcher_x86_64.s) that every
+ * The launcher: a static program of about 320 bytes (launcher_x86_64.s, launcher_aarch64.s) that every
  * sandboxed child of the server starts as. It reads a script of system calls
  * (launcher_script.ts) from fd 5, makes them in order — a mount namespace,
  * Landlock, seccomp, dropping capabilities, whatever the plan says — and
@@ -45,7 +45,8 @@ export const LAUNCHER_FAILED_STATUS = 127;
 const ELF_HEADER_BYTES = 64;
 const PROGRAM_HEADER_BYTES = 56;
 const PROGRAM_HEADERS = 3;
-const PAGE = 0x1000n;
+/** Segment alignment: 64 KiB, the largest page size of either architecture (aarch64 kernels may use 64 KiB pages). */
+const PAGE = 0x10000n;
 const E_MACHINE: Record<string, number> = { x86_64: 62, aarch64: 183 };
 
 /**

@@ -1,7 +1,9 @@
 import { assert, assertEquals, assertRejects } from "../../tests/assert.ts";
-import { Launcher, LaunchStepError } from "./launcher.ts";
+import { Launcher, LAUNCHER_DATA_ADDRESS, LAUNCHER_FDS, launcherImage, LaunchStepError } from "./launcher.ts";
 import { deref, LauncherScript } from "./launcher_script.ts";
-import { syscallTable } from "./syscalls.ts";
+import { SYSCALLS, syscallTable } from "./syscalls.ts";
+import { memfdExecutable, memfdWith } from "./executable.ts";
+import { spawnChild } from "../exec/spawn.ts";
 import { closeFd, type ExitStatus, makePipe, reap } from "../exec/fd.ts";
 import { cString, libc, O } from "./libc.ts";
 
@@ -103,4 +105,57 @@ Deno.test("launcher: the command inherits only stdio (no image, script or failur
   const { stdout } = await run(script);
   // 0, 1, 2 and the directory fd ls itself opened to list.
   assertEquals(stdout.trim().split(/\s+/).map(Number).filter((fd) => fd > 3), []);
+});
+
+/** qemu's user-mode emulator for aarch64, where installed (.ci/run installs it). */
+const QEMU_AARCH64 = ["/usr/bin/qemu-aarch64-static", "/usr/bin/qemu-aarch64"].find((candidate) => {
+  try {
+    return Deno.statSync(candidate).isFile;
+  } catch {
+    return false;
+  }
+});
+
+Deno.test({
+  name: "launcher: the aarch64 build runs the same script (under qemu's aarch64 emulation)",
+  ignore: Deno.build.arch === "aarch64" || QEMU_AARCH64 === undefined,
+  fn: async () => {
+    const sys = SYSCALLS.aarch64;
+    const script = new LauncherScript();
+    const fd = script.slot();
+    script.step("dup stdout", sys.fcntl, [1, 1030, /* F_DUPFD_CLOEXEC */ 10], { store: fd });
+    script.step("greet", sys.write, [deref(fd), script.string("from aarch64\n"), 13]);
+    script.step("tolerated", sys.close, [999], { onFailure: "continue" });
+    script.step("fails", sys.close, [998]);
+    const image = memfdExecutable("launcher-aarch64", launcherImage("aarch64"));
+    const data = memfdWith("script", script.serialize(LAUNCHER_DATA_ADDRESS));
+    libc().lseek(data, 0n, 0);
+    const [failRead, failWrite] = makePipe();
+    const [outRead, outWrite] = makePipe();
+    const stdin = libc().open(cString("/dev/null"), O.RDONLY | O.CLOEXEC, 0);
+    try {
+      const pid = spawnChild({
+        argv: [QEMU_AARCH64!, `/proc/self/fd/${LAUNCHER_FDS.image}`],
+        env: {},
+        cwd: "/",
+        stdio: { stdin, stdout: outWrite, stderr: outWrite },
+        executable: QEMU_AARCH64,
+        fds: { [LAUNCHER_FDS.image]: image, [LAUNCHER_FDS.failure]: failWrite, [LAUNCHER_FDS.script]: data },
+      });
+      closeFd(outWrite);
+      closeFd(failWrite);
+      const report = new Uint8Array(8);
+      assertEquals(Number(await libc().read_wait(failRead, report, 8n)), 8);
+      const view = new DataView(report.buffer);
+      assertEquals([view.getUint32(0, true), view.getUint32(4, true)], [3, 9 /* EBADF */]);
+      let status: ExitStatus | null;
+      while ((status = reap(pid)) === null) await new Promise((resolve) => setTimeout(resolve, 5));
+      assertEquals(status, { code: 127, signal: null });
+      const out = new Uint8Array(256);
+      const n = Number(libc().read(outRead, out, 256n));
+      assertEquals(new TextDecoder().decode(out.subarray(0, n)), "from aarch64\n");
+    } finally {
+      for (const open of [image, data, failRead, outRead, stdin]) closeFd(open);
+    }
+  },
 });

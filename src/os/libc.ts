@@ -13,7 +13,16 @@
  * const fd = libc().posix_openpt(O.RDWR | O.NOCTTY | O.CLOEXEC);
  */
 
-/** open(2) / pipe2(2) / eventfd(2) flags (Linux, identical on x86_64 and aarch64). */
+/**
+ * O_DIRECTORY and O_NOFOLLOW per architecture: arm64 has its own values (arch/arm64/include/uapi/asm/fcntl.h),
+ * and x86_64's would mean O_DIRECT and O_LARGEFILE there — an open that silently follows a symlink.
+ */
+export const ARCH_OPEN_FLAGS: Readonly<Record<"x86_64" | "aarch64", { DIRECTORY: number; NOFOLLOW: number }>> = {
+  x86_64: { DIRECTORY: 0o200000, NOFOLLOW: 0o400000 },
+  aarch64: { DIRECTORY: 0o40000, NOFOLLOW: 0o100000 },
+};
+
+/** open(2) / pipe2(2) / eventfd(2) flags (Linux; the rest are the same on x86_64 and aarch64). */
 export const O = {
   RDONLY: 0,
   WRONLY: 0o1,
@@ -22,8 +31,7 @@ export const O = {
   EXCL: 0o200,
   NOCTTY: 0o400,
   NONBLOCK: 0o4000,
-  DIRECTORY: 0o200000,
-  NOFOLLOW: 0o400000,
+  ...ARCH_OPEN_FLAGS[Deno.build.arch === "aarch64" ? "aarch64" : "x86_64"],
   CLOEXEC: 0o2000000,
   PATH: 0o10000000,
 } as const;
@@ -121,6 +129,7 @@ const SYMBOLS = {
   waitid: { parameters: ["i32", "i32", "buffer", "i32"], result: "i32" },
   kill: { parameters: ["i32", "i32"], result: "i32" },
   syscall: { parameters: ["i64", "i64", "i64"], result: "i64" },
+  syscall3: { name: "syscall", parameters: ["i64", "pointer", "u64", "u32"], result: "i64" },
   eventfd: { parameters: ["u32", "i32"], result: "i32" },
   posix_openpt: { parameters: ["i32"], result: "i32" },
   grantpt: { parameters: ["i32"], result: "i32" },

@@ -1,9 +1,13 @@
 /**
  * Asks the kernel which Landlock ABI it offers, without restricting anything.
+ * Landlock's system calls have the same numbers on every architecture (the
+ * generic table: 444–446), so the probe is the same on x86_64 and arm64.
  *
  * @example
  * const { abi, reason } = probeLandlock(); // { abi: 7, reason: null } on Linux 6.18
  */
+import { libc } from "../os/libc.ts";
+import { syscallTable } from "../os/syscalls.ts";
 
 /** The probe's answer: an ABI number, or null with the reason. */
 export interface LandlockProbe {
@@ -11,29 +15,18 @@ export interface LandlockProbe {
   reason: string | null;
 }
 
-const SYS_LANDLOCK_CREATE_RULESET = 444;
 const LANDLOCK_CREATE_RULESET_VERSION = 1;
 
 /** `landlock_create_ruleset(NULL, 0, LANDLOCK_CREATE_RULESET_VERSION)` through libc's syscall(). */
 export function probeLandlock(): LandlockProbe {
   if (Deno.build.os !== "linux") return { abi: null, reason: `Landlock is Linux-only (this is ${Deno.build.os})` };
-  if (Deno.build.arch !== "x86_64") {
-    return { abi: null, reason: `syscall numbers are wired for x86_64 only (${Deno.build.arch})` };
-  }
-  let lib: Deno.DynamicLibrary<{ syscall: { parameters: ["i64", "pointer", "u64", "u32"]; result: "i64" } }> | null =
-    null;
+  let nr: number;
   try {
-    lib = Deno.dlopen("libc.so.6", {
-      syscall: { parameters: ["i64", "pointer", "u64", "u32"], result: "i64" },
-    });
-    const abi = Number(
-      lib.symbols.syscall(BigInt(SYS_LANDLOCK_CREATE_RULESET), null, 0n, LANDLOCK_CREATE_RULESET_VERSION),
-    );
-    if (abi > 0) return { abi, reason: null };
-    return { abi: null, reason: "the kernel refused landlock_create_ruleset (Landlock disabled or unsupported)" };
+    nr = syscallTable().landlock_create_ruleset;
   } catch (error) {
-    return { abi: null, reason: `cannot call libc: ${(error as Error).message}` };
-  } finally {
-    lib?.close();
+    return { abi: null, reason: (error as Error).message };
   }
+  const abi = Number(libc().syscall3(BigInt(nr), null, 0n, LANDLOCK_CREATE_RULESET_VERSION));
+  if (abi > 0) return { abi, reason: null };
+  return { abi: null, reason: "the kernel refused landlock_create_ruleset (Landlock disabled or unsupported)" };
 }
