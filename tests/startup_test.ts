@@ -61,7 +61,10 @@ Deno.test("start-up: with no usable temp dir anywhere, commands run without TMPD
     await using server = await startServer({
       workspace: root,
       env: { TMPDIR: "/nonexistent/tmp" },
-      wrapper: inMountNamespace("mount -t tmpfs -o ro tmpfs /tmp && mount -t tmpfs -o ro tmpfs /dev/shm"),
+      // Read-only binds, not empty mounts: a checkout (or Deno cache) under /tmp stays readable.
+      wrapper: inMountNamespace(
+        ["/tmp", "/dev/shm"].map((dir) => `mount --bind ${dir} ${dir} && mount -o remount,ro,bind ${dir}`).join(" && "),
+      ),
     });
     await fileToolsWork(server);
     const report = (await server.call("check_exec_environment", {})).structured;
