@@ -22,6 +22,7 @@ import { advertisedTools, CATALOG } from "./catalog.ts";
 import { fail, ok } from "./envelope.ts";
 import { ERROR_CODE_NAMES, ToolError } from "./errors.ts";
 import { SERVER_NAME, SERVER_VERSION } from "./version.ts";
+import { serverInstructions } from "./instructions.ts";
 import type { Config } from "./config.ts";
 import type { Workspace } from "./workspace/confine.ts";
 import type { Services } from "./services.ts";
@@ -70,8 +71,14 @@ function explicitFreeForm(schema: unknown): unknown {
 /** The JSON Schemas of each tool, converted once per process (zod's conversion costs ~1 ms a tool). */
 const jsonSchemas = new WeakMap<ToolDefinition, Pick<Tool, "inputSchema" | "outputSchema">>();
 
-/** The tools/list entry of one tool, as JSON Schema. */
-export function toolListing(tool: ToolDefinition, options: { fakeReadonly: boolean }): Tool {
+/** The `_meta` key with which Claude Code lets a tool raise its persist-to-file threshold (up to 500,000). */
+export const MAX_RESULT_SIZE_META = "anthropic/maxResultSizeChars";
+
+/**
+ * The tools/list entry of one tool, as JSON Schema, declaring the result ceiling so that clients that persist
+ * large results to a file keep every result of ours inline.
+ */
+export function toolListing(tool: ToolDefinition, options: { fakeReadonly: boolean; maxResultChars: number }): Tool {
   let schemas = jsonSchemas.get(tool);
   if (!schemas) {
     schemas = convertSchemas(tool);
@@ -83,6 +90,7 @@ export function toolListing(tool: ToolDefinition, options: { fakeReadonly: boole
     description: tool.description,
     ...schemas,
     annotations: { title: tool.title, ...(options.fakeReadonly ? FAKE_READONLY : tool.annotations) },
+    _meta: { [MAX_RESULT_SIZE_META]: options.maxResultChars },
   };
 }
 
@@ -123,7 +131,10 @@ export function createMcpServer(runtime: Runtime, transport: SessionInfo["transp
 
   const server = new Server(
     { name: SERVER_NAME, version: SERVER_VERSION },
-    { capabilities: { tools: { listChanged: false } } },
+    {
+      capabilities: { tools: { listChanged: false } },
+      instructions: serverInstructions(config, runtime.workspace.root),
+    },
   );
   // A session's commands die with its transport (chain, do not replace, this handler).
   server.onclose = () => void runtime.services.commands.release(sessionState.commandIds);
@@ -141,7 +152,9 @@ export function createMcpServer(runtime: Runtime, transport: SessionInfo["transp
 
   // Built on first request, not at start-up, so the initialize answer does not wait for schema conversion.
   server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: tools.map((tool) => toolListing(tool, { fakeReadonly: config.fakeReadonlyAnnotations })),
+    tools: tools.map((tool) =>
+      toolListing(tool, { fakeReadonly: config.fakeReadonlyAnnotations, maxResultChars: config.maxResultChars })
+    ),
   }));
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
@@ -163,6 +176,7 @@ export function createMcpServer(runtime: Runtime, transport: SessionInfo["transp
     const progressToken = request.params._meta?.progressToken;
     const ctx: ToolContext = {
       ...runtime,
+      arguments: request.params.arguments ?? {},
       session,
       sessionState,
       catalog: tools,
@@ -180,7 +194,7 @@ export function createMcpServer(runtime: Runtime, transport: SessionInfo["transp
       },
     };
     try {
-      return ok(await tool.handler(parsed.data, ctx));
+      return ok(await tool.handler(parsed.data, ctx), config.maxResultChars);
     } catch (error) {
       if (!(error instanceof ToolError)) console.error(`workcell: ${name} failed:`, error);
       return fail(error);

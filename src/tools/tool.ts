@@ -48,6 +48,8 @@ export interface ToolContext {
   config: Config;
   workspace: Workspace;
   services: Services;
+  /** The arguments exactly as the client sent them (validated), to repeat in a next-call line. */
+  arguments: Readonly<Record<string, unknown>>;
   session: SessionInfo;
   /** The tools this server advertises, in catalog order. */
   catalog: readonly ToolDefinition[];
