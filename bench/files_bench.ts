@@ -346,7 +346,7 @@ async function listRows(server: McpProcess, label: string, target: string, hidde
     if (result.isError) throw new Error(JSON.stringify(result.structured));
     return result.structured;
   };
-  const options = { respectGitignore: true, includeHidden: hidden };
+  const options = { respectGitignore: true, includeHidden: hidden, sort: "path" as const };
   const all = await call({ sort: "none", limit: 100000 });
   const count = all.total_matched as number | null ?? (all.files as unknown[]).length;
   const [ourPath, rgFiles] = await compare(

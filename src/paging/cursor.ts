@@ -57,6 +57,28 @@ function invalid(message: string, hint: string): ToolError {
 const REUSE_HINT = "A cursor continues only the call it came from: repeat that call's arguments with it " +
   "(the text's last line, next: …, is that call), or leave cursor out to start from the beginning.";
 
+/**
+ * What a domain module needs to page: where the call resumes, and how to hand out the next resume point
+ * (the module never sees how a position is encoded).
+ */
+export interface PageRequest<P> {
+  /** The position the call continues after; null on a first page. */
+  after: P | null;
+  /** The cursor string that resumes after `position`. */
+  encode(position: P): string;
+  /** Bound on the characters of the page's JSON (see dataBudget). */
+  maxChars: number;
+}
+
+/** A page of a paged tool: its data, and the cursor that continues after the first `shown` of its items. */
+export interface Paged<D> {
+  data: D;
+  /** How many items of the whole sequence come before this page's first. */
+  start: number;
+  /** Null when nothing follows those items; `cursorAfter(all items)` is the page's own next_cursor. */
+  cursorAfter(shown: number): string | null;
+}
+
 /** The cursors of one call of a paged tool. */
 export class Cursors {
   readonly #tool: string;
@@ -92,14 +114,24 @@ export class Cursors {
     return position.data;
   }
 
+  /** The page request of this call: its cursor's position (checked against `shape`) and the encoder. */
+  request<S extends z.ZodType>(shape: S, maxChars: number): PageRequest<z.infer<S>> {
+    return { after: this.position(shape), encode: (position) => this.encode(position), maxChars };
+  }
+
   /** The cursor that resumes this query at `position` (plain JSON data). */
   encode(position: unknown): string {
     const json = JSON.stringify({ t: this.#tool, q: this.#key, p: position });
     return encoder.encode(json).toBase64({ alphabet: "base64url", omitPadding: true });
   }
+}
 
-  /** Characters `encode(position)` adds to a result over a `null` (for fitting pages). */
-  resumeChars(position: unknown): number {
-    return this.encode(position).length + 2 - 4;
-  }
+/**
+ * Characters the cursor resuming at `position` adds to a page over the `null` it replaces (for fitCount).
+ *
+ * @example
+ * fitCount(items, request.maxChars, { fixed, more, resume: (item) => resumeChars(request, { path: item.path }) });
+ */
+export function resumeChars<P>(request: Pick<PageRequest<P>, "encode">, position: P): number {
+  return JSON.stringify(request.encode(position)).length - "null".length;
 }

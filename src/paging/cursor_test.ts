@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { assert, assertEquals, assertThrows } from "../../tests/assert.ts";
-import { Cursors, queryKey } from "./cursor.ts";
+import { Cursors, queryKey, resumeChars } from "./cursor.ts";
 import { ToolError } from "../errors.ts";
 
 const position = z.object({ after: z.string() });
@@ -19,7 +19,9 @@ Deno.test("a cursor round-trips its position for the same query, even with anoth
   assertEquals(first.position(position), null);
   const cursor = first.encode({ after: "src/é.ts" });
   assert(/^[A-Za-z0-9_-]+$/.test(cursor), cursor);
-  assertEquals(first.resumeChars({ after: "src/é.ts" }), cursor.length - 2);
+  assertEquals(resumeChars(first, { after: "src/é.ts" }), cursor.length - 2);
+  const request = first.request(position, 1000);
+  assertEquals([request.after, request.maxChars, request.encode({ after: "src/é.ts" })], [null, 1000, cursor]);
   const next = new Cursors("list_files", { glob: "*.ts", limit: 99, cursor }, ["limit"]);
   assertEquals(next.position(position), { after: "src/é.ts" });
 });
