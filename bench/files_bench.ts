@@ -256,7 +256,7 @@ async function rawRg(args: string[], cwd: string, stopAfter = Infinity): Promise
   return matches;
 }
 
-const SEARCH_DEFAULTS: SearchOptions = {
+const SEARCH_DEFAULTS: Omit<SearchOptions, "page"> = {
   pattern: "",
   regex: false,
   case: "smart",

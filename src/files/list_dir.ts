@@ -22,6 +22,7 @@ import { O } from "../os/libc.ts";
 import { decodeBytes } from "../text/utf8.ts";
 import { fitCount, jsonChars } from "../paging/budget.ts";
 import { type Paged, type PageRequest, resumeChars } from "../paging/cursor.ts";
+import { treeOrder } from "./tree_order.ts";
 
 /** Entries counted past a full page before the walk stops counting (those before a cursor are always walked). */
 export const LIST_DIR_WALK_LIMIT = 100_000;
@@ -73,21 +74,6 @@ export interface DirListing {
   skipped: { path: string; reason: string }[];
   /** Resumes after this page; null at the end. */
   next_cursor: string | null;
-}
-
-/**
- * Tree order of two paths: component by component, a directory before what it contains.
- *
- * @example
- * treeOrder("a/b", "a.txt"); // < 0: "a" sorts before "a.txt", and a's children come right after it
- */
-export function treeOrder(a: string, b: string): number {
-  const x = a.split("/");
-  const y = b.split("/");
-  for (let i = 0; i < Math.min(x.length, y.length); i++) {
-    if (x[i] !== y[i]) return x[i] < y[i] ? -1 : 1;
-  }
-  return x.length - y.length;
 }
 
 /**
