@@ -461,7 +461,8 @@ Deno.test("git_show refuses binary content and bounds text; git_blame caps its l
 Deno.test("git_log on a 10,000-commit history is capped and fast", async () => {
   const ws = await tempWorkspace();
   await importHistory(ws, 10_000);
-  await using server = await startServer({ workspace: ws });
+  // A ceiling that holds 500 commits in one page.
+  await using server = await startServer({ workspace: ws, args: ["--max-result-chars", "500000"] });
   try {
     const started = performance.now();
     const log = expectOk(await server.call("git_log", { max_count: 500 })).structured;
