@@ -16,7 +16,7 @@ import { fromOsError, ToolError } from "../errors.ts";
 import { closeFd, readAt } from "../os/fs_at.ts";
 import { openReadable, type Workspace } from "../workspace/confine.ts";
 import { charBoundary, firstInvalidUtf8 } from "./utf8.ts";
-import { jsonChars, jsonStringChars } from "../paging/budget.ts";
+import { fitLines, jsonChars, jsonStringChars } from "../paging/budget.ts";
 
 /** Largest read from disk (one buffer of this size, reused). */
 export const READ_CHUNK_BYTES = 1024 * 1024;
@@ -262,36 +262,9 @@ async function readOpenLines(
   const over = options.maxChars === undefined ? 0 : jsonChars(whole) - options.maxChars;
   if (over <= 0) return whole;
   // Keep what fits of the text; the other fields change by a few digits at most.
-  const fitted = fitChars(whole.text, jsonStringChars(whole.text) - over - FIT_SLACK_CHARS);
+  const fitted = fitLines(whole.text, jsonStringChars(whole.text) - over - FIT_SLACK_CHARS);
   truncatedBy = "result_size";
   return page(fitted.text, new TextEncoder().encode(fitted.text), fitted.lines, fitted.cut);
-}
-
-/**
- * The longest run of whole lines of `text` whose JSON fits `maxChars`; when not even the first line fits, the
- * first line cut where it stops fitting, on a code point.
- */
-function fitChars(text: string, maxChars: number): { text: string; lines: number; cut: boolean } {
-  let used = 0;
-  let end = 0;
-  let lines = 0;
-  while (end < text.length) {
-    const newline = text.indexOf("\n", end);
-    const lineEnd = newline < 0 ? text.length : newline + 1;
-    const cost = jsonStringChars(text.slice(end, lineEnd));
-    if (used + cost > maxChars) break;
-    used += cost;
-    end = lineEnd;
-    lines++;
-  }
-  if (lines > 0) return { text: text.slice(0, end), lines, cut: false };
-  let cut = 0;
-  for (const char of text) {
-    used += jsonStringChars(char);
-    if (used > maxChars && cut > 0) break;
-    cut += char.length;
-  }
-  return { text: text.slice(0, cut), lines: 1, cut: true };
 }
 
 /** Number of CR LF pairs in `bytes`. */

@@ -53,6 +53,47 @@ export function jsonStringChars(text: string): number {
   return JSON.stringify(text).length - 2;
 }
 
+/**
+ * The longest prefix of `text` (whole code points, at least one) taking at most `maxChars` characters in JSON.
+ *
+ * @example
+ * prefixWithinJson("a\tb", 3); // "a\t"
+ */
+export function prefixWithinJson(text: string, maxChars: number): string {
+  let used = 0;
+  let end = 0;
+  for (const char of text) {
+    used += jsonStringChars(char);
+    if (used > maxChars && end > 0) break;
+    end += char.length;
+  }
+  return text.slice(0, end);
+}
+
+/**
+ * The longest run of whole lines (`\n`-terminated, a last one without) of `text` whose JSON fits `maxChars`;
+ * when not even the first line fits, the first line cut where it stops fitting (`cut`).
+ *
+ * @example
+ * fitLines("ab\ncd\n", 5); // { text: "ab\n", lines: 1, cut: false }
+ */
+export function fitLines(text: string, maxChars: number): { text: string; lines: number; cut: boolean } {
+  let used = 0;
+  let end = 0;
+  let lines = 0;
+  while (end < text.length) {
+    const newline = text.indexOf("\n", end);
+    const lineEnd = newline < 0 ? text.length : newline + 1;
+    const cost = jsonStringChars(text.slice(end, lineEnd));
+    if (used + cost > maxChars) break;
+    used += cost;
+    end = lineEnd;
+    lines++;
+  }
+  if (lines > 0) return { text: text.slice(0, end), lines, cut: false };
+  return { text: prefixWithinJson(text, maxChars), lines: 1, cut: true };
+}
+
 /** How {@linkcode fitCount} measures a page. */
 export interface FitOptions<T> {
   /** Characters of the rest of the result: its JSON with the items array empty and the resume point null. */
