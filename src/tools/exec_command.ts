@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineTool } from "./tool.ts";
-import { commandOutput, commandResultSchema } from "./command_result.ts";
+import { commandOutput, commandResultSchema, DEFAULT_PREVIEW_BYTES } from "./command_result.ts";
 import { openConfined } from "../workspace/confine.ts";
 import { closeFd } from "../os/fs_at.ts";
 import { ToolError } from "../errors.ts";
@@ -17,8 +17,8 @@ export const execCommandTool = defineTool({
     yield_time_ms: z.int().min(0).max(300000).default(10000).describe("How long to wait before returning."),
     tty: z.boolean().default(false).describe("Run on a real pseudo-terminal (POSIX only)."),
     env: z.record(z.string(), z.string()).optional().describe("Extra environment variables."),
-    max_output_bytes: z.int().min(256).max(1048576).default(16384).describe(
-      "Bytes of each stream shown in this result's preview.",
+    max_output_bytes: z.int().min(256).max(1048576).default(DEFAULT_PREVIEW_BYTES).describe(
+      "Bytes of each stream shown in this result's preview (the result ceiling may show less).",
     ),
   }),
   output: commandResultSchema,
@@ -47,6 +47,10 @@ export const execCommandTool = defineTool({
     });
     const notFound = commands.notFoundError(command);
     if (notFound) throw notFound;
-    return commandOutput(commands.poll(command, args.max_output_bytes), args.yield_time_ms);
+    return commandOutput(
+      commands.poll(command, args.max_output_bytes),
+      args.yield_time_ms,
+      ctx.config.maxResultChars,
+    );
   },
 });

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineTool } from "./tool.ts";
-import { commandOutput, commandResultSchema } from "./command_result.ts";
+import { commandOutput, commandResultSchema, DEFAULT_PREVIEW_BYTES } from "./command_result.ts";
 
 export const writeStdinTool = defineTool({
   name: "write_stdin",
@@ -13,8 +13,8 @@ export const writeStdinTool = defineTool({
     chars: z.string().default("").describe("Text to write; empty to poll."),
     yield_time_ms: z.int().min(0).max(300000).default(10000).describe("How long to wait for output or exit."),
     close_stdin: z.boolean().default(false).describe("Close stdin after writing (end-of-file)."),
-    max_output_bytes: z.int().min(256).max(1048576).default(16384).describe(
-      "Bytes of each stream shown in this result's preview.",
+    max_output_bytes: z.int().min(256).max(1048576).default(DEFAULT_PREVIEW_BYTES).describe(
+      "Bytes of each stream shown in this result's preview (the result ceiling may show less).",
     ),
   }),
   output: commandResultSchema,
@@ -27,6 +27,10 @@ export const writeStdinTool = defineTool({
       onProgress: (elapsed) =>
         void ctx.progress(Math.round(elapsed), args.yield_time_ms, `running ${command.id}`).catch(() => {}),
     });
-    return commandOutput(commands.poll(command, args.max_output_bytes), args.yield_time_ms);
+    return commandOutput(
+      commands.poll(command, args.max_output_bytes),
+      args.yield_time_ms,
+      ctx.config.maxResultChars,
+    );
   },
 });
