@@ -7,7 +7,7 @@ import { MAX_TEXT_BYTES } from "../envelope.ts";
 import { MAX_COMPONENT_BYTES, MAX_PATH_BYTES } from "../workspace/confine.ts";
 import { EXCERPT_BYTES } from "../project/context.ts";
 import { DEFAULT_MAX_DIMENSION, MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS } from "../image/view.ts";
-import { MAX_OUTPUT_BYTES } from "../image/render.ts";
+import { MAX_IMAGE_BASE64_CHARS, MAX_OUTPUT_BYTES } from "../image/render.ts";
 import { MAX_STATUS_ENTRIES } from "../git/status.ts";
 import { MAX_DIFF_FILES } from "../git/diff_stream.ts";
 import { MAX_LOG_COUNT, MAX_MESSAGE_CHARS } from "../git/log.ts";
@@ -39,7 +39,11 @@ const LIMITS: readonly [string, string, string][] = [
   ["view_image file size", `${MAX_IMAGE_BYTES} bytes`, "src/image/view.ts"],
   ["view_image decoded size (from the header)", `${MAX_IMAGE_PIXELS} pixels`, "src/image/view.ts"],
   ["view_image default max_width / max_height", `${DEFAULT_MAX_DIMENSION} pixels`, "src/image/view.ts"],
-  ["view_image image sent (before base64)", `${MAX_OUTPUT_BYTES} bytes`, "src/image/render.ts"],
+  [
+    "view_image image sent",
+    `${MAX_OUTPUT_BYTES} bytes (${MAX_IMAGE_BASE64_CHARS} characters of base64)`,
+    "src/image/render.ts",
+  ],
 ];
 
 /** The limits table. */
