@@ -102,11 +102,14 @@ function fitStreams(poll: CommandPoll, room: number, measure: Measure): Record<S
     let text = "";
     let at = preview.offset;
     for (const piece of pieces) {
-      if (piece.start > at) text += `\n${gapLine({ start: at, end: piece.start }, preview.retained)}\n`;
+      if (piece.start > at) {
+        const gap = gapLine({ start: at, end: piece.start }, preview.retained);
+        text += `${text === "" || text.endsWith("\n") ? "" : "\n"}${gap}\n`;
+      }
       text += piece.text;
       at = piece.start + BYTES.size(piece.text);
     }
-    return { text: text.replace(/^\n/, ""), gaps };
+    return { text, gaps };
   };
   return { stdout: show(poll.stdout, rooms[0]), stderr: show(poll.stderr, rooms[1]) };
 }
@@ -153,11 +156,8 @@ export function commandOutput(poll: CommandPoll, yieldTimeMs: number, maxResultC
       next_actions: nextActions,
     };
   };
-  const asPolled = {
-    stdout: { text: poll.stdout.text, gaps: poll.stdout.omitted ? [poll.stdout.omitted] : [] },
-    stderr: { text: poll.stderr.text, gaps: poll.stderr.omitted ? [poll.stderr.omitted] : [] },
-  };
-  let data = build(asPolled);
+  // As polled when that fits (its pieces only moved to line ends), else re-cut to the ceiling.
+  let data = build(fitStreams(poll, Infinity, JSON_CHARS));
   const budget = dataBudget(maxResultChars);
   if (jsonChars(data) > budget) {
     const fixed = jsonChars(data) - jsonStringChars(data.stdout) - jsonStringChars(data.stderr);

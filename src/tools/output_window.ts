@@ -81,7 +81,7 @@ export interface Window {
 /**
  * Shows `parts` (a preview's head and tail, or its whole range) starting at `from` within `room`: whole when
  * they fit, else a head of the first part and a tail of the last, half the room each (what one does not
- * need goes to the other).
+ * need goes to the other). Around each gap the pieces end and start at line ends when one is in reach.
  *
  * @example
  * windowOutput(0, [{ start: 0, text: "a\nb\nc\n" }], 4, BYTES).pieces; // [{ start: 0, text: "a\n" }, { start: 4, text: "c\n" }]
@@ -105,11 +105,30 @@ export function windowOutput(from: number, parts: readonly Piece[], room: number
       { start: rest.start + byteLength(rest.text) - byteLength(shownTail), text: shownTail },
     ].filter((piece) => piece.text.length > 0);
   }
+  // Where bytes are left out, the pieces around the gap end and start at line ends when one is near.
+  const end = (piece: Piece) => piece.start + byteLength(piece.text);
+  pieces = pieces.map((piece, i) => {
+    let text = piece.text;
+    let start = piece.start;
+    if (i < pieces.length - 1 && pieces[i + 1].start > end(piece)) {
+      const newline = text.lastIndexOf("\n");
+      if (newline >= text.length / 2) text = text.slice(0, newline + 1);
+    }
+    const before = i === 0 ? from : end(pieces[i - 1]);
+    if (start > before) {
+      const newline = text.indexOf("\n");
+      if (newline >= 0 && newline < text.length / 2 && newline < text.length - 1) {
+        start += byteLength(text.slice(0, newline + 1));
+        text = text.slice(newline + 1);
+      }
+    }
+    return { start, text };
+  });
   const gaps: ByteRange[] = [];
   let at = from;
   for (const piece of pieces) {
     if (piece.start > at) gaps.push({ start: at, end: piece.start });
-    at = piece.start + byteLength(piece.text);
+    at = end(piece);
   }
   return { pieces, gaps };
 }
