@@ -296,6 +296,23 @@ async function listOpened(
   }
 
   const prefix = dir.rel === "." ? "" : `${dir.rel}/`;
+  const warnings = rgWarnings(outcome.stderr, prefix, MAX_WARNINGS);
+  const page = options.page;
+  const base = (total: number | null): FileListing => ({
+    path: dir.rel,
+    files: [],
+    truncated: false,
+    total_matched: total,
+    warnings,
+    next_cursor: null,
+  });
+  /** How many of `rels` could fit the page at the least an entry takes: no more need their lstat. */
+  const fitting = (rels: string[]) => {
+    let room = page.maxChars - jsonChars(base(matched));
+    let n = 0;
+    while (n < rels.length && room > 0) room -= jsonChars({ path: prefix + rels[n++], size: 0, mtime: null }) + 1;
+    return n;
+  };
   let chosen: string[];
   let infos: Info[];
   let keys: number[] = [];
@@ -318,10 +335,12 @@ async function listOpened(
     // UTF-16 code-unit order, which is byte order except around astral characters.
     chosen = top ? top.sorted() : found.slice(skip, skip + options.limit + 1);
     if (!top) before = Math.min(skip, found.length);
-    infos = await statAll(dirFd, chosen.slice(0, options.limit), lossy);
+    infos = await statAll(dirFd, chosen.slice(0, Math.min(options.limit, fitting(chosen))), lossy);
   }
-  const more = chosen.length > options.limit;
-  chosen = chosen.slice(0, options.limit);
+  // Anything after the files listed (beyond the limit, or beyond what could fit) is more.
+  const listed = Math.min(options.limit, infos.length, chosen.length);
+  const more = chosen.length > listed;
+  chosen = chosen.slice(0, listed);
   const files = chosen.map((rel, i): FileEntry => {
     const info = infos[i];
     const entry: FileEntry = {
@@ -338,19 +357,11 @@ async function listOpened(
       : options.sort === "none"
       ? { n: before + i + 1 }
       : { k: keys[i], p: chosen[i] };
-  const warnings = rgWarnings(outcome.stderr, prefix, MAX_WARNINGS);
-  const total = options.sort === "none" && more ? null : matched;
-  const base: FileListing = {
-    path: dir.rel,
-    files: [],
-    truncated: false,
-    total_matched: total,
-    warnings,
-    next_cursor: null,
-  };
-  const page = options.page;
+  // With sort "none" the walk stopped at the cap: the count is not the total then.
+  const total = options.sort === "none" && matched >= stopAt ? null : matched;
+  const listing = base(total);
   const count = fitCount(files, page.maxChars, {
-    fixed: jsonChars(base),
+    fixed: jsonChars(listing),
     more,
     resume: (_, i) => resumeChars(page, positionAfter(i)),
   });
@@ -358,7 +369,7 @@ async function listOpened(
   const cursorAfter = (shown: number) =>
     shown > 0 && (shown < count || truncated) ? page.encode(positionAfter(shown - 1)) : null;
   return {
-    data: { ...base, files: files.slice(0, count), truncated, next_cursor: cursorAfter(count) },
+    data: { ...listing, files: files.slice(0, count), truncated, next_cursor: cursorAfter(count) },
     start: before,
     cursorAfter,
   };
