@@ -29,8 +29,7 @@ const decoder = new TextDecoder();
 export function boundText(text: string, maxBytes = MAX_TEXT_BYTES): string {
   const bytes = encoder.encode(text);
   if (bytes.length <= maxBytes) return text;
-  const marker = (cut: number) =>
-    `\n[… ${cut} more bytes cut from this text; the complete result is in structuredContent …]`;
+  const marker = (cut: number) => `\n[… ${cut} more bytes cut from this text …]`;
   // Reserve room for the marker, then cut on a character boundary.
   const end = utf8CutIndex(bytes, maxBytes - encoder.encode(marker(bytes.length)).length);
   return decoder.decode(bytes.subarray(0, end)) + marker(bytes.length - end);
