@@ -21,6 +21,7 @@ import { RG_BASE_ARGS } from "../src/search/ripgrep.ts";
 import { listFilesArgs } from "../src/files/list_files.ts";
 import { COMMIT_FORMAT } from "../src/git/log.ts";
 import { DEFAULT_MAX_RESULT_CHARS } from "../src/paging/budget.ts";
+import { timeRuns } from "./timing.ts";
 
 /** The commit before the result budget. */
 const BEFORE_COMMIT = "6e0851b8362b8d10f097e316f363004bab50fcd8";
@@ -110,23 +111,6 @@ async function sizes(server: Server): Promise<{ chars: number; bytes: number; ne
   return rows;
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
-
-/** The median of RUNS timed calls of `work` (after one warm-up). */
-async function timed(work: () => Promise<unknown>): Promise<number> {
-  await work();
-  const times: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const start = performance.now();
-    await work();
-    times.push(performance.now() - start);
-  }
-  return median(times);
-}
-
 /** Pages `tool` to the end by next_cursor; the number of pages and of items. */
 async function pageAll(server: Server, tool: string, args: Record<string, unknown>, items: string) {
   let cursor: unknown = null;
@@ -181,7 +165,7 @@ try {
     base: () => Promise<void>,
   ) => {
     const { pages, count } = await ours();
-    const [ms, baseMs] = [await timed(ours), await timed(base)];
+    const [ms, baseMs] = [await timeRuns(ours, RUNS), await timeRuns(base, RUNS)];
     paging.push(
       `| ${what} | ${count} | ${pages} | ${ms.toFixed(1)} ms | ${baseline} ${baseMs.toFixed(1)} ms | ${
         (ms / baseMs).toFixed(2)

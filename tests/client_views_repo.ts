@@ -10,7 +10,8 @@
  * repo.sourceFiles.length; // 1500
  */
 import * as path from "node:path";
-import { fixtureEnv, git, initRepo } from "./git_fixtures.ts";
+import { fastImport, fastImportData, initRepo } from "./git_fixtures.ts";
+import { seededRandom } from "./random.ts";
 
 /** What was generated. */
 export interface ClientViewsRepo {
@@ -34,19 +35,9 @@ const MODIFIED = 300;
 const AUTHORS = ["Ada Lovelace", "Grace Hopper", "Alan Turing", "Edsger Dijkstra", "Barbara Liskov", "Ken Thompson"]
   .concat(["Margaret Hamilton", "Donald Knuth"]);
 
-/** A deterministic pseudo-random sequence (mulberry32), so every run builds the same repository. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Source-like lines: imports, functions, indented bodies with tabs, quotes and comments. */
 function sourceText(name: string, lines: number, version: number): string {
-  const next = random(name.length * 7919 + version);
+  const next = seededRandom(name.length * 7919 + version);
   const out = [`// ${name} (version ${version})`, `import { helper } from "../shared/helper.ts";`, ""];
   let fn = 0;
   while (out.length < lines) {
@@ -85,7 +76,7 @@ function bigText(version: number): string {
  */
 export async function createClientViewsRepo(dir: string): Promise<ClientViewsRepo> {
   await initRepo(dir);
-  const next = random(42);
+  const next = seededRandom(42);
   const sourceFiles: string[] = [];
   const lineCounts = new Map<string, number>();
   for (let a = 0; a < AREAS; a++) {
@@ -95,58 +86,39 @@ export async function createClientViewsRepo(dir: string): Promise<ClientViewsRep
       lineCounts.set(file, 20 + Math.floor(next() * next() * 400));
     }
   }
-  const encoder = new TextEncoder();
-  const data = (text: string) => `data ${encoder.encode(text).length}\n${text}\n`;
-  const child = new Deno.Command("git", {
-    args: ["fast-import", "--quiet"],
-    cwd: dir,
-    env: fixtureEnv(),
-    clearEnv: true,
-    stdin: "piped",
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  let batch = "";
-  const flush = async (force: boolean) => {
-    if (!force && batch.length < 256 * 1024) return;
-    await writer.write(encoder.encode(batch));
-    batch = "";
-  };
+  const data = fastImportData;
   const versions = new Map<string, number>();
-  for (let i = 1; i <= COMMITS; i++) {
-    const author = AUTHORS[i % AUTHORS.length];
-    const email = `${author.split(" ")[0].toLowerCase()}@example.org`;
-    const when = 1_700_000_000 + i * 3600;
-    let changes = "";
-    let subject: string;
-    if (i === 1) {
-      subject = "Initial import of every module";
-      changes += `M 100644 inline big.ts\n${data(bigText(0))}`;
-      changes += `M 100644 inline README.md\n${data("# client views fixture\n")}`;
-      changes += `M 100644 inline package.json\n${data('{ "name": "fixture", "version": "1.0.0" }\n')}`;
-      for (const file of sourceFiles) {
-        changes += `M 100644 inline ${file}\n${data(sourceText(file, lineCounts.get(file)!, 0))}`;
+  await fastImport(dir, async (write) => {
+    for (let i = 1; i <= COMMITS; i++) {
+      const author = AUTHORS[i % AUTHORS.length];
+      const email = `${author.split(" ")[0].toLowerCase()}@example.org`;
+      const when = 1_700_000_000 + i * 3600;
+      let changes = "";
+      let subject: string;
+      if (i === 1) {
+        subject = "Initial import of every module";
+        changes += `M 100644 inline big.ts\n${data(bigText(0))}`;
+        changes += `M 100644 inline README.md\n${data("# client views fixture\n")}`;
+        changes += `M 100644 inline package.json\n${data('{ "name": "fixture", "version": "1.0.0" }\n')}`;
+        for (const file of sourceFiles) {
+          changes += `M 100644 inline ${file}\n${data(sourceText(file, lineCounts.get(file)!, 0))}`;
+        }
+      } else {
+        const file = sourceFiles[Math.floor(next() * sourceFiles.length)];
+        const version = (versions.get(file) ?? 0) + 1;
+        versions.set(file, version);
+        subject = `${path.basename(file, ".ts")}: revise step ${i} in ${path.dirname(file)}`;
+        changes += `M 100644 inline ${file}\n${data(sourceText(file, lineCounts.get(file)!, version))}`;
+        if (i % 40 === 0) changes += `M 100644 inline big.ts\n${data(bigText(i / 40))}`;
       }
-    } else {
-      const file = sourceFiles[Math.floor(next() * sourceFiles.length)];
-      const version = (versions.get(file) ?? 0) + 1;
-      versions.set(file, version);
-      subject = `${path.basename(file, ".ts")}: revise step ${i} in ${path.dirname(file)}`;
-      changes += `M 100644 inline ${file}\n${data(sourceText(file, lineCounts.get(file)!, version))}`;
-      if (i % 40 === 0) changes += `M 100644 inline big.ts\n${data(bigText(i / 40))}`;
+      const message = `${subject}\n\nCommit ${i} of the fixture, by ${author}.\nIt keeps the modules consistent.\n`;
+      await write(
+        `commit refs/heads/main\nmark :${i}\n` +
+          `author ${author} <${email}> ${when} +0200\ncommitter ${author} <${email}> ${when} +0200\n` +
+          data(message) + (i > 1 ? `from :${i - 1}\n` : "") + changes + "\n",
+      );
     }
-    const message = `${subject}\n\nCommit ${i} of the fixture, by ${author}.\nIt keeps the modules consistent.\n`;
-    batch += `commit refs/heads/main\nmark :${i}\n` +
-      `author ${author} <${email}> ${when} +0200\ncommitter ${author} <${email}> ${when} +0200\n` +
-      data(message) + (i > 1 ? `from :${i - 1}\n` : "") + changes + "\n";
-    await flush(false);
-  }
-  await flush(true);
-  await writer.close();
-  const out = await child.output();
-  if (!out.success) throw new Error(`fast-import failed: ${new TextDecoder().decode(out.stderr)}`);
-  await git(dir, "reset", "-q", "--hard", "main");
+  });
 
   const modified = sourceFiles.filter((_, i) => i % 5 === 2).slice(0, MODIFIED);
   for (const file of modified) {

@@ -81,7 +81,7 @@ const PAGING: Record<string, Paging> = {
   },
   list_dir: {
     items: (s) => (s.entries as { path: string }[]).map((entry) => entry.path),
-    shown: (text) => body(text).map((line) => line.replace(/(\/|  \d+ B| -> .*| \(special file\))$/, "")),
+    shown: (text) => body(text).map((line) => line.replace(/(\/| {2}\d+ B| -> .*| \(special file\))$/, "")),
     resume: byCursor,
   },
   search_text: {

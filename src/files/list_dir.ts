@@ -20,8 +20,7 @@ import { fromOsError, ToolError } from "../errors.ts";
 import { closeFd, openAt, type RawDirEntry, readDirFd, reopenFd, statAt } from "../os/fs_at.ts";
 import { O } from "../os/libc.ts";
 import { decodeBytes } from "../text/utf8.ts";
-import { fitCount, jsonChars } from "../paging/budget.ts";
-import { type Paged, type PageRequest, resumeChars } from "../paging/cursor.ts";
+import { fitPage, type Paged, type PageRequest } from "../paging/cursor.ts";
 import { treeOrder } from "./tree_order.ts";
 
 /** Entries counted past a full page before the walk stops counting (those before a cursor are always walked). */
@@ -163,30 +162,20 @@ async function walkTree(
     link.target = await confine(ws, link.path).then((target) => target.rel, () => null);
   }
   const more = entries.length > options.limit;
-  const candidates = entries.slice(0, options.limit);
-  const page = options.page;
-  const base: DirListing = {
-    path: topRel,
-    entries: [],
-    truncated: false,
-    total_seen: seen,
-    total_exact: exact,
-    skipped,
-    next_cursor: null,
-  };
-  const count = fitCount(candidates, page.maxChars, {
-    fixed: jsonChars(base),
+  return fitPage(entries.slice(0, options.limit), options.page, {
     more,
-    resume: (entry) => resumeChars(page, { p: entry.path }),
-  });
-  const truncated = more || count < candidates.length;
-  const cursorAfter = (shown: number) =>
-    shown > 0 && (shown < count || truncated) ? page.encode({ p: candidates[shown - 1].path }) : null;
-  return {
-    data: { ...base, entries: candidates.slice(0, count), truncated, next_cursor: cursorAfter(count) },
     start: before,
-    cursorAfter,
-  };
+    positionAfter: (entry) => ({ p: entry.path }),
+    build: (entries) => ({
+      path: topRel,
+      entries,
+      truncated: false,
+      total_seen: seen,
+      total_exact: exact,
+      skipped,
+      next_cursor: null,
+    }),
+  });
 }
 
 function describe(dirFd: number, raw: RawDirEntry, rel: string, name: string, lossy: boolean): DirEntry {

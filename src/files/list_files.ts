@@ -37,8 +37,8 @@ import { decodeBytes } from "../text/utf8.ts";
 import type { RipgrepRunner } from "../search/ripgrep_runner.ts";
 import { closeFd, type FdStat, openBeneath, statAt } from "../os/fs_at.ts";
 import { O } from "../os/libc.ts";
-import { fitCount, jsonChars } from "../paging/budget.ts";
-import { type Paged, type PageRequest, resumeChars } from "../paging/cursor.ts";
+import { jsonChars } from "../paging/budget.ts";
+import { fitPage, type Paged, type PageRequest } from "../paging/cursor.ts";
 
 /** Files stat'ed between two yields to the event loop. */
 const STAT_BATCH = 2000;
@@ -351,7 +351,7 @@ async function listOpened(
     if (lossy.has(rel)) entry.path_lossy = true;
     return entry;
   });
-  const positionAfter = (i: number): ListPosition =>
+  const positionAfter = (_: FileEntry, i: number): ListPosition =>
     options.sort === "path"
       ? { p: chosen[i] }
       : options.sort === "none"
@@ -359,20 +359,7 @@ async function listOpened(
       : { k: keys[i], p: chosen[i] };
   // With sort "none" the walk stopped at the cap: the count is not the total then.
   const total = options.sort === "none" && matched >= stopAt ? null : matched;
-  const listing = base(total);
-  const count = fitCount(files, page.maxChars, {
-    fixed: jsonChars(listing),
-    more,
-    resume: (_, i) => resumeChars(page, positionAfter(i)),
-  });
-  const truncated = more || count < files.length;
-  const cursorAfter = (shown: number) =>
-    shown > 0 && (shown < count || truncated) ? page.encode(positionAfter(shown - 1)) : null;
-  return {
-    data: { ...listing, files: files.slice(0, count), truncated, next_cursor: cursorAfter(count) },
-    start: before,
-    cursorAfter,
-  };
+  return fitPage(files, page, { more, start: before, positionAfter, build: (files) => ({ ...base(total), files }) });
 }
 
 function join(a: Uint8Array, b: Uint8Array): Uint8Array {

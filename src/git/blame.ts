@@ -15,8 +15,7 @@ import { closeFd, fdStream } from "../os/fs_at.ts";
 import { gitFailure } from "./runner.ts";
 import { checkRevision, type GitRepo, openRepoAt } from "./repo.ts";
 import { RecordSplitter } from "./records.ts";
-import { fitCount, jsonChars } from "../paging/budget.ts";
-import { type Paged, type PageRequest, resumeChars } from "../paging/cursor.ts";
+import { fitPage, type Paged, type PageRequest } from "../paging/cursor.ts";
 
 /** Most lines a page may ask for. */
 export const MAX_BLAME_LINES = 2000;
@@ -214,28 +213,18 @@ async function blameRange(
   }
   const all = parser.end().sort((a, b) => a.line - b.line);
   const more = all.length > wanted;
-  const candidates = all.slice(0, wanted);
-  const page = options.page;
-  const base: GitBlame = { path: rel, lines: [], truncated: false, next_start_line: null, next_cursor: null };
-  const count = fitCount(candidates, page.maxChars, {
-    // next_start_line's digits are part of the resume point.
-    fixed: jsonChars(base) + String(start + wanted).length,
+  return fitPage(all.slice(0, wanted), options.page, {
     more,
-    resume: (line) => resumeChars(page, { l: line.line + 1 }),
-  });
-  const truncated = more || count < candidates.length;
-  const cursorAfter = (shown: number) =>
-    shown > 0 && (shown < count || truncated) ? page.encode({ l: candidates[shown - 1].line + 1 }) : null;
-  const next = truncated ? candidates[count - 1].line + 1 : null;
-  return {
-    data: {
-      path: rel,
-      lines: candidates.slice(0, count),
-      truncated,
-      next_start_line: next,
-      next_cursor: cursorAfter(count),
-    },
     start: start - first,
-    cursorAfter,
-  };
+    positionAfter: (line) => ({ l: line.line + 1 }),
+    build: (lines, truncated) => ({
+      path: rel,
+      lines,
+      truncated,
+      next_start_line: truncated ? lines[lines.length - 1].line + 1 : null,
+      next_cursor: null,
+    }),
+    // next_start_line's digits, which the empty page measured has none of.
+    extraChars: String(start + wanted).length,
+  });
 }

@@ -21,7 +21,7 @@ import { gitFailure, gitMessage } from "./runner.ts";
 import { checkRevision, type GitRepo, readRepoAt } from "./repo.ts";
 import { RecordSplitter } from "./records.ts";
 import { fitCount, jsonChars } from "../paging/budget.ts";
-import { type Paged, type PageRequest, resumeChars } from "../paging/cursor.ts";
+import { fitPage, type Paged, type PageRequest } from "../paging/cursor.ts";
 
 /** Largest max_count accepted. */
 export const MAX_LOG_COUNT = 500;
@@ -194,25 +194,17 @@ export async function gitLog(ws: Workspace, options: LogOptions): Promise<Paged<
   const candidates = commits.slice(0, maxCount);
   const page = options.page;
   const start = after?.s ?? 0;
-  const base: GitLog = { commits: [], truncated: false, next_cursor: null };
-  const fixed = jsonChars(base);
+  const build = (commits: Commit[]): GitLog => ({ commits, truncated: false, next_cursor: null });
   // A first page that holds the whole history needs no cursor, so no pin.
-  const whole = !more && fitCount(candidates, page.maxChars, { fixed, more: false }) === candidates.length;
+  const whole = !more &&
+    fitCount(candidates, page.maxChars, { fixed: jsonChars(build([])), more }) === candidates.length;
   const tips = after?.t ?? (whole || candidates.length === 0 ? [] : await pinTips(repo, options.rev, options.signal));
-  const positionAfter = (i: number): LogPosition => ({ t: tips, s: start + i + 1, h: candidates[i].sha });
-  const count = whole ? candidates.length : fitCount(candidates, page.maxChars, {
-    fixed,
+  return fitPage(candidates, page, {
     more,
-    resume: (_, i) => resumeChars(page, positionAfter(i)),
-  });
-  const truncated = more || count < candidates.length;
-  const cursorAfter = (shown: number) =>
-    shown > 0 && (shown < count || truncated) ? page.encode(positionAfter(shown - 1)) : null;
-  return {
-    data: { commits: candidates.slice(0, count), truncated, next_cursor: cursorAfter(count) },
     start,
-    cursorAfter,
-  };
+    positionAfter: (commit, i) => ({ t: tips, s: start + i + 1, h: commit.sha }),
+    build,
+  });
 }
 
 /** The commits `rev` (or HEAD) names now, as rev-parse gives them (`^sha` for an excluded end of a range). */

@@ -16,8 +16,7 @@ import type { Workspace } from "../workspace/confine.ts";
 import { gitFailure } from "./runner.ts";
 import { type GitRepo, openRepoAt } from "./repo.ts";
 import { RecordSplitter } from "./records.ts";
-import { fitCount, jsonChars } from "../paging/budget.ts";
-import { type Paged, type PageRequest, resumeChars } from "../paging/cursor.ts";
+import { fitPage, type Paged, type PageRequest } from "../paging/cursor.ts";
 
 /** Most entries a page may ask for; the rest are counted in total_entries. */
 export const MAX_STATUS_ENTRIES = 5000;
@@ -283,27 +282,17 @@ export async function gitStatus(ws: Workspace, options: StatusPageOptions): Prom
   // One entry more than a page tells that more follow.
   const parser = await readStatus(ws, options, limit + 1, page.after);
   const more = parser.entries.length > limit;
-  const candidates = parser.entries.slice(0, limit);
-  const base: GitStatus = {
-    ...parser.info,
-    entries: [],
-    clean: parser.changes === 0,
-    total_entries: parser.total,
-    truncated: false,
-    next_cursor: null,
-  };
-  const positionAfter = (entry: StatusEntry): StatusPosition => ({ g: group(entry), p: entry.path });
-  const count = fitCount(candidates, page.maxChars, {
-    fixed: jsonChars(base),
+  return fitPage(parser.entries.slice(0, limit), page, {
     more,
-    resume: (entry) => resumeChars(page, positionAfter(entry)),
-  });
-  const truncated = more || count < candidates.length;
-  const cursorAfter = (shown: number) =>
-    shown > 0 && (shown < count || truncated) ? page.encode(positionAfter(candidates[shown - 1])) : null;
-  return {
-    data: { ...base, entries: candidates.slice(0, count), truncated, next_cursor: cursorAfter(count) },
     start: parser.before,
-    cursorAfter,
-  };
+    positionAfter: (entry) => ({ g: group(entry), p: entry.path }),
+    build: (entries) => ({
+      ...parser.info,
+      entries,
+      clean: parser.changes === 0,
+      total_entries: parser.total,
+      truncated: false,
+      next_cursor: null,
+    }),
+  });
 }

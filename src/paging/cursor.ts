@@ -12,6 +12,7 @@
  */
 import type { z } from "zod";
 import { ToolError } from "../errors.ts";
+import { fitCount, jsonChars } from "./budget.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder("utf-8", { fatal: true });
@@ -134,4 +135,48 @@ export class Cursors {
  */
 export function resumeChars<P>(request: Pick<PageRequest<P>, "encode">, position: P): number {
   return JSON.stringify(request.encode(position)).length - "null".length;
+}
+
+/** How {@linkcode fitPage} builds a page. */
+export interface PageOf<T, P, D> {
+  /** Whether items follow the candidates (a page that takes them all still continues). */
+  more: boolean;
+  /** How many items of the whole sequence come before the first candidate. */
+  start: number;
+  /** The position right after `item`. */
+  positionAfter(item: T, index: number): P;
+  /** The page's data holding `items`; its `truncated` and `next_cursor` are set by fitPage. */
+  build(items: T[], truncated: boolean): D;
+  /** Characters the data takes beyond `build([], false)` whatever the items (e.g. digits that grow). */
+  extraChars?: number;
+}
+
+/**
+ * A page of the leading `candidates` that fit `request.maxChars` (see fitCount), with its `truncated`,
+ * `next_cursor`, and the cursor after any number of its items (for a text that shows fewer).
+ *
+ * @example
+ * return fitPage(files, page, { more, start: 0, positionAfter: (f) => ({ p: f.path }), build: (files) => ({ files, truncated: false, next_cursor: null }) });
+ */
+export function fitPage<T, P, D extends { truncated: boolean; next_cursor: string | null }>(
+  candidates: readonly T[],
+  request: PageRequest<P>,
+  options: PageOf<T, P, D>,
+): Paged<D> {
+  const count = fitCount(candidates, request.maxChars, {
+    fixed: jsonChars(options.build([], false)) + (options.extraChars ?? 0),
+    more: options.more,
+    resume: (item, i) => resumeChars(request, options.positionAfter(item, i)),
+  });
+  const kept = candidates.slice(0, count);
+  const truncated = options.more || count < candidates.length;
+  const cursorAfter = (shown: number) =>
+    shown > 0 && (shown < count || truncated)
+      ? request.encode(options.positionAfter(kept[shown - 1], shown - 1))
+      : null;
+  return {
+    data: { ...options.build(kept, truncated), truncated, next_cursor: cursorAfter(count) },
+    start: options.start,
+    cursorAfter,
+  };
 }

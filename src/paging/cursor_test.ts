@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { assert, assertEquals, assertThrows } from "../../tests/assert.ts";
-import { Cursors, queryKey, resumeChars } from "./cursor.ts";
+import { Cursors, fitPage, queryKey, resumeChars } from "./cursor.ts";
 import { ToolError } from "../errors.ts";
 
 const position = z.object({ after: z.string() });
@@ -40,4 +40,28 @@ Deno.test("a cursor reused with other arguments, another tool's, or a forged one
   assert(refused({ cursor: "not a cursor!" }).includes("not a cursor"));
   const forged = new Cursors("list_files", { glob: "*.ts" }, []).encode({ after: 42 });
   assert(refused({ glob: "*.ts", cursor: forged }).includes("not a cursor"));
+});
+
+Deno.test("fitPage keeps what fits with its cursor, and hands out the cursor after any number of its items", () => {
+  const request = new Cursors("t", {}, []).request(position, 160);
+  const build = (items: string[]) => ({ items, truncated: false, next_cursor: null as string | null });
+  const items = ["aaaaaaaaaa", "bbbbbbbbbb", "cccccccccc", "dddddddddd"];
+  const page = fitPage(items, request, { more: false, start: 5, positionAfter: (item) => ({ after: item }), build });
+  assert(page.data.items.length < items.length, "the cursor takes room");
+  assert(JSON.stringify(page.data).length <= 160, JSON.stringify(page.data));
+  assertEquals([page.data.truncated, page.start], [true, 5]);
+  assertEquals(page.data.next_cursor, request.encode({ after: page.data.items.at(-1)! }));
+  assertEquals(page.cursorAfter(1), request.encode({ after: "aaaaaaaaaa" }));
+  const whole = fitPage(items, { ...request, maxChars: 1000 }, {
+    more: false,
+    start: 0,
+    positionAfter: (item) => ({ after: item }),
+    build,
+  });
+  assertEquals([whole.data.items.length, whole.data.truncated, whole.data.next_cursor, whole.cursorAfter(4)], [
+    4,
+    false,
+    null,
+    null,
+  ]);
 });

@@ -29,8 +29,7 @@ import type { RipgrepRunner } from "./ripgrep_runner.ts";
 import { closeFd, statAt } from "../os/fs_at.ts";
 import { charBoundary } from "../files/utf8.ts";
 import { treeOrder } from "../files/tree_order.ts";
-import { fitCount, jsonChars } from "../paging/budget.ts";
-import { type Paged, type PageRequest, resumeChars } from "../paging/cursor.ts";
+import { fitPage, type Paged, type PageRequest } from "../paging/cursor.ts";
 
 /** rg error lines kept as warnings. */
 export const MAX_SEARCH_WARNINGS = 20;
@@ -357,34 +356,19 @@ async function searchOpened(
         `with its context fits the result ceiling`,
     );
   }
-  const page = options.page;
-  const base: SearchResult = {
-    matches: [],
-    files_matched: new Set(matches.map((match) => match.path)).size,
-    truncated: false,
-    stopped_early: outcome.killed,
-    warnings,
-    next_cursor: null,
-  };
-  const positionAfter = (match: SearchMatch): SearchPosition => ({ p: match.path, l: match.line });
-  const count = fitCount(matches, page.maxChars, {
-    fixed: jsonChars(base),
+  return fitPage(matches, options.page, {
     more: capped,
-    resume: (match) => resumeChars(page, positionAfter(match)),
-  });
-  const kept = matches.slice(0, count);
-  const truncated = capped || count < matches.length;
-  const cursorAfter = (shown: number) =>
-    shown > 0 && (shown < count || truncated) ? page.encode(positionAfter(kept[shown - 1])) : null;
-  return {
-    data: {
-      ...base,
+    start: before,
+    positionAfter: (match) => ({ p: match.path, l: match.line }),
+    build: (kept) => ({
       matches: kept,
       files_matched: new Set(kept.map((match) => match.path)).size,
-      truncated,
-      next_cursor: cursorAfter(count),
-    },
-    start: before,
-    cursorAfter,
-  };
+      truncated: false,
+      stopped_early: outcome.killed,
+      warnings,
+      next_cursor: null,
+    }),
+    // Room for files_matched's digits, which the empty page measured has one of.
+    extraChars: String(matches.length).length,
+  });
 }
