@@ -11,7 +11,8 @@ export const DEFAULT_LIST_FILES_LIMIT = 250;
 /** The text: which files of how many it shows, one path a line, rg's warnings, and the call for the rest. */
 function render(page: Paged<FileListing>, sort: string, given: Readonly<Record<string, unknown>>): string {
   const { data } = page;
-  const total = data.total_matched === null ? "more" : String(data.total_matched);
+  // With sort "none" a walk stopped at the cap knows only that more follow.
+  const total = data.total_matched === null ? `${page.start + data.files.length}+` : String(data.total_matched);
   const warnings = data.warnings.map((warning) => `[warning: ${warning}]`);
   if (data.files.length === 0) return [`${data.path}: no files (sort ${sort})`, ...warnings].join("\n");
   return layoutText({
