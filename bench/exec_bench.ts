@@ -9,6 +9,7 @@
  */
 import { startServer } from "../tests/harness.ts";
 import { connectPeer, PEERS } from "./peers.ts";
+import { median, timeRuns as medianRuns } from "./timing.ts";
 
 const LATENCY_RUNS = 40;
 const FLOOD_BYTES = 1024 * 1024 * 1024;
@@ -20,20 +21,8 @@ const SLOW_SLEEP_MS = 300;
 const POLL_RUNS = 10;
 const floodCommand = (bytes: number) => `yes 0123456789abcdef | head -c ${bytes}`;
 
-function median(samples: number[]): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
-
-async function timeRuns(run: () => Promise<unknown>, runs = LATENCY_RUNS): Promise<number> {
-  await run(); // warm-up
-  const samples: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const started = performance.now();
-    await run();
-    samples.push(performance.now() - started);
-  }
-  return median(samples);
+function timeRuns(run: () => Promise<unknown>, runs = LATENCY_RUNS): Promise<number> {
+  return medianRuns(run, runs);
 }
 
 function peakRssMiB(pid: number): number {

@@ -22,6 +22,8 @@ import { RG_BASE_ARGS } from "../src/search/ripgrep.ts";
 import { searchArgs, type SearchOptions } from "../src/search/search_text.ts";
 import { listFilesArgs } from "../src/files/list_files.ts";
 import { peerEntry, PEERS } from "./peers.ts";
+import { seededRandom } from "../tests/random.ts";
+import { median } from "./timing.ts";
 
 const BENCH_DIR = new URL(".", import.meta.url).pathname;
 const DATA = `${BENCH_DIR}.data/files`;
@@ -37,16 +39,6 @@ const log = (...parts: unknown[]) => console.error("files_bench:", ...parts);
 const encoder = new TextEncoder();
 
 // ---------------------------------------------------------------- data
-
-/** A deterministic pseudo-random generator (mulberry32). */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = ("const let function return import export from async await if else for while class interface type " +
   "value result error config request response handler server client buffer stream index length path file " +
@@ -86,7 +78,7 @@ async function generateTree(root: string): Promise<void> {
   if (await exists(marker)) return;
   log(`generating ${FILES} files, ~${TREE_BYTES} bytes in ${root} (cached afterwards)`);
   await Deno.remove(root, { recursive: true }).catch(() => {});
-  const rand = random(42);
+  const rand = seededRandom(42);
   const pool = textPool(16 << 20, rand);
   const large = Math.max(1, Math.floor(FILES / 100)); // 1% large files carry ~40% of the bytes
   const largeSize = Math.floor((TREE_BYTES * 0.4) / large);
@@ -131,7 +123,7 @@ async function generateBigFile(file: string): Promise<void> {
   const marker = `${file}.complete`;
   if (await exists(marker)) return;
   log(`generating ${BIG_BYTES} bytes in ${file} (cached afterwards)`);
-  const pool = textPool(8 << 20, random(7));
+  const pool = textPool(8 << 20, seededRandom(7));
   const out = await Deno.open(file, { write: true, create: true, truncate: true });
   for (let written = 0; written < BIG_BYTES; written += pool.length) {
     await out.write(pool.subarray(0, Math.min(pool.length, BIG_BYTES - written)));
@@ -197,11 +189,6 @@ async function resetPeak(pid: number): Promise<void> {
 
 // ---------------------------------------------------------------- measuring
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
-
 async function time(fn: () => Promise<unknown>): Promise<number> {
   const start = performance.now();
   await fn();
@@ -256,7 +243,7 @@ async function rawRg(args: string[], cwd: string, stopAfter = Infinity): Promise
   return matches;
 }
 
-const SEARCH_DEFAULTS: SearchOptions = {
+const SEARCH_DEFAULTS: Omit<SearchOptions, "page"> = {
   pattern: "",
   regex: false,
   case: "smart",
@@ -346,7 +333,7 @@ async function listRows(server: McpProcess, label: string, target: string, hidde
     if (result.isError) throw new Error(JSON.stringify(result.structured));
     return result.structured;
   };
-  const options = { respectGitignore: true, includeHidden: hidden };
+  const options = { respectGitignore: true, includeHidden: hidden, sort: "path" as const };
   const all = await call({ sort: "none", limit: 100000 });
   const count = all.total_matched as number | null ?? (all.files as unknown[]).length;
   const [ourPath, rgFiles] = await compare(
@@ -460,7 +447,7 @@ const big = `${DATA}/big-${BIG_BYTES}.txt`;
 const small = `${DATA}/small.txt`;
 await generateTree(tree);
 await generateBigFile(big);
-if (!(await exists(small))) await Deno.writeFile(small, textPool(20 << 20, random(3)));
+if (!(await exists(small))) await Deno.writeFile(small, textPool(20 << 20, seededRandom(3)));
 const peerMain = await peerEntry(PEERS.filesystem);
 
 // Warm the page cache so every side reads from memory.

@@ -6,6 +6,8 @@
  * if (parsed.kind === "run") console.error(parsed.config.mode);
  */
 
+import { DEFAULT_MAX_RESULT_CHARS, MAX_MAX_RESULT_CHARS, MIN_MAX_RESULT_CHARS } from "./paging/budget.ts";
+
 /** Permission modes, from most to least restrictive. */
 export const MODES = ["safe", "trusted", "dangerous"] as const;
 export type Mode = typeof MODES[number];
@@ -29,6 +31,8 @@ export interface Config {
   httpNoAuth: boolean;
   viewImageEnabled: boolean;
   fakeReadonlyAnnotations: boolean;
+  /** Ceiling on the characters of any result's structuredContent JSON (declared to clients in tools/list). */
+  maxResultChars: number;
 }
 
 /** What the command line asks for. */
@@ -50,7 +54,7 @@ export class UsageError extends Error {
 export const USAGE = `usage: workcell [--workspace DIR] [--mode safe|trusted|dangerous]
                 [--http HOST:PORT] [--auth-token-file FILE] [--http-no-auth]
                 [--disable-view-image] [--dangerously-fake-readonly-annotations]
-                [--print-server-card] [--version] [--help]
+                [--max-result-chars N] [--print-server-card] [--version] [--help]
 
   --workspace DIR    confine every tool to DIR (default: $CLAUDE_PROJECT_DIR, else the client's
                      MCP roots, else the current directory; never / or the home directory
@@ -65,12 +69,15 @@ export const USAGE = `usage: workcell [--workspace DIR] [--mode safe|trusted|dan
                      leave view_image out of tools/list (clients without image content)
   --dangerously-fake-readonly-annotations
                      advertise every tool as read-only in tools/list; behaviour is unchanged
+  --max-result-chars N
+                     ceiling on any result's structuredContent JSON, in characters
+                     (default ${DEFAULT_MAX_RESULT_CHARS}, ${MIN_MAX_RESULT_CHARS}-${MAX_MAX_RESULT_CHARS})
   --print-server-card
                      print the server card (name, version, transport, tools, auth) as JSON and exit
   --version          print the version and exit
   --help             print this help and exit`;
 
-const VALUE_FLAGS = ["--workspace", "--mode", "--http", "--auth-token-file"] as const;
+const VALUE_FLAGS = ["--workspace", "--mode", "--http", "--auth-token-file", "--max-result-chars"] as const;
 const SWITCH_FLAGS = [
   "--http-no-auth",
   "--disable-view-image",
@@ -98,6 +105,19 @@ export function parseHttpAddress(value: string): HttpAddress {
   if (port < 1 || port > 65535) throw new UsageError(`--http port must be 1-65535, got ${match[3]}`);
   const host = match[1] ?? (match[2] === "" ? DEFAULT_HTTP_HOST : match[2]);
   return { host, port };
+}
+
+function parseMaxResultChars(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_MAX_RESULT_CHARS;
+  const chars = /^\d{1,7}$/.test(value) ? Number(value) : NaN;
+  if (!(chars >= MIN_MAX_RESULT_CHARS && chars <= MAX_MAX_RESULT_CHARS)) {
+    throw new UsageError(
+      `--max-result-chars must be an integer from ${MIN_MAX_RESULT_CHARS} to ${MAX_MAX_RESULT_CHARS}, got ${
+        JSON.stringify(value)
+      }`,
+    );
+  }
+  return chars;
 }
 
 /**
@@ -162,6 +182,7 @@ export function parseArgs(args: readonly string[]): ParsedArgs {
       httpNoAuth,
       viewImageEnabled: !switches.has("--disable-view-image"),
       fakeReadonlyAnnotations: switches.has("--dangerously-fake-readonly-annotations"),
+      maxResultChars: parseMaxResultChars(values.get("--max-result-chars")),
     },
   };
 }

@@ -12,6 +12,7 @@ Deno.test("parseArgs: defaults", () => {
       httpNoAuth: false,
       viewImageEnabled: true,
       fakeReadonlyAnnotations: false,
+      maxResultChars: 48_000,
     },
   });
 });
@@ -27,6 +28,8 @@ Deno.test("parseArgs: every flag, in both spellings", () => {
     "/t",
     "--disable-view-image",
     "--dangerously-fake-readonly-annotations",
+    "--max-result-chars",
+    "100000",
   ]);
   assert(parsed.kind === "run");
   assertEquals(parsed.config.workspace, "/ws");
@@ -35,6 +38,7 @@ Deno.test("parseArgs: every flag, in both spellings", () => {
   assertEquals(parsed.config.authTokenFile, "/t");
   assertEquals(parsed.config.viewImageEnabled, false);
   assertEquals(parsed.config.fakeReadonlyAnnotations, true);
+  assertEquals(parsed.config.maxResultChars, 100_000);
   assertEquals(parseArgs(["--help", "--mode", "bogus"]).kind, "help");
   assertEquals(parseArgs(["--version"]).kind, "version");
 });
@@ -56,6 +60,9 @@ Deno.test("parseArgs: malformed command lines are UsageErrors naming the flag", 
     [["--auth-token-file", "/t"], /only applies with --http/],
     [["--http", "0.0.0.0:8080", "--http-no-auth"], /refused on non-loopback/],
     [["--http", ":1", "--http-no-auth", "--auth-token-file", "x"], /exclude each other/],
+    [["--max-result-chars", "19999"], /--max-result-chars must be an integer from 20000 to 500000/],
+    [["--max-result-chars=500001"], /--max-result-chars must be/],
+    [["--max-result-chars", "4e4"], /--max-result-chars must be/],
   ];
   for (const [args, pattern] of cases) {
     const error = assertThrows(() => parseArgs(args));

@@ -1,9 +1,11 @@
 /**
- * The result envelope: readable, bounded `content` text plus complete
- * `structuredContent`, for successes and failures alike.
+ * The result envelope: readable, bounded `content` text plus
+ * `structuredContent` within the result ceiling, for successes and failures
+ * alike. Tools render their own text within the bound and fill their pages
+ * within the ceiling (src/paging/); the checks here are guards.
  *
  * @example
- * return ok({ text: "3 files", data: { files } });
+ * return ok({ text: "3 files", data: { files } }, 48_000);
  * return fail(new ToolError("NOT_FOUND", "x does not exist"));
  */
 import { ToolError } from "./errors.ts";
@@ -27,19 +29,30 @@ const decoder = new TextDecoder();
 export function boundText(text: string, maxBytes = MAX_TEXT_BYTES): string {
   const bytes = encoder.encode(text);
   if (bytes.length <= maxBytes) return text;
-  const marker = (cut: number) =>
-    `\n[… ${cut} more bytes cut from this text; the complete result is in structuredContent …]`;
+  const marker = (cut: number) => `\n[… ${cut} more bytes cut from this text …]`;
   // Reserve room for the marker, then cut on a character boundary.
   const end = utf8CutIndex(bytes, maxBytes - encoder.encode(marker(bytes.length)).length);
   return decoder.decode(bytes.subarray(0, end)) + marker(bytes.length - end);
 }
 
-/** The success envelope. */
-export function ok(output: ToolOutput): CallToolResult {
+/**
+ * The success envelope; RESULT_TOO_LARGE instead when the structured value is over `maxResultChars` (only an
+ * item larger than the whole ceiling can bring that about: pages are filled within it).
+ */
+export function ok(output: ToolOutput, maxResultChars: number): CallToolResult {
+  const structuredContent = { ok: true, ...output.data };
+  const chars = JSON.stringify(structuredContent).length;
+  if (chars > maxResultChars) {
+    return fail(
+      new ToolError("RESULT_TOO_LARGE", `the result is ${chars} characters, over the ${maxResultChars} ceiling`, {
+        details: { chars, max_result_chars: maxResultChars },
+      }),
+    );
+  }
   const content: CallToolResult["content"] = [];
   if (output.image) content.push({ type: "image", data: output.image.data, mimeType: output.image.mimeType });
   if (output.text.length > 0 || !output.image) content.push({ type: "text", text: boundText(output.text) });
-  return { content, structuredContent: { ok: true, ...output.data }, isError: false };
+  return { content, structuredContent, isError: false };
 }
 
 /** The error envelope; anything that is not a ToolError becomes INTERNAL. */

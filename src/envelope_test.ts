@@ -18,7 +18,7 @@ Deno.test("boundText keeps short text and cuts long text on a UTF-8 boundary wit
 
 Deno.test("ok puts ok:true first and keeps the structured value complete", () => {
   const long = "x".repeat(100000);
-  const result = ok({ text: long, data: { value: long } });
+  const result = ok({ text: long, data: { value: long } }, 200_000);
   assertEquals(result.isError, false);
   assertEquals(result.structuredContent, { ok: true, value: long });
   const text = result.content[0];
@@ -27,8 +27,20 @@ Deno.test("ok puts ok:true first and keeps the structured value complete", () =>
 
 Deno.test("ok with an image has exactly one image block, and a text block only when there is text", () => {
   const image = { data: "AAAA", mimeType: "image/png" };
-  assertEquals(ok({ text: "", data: {}, image }).content, [{ type: "image", data: "AAAA", mimeType: "image/png" }]);
-  assertEquals(ok({ text: "1x1", data: {}, image }).content.map((block) => block.type), ["image", "text"]);
+  assertEquals(ok({ text: "", data: {}, image }, 100).content, [{
+    type: "image",
+    data: "AAAA",
+    mimeType: "image/png",
+  }]);
+  assertEquals(ok({ text: "1x1", data: {}, image }, 100).content.map((block) => block.type), ["image", "text"]);
+});
+
+Deno.test("ok refuses a structured value over the ceiling with RESULT_TOO_LARGE", () => {
+  const data = { value: "x".repeat(100) };
+  assertEquals(ok({ text: "", data }, 200).isError, false);
+  const over = ok({ text: "", data }, 100);
+  const error = (over.structuredContent as { error: { code: string; details: Record<string, unknown> } }).error;
+  assertEquals([over.isError, error.code, error.details.max_result_chars], [true, "RESULT_TOO_LARGE", 100]);
 });
 
 Deno.test("fail builds the error envelope from a ToolError, and INTERNAL from anything else", () => {

@@ -139,6 +139,11 @@ export const ERROR_CODES = {
     meaning: "The operating system refused the operation.",
     hint: "Check the file's permissions; the server cannot change them for you.",
   },
+  RESULT_TOO_LARGE: {
+    meaning: "One item of the result (a path, a line) is larger than the result ceiling, so no page can hold it.",
+    hint:
+      "Restart the server with a larger --max-result-chars, or reach the item another way (read_file, exec_command).",
+  },
   TIMEOUT: {
     meaning: "The operation did not finish within its time limit.",
     hint: "Narrow the request (a smaller path, fewer results) and retry.",

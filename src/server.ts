@@ -22,6 +22,7 @@ import { advertisedTools, CATALOG } from "./catalog.ts";
 import { fail, ok } from "./envelope.ts";
 import { ERROR_CODE_NAMES, ToolError } from "./errors.ts";
 import { serverInfo } from "./metadata.ts";
+import { serverInstructions } from "./instructions.ts";
 import type { Config } from "./config.ts";
 import type { RuntimeFacts } from "./services.ts";
 import type { WorkspaceBinding } from "./session/binding.ts";
@@ -89,8 +90,14 @@ function explicitFreeForm(schema: unknown): unknown {
 /** The JSON Schemas of each tool, converted once per process (zod's conversion costs ~1 ms a tool). */
 const jsonSchemas = new WeakMap<ToolDefinition, Pick<Tool, "inputSchema" | "outputSchema">>();
 
-/** The tools/list entry of one tool, as JSON Schema. */
-export function toolListing(tool: ToolDefinition, options: { fakeReadonly: boolean }): Tool {
+/** The `_meta` key with which Claude Code lets a tool raise its persist-to-file threshold (up to 500,000). */
+export const MAX_RESULT_SIZE_META = "anthropic/maxResultSizeChars";
+
+/**
+ * The tools/list entry of one tool, as JSON Schema, declaring the result ceiling so that clients that persist
+ * large results to a file keep every result of ours inline.
+ */
+export function toolListing(tool: ToolDefinition, options: { fakeReadonly: boolean; maxResultChars: number }): Tool {
   let schemas = jsonSchemas.get(tool);
   if (!schemas) {
     schemas = convertSchemas(tool);
@@ -102,6 +109,7 @@ export function toolListing(tool: ToolDefinition, options: { fakeReadonly: boole
     description: tool.description,
     ...schemas,
     annotations: { title: tool.title, ...(options.fakeReadonly ? FAKE_READONLY : tool.annotations) },
+    _meta: { [MAX_RESULT_SIZE_META]: options.maxResultChars },
   };
 }
 
@@ -156,7 +164,10 @@ export function createMcpServer(
   const session: SessionInfo = { protocolVersion: null, client: null, capabilities: null, transport, roots: null };
   const sessionState: SessionState = { grants: new Set(), commandIds: new Set() };
 
-  const server = new Server(serverInfo(), { capabilities: { tools: { listChanged: false } } });
+  const server = new Server(serverInfo(), {
+    capabilities: { tools: { listChanged: false } },
+    instructions: serverInstructions(config, binding.bound?.workspace.root ?? null),
+  });
   sessions.set(server, session);
   // A session's commands die with its transport (chain, do not replace, this handler).
   server.onclose = () => void binding.bound?.services.commands.release(sessionState.commandIds);
@@ -187,7 +198,9 @@ export function createMcpServer(
 
   // Built on first request, not at start-up, so the initialize answer does not wait for schema conversion.
   server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: tools.map((tool) => toolListing(tool, { fakeReadonly: config.fakeReadonlyAnnotations })),
+    tools: tools.map((tool) =>
+      toolListing(tool, { fakeReadonly: config.fakeReadonlyAnnotations, maxResultChars: config.maxResultChars })
+    ),
   }));
 
   server.setRequestHandler(LAX_CALL_TOOL_REQUEST, async (request, extra): Promise<CallToolResult> => {
@@ -229,6 +242,7 @@ export function createMcpServer(
       get services() {
         return binding.require().services;
       },
+      arguments: (request.params.arguments ?? {}) as Record<string, unknown>, // validated above
       session,
       sessionState,
       catalog: tools,
@@ -246,7 +260,7 @@ export function createMcpServer(
       },
     };
     try {
-      return ok(await tool.handler(parsed.data, ctx));
+      return ok(await tool.handler(parsed.data, ctx), config.maxResultChars);
     } catch (error) {
       if (!(error instanceof ToolError)) console.error(`workcell: ${name} failed:`, error);
       return fail(error);

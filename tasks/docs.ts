@@ -6,13 +6,16 @@
  */
 import { CATALOG } from "../src/catalog.ts";
 import { toolListing } from "../src/server.ts";
+import { DEFAULT_MAX_RESULT_CHARS } from "../src/paging/budget.ts";
 import { DOC_BLOCKS } from "../src/docs/blocks.ts";
 import { replaceGenerated } from "../src/docs/render.ts";
 import { machineRoots, portablePaths } from "../src/docs/machine_paths.ts";
 
 const root = new URL("../", import.meta.url).pathname;
 const roots = machineRoots(root);
-const tools = CATALOG.map((tool) => toolListing(tool, { fakeReadonly: false }));
+const tools = CATALOG.map((tool) =>
+  toolListing(tool, { fakeReadonly: false, maxResultChars: DEFAULT_MAX_RESULT_CHARS })
+);
 for (const block of DOC_BLOCKS) {
   const file = `${root}${block.file}`;
   const markdown = await Deno.readTextFile(file);

@@ -6,6 +6,7 @@
  */
 import { CATALOG } from "../src/catalog.ts";
 import { toolListing } from "../src/server.ts";
+import { DEFAULT_MAX_RESULT_CHARS } from "../src/paging/budget.ts";
 import { ERROR_CODES } from "../src/errors.ts";
 import { machineRoots, portablePaths } from "../src/docs/machine_paths.ts";
 
@@ -14,7 +15,9 @@ const roots = machineRoots(new URL("..", import.meta.url).pathname);
 const write = (file: string, value: unknown) =>
   Deno.writeTextFile(`${dir}${file}`, portablePaths(JSON.stringify(value, null, 2), roots) + "\n");
 await Deno.mkdir(dir, { recursive: true });
-const tools = CATALOG.map((tool) => toolListing(tool, { fakeReadonly: false }));
+const tools = CATALOG.map((tool) =>
+  toolListing(tool, { fakeReadonly: false, maxResultChars: DEFAULT_MAX_RESULT_CHARS })
+);
 await write("tools.json", { tools });
 await write("error-codes.json", ERROR_CODES);
 console.error(`wrote ${tools.length} tools and ${Object.keys(ERROR_CODES).length} error codes to schemas/`);

@@ -80,7 +80,7 @@ Deno.test("read_file, list_dir, list_files end to end", async (t) => {
       3,
       "lines",
     ]);
-    assert(page.text.includes("offset=3"), page.text);
+    assertEquals(page.text.split("\n").at(-1), 'next: read_file {"path":"a.txt","limit":1,"offset":3}');
     const bytes = await read({ path: "a.txt", max_bytes: 8 });
     assertEquals([bytes.structured.text, bytes.structured.truncated_by, bytes.structured.next_offset], [
       "one\ntwo\n",
@@ -113,7 +113,10 @@ Deno.test("read_file, list_dir, list_files end to end", async (t) => {
       1,
       100,
     ]);
-    assert(first.text.includes("byte_offset=100"), first.text);
+    assertEquals(
+      first.text.split("\n").at(-1),
+      'next: read_file {"path":"long.txt","max_bytes":100,"byte_offset":100}',
+    );
     const rest = await read({ path: "long.txt", byte_offset: 100, max_bytes: 1000 });
     assertEquals([rest.structured.text, rest.structured.start_line, rest.structured.end_line], [
       "x".repeat(200) + "\nshort\n",

@@ -65,16 +65,19 @@ export async function commitAll(dir: string, message: string): Promise<void> {
   await git(dir, "commit", "-q", "-m", message);
 }
 
+/** A fast-import `data` command for `text`. */
+export function fastImportData(text: string): string {
+  return `data ${new TextEncoder().encode(text).length}\n${text}\n`;
+}
+
 /**
- * Imports a linear history of `count` commits on main with `git
- * fast-import` (each commit rewrites `log.txt` and touches one of 10
- * files under `files/`), then checks it out.
+ * Runs `git fast-import` in the repository `dir` on the stream `produce` writes (batched), then checks out
+ * main.
  *
  * @example
- * await importHistory(dir, 10_000); // about a second
+ * await fastImport(dir, async (write) => await write(`commit refs/heads/main\n...`));
  */
-export async function importHistory(dir: string, count: number): Promise<void> {
-  await initRepo(dir);
+export async function fastImport(dir: string, produce: (write: (text: string) => Promise<void>) => Promise<void>) {
   const child = new Deno.Command("git", {
     args: ["fast-import", "--quiet"],
     cwd: dir,
@@ -86,27 +89,45 @@ export async function importHistory(dir: string, count: number): Promise<void> {
   }).spawn();
   const writer = child.stdin.getWriter();
   const encoder = new TextEncoder();
-  const data = (text: string) => `data ${encoder.encode(text).length}\n${text}\n`;
   let batch = "";
-  for (let i = 1; i <= count; i++) {
-    const when = 1_700_000_000 + i * 60;
-    batch += `commit refs/heads/main\nmark :${i}\n` +
-      `author Ada Lovelace <ada@example.org> ${when} +0200\n` +
-      `committer Charles Babbage <charles@example.org> ${when} +0200\n` +
-      data(`commit ${i}\n\nBody of commit ${i}.\n`) +
-      (i > 1 ? `from :${i - 1}\n` : "") +
-      `M 100644 inline log.txt\n${data(`entry ${i}\n`)}` +
-      `M 100644 inline files/f${i % 10}.txt\n${data(`version ${i}\n`)}\n`;
-    if (batch.length > 64 * 1024) {
-      await writer.write(encoder.encode(batch));
-      batch = "";
-    }
-  }
+  await produce(async (text) => {
+    batch += text;
+    if (batch.length < 256 * 1024) return;
+    await writer.write(encoder.encode(batch));
+    batch = "";
+  });
   await writer.write(encoder.encode(batch));
   await writer.close();
   const out = await child.output();
   if (!out.success) throw new Error(`fast-import failed: ${decoder.decode(out.stderr)}`);
   await git(dir, "reset", "-q", "--hard", "main");
+}
+
+/**
+ * Imports a linear history of `count` commits on main with `git
+ * fast-import` (each commit rewrites `log.txt` and touches one of 10
+ * files under `files/`), then checks it out.
+ *
+ * @example
+ * await importHistory(dir, 10_000); // about a second
+ */
+export async function importHistory(dir: string, count: number): Promise<void> {
+  await initRepo(dir);
+  const data = fastImportData;
+  await fastImport(dir, async (write) => {
+    for (let i = 1; i <= count; i++) {
+      const when = 1_700_000_000 + i * 60;
+      await write(
+        `commit refs/heads/main\nmark :${i}\n` +
+          `author Ada Lovelace <ada@example.org> ${when} +0200\n` +
+          `committer Charles Babbage <charles@example.org> ${when} +0200\n` +
+          data(`commit ${i}\n\nBody of commit ${i}.\n`) +
+          (i > 1 ? `from :${i - 1}\n` : "") +
+          `M 100644 inline log.txt\n${data(`entry ${i}\n`)}` +
+          `M 100644 inline files/f${i % 10}.txt\n${data(`version ${i}\n`)}\n`,
+      );
+    }
+  });
 }
 
 /**

@@ -81,7 +81,18 @@ Deno.test("git tools on a repository with renames and paths with spaces, quotes,
     assertEquals(paths(limited.files), ["dir/ünï moved.txt"]);
     const cut = expectOk(await server.call("git_diff", { rev: "HEAD~1", max_bytes: 40 })).structured;
     assert(cut.truncated && cut.shown_bytes <= 40);
-    assertEquals(cut.cut_files, ["a.txt", "dir/ünï moved.txt", "staged.txt"]);
+    assertEquals([paths(cut.files), cut.cut_files, cut.repeated_lines], [["a.txt"], ["a.txt"], 0]);
+    // Pages of 40 bytes, their repeated header lines dropped, make up the whole diff.
+    const whole = expectOk(await server.call("git_diff", { rev: "HEAD~1" })).structured;
+    let joined = "";
+    for (let page = cut, pages = 1;; pages++) {
+      joined += page.diff.split("\n").slice(page.repeated_lines).join("\n");
+      if (page.next_cursor === null) break;
+      assert(pages < 100, "paging must end");
+      page = expectOk(await server.call("git_diff", { rev: "HEAD~1", max_bytes: 40, cursor: page.next_cursor }))
+        .structured;
+    }
+    assertEquals(joined, whole.diff);
 
     const log = expectOk(await server.call("git_log", {})).structured;
     assertEquals(log.commits.map((c: { subject: string }) => c.subject), ["second", "first"]);
@@ -442,17 +453,24 @@ Deno.test("git_show refuses binary content and bounds text; git_blame caps its l
     const binary = expectError(await server.call("git_show", { rev: "HEAD", path: "bin.dat" }), "NOT_UTF8");
     assertEquals(binary.structured.error.details.byte_offset, 2);
     const bounded = expectOk(await server.call("git_show", { rev: "HEAD", path: "long.txt", max_bytes: 10 }));
-    assertEquals([bounded.structured.content, bounded.structured.truncated], ["line 1\nlin", true]);
+    assertEquals([bounded.structured.content, bounded.structured.truncated], ["line 1\n", true]);
     assertEquals(bounded.structured.size, new TextEncoder().encode(long).length);
+    const more = { rev: "HEAD", path: "long.txt", max_bytes: 10, cursor: bounded.structured.next_cursor };
+    assertEquals(expectOk(await server.call("git_show", more)).structured.content, "line 2\n");
     const uni = expectOk(await server.call("git_show", { rev: "HEAD", path: "uni.txt", max_bytes: 3 })).structured;
     assertEquals([uni.content, uni.truncated], ["é", true]);
     const shown = expectOk(await server.call("git_show", { rev: "HEAD" })).structured;
     assertEquals(shown.files.find((f: { path: string }) => f.path === "bin.dat").binary, true);
 
-    const blame = expectOk(await server.call("git_blame", { path: "long.txt" })).structured;
-    assertEquals([blame.lines.length, blame.truncated, blame.next_start_line], [2000, true, 2001]);
-    const rest = expectOk(await server.call("git_blame", { path: "long.txt", start_line: 2001 })).structured;
-    assertEquals([rest.lines.length, rest.truncated, rest.lines.at(-1).text], [500, false, "line 2500"]);
+    const blame = expectOk(await server.call("git_blame", { path: "long.txt", limit: 2000 })).structured;
+    assert(blame.lines.length < 2000 && blame.truncated, "a page ends within the result ceiling");
+    assertEquals(blame.next_start_line, blame.lines.length + 1);
+    const range = { path: "long.txt", start_line: 2001, limit: 2000 };
+    const rest = expectOk(await server.call("git_blame", range)).structured;
+    const next = expectOk(await server.call("git_blame", { ...range, cursor: rest.next_cursor })).structured;
+    assertEquals(next.lines[0].line, rest.lines.at(-1).line + 1);
+    const end = expectOk(await server.call("git_blame", { ...range, start_line: 2401 })).structured;
+    assertEquals([end.lines.length, end.truncated, end.lines.at(-1).text], [100, false, "line 2500"]);
   } finally {
     await Deno.remove(ws, { recursive: true });
   }
@@ -461,7 +479,8 @@ Deno.test("git_show refuses binary content and bounds text; git_blame caps its l
 Deno.test("git_log on a 10,000-commit history is capped and fast", async () => {
   const ws = await tempWorkspace();
   await importHistory(ws, 10_000);
-  await using server = await startServer({ workspace: ws });
+  // A ceiling that holds 500 commits in one page.
+  await using server = await startServer({ workspace: ws, args: ["--max-result-chars", "500000"] });
   try {
     const started = performance.now();
     const log = expectOk(await server.call("git_log", { max_count: 500 })).structured;

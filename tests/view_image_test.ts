@@ -5,7 +5,7 @@ import { decodeFixture, encodeFixture, exifSegment, makeBitmap, pixelAt } from "
 const encoder = new TextEncoder();
 
 /** One image block with the base64, and one short text block; nothing else. */
-function imageBlock(result: CallResult): { bytes: Uint8Array; mimeType: string } {
+function imageBlock(result: CallResult): { bytes: Uint8Array; mimeType: string; base64: string } {
   assert(!result.isError, result.text);
   const images = result.content.filter((block) => block.type === "image");
   assertEquals(images.length, 1);
@@ -15,7 +15,7 @@ function imageBlock(result: CallResult): { bytes: Uint8Array; mimeType: string }
   assert(!/base64|data:image/.test(json), "a data URL in structuredContent");
   assert(!result.text.includes(images[0].data!.slice(0, 64)), "base64 leaked into the text");
   assert(result.text.length < 600, "the text summary is short");
-  return { bytes: Uint8Array.fromBase64(images[0].data!), mimeType: images[0].mimeType! };
+  return { bytes: Uint8Array.fromBase64(images[0].data!), mimeType: images[0].mimeType!, base64: images[0].data! };
 }
 
 function errorCode(result: CallResult): string {
@@ -252,21 +252,22 @@ Deno.test("view_image: size caps, confinement and file kinds", async () => {
   }
 });
 
-Deno.test("view_image: an image over the 5 MiB cap for an image sent is reduced until it fits, PNG staying PNG", async () => {
+Deno.test("view_image: an image whose base64 would pass 5,000,000 characters is reduced until it fits, PNG staying PNG", async () => {
   await using server = await startServer();
-  const bitmap = makeBitmap(1400, 1400, () => [0, 0, 0, 255]);
+  // 4.6 MiB of noise that fits the default box: sent whole, its base64 would be 6.5 million characters.
+  const bitmap = makeBitmap(1100, 1100, () => [0, 0, 0, 255]);
   for (let at = 0; at < bitmap.rgba.length; at += 65536) crypto.getRandomValues(bitmap.rgba.subarray(at, at + 65536));
   const noise = await encodeFixture("png", bitmap);
-  assert(noise.length > 5 * 1024 * 1024, `fixture too small: ${noise.length}`);
+  assert(noise.length > 4.5 * 1024 * 1024 && noise.length < 5 * 1024 * 1024, `fixture: ${noise.length}`);
   await Deno.writeFile(`${server.workspace}/noise.png`, noise);
   const result = await server.call("view_image", { path: "noise.png" });
   const block = imageBlock(result);
   assertEquals(block.mimeType, "image/png");
-  assert(block.bytes.length <= 5 * 1024 * 1024, `${block.bytes.length}`);
+  assert(block.base64.length <= 5_000_000, `${block.base64.length}`);
   const out = await decodeFixture(block.bytes);
   assertEquals([out.width, out.height], [result.structured.output.width, result.structured.output.height]);
   assertEquals(out.width, out.height);
-  assert(out.width < 1400 && out.width > 900, `${out.width}`);
+  assert(out.width < 1100 && out.width > 700, `${out.width}`);
   assertEquals(result.structured.resized, true);
   assert(result.structured.warnings.some((warning: string) => warning.includes("cap")), result.text);
 });

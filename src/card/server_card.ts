@@ -83,7 +83,9 @@ export function serverCard(config: Config, http?: { url: string }): ServerCard {
         auth: { scheme: bearer ? "bearer" : "none" },
         capabilities: { tools: { listChanged: false } },
         protocolVersions,
-        tools: advertisedTools(config).map((tool) => toolListing(tool, { fakeReadonly: false })),
+        tools: advertisedTools(config).map((tool) =>
+          toolListing(tool, { fakeReadonly: false, maxResultChars: config.maxResultChars })
+        ),
       },
     },
   };

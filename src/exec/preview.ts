@@ -23,6 +23,10 @@ export interface StreamPreview {
   omitted: ByteRange | null;
   /** Bytes of the range not shown (including evicted ones). */
   omittedBytes: number;
+  /** What `text` shows, without its markers: the whole range, or its head and its tail, with absolute offsets. */
+  parts: { start: number; text: string }[];
+  /** The stream's retained ranges when the preview was made (what a gap's marker counts as evicted). */
+  retained: ByteRange[];
 }
 
 const decoder = new TextDecoder();
@@ -32,19 +36,18 @@ function decodeWhole(bytes: Uint8Array, atEnd: boolean): { text: string; from: n
   return { text: decoder.decode(bytes.subarray(window.from, window.to)), ...window };
 }
 
-function marker(range: ByteRange, stream: OutputStream): string {
-  const evicted = evictedWithin(range, stream);
-  const lost = evicted > 0 ? `, ${evicted} of them evicted from retention` : "";
-  return `\n[... ${range.end - range.start} bytes omitted (offsets ${range.start}-${range.end}${lost}) ...]\n`;
-}
-
-/** Bytes of `range` that are no longer retained. */
-function evictedWithin(range: ByteRange, stream: OutputStream): number {
+/**
+ * The line that stands for bytes left out of a preview: how many, where, and how many of them are evicted.
+ *
+ * @example
+ * gapLine({ start: 8192, end: 9000 }, [{ start: 0, end: 9000 }]); // "[... 808 bytes omitted (offsets 8192-9000) ...]"
+ */
+export function gapLine(range: ByteRange, retained: readonly ByteRange[]): string {
   let kept = 0;
-  for (const retained of stream.retained()) {
-    kept += Math.max(0, Math.min(range.end, retained.end) - Math.max(range.start, retained.start));
-  }
-  return range.end - range.start - kept;
+  for (const part of retained) kept += Math.max(0, Math.min(range.end, part.end) - Math.max(range.start, part.start));
+  const evicted = range.end - range.start - kept;
+  const lost = evicted > 0 ? `, ${evicted} of them evicted from retention` : "";
+  return `[... ${range.end - range.start} bytes omitted (offsets ${range.start}-${range.end}${lost}) ...]`;
 }
 
 /**
@@ -54,6 +57,7 @@ function evictedWithin(range: ByteRange, stream: OutputStream): number {
 export function previewRange(stream: OutputStream, from: number, maxBytes: number): StreamPreview {
   const to = stream.total;
   const atEnd = stream.closed;
+  const retained = stream.retained();
   const length = to - from;
   const whole = stream.read(from, length);
   if (whole.skipped === 0 && whole.bytes.length === length && length <= maxBytes) {
@@ -65,6 +69,8 @@ export function previewRange(stream: OutputStream, from: number, maxBytes: numbe
       end: from + decoded.to,
       omitted: null,
       omittedBytes: 0,
+      parts: [{ start: from, text: decoded.text }],
+      retained,
     };
   }
   const half = Math.floor(maxBytes / 2);
@@ -77,8 +83,10 @@ export function previewRange(stream: OutputStream, from: number, maxBytes: numbe
   const gaps: ByteRange[] = [];
   if (headRead.start > from) gaps.push({ start: from, end: headRead.start });
   if (tailStart > headEnd) gaps.push({ start: headEnd, end: tailStart });
-  const leading = headRead.start > from ? marker(gaps[0], stream) : "";
-  const middle = tailStart > headEnd ? marker(gaps.at(-1)!, stream) : "";
+  const marker = (gap: ByteRange) => `\n${gapLine(gap, retained)}\n`;
+  const leading = headRead.start > from ? marker(gaps[0]) : "";
+  const middle = tailStart > headEnd ? marker(gaps.at(-1)!) : "";
+  const parts = [{ start: headRead.start + head.from, text: head.text }, { start: tailStart, text: tail.text }];
   return {
     text: leading + head.text + middle + tail.text,
     truncated: gaps.length > 0,
@@ -86,5 +94,7 @@ export function previewRange(stream: OutputStream, from: number, maxBytes: numbe
     end: tailRead.start + tail.to,
     omitted: gaps[0] ?? null,
     omittedBytes: gaps.reduce((sum, gap) => sum + gap.end - gap.start, 0),
+    parts: parts.filter((part) => part.text.length > 0),
+    retained,
   };
 }

@@ -4,27 +4,44 @@
  * their directory). Symlinks are reported as symlinks and never descended;
  * their target is given only when it resolves inside the workspace.
  *
+ * Pages resume after the last entry's path in tree order, so an entry is
+ * listed once even when others come and go between pages. A page ends at
+ * `limit` entries or where its JSON would pass `page.maxChars`.
+ *
  * @example
- * const listing = await listDir(ws, "src", { depth: 2, limit: 1000, includeHidden: false });
+ * const { data } = await listDir(ws, "src", {
+ *   depth: 2, limit: 200, includeHidden: false,
+ *   page: { after: null, encode: (position) => JSON.stringify(position), maxChars: 48_000 },
+ * });
  */
+import { z } from "zod";
 import { confine, openConfined, type Workspace } from "../workspace/confine.ts";
 import { fromOsError, ToolError } from "../errors.ts";
 import { closeFd, openAt, type RawDirEntry, readDirFd, reopenFd, statAt } from "../os/fs_at.ts";
 import { O } from "../os/libc.ts";
 import { decodeBytes } from "../text/utf8.ts";
+import { fitPage, type Paged, type PageRequest } from "../paging/cursor.ts";
+import { treeOrder } from "./tree_order.ts";
 
-/** Entries looked at (collected or only counted) before the walk stops counting. */
+/** Entries counted past a full page before the walk stops counting (those before a cursor are always walked). */
 export const LIST_DIR_WALK_LIMIT = 100_000;
 /** Unreadable directories reported at most. */
 export const LIST_DIR_MAX_SKIPPED = 50;
+
+/** Where a listing resumes: after the entry with this path. */
+export type DirPosition = { p: string };
+
+/** The shape of a resume position. */
+export const DIR_POSITION = z.strictObject({ p: z.string() });
 
 /** Options for {@linkcode listDir}. */
 export interface ListDirOptions {
   /** 1 lists the directory's own entries; n also lists n-1 levels below. */
   depth: number;
-  /** Maximum entries returned. */
+  /** Most entries in a page. */
   limit: number;
   includeHidden: boolean;
+  page: PageRequest<DirPosition>;
 }
 
 /** One entry. */
@@ -42,10 +59,11 @@ export interface DirEntry {
   name_lossy?: boolean;
 }
 
-/** A listing. */
+/** A page of a listing. */
 export interface DirListing {
   path: string;
   entries: DirEntry[];
+  /** More entries follow this page. */
   truncated: boolean;
   /** Entries within depth that passed the hidden filter; exact unless `total_exact` is false. */
   total_seen: number;
@@ -53,6 +71,8 @@ export interface DirListing {
   total_exact: boolean;
   /** Directories that could not be read, with the reason. */
   skipped: { path: string; reason: string }[];
+  /** Resumes after this page; null at the end. */
+  next_cursor: string | null;
 }
 
 /**
@@ -62,9 +82,9 @@ export interface DirListing {
  * followed outside. Throws NOT_A_DIRECTORY for anything but a directory.
  *
  * @example
- * (await listDir(ws, ".", { depth: 1, limit: 10, includeHidden: true })).entries[0].name;
+ * (await listDir(ws, ".", { depth: 1, limit: 10, includeHidden: true, page })).data.entries[0].name;
  */
-export async function listDir(ws: Workspace, input: string, options: ListDirOptions): Promise<DirListing> {
+export async function listDir(ws: Workspace, input: string, options: ListDirOptions): Promise<Paged<DirListing>> {
   const opened = await openConfined(ws, input);
   const rel = opened.target.rel;
   try {
@@ -84,11 +104,20 @@ export async function listDir(ws: Workspace, input: string, options: ListDirOpti
   }
 }
 
-async function walkTree(ws: Workspace, top: number, topRel: string, options: ListDirOptions): Promise<DirListing> {
+async function walkTree(
+  ws: Workspace,
+  top: number,
+  topRel: string,
+  options: ListDirOptions,
+): Promise<Paged<DirListing>> {
   const entries: DirEntry[] = [];
   const links: DirEntry[] = [];
   const skipped: DirListing["skipped"] = [];
+  const after = options.page.after?.p ?? null;
+  // One entry more than a page tells that more follow.
+  const wanted = options.limit + 1;
   let seen = 0;
+  let before = 0;
   let exact = true;
 
   const walk = (dirFd: number, rel: string, level: number): void => {
@@ -96,13 +125,14 @@ async function walkTree(ws: Workspace, top: number, topRel: string, options: Lis
     children.sort((a, b) => (a.text < b.text ? -1 : a.text > b.text ? 1 : 0));
     for (const child of children) {
       if (!options.includeHidden && child.text.startsWith(".")) continue;
-      if (seen >= LIST_DIR_WALK_LIMIT) {
+      if (seen >= LIST_DIR_WALK_LIMIT && entries.length === wanted) {
         exact = false;
         return;
       }
       seen++;
       const childRel = rel === "." ? child.text : `${rel}/${child.text}`;
-      if (entries.length < options.limit) {
+      if (after !== null && treeOrder(childRel, after) <= 0) before++;
+      else if (entries.length < wanted) {
         const entry = describe(dirFd, child.raw, childRel, child.text, child.lossy);
         entries.push(entry);
         if (entry.type === "symlink") links.push(entry);
@@ -131,14 +161,21 @@ async function walkTree(ws: Workspace, top: number, topRel: string, options: Lis
   for (const link of links) {
     link.target = await confine(ws, link.path).then((target) => target.rel, () => null);
   }
-  return {
-    path: topRel,
-    entries,
-    truncated: seen > entries.length || !exact,
-    total_seen: seen,
-    total_exact: exact,
-    skipped,
-  };
+  const more = entries.length > options.limit;
+  return fitPage(entries.slice(0, options.limit), options.page, {
+    more,
+    start: before,
+    positionAfter: (entry) => ({ p: entry.path }),
+    build: (entries) => ({
+      path: topRel,
+      entries,
+      truncated: false,
+      total_seen: seen,
+      total_exact: exact,
+      skipped,
+      next_cursor: null,
+    }),
+  });
 }
 
 function describe(dirFd: number, raw: RawDirEntry, rel: string, name: string, lossy: boolean): DirEntry {

@@ -13,11 +13,20 @@
  * of that very directory; see src/search/ripgrep_runner.ts for how its reads
  * stay in the workspace.
  *
+ * Pages: each call walks again and resumes after a position: the last path
+ * (sort "path"), the last key and path ("mtime", "size"), so every file is
+ * listed once even when files come and go between pages; or a count of
+ * files ("none", whose walk is then single-threaded so that its order is the
+ * same from call to call while the tree does not change). A page ends at
+ * `limit` files or where its JSON would pass `page.maxChars`.
+ *
  * @example
- * const listing = await listFiles(ws, ".", runner, {
- *   globs: ["**\/*.ts"], ignore: [], respectGitignore: true, includeHidden: false, sort: "path", limit: 1000,
+ * const { data } = await listFiles(ws, ".", runner, {
+ *   globs: ["**\/*.ts"], ignore: [], respectGitignore: true, includeHidden: false, sort: "path", limit: 250,
+ *   page: { after: null, encode: (position) => JSON.stringify(position), maxChars: 48_000 },
  * });
  */
+import { z } from "zod";
 import { assertStillConfined } from "../search/still_confined.ts";
 import { Smallest } from "./smallest.ts";
 import { type ConfinedPath, openConfined, type Workspace } from "../workspace/confine.ts";
@@ -28,6 +37,8 @@ import { decodeBytes } from "../text/utf8.ts";
 import type { RipgrepRunner } from "../search/ripgrep_runner.ts";
 import { closeFd, type FdStat, openBeneath, statAt } from "../os/fs_at.ts";
 import { O } from "../os/libc.ts";
+import { jsonChars } from "../paging/budget.ts";
+import { fitPage, type Paged, type PageRequest } from "../paging/cursor.ts";
 
 /** Files stat'ed between two yields to the event loop. */
 const STAT_BATCH = 2000;
@@ -36,6 +47,21 @@ export const MAX_WARNINGS = 20;
 
 /** How files are ordered: by path (UTF-16 code-unit order), newest first, largest first, or as found (fastest, stops at the cap). */
 export type FileSort = "path" | "mtime" | "size" | "none";
+
+/** Where a listing resumes: after a path ("path"), a key and a path ("mtime", "size"), or a count of files ("none"). */
+export type ListPosition = { p: string } | { k: number; p: string } | { n: number };
+
+/**
+ * The shape of a resume position for `sort`.
+ *
+ * @example
+ * listPositionSchema("size").parse({ k: 10, p: "a.txt" });
+ */
+export function listPositionSchema(sort: FileSort): z.ZodType<ListPosition> {
+  if (sort === "path") return z.strictObject({ p: z.string() });
+  if (sort === "none") return z.strictObject({ n: z.int().min(0) });
+  return z.strictObject({ k: z.number(), p: z.string() });
+}
 
 /** Options for {@linkcode listFiles}. */
 export interface ListFilesOptions {
@@ -46,7 +72,9 @@ export interface ListFilesOptions {
   respectGitignore: boolean;
   includeHidden: boolean;
   sort: FileSort;
+  /** Most files in a page. */
   limit: number;
+  page: PageRequest<ListPosition>;
   signal?: AbortSignal;
 }
 
@@ -59,23 +87,28 @@ export interface FileEntry {
   path_lossy?: boolean;
 }
 
-/** A listing. */
+/** A page of a listing. */
 export interface FileListing {
   path: string;
   files: FileEntry[];
+  /** More files follow this page. */
   truncated: boolean;
   /** Files that matched: exact unless the listing stopped at the cap with sort "none" (then null). */
   total_matched: number | null;
   /** What rg reported about entries it could not read. */
   warnings: string[];
+  /** Resumes after this page; null at the end. */
+  next_cursor: string | null;
 }
 
 /** The rg arguments for a listing (exported for the benchmark's baseline). */
 export function listFilesArgs(
-  options: Pick<ListFilesOptions, "respectGitignore" | "includeHidden">,
+  options: Pick<ListFilesOptions, "respectGitignore" | "includeHidden" | "sort">,
   prefilter: string[],
 ): string[] {
   const args = ["--files", "-0", "--no-require-git", "--glob=!.git"];
+  // One thread walks in the same order every time (directory order), so counted pages line up.
+  if (options.sort === "none") args.push("--threads=1");
   if (!options.respectGitignore) args.push("--no-ignore");
   if (options.includeHidden) args.push("--hidden");
   return [...args, ...prefilter, "--", "."];
@@ -156,17 +189,18 @@ function escapes(rel: string): boolean {
 }
 
 /**
- * Lists files under the directory `input` of the workspace. Throws NOT_A_DIRECTORY when it is not a directory.
+ * Lists a page of the files under the directory `input` of the workspace. Throws NOT_A_DIRECTORY when it is not
+ * a directory.
  *
  * @example
- * (await listFiles(ws, "src", runner, { ...options, sort: "none", limit: 10 })).truncated;
+ * (await listFiles(ws, "src", runner, { ...options, sort: "none", limit: 10 })).data.truncated;
  */
 export async function listFiles(
   ws: Workspace,
   input: string,
   runner: RipgrepRunner,
   options: ListFilesOptions,
-): Promise<FileListing> {
+): Promise<Paged<FileListing>> {
   const opened = await openConfined(ws, input);
   const dir = opened.target;
   try {
@@ -189,7 +223,7 @@ async function listOpened(
   dirFd: number,
   runner: RipgrepRunner,
   options: ListFilesOptions,
-): Promise<FileListing> {
+): Promise<Paged<FileListing>> {
   const reinclude = options.ignore.find((pattern) => pattern.startsWith("!"));
   if (reinclude !== undefined) {
     throw new ToolError("INVALID_ARGUMENT", `ignore pattern ${JSON.stringify(reinclude)} starts with "!"`, {
@@ -205,11 +239,16 @@ async function listOpened(
     dir: dirFd,
     signal: options.signal,
   });
-  const stopAt = options.sort === "none" ? options.limit + 1 : Infinity;
-  // sort "path" keeps only the first `limit` paths as they stream in; "none", "mtime" and "size" keep them all.
-  const top = options.sort === "path" ? new Smallest(options.limit) : null;
+  const after = options.page.after;
+  const skip = after !== null && "n" in after ? after.n : 0;
+  const afterPath = after !== null && "p" in after && !("k" in after) ? after.p : null;
+  const stopAt = options.sort === "none" ? skip + options.limit + 1 : Infinity;
+  // sort "path" keeps only the first `limit` + 1 paths after the cursor as they stream in (one more tells that
+  // more follow); "none", "mtime" and "size" keep them all.
+  const top = options.sort === "path" ? new Smallest(options.limit + 1) : null;
   const found: string[] = [];
   let matched = 0;
+  let before = 0;
   const lossy = new Set<string>();
   let pending: Uint8Array = new Uint8Array(0);
   const accept = (names: string[]) => {
@@ -219,7 +258,8 @@ async function listOpened(
       if (filter && !filter.matches(rel)) continue;
       if (!options.includeHidden && isHiddenPath(rel)) continue;
       matched++;
-      if (top) top.offer(rel);
+      if (afterPath !== null && rel <= afterPath) before++;
+      else if (top) top.offer(rel);
       else found.push(rel);
       if (lossy.size > 0 && lossy.has(name)) lossy.add(rel);
       if (matched >= stopAt) return;
@@ -255,24 +295,52 @@ async function listOpened(
     throw new ToolError("TIMEOUT", "list_files was cancelled", { details: { path: dir.rel } });
   }
 
-  const truncated = matched > options.limit;
-  const total = options.sort === "none" && truncated ? null : matched;
+  const prefix = dir.rel === "." ? "" : `${dir.rel}/`;
+  const warnings = rgWarnings(outcome.stderr, prefix, MAX_WARNINGS);
+  const page = options.page;
+  const base = (total: number | null): FileListing => ({
+    path: dir.rel,
+    files: [],
+    truncated: false,
+    total_matched: total,
+    warnings,
+    next_cursor: null,
+  });
+  /** How many of `rels` could fit the page at the least an entry takes: no more need their lstat. */
+  const fitting = (rels: string[]) => {
+    let room = page.maxChars - jsonChars(base(matched));
+    let n = 0;
+    while (n < rels.length && room > 0) room -= jsonChars({ path: prefix + rels[n++], size: 0, mtime: null }) + 1;
+    return n;
+  };
   let chosen: string[];
   let infos: Info[];
+  let keys: number[] = [];
   if (options.sort === "mtime" || options.sort === "size") {
     const all = await statAll(dirFd, found, lossy);
-    const keys = all.map((info) => (options.sort === "size" ? info?.size : info?.mtime.getTime()) ?? -1);
+    const key = (info: Info) => (options.sort === "size" ? info?.size : info?.mtime.getTime()) ?? -1;
     const order = found.map((_, i) => i);
-    order.sort((a, b) => keys[b] - keys[a] || (found[a] < found[b] ? -1 : found[a] > found[b] ? 1 : 0));
-    const top = order.slice(0, options.limit);
-    chosen = top.map((i) => found[i]);
-    infos = top.map((i) => all[i]);
+    order.sort((a, b) => key(all[b]) - key(all[a]) || (found[a] < found[b] ? -1 : found[a] > found[b] ? 1 : 0));
+    // Largest (newest) first, ties by path: a file comes after the cursor's when its key is smaller, or equal
+    // with a later path.
+    const rest = after !== null && "k" in after
+      ? order.filter((i) => key(all[i]) < after.k || (key(all[i]) === after.k && found[i] > after.p))
+      : order;
+    before = order.length - rest.length;
+    const page = rest.slice(0, options.limit + 1);
+    chosen = page.map((i) => found[i]);
+    infos = page.map((i) => all[i]);
+    keys = page.map((i) => key(all[i]));
   } else {
     // UTF-16 code-unit order, which is byte order except around astral characters.
-    chosen = top ? top.sorted() : found.slice(0, options.limit);
-    infos = await statAll(dirFd, chosen, lossy);
+    chosen = top ? top.sorted() : found.slice(skip, skip + options.limit + 1);
+    if (!top) before = Math.min(skip, found.length);
+    infos = await statAll(dirFd, chosen.slice(0, Math.min(options.limit, fitting(chosen))), lossy);
   }
-  const prefix = dir.rel === "." ? "" : `${dir.rel}/`;
+  // Anything after the files listed (beyond the limit, or beyond what could fit) is more.
+  const listed = Math.min(options.limit, infos.length, chosen.length);
+  const more = chosen.length > listed;
+  chosen = chosen.slice(0, listed);
   const files = chosen.map((rel, i): FileEntry => {
     const info = infos[i];
     const entry: FileEntry = {
@@ -283,8 +351,15 @@ async function listOpened(
     if (lossy.has(rel)) entry.path_lossy = true;
     return entry;
   });
-  const warnings = rgWarnings(outcome.stderr, prefix, MAX_WARNINGS);
-  return { path: dir.rel, files, truncated, total_matched: total, warnings };
+  const positionAfter = (_: FileEntry, i: number): ListPosition =>
+    options.sort === "path"
+      ? { p: chosen[i] }
+      : options.sort === "none"
+      ? { n: before + i + 1 }
+      : { k: keys[i], p: chosen[i] };
+  // With sort "none" the walk stopped at the cap: the count is not the total then.
+  const total = options.sort === "none" && matched >= stopAt ? null : matched;
+  return fitPage(files, page, { more, start: before, positionAfter, build: (files) => ({ ...base(total), files }) });
 }
 
 function join(a: Uint8Array, b: Uint8Array): Uint8Array {

@@ -16,11 +16,15 @@ import { fromOsError, ToolError } from "../errors.ts";
 import { closeFd, readAt } from "../os/fs_at.ts";
 import { openReadable, type Workspace } from "../workspace/confine.ts";
 import { charBoundary, firstInvalidUtf8 } from "./utf8.ts";
+import { fitLines, jsonChars, jsonStringChars } from "../paging/budget.ts";
 
 /** Largest read from disk (one buffer of this size, reused). */
 export const READ_CHUNK_BYTES = 1024 * 1024;
 /** The first read; each next one doubles up to READ_CHUNK_BYTES, so small ranges read little past their end. */
 export const FIRST_READ_BYTES = 64 * 1024;
+
+/** Room left for the fields besides the text changing when the text is shortened (line numbers, offsets). */
+const FIT_SLACK_CHARS = 64;
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -36,6 +40,8 @@ export interface ReadLinesOptions {
   maxBytes: number;
   /** Absolute byte position to start at (from a previous `next_byte_offset`); its line number is counted. */
   byteOffset?: number;
+  /** Bound on the characters of the whole page's JSON (the result ceiling less the envelope). */
+  maxChars?: number;
 }
 
 /** Newline style of the returned lines. */
@@ -58,9 +64,12 @@ export interface ReadLinesResult {
   file_size: number;
   newline: NewlineStyle;
   bom: boolean;
-  truncated_by: "lines" | "bytes" | null;
+  /** What ended the page: the line limit, max_bytes, or the result ceiling (`maxChars`). */
+  truncated_by: "lines" | "bytes" | "result_size" | null;
   /** Lines in the file; known only when the read went to the end of it (e.g. an offset past the end). */
   total_lines: number | null;
+  /** Absolute byte position where `text` starts (for resuming inside the first line). */
+  start_byte: number;
 }
 
 function invalidByteOffset(byteOffset: number, why: string): ToolError {
@@ -94,7 +103,9 @@ async function readOpenLines(
   size: number,
   options: ReadLinesOptions,
 ): Promise<ReadLinesResult> {
-  const { limit, maxBytes, byteOffset } = options;
+  const { limit, byteOffset } = options;
+  // A UTF-8 byte is at least a third of a JSON character: more bytes than that could never fit the ceiling.
+  const maxBytes = options.maxChars === undefined ? options.maxBytes : Math.min(options.maxBytes, 3 * options.maxChars);
   if (byteOffset !== undefined && byteOffset > size) {
     throw invalidByteOffset(byteOffset, `is past the end of the file (${size} bytes)`);
   }
@@ -164,10 +175,7 @@ async function readOpenLines(
   let kept = 0; // bytes in parts
   let committed = 0; // bytes of complete lines in parts
   let lines = 0;
-  let lf = 0;
-  let crlf = 0;
-  let prev = i > 0 ? chunk[i - 1] : -1;
-  let truncatedBy: "lines" | "bytes" | null = null;
+  let truncatedBy: ReadLinesResult["truncated_by"] = null;
   let endPos = -1; // absolute position after the returned text
   let cutLine = false;
   while (endPos < 0) {
@@ -188,7 +196,7 @@ async function readOpenLines(
     const at = chunk.indexOf(LF, i);
     const segmentEnd = at < 0 ? chunk.length : at + 1;
     if (kept + segmentEnd - i > maxBytes) {
-      truncatedBy = "bytes";
+      truncatedBy = maxBytes < options.maxBytes ? "result_size" : "bytes";
       if (lines > 0) {
         endPos = startPos + committed;
       } else {
@@ -210,8 +218,6 @@ async function readOpenLines(
     parts.push(chunk.slice(i, segmentEnd));
     kept += segmentEnd - i;
     if (at >= 0) {
-      if ((at > i ? chunk[at - 1] : prev) === CR) crlf++;
-      else lf++;
       lines++;
       committed = kept;
       if (lines === limit) {
@@ -219,7 +225,6 @@ async function readOpenLines(
         truncatedBy = endPos < size ? "lines" : null;
       }
     }
-    prev = chunk[segmentEnd - 1];
     i = segmentEnd;
   }
   const bytes = concat(parts, committed);
@@ -230,24 +235,43 @@ async function readOpenLines(
       details: { path: rel, byte_offset: startPos + invalid, line: badLine },
     });
   }
-  const hasMore = endPos < size;
-  if (!hasMore) truncatedBy = null;
-  return {
-    path: rel,
-    text: new TextDecoder().decode(bytes),
-    start_line: line,
-    end_line: line + lines - 1,
-    lines_returned: lines,
-    has_more: hasMore,
-    next_offset: hasMore ? (cutLine ? line : line + lines) : null,
-    next_byte_offset: hasMore && cutLine ? endPos : null,
-    bytes_read: bytesRead,
-    file_size: size,
-    newline: lf + crlf === 0 ? "none" : lf === 0 ? "crlf" : crlf === 0 ? "lf" : "mixed",
-    bom,
-    truncated_by: truncatedBy,
-    total_lines: hasMore ? null : line + lines - 1,
+  const page = (text: string, bytes: Uint8Array, lines: number, cutLine: boolean): ReadLinesResult => {
+    const endPos = startPos + bytes.length;
+    const hasMore = endPos < size;
+    const crlf = countCrlf(bytes);
+    const lf = count(bytes, LF) - crlf;
+    return {
+      path: rel,
+      text,
+      start_line: line,
+      end_line: line + lines - 1,
+      lines_returned: lines,
+      has_more: hasMore,
+      next_offset: hasMore ? (cutLine ? line : line + lines) : null,
+      next_byte_offset: hasMore && cutLine ? endPos : null,
+      bytes_read: bytesRead,
+      file_size: size,
+      newline: lf + crlf === 0 ? "none" : lf === 0 ? "crlf" : crlf === 0 ? "lf" : "mixed",
+      bom,
+      truncated_by: hasMore ? truncatedBy : null,
+      total_lines: hasMore ? null : line + lines - 1,
+      start_byte: startPos,
+    };
   };
+  const whole = page(new TextDecoder().decode(bytes), bytes, lines, cutLine);
+  const over = options.maxChars === undefined ? 0 : jsonChars(whole) - options.maxChars;
+  if (over <= 0) return whole;
+  // Keep what fits of the text; the other fields change by a few digits at most.
+  const fitted = fitLines(whole.text, jsonStringChars(whole.text) - over - FIT_SLACK_CHARS);
+  truncatedBy = "result_size";
+  return page(fitted.text, new TextEncoder().encode(fitted.text), fitted.lines, fitted.cut);
+}
+
+/** Number of CR LF pairs in `bytes`. */
+function countCrlf(bytes: Uint8Array): number {
+  let n = 0;
+  for (let at = bytes.indexOf(LF); at >= 0; at = bytes.indexOf(LF, at + 1)) if (at > 0 && bytes[at - 1] === CR) n++;
+  return n;
 }
 
 function emptyPage(
@@ -273,6 +297,7 @@ function emptyPage(
     bom,
     truncated_by: null,
     total_lines: totalLines,
+    start_byte: size,
   };
 }
 

@@ -126,3 +126,29 @@ Deno.test("readLines: bulk newline counting is exact on arbitrary bytes", async 
   const at = await readLines(ws, "random", { offset: 1, limit: 1, maxBytes: 1, byteOffset: bytes.length });
   assertEquals(at.start_line, expected + (bytes[bytes.length - 1] === 0x0a ? 1 : 0));
 });
+
+Deno.test("readLines: maxChars bounds the page's JSON, by whole lines, then inside a first line", async () => {
+  const quoted = `"${"q".repeat(40)}"\n`; // 43 bytes, 47 characters in JSON
+  const content = quoted.repeat(1000);
+  const r = await page(content, { maxChars: 5000 });
+  assert(JSON.stringify(r).length <= 5000, `${JSON.stringify(r).length}`);
+  assertEquals([r.truncated_by, r.has_more, r.next_byte_offset], ["result_size", true, null]);
+  assertEquals(r.text, quoted.repeat(r.lines_returned));
+  assertEquals([r.next_offset, r.start_byte], [r.lines_returned + 1, 0]);
+  const next = await page(content, { offset: r.next_offset!, maxChars: 5000 });
+  assertEquals(next.start_byte, quoted.length * r.lines_returned);
+
+  const line = "\t".repeat(10_000) + "\n"; // each tab is two characters in JSON
+  const cut = await page(line + "b\n", { maxChars: 4000 });
+  assert(JSON.stringify(cut).length <= 4000, `${JSON.stringify(cut).length}`);
+  assertEquals([cut.lines_returned, cut.next_offset, cut.truncated_by], [1, 1, "result_size"]);
+  assertEquals(cut.next_byte_offset, cut.text.length);
+  // Without maxChars a byte cap alone would have let 10,000 bytes through: 20,000 characters.
+  assertEquals((await page(line, { maxBytes: 10_000 })).text.length, 10_000);
+});
+
+Deno.test("readLines: the newline style is of the lines returned", async () => {
+  assertEquals((await page("a\r\nb\n", { limit: 1 })).newline, "crlf");
+  assertEquals((await page("a\r\nb\n")).newline, "mixed");
+  assertEquals((await page("a\r\nb\n", { offset: 2 })).newline, "lf");
+});

@@ -1,11 +1,14 @@
 /**
  * git_blame: per-line attribution from `git blame --porcelain` for a line
- * range, at most {@linkcode MAX_BLAME_LINES} lines per call.
+ * range (start_line to end_line, or to the end of the file), a page of at
+ * most `limit` lines (and {@linkcode MAX_BLAME_LINES}) at a time, each page
+ * within the result ceiling, resuming at the line after the last shown.
  *
  * @example
- * const blame = await gitBlame(git, { path: "src/a.ts", startLine: 10, endLine: 20 });
- * blame.lines[0]; // { line: 10, sha: "3f2a…", author: "Ada", time: "2024-05-01T10:00:00+02:00", summary, text }
+ * const { data } = await gitBlame(git, { path: "src/a.ts", startLine: 10, endLine: 20, limit: 120, page });
+ * data.lines[0]; // { line: 10, sha: "3f2a…", author: "Ada", time: "2024-05-01T10:00:00+02:00", summary, text }
  */
+import { z } from "zod";
 import { ToolError } from "../errors.ts";
 import { openReadable, toRelative } from "../workspace/confine.ts";
 import type { GitService } from "./service.ts";
@@ -13,8 +16,9 @@ import { closeFd } from "../os/fs_at.ts";
 import { gitFailure } from "./runner.ts";
 import { checkRevision, type GitRepo, openRepoAt } from "./repo.ts";
 import { RecordSplitter } from "./records.ts";
+import { fitPage, type Paged, type PageRequest } from "../paging/cursor.ts";
 
-/** Most lines one call returns; page with start_line. */
+/** Most lines a page may ask for. */
 export const MAX_BLAME_LINES = 2000;
 /** Characters (UTF-16 code units) kept of one line's text. */
 export const MAX_BLAME_LINE_CHARS = 4096;
@@ -29,20 +33,32 @@ export interface BlameLine {
   text: string;
 }
 
-/** The answer. */
+/** A page of the answer. */
 export interface GitBlame {
   path: string;
   lines: BlameLine[];
+  /** More lines of the range follow this page. */
   truncated: boolean;
   next_start_line: number | null;
+  /** Resumes after this page; null at the end of the range. */
+  next_cursor: string | null;
 }
+
+/** Where a blame resumes: at this line. */
+export type BlamePosition = { l: number };
+
+/** The shape of a resume position. */
+export const BLAME_POSITION = z.strictObject({ l: z.int().min(1) });
 
 /** Options of {@linkcode gitBlame}. */
 export interface BlameOptions {
   path: string;
   startLine?: number;
   endLine?: number;
+  /** Most lines in a page. */
+  limit: number;
   rev?: string;
+  page: PageRequest<BlamePosition>;
   signal?: AbortSignal;
 }
 
@@ -111,19 +127,20 @@ export class BlameParser {
 }
 
 /**
- * Blames a line range of a file, in the work tree or at `rev`.
+ * Blames a page of a line range of a file, in the work tree or at `rev`.
  *
  * @example
- * await gitBlame(git, { path: "README.md", rev: "HEAD~3" });
+ * await gitBlame(git, { path: "README.md", rev: "HEAD~3", limit: 120, page });
  */
-export async function gitBlame(git: GitService, options: BlameOptions): Promise<GitBlame> {
+export async function gitBlame(git: GitService, options: BlameOptions): Promise<Paged<GitBlame>> {
   const ws = git.ws;
-  const start = options.startLine ?? 1;
-  if (options.endLine !== undefined && options.endLine < start) {
-    throw new ToolError("INVALID_ARGUMENT", `end_line: ${options.endLine} is before start_line ${start}`, {
+  const first = options.startLine ?? 1;
+  if (options.endLine !== undefined && options.endLine < first) {
+    throw new ToolError("INVALID_ARGUMENT", `end_line: ${options.endLine} is before start_line ${first}`, {
       details: { field: "end_line" },
     });
   }
+  const start = options.page.after?.l ?? first;
   const rev = options.rev === undefined ? [] : [checkRevision(options.rev, "rev")];
   const { repo, target } = await openRepoAt(git, options.path, {
     allowMissing: options.rev !== undefined,
@@ -132,8 +149,8 @@ export async function gitBlame(git: GitService, options: BlameOptions): Promise<
   });
   const abs = target!;
   const rel = repo.fromCwd(repo.toGit(abs)) ?? options.path;
-  // The work tree's version is opened here, by fd, and given to git as its stdin: git itself would open the path
-  // and follow a directory swapped for a symlink since it was confined.
+  // The work tree's version is read here, by fd, and handed to git on stdin: git itself would open the path and
+  // follow a directory swapped for a symlink since it was confined.
   const worktree = options.rev === undefined ? await openReadable(ws, toRelative(ws, abs)) : null;
   try {
     if (worktree === null && (await Deno.stat(abs).catch(() => null))?.isDirectory) {
@@ -153,12 +170,12 @@ async function blameRange(
   start: number,
   options: BlameOptions,
   source: { args: string[]; stdinFd?: number },
-): Promise<GitBlame> {
-  const wanted = options.endLine === undefined
-    ? MAX_BLAME_LINES
-    : Math.min(options.endLine - start + 1, MAX_BLAME_LINES);
-  // One line more than returned tells whether the file goes on past the cap.
-  const asked = options.endLine === undefined || options.endLine - start + 1 > MAX_BLAME_LINES ? wanted + 1 : wanted;
+): Promise<Paged<GitBlame>> {
+  const limit = Math.min(options.limit, MAX_BLAME_LINES);
+  const rangeLeft = options.endLine === undefined ? Infinity : options.endLine - start + 1;
+  const wanted = Math.min(rangeLeft, limit);
+  // One line more than a page tells whether the range goes on past it.
+  const asked = rangeLeft > wanted ? wanted + 1 : wanted;
   const parser = new BlameParser();
   const run = await repo.run(
     [
@@ -174,11 +191,15 @@ async function blameRange(
     ],
     { onStdout: (chunk) => parser.push(chunk), signal: options.signal, stdinFd: source.stdinFd },
   );
+  const first = options.startLine ?? 1;
+  const empty = (): Paged<GitBlame> => ({
+    data: { path: rel, lines: [], truncated: false, next_start_line: null, next_cursor: null },
+    start: start - first,
+    cursorAfter: () => null,
+  });
   if (run.code !== 0) {
     const lines = /has only (\d+) lines?/.exec(run.stderr);
-    if (lines && Number(lines[1]) === 0 && options.startLine === undefined) {
-      return { path: rel, lines: [], truncated: false, next_start_line: null };
-    }
+    if (lines && Number(lines[1]) === 0 && options.startLine === undefined) return empty();
     if (lines) {
       throw new ToolError("INVALID_ARGUMENT", `start_line: ${rel} has only ${lines[1]} lines`, {
         details: { field: "start_line", line_count: Number(lines[1]) },
@@ -193,7 +214,19 @@ async function blameRange(
     throw gitFailure(run, "blame");
   }
   const all = parser.end().sort((a, b) => a.line - b.line);
-  const lines = all.slice(0, wanted);
-  const truncated = all.length > wanted;
-  return { path: rel, lines, truncated, next_start_line: truncated ? start + wanted : null };
+  const more = all.length > wanted;
+  return fitPage(all.slice(0, wanted), options.page, {
+    more,
+    start: start - first,
+    positionAfter: (line) => ({ l: line.line + 1 }),
+    build: (lines, truncated) => ({
+      path: rel,
+      lines,
+      truncated,
+      next_start_line: truncated ? lines[lines.length - 1].line + 1 : null,
+      next_cursor: null,
+    }),
+    // next_start_line's digits, which the empty page measured has none of.
+    extraChars: String(start + wanted).length,
+  });
 }

@@ -1,31 +1,65 @@
 /**
  * git_diff: the work tree against the index (default), the index against
- * HEAD (`staged`), or against a revision or range (`rev`), as per-file
- * stats plus unified text bounded by `max_bytes`.
+ * HEAD (`staged`), or against a revision or range (`rev`), a page at a time:
+ * the stats of the page's files plus their unified text, whole files when
+ * they fit, else whole hunks, else whole lines (./diff_page.ts), within
+ * `max_bytes` and the result ceiling.
  *
  * @example
- * const diff = await gitDiff(git, { staged: false, context: 3, maxBytes: 65536 });
- * diff.files; // [{ path: "src/a.ts", status: "modified", added: 2, removed: 1, binary: false, old_path: null }]
+ * const { data } = await gitDiff(git, { staged: false, context: 3, maxBytes: 20480, page });
+ * data.files; // [{ path: "src/a.ts", status: "modified", added: 2, removed: 1, binary: false, old_path: null }]
  */
 import { ToolError } from "../errors.ts";
 import { confine } from "../workspace/confine.ts";
 import type { GitService } from "./service.ts";
 import { gitFailure } from "./runner.ts";
 import { checkRevision, type GitRepo, openRepo } from "./repo.ts";
-import { type DiffStats, DiffStatsParser, PatchCollector, type PatchText } from "./diff_stream.ts";
+import { type DiffFile, DiffStatsParser } from "./diff_stream.ts";
+import { cutPatch, type DiffPosition, overflowAt, type PatchLine, PatchLines } from "./diff_page.ts";
+import { jsonChars, jsonStringChars } from "../paging/budget.ts";
+import type { Paged, PageRequest } from "../paging/cursor.ts";
 
 /** Options of {@linkcode gitDiff}. */
 export interface DiffOptions {
   staged: boolean;
   paths?: string[];
   context: number;
+  /** Bound on the bytes of a page's patch text. */
   maxBytes: number;
   rev?: string;
+  page: PageRequest<DiffPosition>;
   signal?: AbortSignal;
 }
 
-/** A diff's stats and bounded patch. */
-export type DiffResult = DiffStats & PatchText;
+/** A page of a diff: its files' stats and patch text. */
+export interface DiffPage {
+  files: DiffFile[];
+  total_files: number;
+  diff: string;
+  /** More of the diff follows this page. */
+  truncated: boolean;
+  shown_bytes: number;
+  /** Lines at the start of `diff` repeated from the previous page: the header (and `@@` line) of a file it continues. */
+  repeated_lines: number;
+  /** Files of this page whose patch is only partly in it (continued from the previous page or on the next). */
+  cut_files: string[];
+  /** Resumes after this page; null at the end. */
+  next_cursor: string | null;
+}
+
+/** A page of a diff with its lines, for a text that shows less than the page (cursorAfter counts lines). */
+export interface PagedDiff extends Paged<DiffPage> {
+  lines: readonly PatchLine[];
+  /** Lines at the start of `lines` repeated from the previous page (a resumed file's header): shown whole. */
+  replayed: number;
+  /** The stats of the file with this index, when known. */
+  fileAt(index: number): DiffFile | undefined;
+}
+
+const encoder = new TextEncoder();
+
+/** Room kept for the page's cursor (a short JSON position, base64url). */
+const CURSOR_RESERVE_CHARS = 160;
 
 /** Options shared by both streams: renames, no external diff or textconv, submodules by commit. */
 const COMMON_ARGS = ["-M", "--no-ext-diff", "--no-textconv", "--no-color", "--ignore-submodules=dirty"];
@@ -39,21 +73,29 @@ function pathArgs(repo: GitRepo): string[] {
 }
 
 /**
- * Runs a diff-producing git command twice in parallel, once for the stats
- * and once for the bounded patch; `head` is the command and its own
- * options, `tail` the revisions and pathspec.
+ * Runs a diff-producing git command twice in parallel, once for the stats and once for the patch, and builds
+ * one page from the request's position; `head` is the command and its own options, `tail` the revisions and
+ * pathspec, `fixedChars` what the rest of the caller's result takes in JSON.
  *
  * @example
- * await readDiff(repo, ["diff", "--cached"], ["--end-of-options", "--", "."], { context: 3, maxBytes: 65536 });
+ * await readDiff(repo, ["diff", "--cached"], ["--end-of-options", "--", "."], { context: 3, maxBytes, page, fixedChars: 0 });
  */
 export async function readDiff(
   repo: GitRepo,
   head: string[],
   tail: string[],
-  options: { context: number; maxBytes: number; signal?: AbortSignal },
-): Promise<DiffResult> {
-  const stats = new DiffStatsParser(repo.fromCwd);
-  const patch = new PatchCollector(options.maxBytes);
+  options: {
+    context: number;
+    maxBytes: number;
+    page: PageRequest<DiffPosition>;
+    fixedChars: number;
+    signal?: AbortSignal;
+  },
+): Promise<PagedDiff> {
+  const { page } = options;
+  const after = page.after;
+  const stats = new DiffStatsParser(repo.fromCwd, after?.f ?? 0);
+  const patch = new PatchLines(after, page.maxChars, options.maxBytes);
   const common = [...head, ...COMMON_ARGS, ...pathArgs(repo)];
   const [statsRun, patchRun] = await Promise.all([
     repo.run([...common, "--raw", "--numstat", "-z", ...tail], {
@@ -67,17 +109,66 @@ export async function readDiff(
   ]);
   if (statsRun.code !== 0) throw gitFailure(statsRun, head[0]);
   if (!patchRun.stopped && patchRun.code !== 0) throw gitFailure(patchRun, head[0]);
-  const { files, total_files } = stats.result();
-  return { files, total_files, ...patch.result(files) };
+  patch.end();
+  const { total_files } = stats.result();
+  const lines = patch.lines;
+  const minKeep = Math.min(lines.length, patch.replayed + 1);
+  const fileAt = (index: number) => stats.file(index);
+
+  /** The page of the first `kept` lines. */
+  const build = (kept: number, encode: boolean): DiffPage => {
+    const shown = lines.slice(0, kept);
+    const more = kept < lines.length || !patch.complete;
+    const last = shown.at(-1);
+    const indexes = [...new Set(shown.map((line) => line.file))];
+    const files = indexes.map(fileAt).filter((file) => file !== undefined);
+    const diff = shown.map((line) => `${line.text}\n`).join("");
+    const cut: DiffFile[] = [];
+    if (after !== null && after.n > 0 && shown[0]?.file === after.f) cut.push(fileAt(after.f)!);
+    if (more && last && (kept < lines.length ? lines[kept].file === last.file : true)) cut.push(fileAt(last.file)!);
+    return {
+      files,
+      total_files,
+      diff,
+      truncated: more,
+      shown_bytes: encoder.encode(diff).length,
+      repeated_lines: Math.min(kept, patch.replayed),
+      cut_files: [...new Set(cut.filter(Boolean).map((file) => file.path))],
+      next_cursor: more && last && encode ? page.encode({ f: last.file, n: last.line + 1 }) : null,
+    };
+  };
+  // Lines cost their JSON and an escaped newline; a file's first line also its stats and, if it is cut, its path.
+  const budget = page.maxChars - options.fixedChars - jsonChars(build(0, false)) - CURSOR_RESERVE_CHARS;
+  const cost = (line: PatchLine, i: number) => {
+    const opens = i === 0 || lines[i - 1].file !== line.file;
+    const file = opens ? fileAt(line.file) : undefined;
+    return jsonStringChars(line.text) + 2 + (file ? jsonChars(file) + jsonStringChars(file.path) + 4 : 0);
+  };
+  const bytes = (line: PatchLine) => encoder.encode(line.text).length + 1;
+  const share = (part: number) => overflowAt(lines, [[budget * part, cost], [options.maxBytes * part, bytes]]);
+  const kept = cutPatch(lines, share(1), share(0.5), patch.replayed);
+  const data = build(kept, true);
+  const cursorAfter = (shown: number) => {
+    const line = lines[Math.max(shown, minKeep) - 1];
+    return line && (shown < kept || data.truncated) ? page.encode({ f: line.file, n: line.line + 1 }) : null;
+  };
+  return {
+    data,
+    start: lines[0]?.file ?? after?.f ?? 0,
+    cursorAfter,
+    lines: lines.slice(0, kept),
+    replayed: patch.replayed,
+    fileAt,
+  };
 }
 
 /**
- * Runs git diff with the options of the tool.
+ * Runs git diff with the options of the tool, for one page.
  *
  * @example
- * await gitDiff(git, { staged: true, paths: ["src"], context: 0, maxBytes: 4096 });
+ * await gitDiff(git, { staged: true, paths: ["src"], context: 0, maxBytes: 4096, page });
  */
-export async function gitDiff(git: GitService, options: DiffOptions): Promise<DiffResult> {
+export async function gitDiff(git: GitService, options: DiffOptions): Promise<PagedDiff> {
   const targets = await Promise.all(
     (options.paths ?? []).map((input) => confine(git.ws, input, { allowMissing: true })),
   );
@@ -94,5 +185,5 @@ export async function gitDiff(git: GitService, options: DiffOptions): Promise<Di
   const tail = ["--end-of-options"];
   if (options.rev !== undefined) tail.push(checkRevision(options.rev, "rev"));
   tail.push("--", ...(pathspec.length > 0 ? pathspec : repo.scope()));
-  return await readDiff(repo, options.staged ? ["diff", "--cached"] : ["diff"], tail, options);
+  return await readDiff(repo, options.staged ? ["diff", "--cached"] : ["diff"], tail, { ...options, fixedChars: 0 });
 }

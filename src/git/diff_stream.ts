@@ -1,21 +1,19 @@
 /**
- * Parsers for the two streams a diff is read from: the stats of
- * `git diff|show --raw --numstat -z` (NUL-terminated raw records, then
- * numstat records) and the unified patch of `-p`, kept only up to
- * `maxBytes` (cut at a line end when one is in reach) while git is stopped
- * once the bound is passed. (One combined stream would do, but git drops
- * the patch of a conflicted path when --raw is asked for too.)
+ * The stats half of a diff: `git diff|show --raw --numstat -z`
+ * (NUL-terminated raw records, then numstat records) parsed into one record
+ * per file, in git's order, which is also the order of the files' sections
+ * in the patch (./diff_page.ts reads the patch half). (One combined stream
+ * would do, but git drops the patch of a conflicted path when --raw is asked
+ * for too.)
  *
  * @example
- * const stats = new DiffStatsParser(repo.fromCwd);
- * const patch = new PatchCollector(65536);
- * // feed each git run's stdout to push(), then:
- * const { files } = stats.result(); const text = patch.result(files);
+ * const stats = new DiffStatsParser(repo.fromCwd, 0);
+ * // feed the git run's stdout to push(), then:
+ * const { total_files } = stats.result(); stats.file(0);
  */
 import { RecordSplitter } from "./records.ts";
-import { utf8CutIndex } from "../text/utf8.ts";
 
-/** Files listed; the rest are counted in total_files. */
+/** Files kept from a page's first file on (a page never lists more); the rest are counted in total_files. */
 export const MAX_DIFF_FILES = 5000;
 const MAX_RECORD_CHARS = 16 * 1024;
 
@@ -50,30 +48,13 @@ const STATUS_LETTERS: Record<string, DiffStatus> = {
   U: "unmerged",
 };
 
-const decoder = new TextDecoder();
-/** Where a file's section starts in patch text. */
-const SECTION_START = /^(diff --git |diff --cc |diff --combined |\* Unmerged path )/gm;
-
-/**
- * Cuts patch bytes to at most `maxBytes`: at the last line end within the
- * bound, or on a UTF-8 character boundary when a single line is longer.
- *
- * @example
- * cutPatch(new TextEncoder().encode("a\nbc\n"), 4); // "a\n"
- */
-export function cutPatch(bytes: Uint8Array, maxBytes: number): string {
-  if (bytes.length <= maxBytes) return decoder.decode(bytes);
-  const lineEnd = bytes.lastIndexOf(0x0a, maxBytes - 1) + 1;
-  return decoder.decode(bytes.subarray(0, lineEnd > 0 ? lineEnd : utf8CutIndex(bytes, maxBytes)));
-}
-
 /** The per-file stats of a diff. */
 export interface DiffStats {
   files: DiffFile[];
   total_files: number;
 }
 
-/** Streaming parser of `--raw --numstat -z` output. */
+/** Streaming parser of `--raw --numstat -z` output, keeping the files from index `from` on. */
 export class DiffStatsParser {
   readonly #files: DiffFile[] = [];
   readonly #byPath = new Map<string, DiffFile>();
@@ -85,7 +66,7 @@ export class DiffStatsParser {
   #numstat: { added: number | null; removed: number | null; got: string[] } | null = null;
   readonly #split: RecordSplitter;
 
-  constructor(private readonly mapPath: (gitPath: string) => string | null) {
+  constructor(private readonly mapPath: (gitPath: string) => string | null, private readonly from: number) {
     this.#split = new RecordSplitter("\0", MAX_RECORD_CHARS, (record) => this.#record(record));
   }
 
@@ -132,7 +113,8 @@ export class DiffStatsParser {
     this.#lastPath = gitPath;
     const path = this.mapPath(gitPath);
     if (path === null) return;
-    this.#total++;
+    const index = this.#total++;
+    if (index < this.from) return;
     const file: DiffFile = {
       path,
       old_path: gitOldPath === null ? null : this.mapPath(gitOldPath),
@@ -154,50 +136,14 @@ export class DiffStatsParser {
     file.binary = added === null;
   }
 
-  /** The stats once git has finished. */
+  /** The stats once git has finished: the files kept, and how many the diff has. */
   result(): DiffStats {
     this.#split.end();
     return { files: this.#files, total_files: this.#total };
   }
-}
 
-/** The bounded patch text and what was cut. */
-export interface PatchText {
-  diff: string;
-  truncated: boolean;
-  shown_bytes: number;
-  /** Paths whose patch is missing from `diff` or only partly in it. */
-  cut_files: string[];
-}
-
-/** Collects patch bytes up to a bound (one byte more, to know that the bound was passed). */
-export class PatchCollector {
-  #parts: Uint8Array[] = [];
-  #bytes = 0;
-
-  constructor(private readonly maxBytes: number) {}
-
-  /** Feeds stdout; returns false once the bound is passed (stop git). */
-  push(chunk: Uint8Array): boolean {
-    const part = chunk.subarray(0, this.maxBytes + 1 - this.#bytes);
-    this.#parts.push(part);
-    this.#bytes += part.length;
-    return this.#bytes <= this.maxBytes;
-  }
-
-  /** The text, and which of `files` (in git's order, the patch's order) it does not fully show. */
-  result(files: readonly DiffFile[]): PatchText {
-    const all = new Uint8Array(this.#bytes);
-    let at = 0;
-    for (const part of this.#parts) {
-      all.set(part, at);
-      at += part.length;
-    }
-    const truncated = this.#bytes > this.maxBytes;
-    const diff = cutPatch(all, this.maxBytes);
-    // The last section begun is partial (its end was cut); every later one is missing.
-    const sections = diff.match(SECTION_START)?.length ?? 0;
-    const cutFiles = truncated ? files.slice(Math.max(0, sections - 1)).map((file) => file.path) : [];
-    return { diff, truncated, shown_bytes: new TextEncoder().encode(diff).length, cut_files: cutFiles };
+  /** The file with this index in git's order, when kept. */
+  file(index: number): DiffFile | undefined {
+    return this.#files[index - this.from];
   }
 }

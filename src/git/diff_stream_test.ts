@@ -1,5 +1,5 @@
 import { assertEquals } from "../../tests/assert.ts";
-import { cutPatch, DiffStatsParser, PatchCollector } from "./diff_stream.ts";
+import { DiffStatsParser } from "./diff_stream.ts";
 
 const encode = (text: string) => new TextEncoder().encode(text);
 
@@ -28,7 +28,7 @@ const CAPTURED = [
 ].join("\0");
 
 Deno.test("DiffStatsParser joins raw status and numstat, renames, binaries and conflicts", () => {
-  const parser = new DiffStatsParser((path) => path);
+  const parser = new DiffStatsParser((path) => path, 0);
   const bytes = encode(CAPTURED);
   for (let i = 0; i < bytes.length; i += 3) parser.push(bytes.subarray(i, i + 3));
   const { files, total_files } = parser.result();
@@ -41,31 +41,10 @@ Deno.test("DiffStatsParser joins raw status and numstat, renames, binaries and c
   ]);
 });
 
-Deno.test("PatchCollector bounds the text at a line end and names the cut files", () => {
-  const files = ["a", "b", "c"].map((path) => ({
-    path,
-    old_path: null,
-    status: "modified" as const,
-    added: 1,
-    removed: 0,
-    binary: false,
-  }));
-  const patch = "diff --git a/a b/a\n+1\ndiff --git a/b b/b\n+2\ndiff --git a/c b/c\n+3\n";
-  const collector = new PatchCollector(30);
-  let going = true;
-  for (const byte of encode(patch)) if (going) going = collector.push(new Uint8Array([byte]));
-  assertEquals(going, false);
-  const result = collector.result(files);
-  assertEquals(result.diff, "diff --git a/a b/a\n+1\n");
-  assertEquals(result.truncated, true);
-  assertEquals(result.cut_files, ["a", "b", "c"]);
-  const whole = new PatchCollector(1000);
-  whole.push(encode(patch));
-  assertEquals(whole.result(files).truncated, false);
-  assertEquals(whole.result(files).cut_files, []);
-});
-
-Deno.test("cutPatch falls back to a character boundary inside one long line", () => {
-  assertEquals(cutPatch(encode("ééé"), 5), "éé");
-  assertEquals(cutPatch(encode("a\nbc\n"), 4), "a\n");
+Deno.test("DiffStatsParser keeps the files from a page's first on, and counts them all", () => {
+  const parser = new DiffStatsParser((path) => path, 2);
+  parser.push(encode(CAPTURED));
+  const { files, total_files } = parser.result();
+  assertEquals([total_files, files.map((file) => file.path)], [4, ["new\nline", "f"]]);
+  assertEquals([parser.file(1), parser.file(3)?.path], [undefined, "f"]);
 });

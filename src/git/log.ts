@@ -2,15 +2,26 @@
  * git_log: commits as structured records from one NUL-separated
  * `--format`, with filters, a count cap and bounded messages.
  *
+ * Pages: the first page that does not hold the whole history pins where it
+ * started (`git rev-parse` of rev or HEAD, so commits made meanwhile do not
+ * shift later pages) and hands out a position: the pinned tips, how many
+ * commits precede the next page, and the last commit shown. A later page
+ * runs the same log from the pinned tips with `--skip` and checks that the
+ * commit before its first is that last commit (a history that moved between
+ * the first page's log and its pin is refused, never paged twice).
+ *
  * @example
- * const log = await gitLog(git, { maxCount: 20, author: "Ada" });
- * log.commits[0].author; // { name: "Ada", email: "ada@example.org", time: "2024-05-01T10:00:00+02:00" }
+ * const { data } = await gitLog(git, { maxCount: 20, author: "Ada", page });
+ * data.commits[0].author; // { name: "Ada", email: "ada@example.org", time: "2024-05-01T10:00:00+02:00" }
  */
+import { z } from "zod";
 import { ToolError } from "../errors.ts";
 import type { GitService } from "./service.ts";
 import { gitFailure, gitMessage } from "./runner.ts";
-import { checkRevision, readRepoAt } from "./repo.ts";
+import { checkRevision, type GitRepo, readRepoAt } from "./repo.ts";
 import { RecordSplitter } from "./records.ts";
+import { fitCount, jsonChars } from "../paging/budget.ts";
+import { fitPage, type Paged, type PageRequest } from "../paging/cursor.ts";
 
 /** Largest max_count accepted. */
 export const MAX_LOG_COUNT = 500;
@@ -79,8 +90,21 @@ export class CommitParser {
   }
 }
 
+/** Where a log resumes: the pinned tips (rev-parse output), commits before the page, the last commit shown. */
+export type LogPosition = { t: string[]; s: number; h: string };
+
+const SHA = /^[0-9a-f]{40,64}$/;
+
+/** The shape of a resume position. */
+export const LOG_POSITION = z.strictObject({
+  t: z.array(z.string().regex(/^\^?[0-9a-f]{40,64}$/)).min(1),
+  s: z.int().min(1),
+  h: z.string().regex(SHA),
+});
+
 /** Options of {@linkcode gitLog}. */
 export interface LogOptions {
+  /** Most commits in a page. */
   maxCount: number;
   rev?: string;
   path?: string;
@@ -88,13 +112,17 @@ export interface LogOptions {
   until?: string;
   author?: string;
   grep?: string;
+  page: PageRequest<LogPosition>;
   signal?: AbortSignal;
 }
 
-/** The answer: commits newest first, and whether more matched than max_count. */
+/** A page of commits, newest first. */
 export interface GitLog {
   commits: Commit[];
+  /** More commits follow this page. */
   truncated: boolean;
+  /** Resumes after this page; null at the end. */
+  next_cursor: string | null;
 }
 
 function filterArg(flag: string, value: string | undefined, field: string): string[] {
@@ -106,15 +134,18 @@ function filterArg(flag: string, value: string | undefined, field: string): stri
 }
 
 /**
- * Runs git log with the tool's filters; asks for one commit more than
- * max_count to tell whether the history goes on.
+ * Runs git log with the tool's filters for one page; asks for one commit more than the page to tell whether
+ * the history goes on.
  *
  * @example
- * await gitLog(git, { maxCount: 5, rev: "main..feature", path: "src" });
+ * await gitLog(git, { maxCount: 5, rev: "main..feature", path: "src", page });
  */
-export async function gitLog(git: GitService, options: LogOptions): Promise<GitLog> {
+export async function gitLog(git: GitService, options: LogOptions): Promise<Paged<GitLog>> {
   const maxCount = Math.min(options.maxCount, MAX_LOG_COUNT);
-  const { run, consumer: parser } = await readRepoAt(git, options.path, {
+  const after = options.page.after;
+  // A later page starts one commit early, to check that it is the previous page's last.
+  const skip = after === null ? 0 : after.s - 1;
+  const { repo, run, consumer: parser } = await readRepoAt(git, options.path, {
     allowMissing: true,
     signal: options.signal,
   }, (repo, target) => {
@@ -123,22 +154,23 @@ export async function gitLog(git: GitService, options: LogOptions): Promise<GitL
       "log",
       "-z",
       `--format=tformat:${COMMIT_FORMAT}`,
-      `--max-count=${maxCount + 1}`,
+      ...(skip > 0 ? [`--skip=${skip}`] : []),
+      `--max-count=${maxCount + 1 + (after === null ? 0 : 1)}`,
       "--no-color",
       ...filterArg("since", options.since, "since"),
       ...filterArg("until", options.until, "until"),
       ...filterArg("author", options.author, "author"),
       ...filterArg("grep", options.grep, "grep"),
       "--end-of-options",
-      ...(options.rev === undefined ? [] : [checkRevision(options.rev, "rev")]),
+      ...(after !== null ? after.t : options.rev === undefined ? [] : [checkRevision(options.rev, "rev")]),
       "--",
       ...(target === null ? repo.scope() : [repo.toGit(target)]),
     ];
     return { args, consumer: parser, onStdout: (chunk: Uint8Array) => parser.push(chunk) };
   });
   if (run.code !== 0) {
-    if (options.rev === undefined && /does not have any commits yet/.test(run.stderr)) {
-      return { commits: [], truncated: false };
+    if (options.rev === undefined && after === null && /does not have any commits yet/.test(run.stderr)) {
+      return { data: { commits: [], truncated: false, next_cursor: null }, start: 0, cursorAfter: () => null };
     }
     if (/regular expression|regex/i.test(run.stderr)) {
       throw new ToolError("INVALID_ARGUMENT", `author/grep: ${gitMessage(run.stderr)}`, {
@@ -148,6 +180,36 @@ export async function gitLog(git: GitService, options: LogOptions): Promise<GitL
     }
     throw gitFailure(run, "log");
   }
-  const commits = parser.end();
-  return { commits: commits.slice(0, maxCount), truncated: commits.length > maxCount };
+  let commits = parser.end();
+  if (after !== null) {
+    if (commits[0]?.sha !== after.h) {
+      throw new ToolError("INVALID_ARGUMENT", "cursor: the history changed while its first page was read", {
+        hint: "Call git_log again without cursor to start from the beginning.",
+        details: { field: "cursor" },
+      });
+    }
+    commits = commits.slice(1);
+  }
+  const more = commits.length > maxCount;
+  const candidates = commits.slice(0, maxCount);
+  const page = options.page;
+  const start = after?.s ?? 0;
+  const build = (commits: Commit[]): GitLog => ({ commits, truncated: false, next_cursor: null });
+  // A first page that holds the whole history needs no cursor, so no pin.
+  const whole = !more &&
+    fitCount(candidates, page.maxChars, { fixed: jsonChars(build([])), more }) === candidates.length;
+  const tips = after?.t ?? (whole || candidates.length === 0 ? [] : await pinTips(repo, options.rev, options.signal));
+  return fitPage(candidates, page, {
+    more,
+    start,
+    positionAfter: (commit, i) => ({ t: tips, s: start + i + 1, h: commit.sha }),
+    build,
+  });
+}
+
+/** The commits `rev` (or HEAD) names now, as rev-parse gives them (`^sha` for an excluded end of a range). */
+async function pinTips(repo: GitRepo, rev: string | undefined, signal?: AbortSignal): Promise<string[]> {
+  const run = await repo.run(["rev-parse", "--revs-only", "--end-of-options", rev ?? "HEAD"], { signal });
+  if (run.code !== 0) throw gitFailure(run, "rev-parse");
+  return new TextDecoder().decode(run.stdout).split("\n").filter((line) => line.length > 0);
 }

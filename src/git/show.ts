@@ -1,12 +1,15 @@
 /**
- * git_show: a commit's metadata, diffstat and bounded patch (a merge is
- * shown against its first parent), or, with a path, that file's content
- * at the revision, bounded and required to be UTF-8 text.
+ * git_show: a commit's metadata, diffstat and patch (a merge is shown
+ * against its first parent), or, with a path, that file's content at the
+ * revision, required to be UTF-8 text; a page at a time: the patch pages as
+ * git_diff's does (./diff_page.ts), the content by whole lines from a byte
+ * offset.
  *
  * @example
- * await gitShow(git, { rev: "HEAD~1", maxBytes: 65536 });
- * await gitShow(git, { rev: "v1.0", path: "src/a.ts", maxBytes: 65536 }); // kind "file"
+ * await gitShow(git, { rev: "HEAD~1", maxBytes: 20480, page });
+ * await gitShow(git, { rev: "v1.0", path: "src/a.ts", maxBytes: 20480, page }); // kind "file"
  */
+import { z } from "zod";
 import { ToolError } from "../errors.ts";
 import { toRelative } from "../workspace/confine.ts";
 import type { GitService } from "./service.ts";
@@ -14,34 +17,59 @@ import { gitFailure, gitMessage } from "./runner.ts";
 import { utf8CutIndex } from "../text/utf8.ts";
 import { checkRevision, type GitRepo, openRepoAt } from "./repo.ts";
 import { type Commit, COMMIT_FORMAT, CommitParser } from "./log.ts";
-import { readDiff } from "./diff.ts";
+import { type PagedDiff, readDiff } from "./diff.ts";
 import type { DiffFile } from "./diff_stream.ts";
+import type { DiffPosition } from "./diff_page.ts";
+import { fitLines, jsonChars } from "../paging/budget.ts";
+import type { Paged, PageRequest } from "../paging/cursor.ts";
+
+/** Where a file's content resumes: at this byte offset (a line start, or inside a line longer than a page). */
+export type ContentPosition = { o: number };
+
+/** The shape of a content resume position. */
+export const CONTENT_POSITION = z.strictObject({ o: z.int().min(0) });
 
 /** Options of {@linkcode gitShow}. */
 export interface ShowOptions {
   rev: string;
   path?: string;
+  /** Bound on the bytes of a page's patch or content. */
   maxBytes: number;
+  /** Positions are DiffPosition without `path`, ContentPosition with it. */
+  page: PageRequest<DiffPosition> | PageRequest<ContentPosition>;
   signal?: AbortSignal;
 }
 
-/** The answer for either kind. */
+/** A page of the answer, for either kind. */
 export interface GitShow {
   rev: string;
   sha: string;
   kind: "commit" | "file";
   commit: Omit<Commit, "sha"> | null;
   files: DiffFile[];
+  total_files: number;
   patch: string | null;
+  repeated_lines: number;
   cut_files: string[];
   path: string | null;
   content: string | null;
   size: number | null;
+  /** More follows this page. */
   truncated: boolean;
+  /** Resumes after this page; null at the end. */
+  next_cursor: string | null;
 }
+
+/** A page of a commit (with its patch lines for the text) or of a file's content (`start` is its byte offset). */
+export type ShownPage = { kind: "commit"; page: Paged<GitShow>; diff: PagedDiff } | {
+  kind: "file";
+  page: Paged<GitShow>;
+};
 
 /** Context lines of a shown commit's patch. */
 export const SHOW_CONTEXT = 3;
+/** Room kept for a content page's cursor (a short JSON position, base64url). */
+const CURSOR_RESERVE_CHARS = 160;
 
 const decoder = new TextDecoder();
 
@@ -103,7 +131,13 @@ export function firstNonText(bytes: Uint8Array): number {
   return -1;
 }
 
-async function showFile(repo: GitRepo, options: ShowOptions, sha: string, target: string): Promise<GitShow> {
+async function showFile(
+  repo: GitRepo,
+  options: ShowOptions,
+  page: PageRequest<ContentPosition>,
+  sha: string,
+  target: string,
+): Promise<Paged<GitShow>> {
   const rel = toRelative(repo.ws, target);
   // ls-tree names the object and its type without running any filter; paths are relative to cwd.
   const tree = await repo.run(["ls-tree", "-z", "--long", "--end-of-options", sha, "--", repo.toGit(target)], {
@@ -126,16 +160,27 @@ async function showFile(repo: GitRepo, options: ShowOptions, sha: string, target
       details: { path: rel, rev: options.rev, type },
     });
   }
-  // cat-file prints the stored bytes: no textconv, no smudge filter.
+  const offset = page.after?.o ?? 0;
+  if (size !== null && offset > size) {
+    throw new ToolError("INVALID_ARGUMENT", `cursor: offset ${offset} is past the end of ${rel} (${size} bytes)`, {
+      details: { field: "cursor" },
+    });
+  }
+  // A UTF-8 byte is at least a third of a JSON character: more bytes than that could never fit the page.
+  const limit = Math.min(options.maxBytes, 3 * page.maxChars);
+  // cat-file prints the stored bytes: no textconv, no smudge filter. Bytes before the offset are dropped.
   const parts: Uint8Array[] = [];
+  let seen = 0;
   let kept = 0;
   const run = await repo.run(["cat-file", "blob", object], {
     signal: options.signal,
     onStdout: (chunk) => {
-      const part = chunk.subarray(0, options.maxBytes + 1 - kept);
+      const from = Math.max(0, offset - seen);
+      seen += chunk.length;
+      const part = chunk.subarray(from, from + limit + 1 - kept);
       parts.push(part);
       kept += part.length;
-      return kept <= options.maxBytes;
+      return kept <= limit;
     },
   });
   if (!run.stopped && run.code !== 0) throw gitFailure(run, "cat-file");
@@ -145,36 +190,56 @@ async function showFile(repo: GitRepo, options: ShowOptions, sha: string, target
     all.set(part, at);
     at += part.length;
   }
-  const truncated = kept > options.maxBytes;
-  const bytes = all.subarray(0, utf8CutIndex(all, options.maxBytes));
-  const bad = firstNonText(bytes);
-  if (bad !== -1) {
-    throw new ToolError("NOT_UTF8", `${rel} at ${options.rev} is not UTF-8 text (byte ${bad})`, {
-      details: { path: rel, rev: options.rev, byte_offset: bad, size },
+  if (offset > 0 && all.length > 0 && (all[0] & 0xc0) === 0x80) {
+    throw new ToolError("INVALID_ARGUMENT", `cursor: offset ${offset} falls inside a UTF-8 character of ${rel}`, {
+      details: { field: "cursor" },
     });
   }
-  return {
+  // Whole lines within the bound; a first line longer than it is cut on a character boundary.
+  const lineEnd = all.lastIndexOf(0x0a, limit - 1) + 1;
+  const bytes = all.subarray(0, kept > limit ? (lineEnd > 0 ? lineEnd : utf8CutIndex(all, limit)) : kept);
+  const bad = firstNonText(bytes);
+  if (bad !== -1) {
+    throw new ToolError("NOT_UTF8", `${rel} at ${options.rev} is not UTF-8 text (byte ${offset + bad})`, {
+      details: { path: rel, rev: options.rev, byte_offset: offset + bad, size },
+    });
+  }
+  const base: GitShow = {
     rev: options.rev,
     sha,
     kind: "file",
     commit: null,
     files: [],
+    total_files: 0,
     patch: null,
+    repeated_lines: 0,
     cut_files: [],
     path: rel,
-    content: decoder.decode(bytes),
+    content: "",
     size,
-    truncated,
+    truncated: false,
+    next_cursor: null,
+  };
+  const text = decoder.decode(bytes);
+  const content = fitLines(text, page.maxChars - jsonChars(base) - CURSOR_RESERVE_CHARS).text;
+  const end = offset + new TextEncoder().encode(content).length;
+  const more = end < offset + kept;
+  const cursorAt = (position: number) => position < end || more ? page.encode({ o: position }) : null;
+  return {
+    data: { ...base, content, truncated: more, next_cursor: cursorAt(end) },
+    start: offset,
+    // For the content, "shown" counts bytes from the page start (the text cuts where it likes).
+    cursorAfter: (shown) => cursorAt(offset + shown),
   };
 }
 
 /**
- * Shows a commit, or a file at a commit.
+ * Shows a page of a commit, or of a file at a commit.
  *
  * @example
- * const shown = await gitShow(git, { rev: "HEAD", maxBytes: 4096 });
+ * const shown = await gitShow(git, { rev: "HEAD", maxBytes: 4096, page });
  */
-export async function gitShow(git: GitService, options: ShowOptions): Promise<GitShow> {
+export async function gitShow(git: GitService, options: ShowOptions): Promise<ShownPage> {
   checkRevision(options.rev, "rev");
   const { repo, target } = await openRepoAt(git, options.path, {
     allowMissing: true,
@@ -182,7 +247,10 @@ export async function gitShow(git: GitService, options: ShowOptions): Promise<Gi
     signal: options.signal,
   });
   const sha = await resolveCommit(repo, options.rev, options.signal);
-  if (target !== null) return await showFile(repo, options, sha, target);
+  if (target !== null) {
+    const page = options.page as PageRequest<ContentPosition>;
+    return { kind: "file", page: await showFile(repo, options, page, sha, target) };
+  }
 
   const parser = new CommitParser();
   const meta = await repo.run(["show", "-s", "-z", `--format=tformat:${COMMIT_FORMAT}`, sha], {
@@ -191,23 +259,16 @@ export async function gitShow(git: GitService, options: ShowOptions): Promise<Gi
   });
   if (meta.code !== 0) throw gitFailure(meta, "show");
   const [commit] = parser.end();
+  const { sha: _sha, ...metadata } = commit;
+  const wrapper = { rev: options.rev, sha, kind: "commit", commit: metadata, path: null, content: null, size: null };
   const diff = await readDiff(repo, ["show", "--format=", "--diff-merges=first-parent"], [sha, "--", ...repo.scope()], {
     context: SHOW_CONTEXT,
     maxBytes: options.maxBytes,
+    page: options.page as PageRequest<DiffPosition>,
+    fixedChars: jsonChars(wrapper),
     signal: options.signal,
   });
-  const { sha: _sha, ...metadata } = commit;
-  return {
-    rev: options.rev,
-    sha,
-    kind: "commit",
-    commit: metadata,
-    files: diff.files,
-    patch: diff.diff,
-    cut_files: diff.cut_files,
-    path: null,
-    content: null,
-    size: null,
-    truncated: diff.truncated,
-  };
+  const { diff: patch, shown_bytes: _bytes, ...rest } = diff.data;
+  const data: GitShow = { ...wrapper, kind: "commit", ...rest, patch };
+  return { kind: "commit", page: { ...diff, data }, diff };
 }

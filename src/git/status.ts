@@ -1,17 +1,24 @@
 /**
  * git_status: `git status --porcelain=v2 -z --branch` parsed into branch
- * facts and entries, streamed and bounded to {@linkcode MAX_STATUS_ENTRIES}.
+ * facts and entries, streamed, keeping only one page of entries.
+ *
+ * Pages: git lists changes to tracked files sorted by path, then untracked
+ * paths sorted, then ignored ones; a page resumes after the previous page's
+ * last entry in that order (its group and path), so an entry is listed once
+ * even when others come and go between pages.
  *
  * @example
- * const status = await gitStatus(git, { path: "src", includeIgnored: false });
- * status.entries[0]; // { path: "src/a.ts", index: ".", worktree: "M", type: "changed", ... }
+ * const { data } = await gitStatus(git, { path: "src", includeIgnored: false, limit: 200, page });
+ * data.entries[0]; // { path: "src/a.ts", index: ".", worktree: "M", type: "changed", ... }
  */
+import { z } from "zod";
 import type { GitService } from "./service.ts";
 import { gitFailure } from "./runner.ts";
 import { type GitRepo, openRepoAt } from "./repo.ts";
 import { RecordSplitter } from "./records.ts";
+import { fitPage, type Paged, type PageRequest } from "../paging/cursor.ts";
 
-/** Entries kept; the rest are counted in total_entries. */
+/** Most entries a page may ask for; the rest are counted in total_entries. */
 export const MAX_STATUS_ENTRIES = 5000;
 /** Longest status record kept (a path is at most 4096 bytes; headers are short). */
 const MAX_RECORD_CHARS = 16 * 1024;
@@ -39,12 +46,32 @@ export interface BranchInfo {
   detached: boolean;
 }
 
-/** The whole answer. */
+/** A page of the answer. */
 export interface GitStatus extends BranchInfo {
   entries: StatusEntry[];
   clean: boolean;
   total_entries: number;
+  /** More entries follow this page. */
   truncated: boolean;
+  /** Resumes after this page; null at the end. */
+  next_cursor: string | null;
+}
+
+/** Where a status resumes: after the entry with this group (0 tracked, 1 untracked, 2 ignored) and path. */
+export type StatusPosition = { g: number; p: string };
+
+/** The shape of a resume position. */
+export const STATUS_POSITION = z.strictObject({ g: z.int().min(0).max(2), p: z.string() });
+
+/** The group of an entry in git's order: changes to tracked files, then untracked, then ignored. */
+function group(entry: StatusEntry): number {
+  return entry.type === "untracked" ? 1 : entry.type === "ignored" ? 2 : 0;
+}
+
+/** Whether `entry` comes after `position` in git's order. */
+function follows(entry: StatusEntry, position: StatusPosition): boolean {
+  const g = group(entry);
+  return g > position.g || (g === position.g && entry.path > position.p);
 }
 
 /** A parsed record before paths are mapped to the workspace. */
@@ -129,16 +156,25 @@ export function applyBranchHeader(info: BranchInfo, key: string, value: string):
   }
 }
 
-/** Streaming parser over raw status output; paths are mapped through `mapPath` (null drops the entry). */
+/**
+ * Streaming parser over raw status output; paths are mapped through `mapPath` (null drops the entry). It keeps
+ * the first `maxEntries` entries after `after` and counts the rest.
+ */
 export class StatusParser {
   readonly info: BranchInfo = { branch: null, head: null, upstream: null, ahead: null, behind: null, detached: false };
   readonly entries: StatusEntry[] = [];
   total = 0;
   changes = 0;
+  /** Entries at or before `after`. */
+  before = 0;
   #pending: StatusEntry | null = null;
   readonly #split: RecordSplitter;
 
-  constructor(private readonly mapPath: (gitPath: string) => string | null, private readonly maxEntries: number) {
+  constructor(
+    private readonly mapPath: (gitPath: string) => string | null,
+    private readonly maxEntries: number,
+    private readonly after: StatusPosition | null = null,
+  ) {
     this.#split = new RecordSplitter("\0", MAX_RECORD_CHARS, (record) => this.#record(record));
   }
 
@@ -171,15 +207,22 @@ export class StatusParser {
     entry.path = mapped;
     this.total++;
     if (entry.type !== "ignored") this.changes++;
-    if (this.entries.length < this.maxEntries) this.entries.push(entry);
+    if (this.after !== null && !follows(entry, this.after)) this.before++;
+    else if (this.entries.length < this.maxEntries) this.entries.push(entry);
   }
 }
 
-/** Options of {@linkcode gitStatus}. */
+/** What to read. */
 export interface StatusOptions {
   path?: string;
   includeIgnored: boolean;
   signal?: AbortSignal;
+}
+
+/** Options of {@linkcode gitStatus}: a page of at most `limit` entries. */
+export interface StatusPageOptions extends StatusOptions {
+  limit: number;
+  page: PageRequest<StatusPosition>;
 }
 
 /** The status args for a repository and a pathspec. */
@@ -200,18 +243,23 @@ function statusArgs(repo: GitRepo, pathspec: string[], includeIgnored: boolean):
 }
 
 /**
- * Runs git status for the workspace (or one path in it).
+ * Runs git status for the workspace (or one path in it), keeping `keep` entries after `after`.
  *
  * @example
- * await gitStatus(git, { includeIgnored: true });
+ * const parser = await readStatus(git, { includeIgnored: false }, 0); // branch facts and counts only
  */
-export async function gitStatus(git: GitService, options: StatusOptions): Promise<GitStatus> {
+export async function readStatus(
+  git: GitService,
+  options: StatusOptions,
+  keep: number,
+  after: StatusPosition | null = null,
+): Promise<StatusParser> {
   const { repo, target } = await openRepoAt(git, options.path, {
-    readsWorkTree: true,
     allowMissing: true,
+    readsWorkTree: true,
     signal: options.signal,
   });
-  const parser = new StatusParser(repo.fromTop, MAX_STATUS_ENTRIES);
+  const parser = new StatusParser(repo.fromTop, keep, after);
   const pathspec = target === null ? [] : [repo.toGit(target)];
   const run = await repo.run(statusArgs(repo, pathspec, options.includeIgnored), {
     onStdout: (chunk) => parser.push(chunk),
@@ -219,11 +267,32 @@ export async function gitStatus(git: GitService, options: StatusOptions): Promis
   });
   if (run.code !== 0) throw gitFailure(run, "status");
   parser.end();
-  return {
-    ...parser.info,
-    entries: parser.entries,
-    clean: parser.changes === 0,
-    total_entries: parser.total,
-    truncated: parser.total > parser.entries.length,
-  };
+  return parser;
+}
+
+/**
+ * A page of git status for the workspace (or one path in it).
+ *
+ * @example
+ * await gitStatus(git, { includeIgnored: true, limit: 200, page });
+ */
+export async function gitStatus(git: GitService, options: StatusPageOptions): Promise<Paged<GitStatus>> {
+  const limit = Math.min(options.limit, MAX_STATUS_ENTRIES);
+  const page = options.page;
+  // One entry more than a page tells that more follow.
+  const parser = await readStatus(git, options, limit + 1, page.after);
+  const more = parser.entries.length > limit;
+  return fitPage(parser.entries.slice(0, limit), page, {
+    more,
+    start: parser.before,
+    positionAfter: (entry) => ({ g: group(entry), p: entry.path }),
+    build: (entries) => ({
+      ...parser.info,
+      entries,
+      clean: parser.changes === 0,
+      total_entries: parser.total,
+      truncated: false,
+      next_cursor: null,
+    }),
+  });
 }

@@ -61,3 +61,14 @@ Deno.test("StatusParser: detached and initial heads, a path filter and the entry
   assertEquals(parser.entries.map((e) => e.path), ["a"]);
   assertEquals(parser.total, 2);
 });
+
+Deno.test("StatusParser: after a position it keeps only later entries, in git's order, and counts the earlier", () => {
+  const parser = new StatusParser((path) => path, 2, { g: 0, p: "b" });
+  parser.push(new TextEncoder().encode(
+    ["1 .M N... 100644 100644 100644 a a a", "1 .M N... 100644 100644 100644 a a b"]
+      .concat(["1 .M N... 100644 100644 100644 a a c", "? a", "? z", "! x", ""]).join("\0"),
+  ));
+  parser.end();
+  assertEquals(parser.entries.map((e) => `${e.type}:${e.path}`), ["changed:c", "untracked:a"]);
+  assertEquals([parser.before, parser.total], [2, 6]);
+});

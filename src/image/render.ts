@@ -15,11 +15,14 @@ import { fitWithin, reduceBitmap } from "./resize.ts";
 import type { ImageHeader } from "./sniff.ts";
 
 /**
- * Largest image sent, in bytes before base64: 5 MiB, the per-image limit of
- * common model APIs, and well inside the MCP SDK client's 10 MiB message cap
- * (its base64 is 6.7 MiB). A larger result is reduced further until it fits.
+ * Most base64 characters of an image sent: the model APIs' 5 MB per-image
+ * limit applies to the base64 text, so an image passed through whole could
+ * be refused at 3.75 MB. Also well inside the MCP SDK client's 10 MiB cap on
+ * one message.
  */
-export const MAX_OUTPUT_BYTES = 5 * 1024 * 1024;
+export const MAX_IMAGE_BASE64_CHARS = 5_000_000;
+/** Largest image sent, in bytes before base64: what encodes to at most {@linkcode MAX_IMAGE_BASE64_CHARS}. */
+export const MAX_OUTPUT_BYTES = (MAX_IMAGE_BASE64_CHARS / 4) * 3;
 /** How many further reductions are tried before giving up on MAX_OUTPUT_BYTES. */
 const MAX_SHRINK_ATTEMPTS = 4;
 
@@ -60,7 +63,8 @@ export async function renderImage(
     if (attempt > MAX_SHRINK_ATTEMPTS) {
       throw new ToolError(
         "FILE_TOO_LARGE",
-        `${name} stays over ${formatBytes(MAX_OUTPUT_BYTES)} even reduced to ${output.width}x${output.height}`,
+        `${name} stays over ${formatBytes(MAX_OUTPUT_BYTES)} (${MAX_IMAGE_BASE64_CHARS} characters encoded) even ` +
+          `reduced to ${output.width}x${output.height}`,
         { hint: "Pass a smaller max_width/max_height.", details: { path: name, max_output_bytes: MAX_OUTPUT_BYTES } },
       );
     }
@@ -76,7 +80,8 @@ export async function renderImage(
   if (output !== fitted) {
     warnings.push(
       `at ${fitted.width}x${fitted.height} the image was over the ${formatBytes(MAX_OUTPUT_BYTES)} cap ` +
-        `for an image sent, so it was reduced to ${output.width}x${output.height}`,
+        `for an image sent (${MAX_IMAGE_BASE64_CHARS} characters encoded), so it was reduced to ` +
+        `${output.width}x${output.height}`,
     );
   }
   if (resized && header.format === "gif") warnings.push("the GIF's first frame was re-encoded as PNG to resize it");

@@ -10,7 +10,7 @@ import { confine, isInside, openReadable, toRelative, type Workspace } from "../
 import { closeFd, readAt } from "../os/fs_at.ts";
 import { ToolError } from "../errors.ts";
 import type { GitService } from "../git/service.ts";
-import { gitStatus } from "../git/status.ts";
+import { readStatus } from "../git/status.ts";
 import { utf8CutIndex } from "../text/utf8.ts";
 
 /** Manifest files looked for at the workspace root. */
@@ -64,7 +64,7 @@ async function gitContext(git: GitService): Promise<GitContext | null> {
   const ws = git.ws;
   let status;
   try {
-    status = await gitStatus(git, { includeIgnored: false });
+    status = await readStatus(git, { includeIgnored: false }, 0);
   } catch (error) {
     if (error instanceof ToolError) return null; // no repository, or a work tree outside the workspace
     throw error;
@@ -74,9 +74,9 @@ async function gitContext(git: GitService): Promise<GitContext | null> {
   return {
     relation,
     root: relation === "parent" ? rootReal : toRelative(ws, rootReal),
-    branch: status.branch,
-    head: status.head,
-    dirty: !status.clean,
+    branch: status.info.branch,
+    head: status.info.head,
+    dirty: status.changes > 0,
   };
 }
 

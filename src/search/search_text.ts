@@ -5,14 +5,21 @@
  * Reading stops, and rg is killed, as soon as one match more than the cap
  * has arrived (plus the after-context of the last kept match).
  *
+ * Pages: rg walks sorted (`--sort path`, one thread: the same order on
+ * every call, tree order), and a page resumes after the path and line of
+ * the previous page's last match, so paging to the end returns every match
+ * once. A page ends at `maxResults` matches or where its JSON would pass
+ * `page.maxChars`; lines are trimmed so that one match always fits.
+ *
  * rg starts in the searched directory pinned by an fd (for a file, in its
  * parent, with the file's name), so the results are a view of that very
  * directory; see ripgrep_runner.ts for how its reads stay in the workspace.
  *
  * @example
- * const found = await searchText(ws, "src", runner, { ...SEARCH_DEFAULTS, pattern: "TODO" });
+ * const { data } = await searchText(ws, "src", runner, { ...options, pattern: "TODO" });
  */
 import * as path from "node:path";
+import { z } from "zod";
 import { assertStillConfined } from "./still_confined.ts";
 import { changing, openConfined, type OpenedPath, pinDirectory, type Workspace } from "../workspace/confine.ts";
 import { fromOsError, ToolError } from "../errors.ts";
@@ -21,11 +28,21 @@ import { decodeRgData, type RgData, rgWarnings } from "./ripgrep.ts";
 import type { RipgrepRunner } from "./ripgrep_runner.ts";
 import { closeFd, statAt } from "../os/fs_at.ts";
 import { charBoundary } from "../files/utf8.ts";
+import { treeOrder } from "../files/tree_order.ts";
+import { fitPage, type Paged, type PageRequest } from "../paging/cursor.ts";
 
 /** rg error lines kept as warnings. */
 export const MAX_SEARCH_WARNINGS = 20;
 /** The marker put where a long line was trimmed. */
 export const TRIM_MARKER = "…";
+/** Worst-case growth of text in JSON (a control character becomes `\u00XX`). */
+const JSON_GROWTH = 6;
+
+/** Where a search resumes: after the match at this path (workspace-relative) and line. */
+export type SearchPosition = { p: string; l: number };
+
+/** The shape of a resume position. */
+export const SEARCH_POSITION = z.strictObject({ p: z.string(), l: z.int().min(0) });
 
 /** What to search for. */
 export interface SearchOptions {
@@ -37,9 +54,11 @@ export interface SearchOptions {
   includeHidden: boolean;
   /** Lines of context before and after each match. */
   context: number;
+  /** Most matches in a page. */
   maxResults: number;
   /** Each reported line is trimmed to this many UTF-8 bytes, keeping the match in view. */
   maxLineBytes: number;
+  page: PageRequest<SearchPosition>;
   signal?: AbortSignal;
 }
 
@@ -57,16 +76,30 @@ export interface SearchMatch {
   path_lossy?: boolean;
 }
 
-/** A search's outcome. */
+/** A page of a search. */
 export interface SearchResult {
   matches: SearchMatch[];
   /** Distinct files among the returned matches. */
   files_matched: number;
-  /** More matches exist than were returned. */
+  /** More matches follow this page. */
   truncated: boolean;
   /** rg was ended before it finished the tree (cap reached or request cancelled). */
   stopped_early: boolean;
   warnings: string[];
+  /** Resumes after this page; null at the end. */
+  next_cursor: string | null;
+}
+
+/**
+ * The bytes each reported line is trimmed to: `max_line_bytes`, or less when a match with its context could
+ * otherwise take more than half of the page's JSON even at the worst growth, so that one match always fits.
+ *
+ * @example
+ * lineBytes({ maxLineBytes: 65536, context: 10 }, 48_000); // 190
+ */
+export function lineBytes(options: Pick<SearchOptions, "maxLineBytes" | "context">, maxChars: number): number {
+  const fits = Math.floor(maxChars / 2 / (2 * options.context + 1) / JSON_GROWTH);
+  return Math.max(16, Math.min(options.maxLineBytes, fits));
 }
 
 interface RgLine {
@@ -111,8 +144,13 @@ function lineText(data: RgData): string {
 }
 
 /** The rg arguments for a search (exported for the benchmark's baseline). */
-export function searchArgs(options: SearchOptions, target: string, prefilter: string[]): string[] {
-  const args = ["--json", "--no-require-git", "--glob=!.git"];
+export function searchArgs(
+  options: Pick<SearchOptions, "case" | "regex" | "includeHidden" | "context" | "pattern">,
+  target: string,
+  prefilter: string[],
+): string[] {
+  // Sorted: one thread, the same order on every call, so pages line up.
+  const args = ["--json", "--sort=path", "--no-require-git", "--glob=!.git"];
   args.push(
     options.case === "smart" ? "--smart-case" : options.case === "sensitive" ? "--case-sensitive" : "--ignore-case",
   );
@@ -143,17 +181,18 @@ function searchRoot(ws: Workspace, opened: OpenedPath): { fd: number; rel: strin
 }
 
 /**
- * Searches `input` (a file or directory of the workspace). Bad regex → INVALID_ARGUMENT with rg's reason.
+ * Searches `input` (a file or directory of the workspace) for a page of matches. Bad regex → INVALID_ARGUMENT
+ * with rg's reason.
  *
  * @example
- * (await searchText(ws, "src", runner, { ...options, pattern: "fn main", maxResults: 1 })).matches[0].path;
+ * (await searchText(ws, "src", runner, { ...options, pattern: "fn main", maxResults: 1 })).data.matches[0].path;
  */
 export async function searchText(
   ws: Workspace,
   input: string,
   runner: RipgrepRunner,
   options: SearchOptions,
-): Promise<SearchResult> {
+): Promise<Paged<SearchResult>> {
   if (options.pattern.includes("\n")) {
     throw new ToolError("INVALID_ARGUMENT", "pattern contains a newline; search_text matches within one line", {
       details: { field: "pattern" },
@@ -174,7 +213,7 @@ async function searchOpened(
   opened: OpenedPath,
   runner: RipgrepRunner,
   options: SearchOptions,
-): Promise<SearchResult> {
+): Promise<Paged<SearchResult>> {
   const isDir = opened.stat.kind === "dir";
   if (!isDir && opened.stat.kind !== "file") {
     // rg would open a FIFO and wait for a writer, or read a device.
@@ -195,6 +234,9 @@ async function searchOpened(
 
   const matches: SearchMatch[] = [];
   const ctx = options.context;
+  const after = options.page.after;
+  const trimTo = lineBytes(options, options.page.maxChars);
+  let before = 0;
   let fileStart = 0; // index in matches of the current file's first match
   let file: { path: string; lossy: boolean; skip: boolean } | null = null;
   let recent: { line: number; text: string }[] = [];
@@ -223,9 +265,12 @@ async function searchOpened(
     for (let i = matches.length - 1; i >= fileStart; i--) {
       const earlier = matches[i];
       if (number - earlier.line > ctx) break;
-      if (number > earlier.line) earlier.after.push(trimLine(text, 0, options.maxLineBytes));
+      if (number > earlier.line) earlier.after.push(trimLine(text, 0, trimTo));
     }
-    if (kind === "match" && !capped) {
+    const skipped = kind === "match" && after !== null &&
+      (treeOrder(file!.path, after.p) < 0 || (file!.path === after.p && number <= after.l));
+    if (skipped) before++;
+    else if (kind === "match" && !capped) {
       if (matches.length === options.maxResults) {
         capped = true;
       } else {
@@ -234,10 +279,8 @@ async function searchOpened(
           path: file!.path,
           line: number,
           column: focus + 1,
-          text: trimLine(text, focus, options.maxLineBytes),
-          before: recent.filter((seen) => seen.line >= number - ctx).map((seen) =>
-            trimLine(seen.text, 0, options.maxLineBytes)
-          ),
+          text: trimLine(text, focus, trimTo),
+          before: recent.filter((seen) => seen.line >= number - ctx).map((seen) => trimLine(seen.text, 0, trimTo)),
           after: [],
         };
         if (file!.lossy) match.path_lossy = true;
@@ -307,11 +350,25 @@ async function searchOpened(
   }
   if (options.signal?.aborted) throw new ToolError("TIMEOUT", "search_text was cancelled");
   const warnings = rgWarnings(outcome.stderr, prefix, MAX_SEARCH_WARNINGS, root.name);
-  return {
-    matches,
-    files_matched: new Set(matches.map((match) => match.path)).size,
-    truncated: capped,
-    stopped_early: outcome.killed,
-    warnings,
-  };
+  if (trimTo < options.maxLineBytes) {
+    warnings.push(
+      `lines are trimmed to ${trimTo} bytes (not max_line_bytes ${options.maxLineBytes}) so that a match ` +
+        `with its context fits the result ceiling`,
+    );
+  }
+  return fitPage(matches, options.page, {
+    more: capped,
+    start: before,
+    positionAfter: (match) => ({ p: match.path, l: match.line }),
+    build: (kept) => ({
+      matches: kept,
+      files_matched: new Set(kept.map((match) => match.path)).size,
+      truncated: false,
+      stopped_early: outcome.killed,
+      warnings,
+      next_cursor: null,
+    }),
+    // Room for files_matched's digits, which the empty page measured has one of.
+    extraChars: String(matches.length).length,
+  });
 }

@@ -1,20 +1,33 @@
 /**
  * The result shape exec_command, write_stdin and kill_command share, and the
- * one function that renders a poll of the registry into it (structured data
- * plus a readable summary).
+ * one function that renders a poll of the registry into it: structured data
+ * within the result ceiling, and a text within the 16 KiB bound that shows
+ * each stream's head and tail with an explicit gap line, stderr whatever
+ * the size of stdout, the status line, and the exact calls that continue
+ * (write_stdin while running, read_output for what the text left out) last.
  *
  * @example
- * return commandOutput(ctx.services.commands.poll(command, args.max_output_bytes), args.yield_time_ms);
+ * return commandOutput(ctx.services.commands.poll(command, args.max_output_bytes), args.yield_time_ms, 48_000);
  */
 import { z } from "zod";
 import type { CommandPoll } from "../exec/registry.ts";
-import type { StreamPreview } from "../exec/preview.ts";
+import { gapLine, type StreamPreview } from "../exec/preview.ts";
+import type { ByteRange } from "../exec/output_stream.ts";
 import type { ToolOutput } from "./tool.ts";
+import { dataBudget, jsonChars, jsonStringChars } from "../paging/budget.ts";
+import { MAX_TEXT_BYTES } from "../envelope.ts";
+import { BYTES, JSON_CHARS, type Measure, windowOutput } from "./output_window.ts";
 
 /** The most read_output returns per call (its `limit` maximum). */
 const READ_OUTPUT_MAX_LIMIT = 65536;
 /** The shortest wait a suggested poll asks for (a request with yield_time_ms 0 must not suggest busy polling). */
 const MIN_SUGGESTED_POLL_MS = 1000;
+/** Default bytes of each stream in a result: both streams full stay under 32,000 characters of JSON (docs/results.md). */
+export const DEFAULT_PREVIEW_BYTES = 12 * 1024;
+/** Characters of the command echoed back (the caller has it whole). */
+export const MAX_CMD_ECHO_CHARS = 1000;
+/** Room kept for what is not stream text (gap lines, offsets' digits, next lines). */
+const SLACK = 512;
 
 /** The machine-readable next step a command result suggests. */
 export const nextActionSchema = z.object({
@@ -25,7 +38,7 @@ export const nextActionSchema = z.object({
 /** The shape exec_command, write_stdin and kill_command return. */
 export const commandResultSchema = z.object({
   command_id: z.string(),
-  cmd: z.string(),
+  cmd: z.string().describe(`The command, its first ${MAX_CMD_ECHO_CHARS} characters (then "…").`),
   status: z.enum(["running", "exited"]),
   exit_code: z.int().nullable(),
   signal: z.string().nullable().describe('The signal that ended the command, e.g. "SIGTERM".'),
@@ -46,16 +59,16 @@ export const commandResultSchema = z.object({
 });
 
 type NextAction = z.infer<typeof nextActionSchema>;
+type Stream = "stdout" | "stderr";
 
-function readAction(commandId: string, stream: "stdout" | "stderr", preview: StreamPreview): NextAction[] {
-  if (!preview.omitted) return [];
-  const { start, end } = preview.omitted;
+function readAction(commandId: string, stream: Stream, gap: ByteRange | undefined): NextAction[] {
+  if (!gap) return [];
   return [{
     tool: "read_output",
     arguments: {
       output_ref: `command:${commandId}:${stream}`,
-      offset: start,
-      limit: Math.min(READ_OUTPUT_MAX_LIMIT, end - start),
+      offset: gap.start,
+      limit: Math.min(READ_OUTPUT_MAX_LIMIT, gap.end - gap.start),
     },
   }];
 }
@@ -66,48 +79,120 @@ function statusLine(poll: CommandPoll): string {
   return `${how} after ${poll.duration_ms} ms (command_id ${poll.command_id})`;
 }
 
-/** Renders a poll as the tool result: next actions for polling (while running) and for truncated streams. */
-export function commandOutput(poll: CommandPoll, yieldTimeMs: number, hint: string | null = null): ToolOutput {
-  const nextActions: NextAction[] = [];
-  if (poll.status === "running") {
-    nextActions.push({
-      tool: "write_stdin",
-      arguments: {
-        command_id: poll.command_id,
-        chars: "",
-        yield_time_ms: Math.max(yieldTimeMs, MIN_SUGGESTED_POLL_MS),
-      },
-    });
-  }
-  nextActions.push(...readAction(poll.command_id, "stdout", poll.stdout));
-  nextActions.push(...readAction(poll.command_id, "stderr", poll.stderr));
-  const data = {
-    command_id: poll.command_id,
-    cmd: poll.cmd,
-    status: poll.status,
-    exit_code: poll.exit_code,
-    signal: poll.signal,
-    duration_ms: poll.duration_ms,
-    tty: poll.tty,
-    stdin_open: poll.stdin_open,
-    stdout: poll.stdout.text,
-    stderr: poll.stderr.text,
-    stdout_truncated: poll.stdout.truncated,
-    stderr_truncated: poll.stderr.truncated,
-    stdout_offset: poll.stdout.offset,
-    stderr_offset: poll.stderr.offset,
-    stdout_total_bytes: poll.stdout_total_bytes,
-    stderr_total_bytes: poll.stderr_total_bytes,
-    hint,
-    next_action: nextActions[0] ?? null,
-    next_actions: nextActions,
+/** Splits `room` between two needs: each whole when both fit, else the smaller whole if under half, else halves. */
+function share(first: number, second: number, room: number): [number, number] {
+  if (first + second <= room) return [first, second];
+  const half = Math.floor(room / 2);
+  if (second <= half) return [room - second, second];
+  if (first <= half) return [first, room - first];
+  return [half, room - half];
+}
+
+/** One stream shown within a room: its text with gap lines where bytes are left out, and those ranges. */
+interface Shown {
+  text: string;
+  gaps: ByteRange[];
+}
+
+/** The streams within `room` (in `measure`), each re-cut only when the two do not fit as they are. */
+function fitStreams(poll: CommandPoll, room: number, measure: Measure): Record<Stream, Shown> {
+  const size = (preview: StreamPreview) => preview.parts.reduce((sum, part) => sum + measure.size(part.text), 0);
+  const rooms = share(size(poll.stdout), size(poll.stderr), room);
+  const show = (preview: StreamPreview, streamRoom: number): Shown => {
+    const { pieces, gaps } = windowOutput(preview.offset, preview.parts, streamRoom, measure);
+    let text = "";
+    let at = preview.offset;
+    for (const piece of pieces) {
+      if (piece.start > at) {
+        const gap = gapLine({ start: at, end: piece.start }, preview.retained);
+        text += `${text === "" || text.endsWith("\n") ? "" : "\n"}${gap}\n`;
+      }
+      text += piece.text;
+      at = piece.start + BYTES.size(piece.text);
+    }
+    return { text, gaps };
   };
-  const lines = [`$ ${poll.cmd}`, statusLine(poll)];
-  for (const [name, preview] of [["stdout", poll.stdout], ["stderr", poll.stderr]] as const) {
-    if (preview.text.length > 0) lines.push(`--- ${name} ---`, preview.text.replace(/\n$/, ""));
+  return { stdout: show(poll.stdout, rooms[0]), stderr: show(poll.stderr, rooms[1]) };
+}
+
+/**
+ * Renders a poll as the tool result: next actions for polling (while running) and for what was left out of
+ * each stream, the structured value within `maxResultChars`.
+ */
+export function commandOutput(
+  poll: CommandPoll,
+  yieldTimeMs: number,
+  maxResultChars: number,
+  hint: string | null = null,
+): ToolOutput {
+  const poller: NextAction[] = poll.status !== "running" ? [] : [{
+    tool: "write_stdin",
+    arguments: {
+      command_id: poll.command_id,
+      chars: "",
+      yield_time_ms: Math.max(yieldTimeMs, MIN_SUGGESTED_POLL_MS),
+    },
+  }];
+  const actions = (shown: Record<Stream, Shown>) => [
+    ...poller,
+    ...readAction(poll.command_id, "stdout", shown.stdout.gaps[0]),
+    ...readAction(poll.command_id, "stderr", shown.stderr.gaps[0]),
+  ];
+  const cmd = poll.cmd.length > MAX_CMD_ECHO_CHARS ? `${poll.cmd.slice(0, MAX_CMD_ECHO_CHARS)}…` : poll.cmd;
+  const build = (shown: Record<Stream, Shown>) => {
+    const nextActions = actions(shown);
+    return {
+      command_id: poll.command_id,
+      cmd,
+      status: poll.status,
+      exit_code: poll.exit_code,
+      signal: poll.signal,
+      duration_ms: poll.duration_ms,
+      tty: poll.tty,
+      stdin_open: poll.stdin_open,
+      stdout: shown.stdout.text,
+      stderr: shown.stderr.text,
+      stdout_truncated: shown.stdout.gaps.length > 0,
+      stderr_truncated: shown.stderr.gaps.length > 0,
+      stdout_offset: poll.stdout.offset,
+      stderr_offset: poll.stderr.offset,
+      stdout_total_bytes: poll.stdout_total_bytes,
+      stderr_total_bytes: poll.stderr_total_bytes,
+      hint,
+      next_action: nextActions[0] ?? null,
+      next_actions: nextActions,
+    };
+  };
+  // As polled when that fits (its pieces only moved to line ends), else re-cut to the ceiling.
+  let data = build(fitStreams(poll, Infinity, JSON_CHARS));
+  const budget = dataBudget(maxResultChars);
+  if (jsonChars(data) > budget) {
+    const fixed = jsonChars(data) - jsonStringChars(data.stdout) - jsonStringChars(data.stderr);
+    data = build(fitStreams(poll, budget - fixed - SLACK, JSON_CHARS));
   }
-  if (poll.stdout.text.length === 0 && poll.stderr.text.length === 0) lines.push("(no new output)");
-  if (hint) lines.push(`hint: ${hint}`);
-  for (const action of nextActions) lines.push(`next: ${action.tool} ${JSON.stringify(action.arguments)}`);
-  return { text: lines.join("\n"), data };
+  return { text: renderText(poll, cmd, actions, hint), data };
+}
+
+/** The text: the command, each stream with gap lines, the status line, and the next calls last. */
+function renderText(
+  poll: CommandPoll,
+  cmd: string,
+  actions: (shown: Record<Stream, Shown>) => NextAction[],
+  hint: string | null,
+): string {
+  const compose = (shown: Record<Stream, Shown>) => {
+    const lines = [`$ ${cmd}`];
+    for (const name of ["stdout", "stderr"] as const) {
+      if (shown[name].text.length > 0) lines.push(`--- ${name} ---`, shown[name].text.replace(/\n$/, ""));
+    }
+    if (poll.stdout.text.length === 0 && poll.stderr.text.length === 0) lines.push("(no new output)");
+    lines.push(statusLine(poll));
+    if (hint) lines.push(`hint: ${hint}`);
+    for (const action of actions(shown)) lines.push(`next: ${action.tool} ${JSON.stringify(action.arguments)}`);
+    return lines.join("\n");
+  };
+  // The lines around the streams at their longest: read_output calls with the largest offsets.
+  const empty: Shown = { text: "", gaps: [{ start: Number.MAX_SAFE_INTEGER, end: Number.MAX_SAFE_INTEGER }] };
+  const room = MAX_TEXT_BYTES - BYTES.size(compose({ stdout: empty, stderr: empty })) - SLACK;
+  return compose(fitStreams(poll, room, BYTES));
 }

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineTool } from "./tool.ts";
 import { readOnlyGitHint } from "../policy/modes.ts";
-import { commandOutput, commandResultSchema } from "./command_result.ts";
+import { commandOutput, commandResultSchema, DEFAULT_PREVIEW_BYTES } from "./command_result.ts";
 import { openConfined } from "../workspace/confine.ts";
 import { closeFd } from "../os/fs_at.ts";
 import { ToolError } from "../errors.ts";
@@ -19,8 +19,8 @@ export const execCommandTool = defineTool({
     yield_time_ms: z.int().min(0).max(300000).default(10000).describe("How long to wait before returning."),
     tty: z.boolean().default(false).describe("Run on a real pseudo-terminal (POSIX only)."),
     env: z.record(z.string(), z.string()).optional().describe("Extra environment variables."),
-    max_output_bytes: z.int().min(256).max(1048576).default(16384).describe(
-      "Bytes of each stream shown in this result's preview.",
+    max_output_bytes: z.int().min(256).max(1048576).default(DEFAULT_PREVIEW_BYTES).describe(
+      "Bytes of each stream shown in this result's preview (the result ceiling may show less).",
     ),
   }),
   output: commandResultSchema,
@@ -47,6 +47,6 @@ export const execCommandTool = defineTool({
     if (notFound) throw notFound;
     const poll = commands.poll(command, args.max_output_bytes);
     const hint = readOnlyGitHint(ctx.config.mode, ctx.sessionState.grants, poll.stderr.text);
-    return commandOutput(poll, args.yield_time_ms, hint);
+    return commandOutput(poll, args.yield_time_ms, ctx.config.maxResultChars, hint);
   },
 });

@@ -1,19 +1,49 @@
 import { z } from "zod";
 import { defineTool } from "./tool.ts";
-import { gitBlame, MAX_BLAME_LINE_CHARS, MAX_BLAME_LINES } from "../git/blame.ts";
+import { BLAME_POSITION, type GitBlame, gitBlame, MAX_BLAME_LINE_CHARS, MAX_BLAME_LINES } from "../git/blame.ts";
+import { dataBudget } from "../paging/budget.ts";
+import { Cursors, type Paged } from "../paging/cursor.ts";
+import { layoutText, nextCall } from "../paging/text_layout.ts";
+
+/** Default lines per page: about 26,000 characters of JSON at ~220 per attributed line (docs/results.md). */
+export const DEFAULT_BLAME_LIMIT = 120;
+
+/** The text: one line per source line (sha, date, author, number, text), a true range, the call for the rest. */
+function render(page: Paged<GitBlame>, given: Readonly<Record<string, unknown>>): string {
+  const { data } = page;
+  if (data.lines.length === 0) return `${data.path}: no lines`;
+  return layoutText({
+    header: (shown) =>
+      `${data.path} lines ${data.lines[0].line}-${data.lines[shown - 1].line}` +
+      (shown < data.lines.length || data.truncated ? " (more follow)" : ""),
+    items: data.lines.map((line) =>
+      `${line.sha.slice(0, 8)} ${line.time.slice(0, 10)} ${
+        line.author.padEnd(16).slice(0, 16)
+      } ${line.line}: ${line.text}`
+    ),
+    next: (shown) => {
+      const cursor = page.cursorAfter(shown);
+      return cursor === null ? null : nextCall("git_blame", given, { cursor });
+    },
+  }).text;
+}
 
 export const gitBlameTool = defineTool({
   name: "git_blame",
   title: "Git blame",
   description:
-    `Per-line attribution (sha, author, time, summary) from git blame --porcelain, for a line range of at most ${MAX_BLAME_LINES} lines; page with next_start_line.`,
+    `Per-line attribution (sha, author, time, summary) from git blame --porcelain for a line range (start_line to end_line, or to the end of the file), a page of at most limit lines (up to ${MAX_BLAME_LINES}) at a time. Pages: pass next_cursor as cursor, with the same other arguments, for the next lines.`,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   requires: ["git"],
   input: z.strictObject({
     path: z.string().min(1).describe("File, relative to the workspace root."),
     start_line: z.int().min(1).optional().describe("First line (1-based)."),
-    end_line: z.int().min(1).optional().describe("Last line, inclusive."),
+    end_line: z.int().min(1).optional().describe("Last line, inclusive (default: the end of the file)."),
+    limit: z.int().min(1).max(MAX_BLAME_LINES).default(DEFAULT_BLAME_LIMIT).describe(
+      "Most lines in a page (the result ceiling may end it sooner).",
+    ),
     rev: z.string().optional().describe("Blame as of this revision (default: the work tree)."),
+    cursor: z.string().optional().describe("next_cursor of the previous page (same other arguments)."),
   }),
   output: z.object({
     path: z.string(),
@@ -25,24 +55,21 @@ export const gitBlameTool = defineTool({
       summary: z.string(),
       text: z.string().describe(`At most ${MAX_BLAME_LINE_CHARS} characters.`),
     })),
-    truncated: z.boolean(),
-    next_start_line: z.int().nullable(),
+    truncated: z.boolean().describe("More lines of the range follow this page."),
+    next_start_line: z.int().nullable().describe("The first line after this page, when more follow."),
+    next_cursor: z.string().nullable().describe("Pass as cursor for the next page; null at the end."),
   }),
   handler: async (args, ctx) => {
-    const blame = await gitBlame(ctx.services.git, {
+    const cursors = new Cursors("git_blame", args, ["limit"]);
+    const page = await gitBlame(ctx.services.git, {
       path: args.path,
       startLine: args.start_line,
       endLine: args.end_line,
+      limit: args.limit,
       rev: args.rev,
+      page: cursors.request(BLAME_POSITION, dataBudget(ctx.config.maxResultChars)),
       signal: ctx.signal,
     });
-    const lines = blame.lines.map((line) =>
-      `${line.sha.slice(0, 8)} ${line.time.slice(0, 10)} ${
-        line.author.padEnd(16).slice(0, 16)
-      } ${line.line}: ${line.text}`
-    );
-    if (blame.lines.length === 0) lines.push(`${blame.path}: no lines`);
-    if (blame.truncated) lines.push(`[… more lines; continue with start_line ${blame.next_start_line}]`);
-    return { text: lines.join("\n"), data: { ...blame } };
+    return { text: render(page, ctx.arguments), data: { ...page.data } };
   },
 });

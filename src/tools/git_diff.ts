@@ -1,7 +1,15 @@
 import { z } from "zod";
 import { defineTool } from "./tool.ts";
-import { gitDiff } from "../git/diff.ts";
+import { gitDiff, type PagedDiff } from "../git/diff.ts";
 import { type DiffFile, MAX_DIFF_FILES } from "../git/diff_stream.ts";
+import { cutPatch, DIFF_POSITION, overflowAt, type PatchLine } from "../git/diff_page.ts";
+import { dataBudget } from "../paging/budget.ts";
+import { Cursors } from "../paging/cursor.ts";
+import { nextCall } from "../paging/text_layout.ts";
+import { MAX_TEXT_BYTES } from "../envelope.ts";
+
+/** Default bytes of patch text in a page: with the files' stats, under 32,000 characters of JSON (docs/results.md). */
+export const DEFAULT_PATCH_BYTES = 20 * 1024;
 
 /** The per-file schema git_diff and git_show share. */
 export const diffFileSchema = z.object({
@@ -13,26 +21,65 @@ export const diffFileSchema = z.object({
   binary: z.boolean(),
 });
 
-/** One stat line per file, e.g. "M  src/a.ts  +3 -1". */
-export function diffStatLines(files: DiffFile[]): string[] {
-  return files.map((file) => {
-    const counts = file.binary ? "binary" : file.added === null ? "" : `+${file.added} -${file.removed}`;
-    const from = file.old_path === null ? "" : ` (from ${file.old_path})`;
-    return `${file.status} ${file.path}${from}  ${counts}`.trimEnd();
-  });
+/** One stat line per file, e.g. "modified src/a.ts  +3 -1". */
+function statLine(file: DiffFile): string {
+  const counts = file.binary ? "binary" : file.added === null ? "" : `+${file.added} -${file.removed}`;
+  const from = file.old_path === null ? "" : ` (from ${file.old_path})`;
+  return `${file.status} ${file.path}${from}  ${counts}`.trimEnd();
 }
 
-/** The cut note for a bounded patch. */
-export function cutNote(cutFiles: string[], shownBytes: number): string {
-  return `[diff cut at ${shownBytes} bytes; not fully shown: ${cutFiles.join(", ")}. ` +
-    `Narrow with paths or raise max_bytes.]`;
+const encoder = new TextEncoder();
+const bytes = (text: string) => encoder.encode(text).length;
+
+/**
+ * The text of a page of a patch (git_diff, git_show): `head` lines, a line naming the files shown, their stat
+ * lines, the patch lines that fit (whole files, else whole hunks, else whole lines), a note when the last file
+ * goes on, and the call that continues right after the last line shown.
+ */
+export function renderPatch(head: string[], diff: PagedDiff, next: (cursor: string) => string): string {
+  const { lines, data } = diff;
+  const opens = (line: PatchLine, i: number) => i === 0 || lines[i - 1].file !== line.file;
+  const stat = (index: number) => {
+    const file = diff.fileAt(index);
+    return file ? statLine(file) : `(file ${index + 1})`;
+  };
+  const compose = (shown: number) => {
+    const visible = lines.slice(0, shown);
+    const files = [...new Set(visible.map((line) => line.file))];
+    const cursor = diff.cursorAfter(shown);
+    const last = visible.at(-1);
+    const lastPath = last === undefined ? "" : diff.fileAt(last.file)?.path ?? `file ${last.file + 1}`;
+    // The last file shown goes on when the next line is still its own.
+    const going = cursor !== null && last !== undefined &&
+      (shown < lines.length ? lines[shown].file === last.file : data.cut_files.includes(lastPath));
+    const range = files.length === 0
+      ? "no patch lines"
+      : `files ${files[0] + 1}-${files.at(-1)! + 1} here${diff.replayed > 0 ? " (the first continued)" : ""}`;
+    return [
+      ...head,
+      `${data.total_files} file${data.total_files === 1 ? "" : "s"} changed; ${range}:`,
+      ...files.map(stat),
+      "",
+      ...visible.map((line) => line.text),
+      ...(going ? [`[the patch of ${lastPath} goes on]`] : []),
+      ...(cursor !== null ? [next(cursor)] : []),
+    ].join("\n");
+  };
+  // Reserve what the lines do not cost: head, summary, the longest plausible note and next line.
+  const reserve = bytes(compose(0)) + 512;
+  const cost = (line: PatchLine, i: number) => bytes(line.text) + 1 + (opens(line, i) ? bytes(stat(line.file)) + 1 : 0);
+  const share = (part: number) => overflowAt(lines, [[(MAX_TEXT_BYTES - reserve) * part, cost]]);
+  let shown = cutPatch(lines, share(1), share(0.5), diff.replayed);
+  let text = compose(shown);
+  while (bytes(text) > MAX_TEXT_BYTES && shown > diff.replayed + 1) text = compose(--shown);
+  return text;
 }
 
 export const gitDiffTool = defineTool({
   name: "git_diff",
   title: "Git diff",
   description:
-    "Unstaged (default) or staged diff, or against a revision or range, as per-file stats plus unified text bounded by max_bytes (cut at a line end; cut_files names what is missing).",
+    "Unstaged (default) or staged diff, or against a revision or range, a page at a time: the page's files with their stats and their unified text, whole files when they fit, else whole hunks, else whole lines. Pages: pass next_cursor as cursor, with the same other arguments, for the rest.",
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   requires: ["git"],
   input: z.strictObject({
@@ -41,32 +88,42 @@ export const gitDiffTool = defineTool({
     ),
     paths: z.array(z.string()).max(256).optional().describe("Limit to these paths."),
     context: z.int().min(0).max(100).default(3).describe("Context lines."),
-    max_bytes: z.int().min(1).max(1048576).default(65536).describe("Bound on the unified diff text."),
+    max_bytes: z.int().min(1).max(1048576).default(DEFAULT_PATCH_BYTES).describe(
+      "Most bytes of unified text in a page (the result ceiling may end it sooner; a page holds at least a line).",
+    ),
     rev: z.string().optional().describe(
       'A revision ("HEAD~3": work tree, or index with staged, against it) or a range ("main..feature").',
     ),
+    cursor: z.string().optional().describe("next_cursor of the previous page (same other arguments)."),
   }),
   output: z.object({
-    files: z.array(diffFileSchema),
-    total_files: z.int().describe(`Files changed; at most ${MAX_DIFF_FILES} are listed.`),
+    files: z.array(diffFileSchema).describe("The files whose patch is in this page, or part of it."),
+    total_files: z.int().describe(`Files changed in the whole diff (a page lists at most ${MAX_DIFF_FILES}).`),
     diff: z.string(),
-    truncated: z.boolean(),
+    truncated: z.boolean().describe("More of the diff follows this page."),
     shown_bytes: z.int(),
-    cut_files: z.array(z.string()).describe("Files whose patch is missing from diff or only partly in it."),
+    repeated_lines: z.int().describe(
+      "Lines at the start of diff repeated from the previous page: the header (and @@ line) of a file it continues.",
+    ),
+    cut_files: z.array(z.string()).describe(
+      "Files of this page whose patch is only partly in it (continued from the previous page, or on the next).",
+    ),
+    next_cursor: z.string().nullable().describe("Pass as cursor for the next page; null at the end."),
   }),
   handler: async (args, ctx) => {
+    const cursors = new Cursors("git_diff", args, ["max_bytes"]);
     const diff = await gitDiff(ctx.services.git, {
       staged: args.staged,
       paths: args.paths,
       context: args.context,
       maxBytes: args.max_bytes,
       rev: args.rev,
+      page: cursors.request(DIFF_POSITION, dataBudget(ctx.config.maxResultChars)),
       signal: ctx.signal,
     });
     const what = args.rev ?? (args.staged ? "staged changes" : "unstaged changes");
-    if (diff.total_files === 0) return { text: `No differences (${what}).`, data: { ...diff } };
-    const lines = [`${diff.total_files} file(s) changed (${what}):`, ...diffStatLines(diff.files), "", diff.diff];
-    if (diff.truncated) lines.push(cutNote(diff.cut_files, diff.shown_bytes));
-    return { text: lines.join("\n"), data: { ...diff } };
+    if (diff.data.total_files === 0) return { text: `No differences (${what}).`, data: { ...diff.data } };
+    const text = renderPatch([`git diff (${what})`], diff, (cursor) => nextCall("git_diff", ctx.arguments, { cursor }));
+    return { text, data: { ...diff.data } };
   },
 });

@@ -1,6 +1,12 @@
 import { z } from "zod";
 import { defineTool } from "./tool.ts";
-import { gitStatus, MAX_STATUS_ENTRIES, type StatusEntry } from "../git/status.ts";
+import { type GitStatus, gitStatus, MAX_STATUS_ENTRIES, STATUS_POSITION, type StatusEntry } from "../git/status.ts";
+import { dataBudget } from "../paging/budget.ts";
+import { Cursors, type Paged } from "../paging/cursor.ts";
+import { layoutText, nextCall } from "../paging/text_layout.ts";
+
+/** Default entries per page: about 21,000 characters of JSON at ~105 per entry (docs/results.md). */
+export const DEFAULT_STATUS_LIMIT = 200;
 
 function describe(entry: StatusEntry): string {
   const xy = entry.type === "untracked" ? "??" : entry.type === "ignored" ? "!!" : `${entry.index}${entry.worktree}`;
@@ -9,16 +15,48 @@ function describe(entry: StatusEntry): string {
   return `${xy} ${entry.path}${from}${tags.length > 0 ? `  [${tags.join(", ")}]` : ""}`;
 }
 
+/** The text: the branch line, which entries of how many it shows, XY letters and paths, the call for the rest. */
+function render(page: Paged<GitStatus>, given: Readonly<Record<string, unknown>>): string {
+  const status = page.data;
+  const where = status.detached
+    ? `HEAD detached at ${status.head?.slice(0, 12) ?? "?"}`
+    : `On branch ${status.branch ?? "?"}${status.head === null ? " (no commits yet)" : ""}`;
+  const tracking = status.upstream === null
+    ? ""
+    : `, tracking ${status.upstream}${
+      status.ahead === null ? "" : ` (ahead ${status.ahead}, behind ${status.behind})`
+    }`;
+  if (status.entries.length === 0) {
+    return `${where}${tracking}\n${
+      status.clean ? "Working tree clean." : `no more of ${status.total_entries} entries`
+    }`;
+  }
+  return layoutText({
+    header: (shown) =>
+      `${where}${tracking}\nentries ${page.start + 1}-${page.start + shown} of ${status.total_entries}` +
+      (status.clean ? " (ignored files only)" : ""),
+    items: status.entries.map(describe),
+    next: (shown) => {
+      const cursor = page.cursorAfter(shown);
+      return cursor === null ? null : nextCall("git_status", given, { cursor });
+    },
+  }).text;
+}
+
 export const gitStatusTool = defineTool({
   name: "git_status",
   title: "Git status",
   description:
-    "Structured working-tree status from git status --porcelain=v2: branch, upstream, ahead/behind, detached HEAD, staged/unstaged/untracked/conflicted entries with rename origins. index/worktree are git's XY letters ('.' = unchanged).",
+    "Structured working-tree status from git status --porcelain=v2: branch, upstream, ahead/behind, detached HEAD, staged/unstaged/untracked/conflicted entries with rename origins. index/worktree are git's XY letters ('.' = unchanged). Pages: pass next_cursor as cursor, with the same other arguments, for more entries.",
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   requires: ["git"],
   input: z.strictObject({
     path: z.string().optional().describe("Limit to this path (relative to the workspace root)."),
     include_ignored: z.boolean().default(false).describe("Also list ignored files."),
+    limit: z.int().min(1).max(MAX_STATUS_ENTRIES).default(DEFAULT_STATUS_LIMIT).describe(
+      "Most entries in a page (the result ceiling may end it sooner).",
+    ),
+    cursor: z.string().optional().describe("next_cursor of the previous page (same other arguments)."),
   }),
   output: z.object({
     branch: z.string().nullable(),
@@ -36,26 +74,19 @@ export const gitStatusTool = defineTool({
       submodule: z.boolean(),
     })),
     clean: z.boolean(),
-    total_entries: z.int().describe(`Entries matched; at most ${MAX_STATUS_ENTRIES} are listed.`),
-    truncated: z.boolean(),
+    total_entries: z.int().describe("Entries in the whole status (every page)."),
+    truncated: z.boolean().describe("More entries follow this page."),
+    next_cursor: z.string().nullable().describe("Pass as cursor for the next page; null at the end."),
   }),
   handler: async (args, ctx) => {
-    const status = await gitStatus(ctx.services.git, {
+    const cursors = new Cursors("git_status", args, ["limit"]);
+    const page = await gitStatus(ctx.services.git, {
       path: args.path,
       includeIgnored: args.include_ignored,
+      limit: args.limit,
+      page: cursors.request(STATUS_POSITION, dataBudget(ctx.config.maxResultChars)),
       signal: ctx.signal,
     });
-    const where = status.detached
-      ? `HEAD detached at ${status.head?.slice(0, 12) ?? "?"}`
-      : `On branch ${status.branch ?? "?"}${status.head === null ? " (no commits yet)" : ""}`;
-    const tracking = status.upstream === null
-      ? ""
-      : `, tracking ${status.upstream}${
-        status.ahead === null ? "" : ` (ahead ${status.ahead}, behind ${status.behind})`
-      }`;
-    const lines = [`${where}${tracking}`, status.clean ? "Working tree clean." : `${status.total_entries} entries:`];
-    lines.push(...status.entries.map(describe));
-    if (status.truncated) lines.push(`[… ${status.total_entries - status.entries.length} more entries not listed]`);
-    return { text: lines.join("\n"), data: { ...status } };
+    return { text: render(page, ctx.arguments), data: { ...page.data } };
   },
 });

@@ -1,9 +1,7 @@
 import { z } from "zod";
 import { defineTool } from "./tool.ts";
-import { commandOutput, commandResultSchema } from "./command_result.ts";
+import { commandOutput, commandResultSchema, DEFAULT_PREVIEW_BYTES } from "./command_result.ts";
 
-/** Preview bytes per stream in a kill result. */
-const KILL_PREVIEW_BYTES = 16384;
 /** yield_time_ms suggested for polling a command that outlived its signal. */
 const POLL_YIELD_MS = 10000;
 
@@ -22,6 +20,6 @@ export const killCommandTool = defineTool({
     const commands = ctx.services.commands;
     const command = commands.get(args.command_id, ctx.sessionState.commandIds);
     await commands.kill(command, args.signal);
-    return commandOutput(commands.poll(command, KILL_PREVIEW_BYTES), POLL_YIELD_MS);
+    return commandOutput(commands.poll(command, DEFAULT_PREVIEW_BYTES), POLL_YIELD_MS, ctx.config.maxResultChars);
   },
 });

@@ -1,38 +1,57 @@
 import { z } from "zod";
 import { defineTool } from "./tool.ts";
-import { type DirListing, listDir } from "../files/list_dir.ts";
+import { DIR_POSITION, type DirEntry, type DirListing, listDir } from "../files/list_dir.ts";
+import { dataBudget } from "../paging/budget.ts";
+import { Cursors, type Paged } from "../paging/cursor.ts";
+import { layoutText, nextCall } from "../paging/text_layout.ts";
 
-function render(listing: DirListing): string {
-  const lines = listing.entries.map((entry) => {
-    const suffix = entry.type === "dir"
-      ? "/"
-      : entry.type === "symlink"
-      ? ` -> ${entry.target ?? "(outside the workspace or dangling)"}`
-      : entry.type === "other"
-      ? " (special file)"
-      : entry.size !== null
-      ? `  ${entry.size} B`
-      : "";
-    return `${entry.path}${suffix}${entry.name_lossy ? "  [name not UTF-8]" : ""}`;
-  });
-  const head = `${listing.path}: ${listing.entries.length} of ${listing.total_seen}${
-    listing.total_exact ? "" : "+"
-  } entries${listing.truncated ? " (truncated: raise limit or list a subdirectory)" : ""}`;
-  const skipped = listing.skipped.map((item) => `[unreadable: ${item.path}: ${item.reason}]`);
-  return [head, ...lines, ...skipped].join("\n");
+/** Default entries per page: about 24,000 characters of JSON at ~120 per entry (docs/results.md). */
+export const DEFAULT_LIST_DIR_LIMIT = 200;
+
+function line(entry: DirEntry): string {
+  const suffix = entry.type === "dir"
+    ? "/"
+    : entry.type === "symlink"
+    ? ` -> ${entry.target ?? "(outside the workspace or dangling)"}`
+    : entry.type === "other"
+    ? " (special file)"
+    : entry.size !== null
+    ? `  ${entry.size} B`
+    : "";
+  return `${entry.path}${suffix}${entry.name_lossy ? "  [name not UTF-8]" : ""}`;
+}
+
+/** The text: which entries of how many it shows, one a line, unreadable directories, and the call for the rest. */
+function render(page: Paged<DirListing>, given: Readonly<Record<string, unknown>>): string {
+  const { data } = page;
+  const total = `${data.total_seen}${data.total_exact ? "" : "+"}`;
+  const skipped = data.skipped.map((item) => `[unreadable: ${item.path}: ${item.reason}]`);
+  if (data.entries.length === 0) return [`${data.path}: no entries of ${total}`, ...skipped].join("\n");
+  return layoutText({
+    header: (shown) => `${data.path}: entries ${page.start + 1}-${page.start + shown} of ${total} (tree order)`,
+    items: data.entries.map(line),
+    footer: () => skipped,
+    next: (shown) => {
+      const cursor = page.cursorAfter(shown);
+      return cursor === null ? null : nextCall("list_dir", given, { cursor });
+    },
+  }).text;
 }
 
 export const listDirTool = defineTool({
   name: "list_dir",
   title: "List directory",
   description:
-    "List a directory's entries, immediate or recursive up to depth 10. Symlinks are reported, never descended; hidden entries only with include_hidden.",
+    "List a directory's entries, immediate or recursive up to depth 10, in tree order. Symlinks are reported, never descended; hidden entries only with include_hidden. Pages: pass next_cursor as cursor, with the same other arguments, for the next page.",
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
     path: z.string().default(".").describe("Directory, relative to the workspace root."),
     depth: z.int().min(1).max(10).default(1).describe("1 lists immediate entries; more recurses."),
-    limit: z.int().min(1).max(10000).default(1000).describe("Maximum entries returned."),
+    limit: z.int().min(1).max(10000).default(DEFAULT_LIST_DIR_LIMIT).describe(
+      "Most entries in a page (the result ceiling may end it sooner).",
+    ),
     include_hidden: z.boolean().default(false).describe("Include names starting with a dot."),
+    cursor: z.string().optional().describe("next_cursor of the previous page (same other arguments)."),
   }),
   output: z.object({
     path: z.string(),
@@ -45,17 +64,20 @@ export const listDirTool = defineTool({
       target: z.string().nullable().optional(),
       name_lossy: z.boolean().optional(),
     })),
-    truncated: z.boolean(),
+    truncated: z.boolean().describe("More entries follow this page."),
     total_seen: z.int(),
     total_exact: z.boolean(),
     skipped: z.array(z.object({ path: z.string(), reason: z.string() })),
+    next_cursor: z.string().nullable().describe("Pass as cursor for the next page; null at the end."),
   }),
   handler: async (args, ctx) => {
-    const listing = await listDir(ctx.workspace, args.path, {
+    const cursors = new Cursors("list_dir", args, ["limit"]);
+    const page = await listDir(ctx.workspace, args.path, {
       depth: args.depth,
       limit: args.limit,
       includeHidden: args.include_hidden,
+      page: cursors.request(DIR_POSITION, dataBudget(ctx.config.maxResultChars)),
     });
-    return { text: render(listing), data: { ...listing } };
+    return { text: render(page, ctx.arguments), data: { ...page.data } };
   },
 });

@@ -1,21 +1,36 @@
 import { z } from "zod";
 import { defineTool } from "./tool.ts";
-import { type FileListing, listFiles } from "../files/list_files.ts";
+import { type FileListing, listFiles, listPositionSchema } from "../files/list_files.ts";
+import { dataBudget } from "../paging/budget.ts";
+import { Cursors, type Paged } from "../paging/cursor.ts";
+import { layoutText, nextCall } from "../paging/text_layout.ts";
 
-function render(listing: FileListing, sort: string): string {
-  const total = listing.total_matched === null ? `${listing.files.length}+` : String(listing.total_matched);
-  const head = `${listing.path}: ${listing.files.length} of ${total} files (sort ${sort})${
-    listing.truncated ? "; truncated: narrow with glob/path or raise limit" : ""
-  }`;
-  const lines = listing.files.map((file) => `${file.path}${file.path_lossy ? "  [name not UTF-8]" : ""}`);
-  return [head, ...lines, ...listing.warnings.map((warning) => `[warning: ${warning}]`)].join("\n");
+/** Default files per page: a few hundred entries, about 25,000 characters of JSON (docs/results.md). */
+export const DEFAULT_LIST_FILES_LIMIT = 250;
+
+/** The text: which files of how many it shows, one path a line, rg's warnings, and the call for the rest. */
+function render(page: Paged<FileListing>, sort: string, given: Readonly<Record<string, unknown>>): string {
+  const { data } = page;
+  // With sort "none" a walk stopped at the cap knows only that more follow.
+  const total = data.total_matched === null ? `${page.start + data.files.length}+` : String(data.total_matched);
+  const warnings = data.warnings.map((warning) => `[warning: ${warning}]`);
+  if (data.files.length === 0) return [`${data.path}: no files (sort ${sort})`, ...warnings].join("\n");
+  return layoutText({
+    header: (shown) => `${data.path}: files ${page.start + 1}-${page.start + shown} of ${total} (sort ${sort})`,
+    items: data.files.map((file) => `${file.path}${file.path_lossy ? "  [name not UTF-8]" : ""}`),
+    footer: () => warnings,
+    next: (shown) => {
+      const cursor = page.cursorAfter(shown);
+      return cursor === null ? null : nextCall("list_files", given, { cursor });
+    },
+  }).text;
 }
 
 export const listFilesTool = defineTool({
   name: "list_files",
   title: "List files",
   description:
-    "List files recursively with gitignore-style globs, honouring .gitignore/.ignore/.git/info/exclude like git. Sort by path, mtime (newest first), size (largest first) or none (fastest: stops at the cap). Symlinks are not listed.",
+    "List files recursively with gitignore-style globs, honouring .gitignore/.ignore/.git/info/exclude like git. Sort by path, mtime (newest first), size (largest first) or none (walk order, stops at the cap). Symlinks are not listed. Pages: pass next_cursor as cursor, with the same other arguments, for the next page.",
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
     path: z.string().default(".").describe("Directory to list under, relative to the workspace root."),
@@ -28,7 +43,10 @@ export const listFilesTool = defineTool({
     respect_gitignore: z.boolean().default(true).describe("Honour .gitignore, .ignore and .git/info/exclude."),
     include_hidden: z.boolean().default(false).describe("Include dot files and dot directories."),
     sort: z.enum(["path", "mtime", "size", "none"]).default("path").describe("Order of results."),
-    limit: z.int().min(1).max(100000).default(1000).describe("Maximum files returned."),
+    limit: z.int().min(1).max(100000).default(DEFAULT_LIST_FILES_LIMIT).describe(
+      "Most files in a page (the result ceiling may end it sooner).",
+    ),
+    cursor: z.string().optional().describe("next_cursor of the previous page (same other arguments)."),
   }),
   output: z.object({
     path: z.string(),
@@ -38,20 +56,23 @@ export const listFilesTool = defineTool({
       mtime: z.string().nullable(),
       path_lossy: z.boolean().optional(),
     })),
-    truncated: z.boolean(),
+    truncated: z.boolean().describe("More files follow this page."),
     total_matched: z.int().nullable(),
     warnings: z.array(z.string()),
+    next_cursor: z.string().nullable().describe("Pass as cursor for the next page; null at the end."),
   }),
   handler: async (args, ctx) => {
-    const listing = await listFiles(ctx.workspace, args.path, ctx.services.ripgrepRunner, {
+    const cursors = new Cursors("list_files", args, ["limit"]);
+    const page = await listFiles(ctx.workspace, args.path, ctx.services.ripgrepRunner, {
       globs: args.glob === undefined ? [] : typeof args.glob === "string" ? [args.glob] : args.glob,
       ignore: args.ignore ?? [],
       respectGitignore: args.respect_gitignore,
       includeHidden: args.include_hidden,
       sort: args.sort,
       limit: args.limit,
+      page: cursors.request(listPositionSchema(args.sort), dataBudget(ctx.config.maxResultChars)),
       signal: ctx.signal,
     });
-    return { text: render(listing, args.sort), data: { ...listing } };
+    return { text: render(page, args.sort, ctx.arguments), data: { ...page.data } };
   },
 });

@@ -1,9 +1,25 @@
 import { z } from "zod";
 import { defineTool } from "./tool.ts";
 import { readLines, type ReadLinesResult } from "../files/read_file.ts";
+import { dataBudget } from "../paging/budget.ts";
+import { layoutText, nextCall } from "../paging/text_layout.ts";
+import { MAX_TEXT_BYTES } from "../envelope.ts";
+import { utf8CutIndex } from "../text/utf8.ts";
 
-/** The agent-facing page: a header, then numbered lines (`cat -n` style). */
-function render(page: ReadLinesResult): string {
+/** Default bytes of a page: holds a typical source file whole (docs/results.md), its JSON under 32,000 characters. */
+export const DEFAULT_READ_BYTES = 24 * 1024;
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** Bytes of a line the text shows when one line alone is over the text bound (the rest follows by byte_offset). */
+const LONG_LINE_TEXT_BYTES = MAX_TEXT_BYTES - 1024;
+
+/**
+ * The agent-facing page: a header naming the lines shown, numbered lines (`cat -n` style), and the call that
+ * continues after the last line shown, which is before the structured page's end when the text bound is reached.
+ */
+function render(page: ReadLinesResult, given: Readonly<Record<string, unknown>>): string {
   if (page.lines_returned === 0) {
     return page.total_lines !== null && page.start_line > page.total_lines + 1
       ? `${page.path}: offset ${page.start_line} is past the end of the file (${page.total_lines} lines).`
@@ -11,35 +27,47 @@ function render(page: ReadLinesResult): string {
   }
   const lines = page.text.split("\n");
   if (lines[lines.length - 1] === "") lines.pop();
-  const width = String(page.end_line).length;
-  const numbered = lines.map((line, i) =>
-    `${String(page.start_line + i).padStart(width)}\t${line.endsWith("\r") ? line.slice(0, -1) : line}`
-  );
+  const content = lines.map((line) => (line.endsWith("\r") ? line.slice(0, -1) : line));
   const facts = [`${page.file_size} bytes`, page.newline === "none" ? null : page.newline, page.bom ? "BOM" : null]
     .filter(Boolean).join(", ");
-  const header = `${page.path} lines ${page.start_line}-${page.end_line} (${facts})`;
-  let footer = "";
-  if (page.next_byte_offset !== null) {
-    footer = `\n[line ${page.end_line} continues: call again with byte_offset=${page.next_byte_offset}]`;
-  } else if (page.has_more) {
-    footer = `\n[more: call again with offset=${page.next_offset}${
-      page.truncated_by === "bytes" ? " (stopped at max_bytes)" : ""
-    }]`;
+  const fromByte = (byte: number) => nextCall("read_file", given, { byte_offset: byte }, ["offset"]);
+  const fromLine = (line: number) => nextCall("read_file", given, { offset: line }, ["byte_offset"]);
+  const first = encoder.encode(content[0]);
+  if (first.length > LONG_LINE_TEXT_BYTES) {
+    // One line longer than the text bound: show its start, continue inside it.
+    const shown = utf8CutIndex(first, LONG_LINE_TEXT_BYTES);
+    return [
+      `${page.path} line ${page.start_line}, its first ${shown} of ${first.length} bytes here (${facts})`,
+      `${page.start_line}\t${decoder.decode(first.subarray(0, shown))}`,
+      fromByte(page.start_byte + shown),
+    ].join("\n");
   }
-  return `${header}\n${numbered.join("\n")}${footer}`;
+  const width = String(page.end_line).length;
+  const numbered = content.map((line, i) => `${String(page.start_line + i).padStart(width)}\t${line}`);
+  return layoutText({
+    header: (shown) => `${page.path} lines ${page.start_line}-${page.start_line + shown - 1} (${facts})`,
+    items: numbered,
+    next: (shown) => {
+      if (shown < page.lines_returned) return fromLine(page.start_line + shown);
+      if (page.next_byte_offset !== null) return fromByte(page.next_byte_offset);
+      return page.has_more ? fromLine(page.next_offset!) : null;
+    },
+  }).text;
 }
 
 export const readFileTool = defineTool({
   name: "read_file",
   title: "Read file",
   description:
-    "Read a bounded range of a UTF-8 text file by lines, streaming (never the whole file). content shows numbered lines; structuredContent.text has the raw lines. Page with next_offset while has_more is true; a line longer than max_bytes is cut and resumes with byte_offset=next_byte_offset.",
+    "Read a bounded range of a UTF-8 text file by lines, streaming (never the whole file). content shows numbered lines and ends with the exact call that continues; structuredContent.text has the raw lines. Page with next_offset while has_more is true; a line longer than a page resumes with byte_offset=next_byte_offset.",
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
     path: z.string().describe("File path, relative to the workspace root (or absolute inside it)."),
     offset: z.int().min(1).default(1).describe("1-based line to start at."),
     limit: z.int().min(1).max(100000).default(2000).describe("Maximum number of lines."),
-    max_bytes: z.int().min(1).max(1048576).default(65536).describe("Maximum bytes of text returned."),
+    max_bytes: z.int().min(1).max(1048576).default(DEFAULT_READ_BYTES).describe(
+      "Maximum bytes of text returned (the result ceiling may stop the page sooner).",
+    ),
     byte_offset: z.int().min(0).optional().describe(
       "Resume inside a long line at this byte offset (a previous next_byte_offset); offset is then ignored.",
     ),
@@ -57,7 +85,7 @@ export const readFileTool = defineTool({
     file_size: z.int(),
     newline: z.enum(["lf", "crlf", "mixed", "none"]),
     bom: z.boolean(),
-    truncated_by: z.enum(["lines", "bytes"]).nullable(),
+    truncated_by: z.enum(["lines", "bytes", "result_size"]).nullable(),
     total_lines: z.int().nullable(),
   }),
   handler: async (args, ctx) => {
@@ -66,7 +94,9 @@ export const readFileTool = defineTool({
       limit: args.limit,
       maxBytes: args.max_bytes,
       byteOffset: args.byte_offset,
+      maxChars: dataBudget(ctx.config.maxResultChars),
     });
-    return { text: render(page), data: { ...page } };
+    const { start_byte: _start, ...data } = page;
+    return { text: render(page, ctx.arguments), data };
   },
 });

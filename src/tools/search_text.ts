@@ -1,34 +1,52 @@
 import { z } from "zod";
 import { defineTool } from "./tool.ts";
-import { type SearchResult, searchText } from "../search/search_text.ts";
+import { SEARCH_POSITION, type SearchMatch, type SearchResult, searchText } from "../search/search_text.ts";
+import { dataBudget } from "../paging/budget.ts";
+import { Cursors, type Paged } from "../paging/cursor.ts";
+import { layoutText, nextCall } from "../paging/text_layout.ts";
 
-function render(result: SearchResult, context: number): string {
-  if (result.matches.length === 0) {
-    return ["No matches.", ...result.warnings.map((warning) => `[warning: ${warning}]`)].join("\n");
+/** Default matches per page: 100 one-line matches are about 20,000 characters of JSON (docs/results.md). */
+export const DEFAULT_MAX_RESULTS = 100;
+
+/** One match as grep shows it: `path:line:column:text`, context as `path-line-text` after a `--` separator. */
+function block(match: SearchMatch, context: number): string {
+  const lines: string[] = [];
+  if (context > 0) {
+    lines.push("--");
+    match.before.forEach((text, i) => lines.push(`${match.path}-${match.line - match.before.length + i}-${text}`));
   }
-  const head = `${result.matches.length} match${
-    result.matches.length === 1 ? "" : "es"
-  } in ${result.files_matched} file${result.files_matched === 1 ? "" : "s"}${
-    result.truncated ? " (truncated at max_results: narrow the pattern, path or glob)" : ""
-  }`;
-  const lines: string[] = [head];
-  for (const match of result.matches) {
-    if (context > 0) {
-      lines.push("--");
-      match.before.forEach((text, i) => lines.push(`${match.path}-${match.line - match.before.length + i}-${text}`));
-    }
-    lines.push(`${match.path}:${match.line}:${match.column}:${match.text}`);
-    if (context > 0) match.after.forEach((text, i) => lines.push(`${match.path}-${match.line + 1 + i}-${text}`));
-  }
-  for (const warning of result.warnings) lines.push(`[warning: ${warning}]`);
+  lines.push(`${match.path}:${match.line}:${match.column}:${match.text}`);
+  if (context > 0) match.after.forEach((text, i) => lines.push(`${match.path}-${match.line + 1 + i}-${text}`));
   return lines.join("\n");
+}
+
+/** The text: which matches it shows, grep-like, rg's warnings, and the call for the rest. */
+function render(page: Paged<SearchResult>, context: number, given: Readonly<Record<string, unknown>>): string {
+  const { data } = page;
+  const warnings = data.warnings.map((warning) => `[warning: ${warning}]`);
+  if (data.matches.length === 0) {
+    return [page.start > 0 ? "No more matches." : "No matches.", ...warnings].join("\n");
+  }
+  return layoutText({
+    header: (shown) => {
+      const files = new Set(data.matches.slice(0, shown).map((match) => match.path)).size;
+      return `matches ${page.start + 1}-${page.start + shown} in ${files} file${files === 1 ? "" : "s"}` +
+        (shown < data.matches.length || data.truncated ? " (more follow)" : "");
+    },
+    items: data.matches.map((match) => block(match, context)),
+    footer: () => warnings,
+    next: (shown) => {
+      const cursor = page.cursorAfter(shown);
+      return cursor === null ? null : nextCall("search_text", given, { cursor });
+    },
+  }).text;
 }
 
 export const searchTextTool = defineTool({
   name: "search_text",
   title: "Search text",
   description:
-    "Search file contents with the bundled ripgrep. Literal by default (regex:true for Rust regex), smart case, gitignore honoured, binary files skipped; stops at max_results. content lists path:line:column:text.",
+    "Search file contents with the bundled ripgrep. Literal by default (regex:true for Rust regex), smart case, gitignore honoured, binary files skipped; files in path order, stops at max_results. content lists path:line:column:text. Pages: pass next_cursor as cursor, with the same other arguments, for the next matches.",
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
     pattern: z.string().min(1).describe("Text to find (a regex when regex is true)."),
@@ -40,8 +58,13 @@ export const searchTextTool = defineTool({
     ),
     include_hidden: z.boolean().default(false).describe("Search dot files and dot directories."),
     context: z.int().min(0).max(10).default(0).describe("Lines of context before and after each match."),
-    max_results: z.int().min(1).max(2000).default(200).describe("Stop after this many matches."),
-    max_line_bytes: z.int().min(16).max(65536).default(500).describe("Trim each reported line to this many bytes."),
+    max_results: z.int().min(1).max(2000).default(DEFAULT_MAX_RESULTS).describe(
+      "Most matches in a page (the result ceiling may end it sooner).",
+    ),
+    max_line_bytes: z.int().min(16).max(65536).default(500).describe(
+      "Trim each reported line to this many bytes (less when needed for a match to fit the result ceiling).",
+    ),
+    cursor: z.string().optional().describe("next_cursor of the previous page (same other arguments)."),
   }),
   output: z.object({
     matches: z.array(z.object({
@@ -54,12 +77,14 @@ export const searchTextTool = defineTool({
       path_lossy: z.boolean().optional(),
     })),
     files_matched: z.int(),
-    truncated: z.boolean(),
+    truncated: z.boolean().describe("More matches follow this page."),
     stopped_early: z.boolean(),
     warnings: z.array(z.string()),
+    next_cursor: z.string().nullable().describe("Pass as cursor for the next page; null at the end."),
   }),
   handler: async (args, ctx) => {
-    const result = await searchText(ctx.workspace, args.path, ctx.services.ripgrepRunner, {
+    const cursors = new Cursors("search_text", args, ["max_results"]);
+    const page = await searchText(ctx.workspace, args.path, ctx.services.ripgrepRunner, {
       pattern: args.pattern,
       regex: args.regex,
       case: args.case,
@@ -68,8 +93,9 @@ export const searchTextTool = defineTool({
       context: args.context,
       maxResults: args.max_results,
       maxLineBytes: args.max_line_bytes,
+      page: cursors.request(SEARCH_POSITION, dataBudget(ctx.config.maxResultChars)),
       signal: ctx.signal,
     });
-    return { text: render(result, args.context), data: { ...result } };
+    return { text: render(page, args.context, ctx.arguments), data: { ...page.data } };
   },
 });

@@ -59,6 +59,8 @@ export interface ToolContext {
   services: Services;
   /** Where the workspace came from, or why there is none. */
   binding: WorkspaceBinding;
+  /** The arguments exactly as the client sent them (validated), to repeat in a next-call line. */
+  arguments: Readonly<Record<string, unknown>>;
   session: SessionInfo;
   /** The tools this server advertises, in catalog order. */
   catalog: readonly ToolDefinition[];

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineTool } from "./tool.ts";
 import { readOnlyGitHint } from "../policy/modes.ts";
-import { commandOutput, commandResultSchema } from "./command_result.ts";
+import { commandOutput, commandResultSchema, DEFAULT_PREVIEW_BYTES } from "./command_result.ts";
 import { waitForCommand } from "./command_wait.ts";
 
 export const writeStdinTool = defineTool({
@@ -15,8 +15,8 @@ export const writeStdinTool = defineTool({
     chars: z.string().default("").describe("Text to write; empty to poll."),
     yield_time_ms: z.int().min(0).max(300000).default(10000).describe("The longest wait for an answer or exit."),
     close_stdin: z.boolean().default(false).describe("Close stdin after writing (end-of-file)."),
-    max_output_bytes: z.int().min(256).max(1048576).default(16384).describe(
-      "Bytes of each stream shown in this result's preview.",
+    max_output_bytes: z.int().min(256).max(1048576).default(DEFAULT_PREVIEW_BYTES).describe(
+      "Bytes of each stream shown in this result's preview (the result ceiling may show less).",
     ),
   }),
   output: commandResultSchema,
@@ -27,6 +27,6 @@ export const writeStdinTool = defineTool({
     await waitForCommand(ctx, command, { yieldMs: args.yield_time_ms, settle: true });
     const poll = commands.poll(command, args.max_output_bytes);
     const hint = readOnlyGitHint(ctx.config.mode, ctx.sessionState.grants, poll.stderr.text);
-    return commandOutput(poll, args.yield_time_ms, hint);
+    return commandOutput(poll, args.yield_time_ms, ctx.config.maxResultChars, hint);
   },
 });

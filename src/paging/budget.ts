@@ -1,0 +1,128 @@
+/**
+ * The result budget: how many characters `JSON.stringify(structuredContent)`
+ * may have. Claude Code and VS Code hand the model exactly that string when
+ * a result has structuredContent, and Claude Code moves any result over
+ * 50,000 characters to a file the model only sees a 2 KB preview of; so
+ * every page is filled with whole items only while its JSON stays within
+ * the ceiling (`--max-result-chars`), and ends with a resume point.
+ *
+ * @example
+ * const fixed = jsonChars({ files: [], next_cursor: null });
+ * const count = fitCount(files, 48_000, { fixed, more: false });
+ */
+
+/** Default ceiling: under Claude Code's 50,000-character persist-to-file threshold, with room for the envelope. */
+export const DEFAULT_MAX_RESULT_CHARS = 48_000;
+/** Smallest ceiling `--max-result-chars` accepts: one bounded item (a 4 KiB blame or log text) must still fit. */
+export const MIN_MAX_RESULT_CHARS = 20_000;
+/** Largest ceiling: the most Claude Code accepts in `_meta["anthropic/maxResultSizeChars"]`. */
+export const MAX_MAX_RESULT_CHARS = 500_000;
+/** What results at default arguments aim at (measured on the client-views repository, docs/results.md). */
+export const DEFAULT_PAGE_TARGET_CHARS = 32_000;
+
+/** What the envelope adds to a tool's data: `"ok":true,`. */
+const ENVELOPE_CHARS = '"ok":true,'.length;
+
+/**
+ * The characters a tool's own data may take under the ceiling `maxResultChars` (the envelope adds `ok`).
+ *
+ * @example
+ * dataBudget(48_000); // 47990
+ */
+export function dataBudget(maxResultChars: number): number {
+  return maxResultChars - ENVELOPE_CHARS;
+}
+
+/**
+ * Characters of `value` as a client serialises it (UTF-16 code units of its JSON).
+ *
+ * @example
+ * jsonChars({ a: "é" }); // 9
+ */
+export function jsonChars(value: unknown): number {
+  return JSON.stringify(value).length;
+}
+
+/**
+ * Characters a string adds inside JSON, without its quotes.
+ *
+ * @example
+ * jsonStringChars('say "hi"\n'); // 12
+ */
+export function jsonStringChars(text: string): number {
+  return JSON.stringify(text).length - 2;
+}
+
+/**
+ * The longest prefix of `text` (whole code points, at least one) taking at most `maxChars` characters in JSON.
+ *
+ * @example
+ * prefixWithinJson("a\tb", 3); // "a\t"
+ */
+export function prefixWithinJson(text: string, maxChars: number): string {
+  let used = 0;
+  let end = 0;
+  for (const char of text) {
+    used += jsonStringChars(char);
+    if (used > maxChars && end > 0) break;
+    end += char.length;
+  }
+  return text.slice(0, end);
+}
+
+/**
+ * The longest run of whole lines (`\n`-terminated, a last one without) of `text` whose JSON fits `maxChars`;
+ * when not even the first line fits, the first line cut where it stops fitting (`cut`).
+ *
+ * @example
+ * fitLines("ab\ncd\n", 5); // { text: "ab\n", lines: 1, cut: false }
+ */
+export function fitLines(text: string, maxChars: number): { text: string; lines: number; cut: boolean } {
+  let used = 0;
+  let end = 0;
+  let lines = 0;
+  while (end < text.length) {
+    const newline = text.indexOf("\n", end);
+    const lineEnd = newline < 0 ? text.length : newline + 1;
+    const cost = jsonStringChars(text.slice(end, lineEnd));
+    if (used + cost > maxChars) break;
+    used += cost;
+    end = lineEnd;
+    lines++;
+  }
+  if (lines > 0) return { text: text.slice(0, end), lines, cut: false };
+  return { text: prefixWithinJson(text, maxChars), lines: 1, cut: true };
+}
+
+/** How {@linkcode fitCount} measures a page. */
+export interface FitOptions<T> {
+  /** Characters of the rest of the result: its JSON with the items array empty and the resume point null. */
+  fixed: number;
+  /** Whether more items follow the last candidate (a resume point is then needed whatever fits). */
+  more: boolean;
+  /** Characters the resume point after `item` adds over the `null` it replaces; 0 when omitted. */
+  resume?: (item: T, index: number) => number;
+}
+
+/**
+ * How many leading `items` fit in `maxChars` together with the rest of the result: whole items only, each
+ * costing its JSON and a comma, plus the resume point after the last one when anything follows it. At least
+ * one item is taken when there is any, so paging always moves on; items are bounded so that one fits
+ * (an item larger than the whole budget is refused by the envelope's ceiling check).
+ *
+ * @example
+ * fitCount(["a", "b", "c"], 10, { fixed: 2, more: false }); // 2: ["a","b"] is 9 characters
+ */
+export function fitCount<T>(items: readonly T[], maxChars: number, options: FitOptions<T>): number {
+  let used = options.fixed;
+  let count = 0;
+  for (const item of items) {
+    const cost = jsonChars(item) + (count > 0 ? 1 : 0);
+    const followed = options.more || count + 1 < items.length;
+    const resume = followed && options.resume ? options.resume(item, count) : 0;
+    if (count > 0 && used + cost + resume > maxChars) break;
+    used += cost;
+    count++;
+  }
+  return count;
+}

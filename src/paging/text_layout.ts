@@ -1,0 +1,100 @@
+/**
+ * The text a tool shows (content-only clients read nothing else): a header
+ * true to what follows, as many whole items as fit in the 16 KiB bound, the
+ * footer lines, and, when anything continues, the exact next call as the
+ * last line. The next call resumes after the last item the text shows,
+ * which may be before the end of the structured page.
+ *
+ * @example
+ * const { text } = layoutText({
+ *   header: (shown) => `src: ${shown} of 3 files`,
+ *   items: ["src/a.ts", "src/b.ts", "src/c.ts"],
+ *   next: (shown) => shown < 3 ? nextCall("list_files", {}, { cursor: "…" }) : null,
+ * });
+ */
+import { MAX_TEXT_BYTES } from "../envelope.ts";
+import { utf8CutIndex } from "../text/utf8.ts";
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+function bytes(text: string): number {
+  return encoder.encode(text).length;
+}
+
+/** What {@linkcode layoutText} lays out. */
+export interface TextLayout {
+  /** The header, given how many items the text shows. */
+  header(shown: number): string;
+  /** Each item rendered (it may span lines). */
+  items: readonly string[];
+  /** Lines after the items (warnings), given how many items are shown. */
+  footer?(shown: number): string[];
+  /** The next-call line when something continues after `shown` items, else null. */
+  next(shown: number): string | null;
+}
+
+/** What the text shows. */
+export interface LaidOut {
+  text: string;
+  /** Items shown whole (the first may be cut when it alone is over the bound; see `cutFirst`). */
+  shown: number;
+  /** True when the first item alone did not fit and was cut, with a marker saying so. */
+  cutFirst: boolean;
+}
+
+function compose(layout: TextLayout, shown: number, items: readonly string[]): string {
+  const next = layout.next(shown);
+  return [layout.header(shown), ...items.slice(0, shown), ...(layout.footer?.(shown) ?? []), ...(next ? [next] : [])]
+    .join("\n");
+}
+
+/**
+ * Lays out a text within `maxBytes`: as many whole items as fit with the header, footer and next line. An
+ * item too large to fit even alone is cut with a marker, so the next call always moves on.
+ *
+ * @example
+ * layoutText({ header: (n) => `${n} lines`, items: ["a", "b"], next: () => null }).text; // "2 lines\na\nb"
+ */
+export function layoutText(layout: TextLayout, maxBytes = MAX_TEXT_BYTES): LaidOut {
+  const { items } = layout;
+  // The most items whose bytes alone fit; then back off until header, footer and next fit too.
+  let shown = 0;
+  let used = 0;
+  while (shown < items.length) {
+    const cost = bytes(items[shown]) + 1;
+    if (used + cost > maxBytes) break;
+    used += cost;
+    shown++;
+  }
+  for (; shown > 0; shown--) {
+    const text = compose(layout, shown, items);
+    if (bytes(text) <= maxBytes) return { text, shown, cutFirst: false };
+  }
+  const none = compose(layout, 0, items);
+  if (items.length === 0 || bytes(none) > maxBytes) return { text: none, shown: 0, cutFirst: false };
+  // The first item alone is too large: show what fits of it, marked, and continue after it.
+  const room = maxBytes - bytes(compose(layout, 1, [""])) - 80;
+  const first = encoder.encode(items[0]);
+  const cut = decoder.decode(first.subarray(0, utf8CutIndex(first, Math.max(0, room))));
+  const marked = `${cut}\n[… ${first.length - bytes(cut)} more bytes of this item not shown]`;
+  return { text: compose(layout, 1, [marked]), shown: 1, cutFirst: true };
+}
+
+/**
+ * The exact call that continues a result: the call's own arguments, with `replaced` ones dropped and the
+ * resume arguments last.
+ *
+ * @example
+ * nextCall("read_file", { path: "big.ts" }, { offset: 256 }); // 'next: read_file {"path":"big.ts","offset":256}'
+ */
+export function nextCall(
+  tool: string,
+  given: Readonly<Record<string, unknown>>,
+  resume: Record<string, unknown>,
+  replaced: readonly string[] = [],
+): string {
+  const args: Record<string, unknown> = { ...given };
+  for (const name of [...replaced, ...Object.keys(resume)]) delete args[name];
+  return `next: ${tool} ${JSON.stringify({ ...args, ...resume })}`;
+}

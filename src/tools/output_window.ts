@@ -1,0 +1,134 @@
+/**
+ * Re-cuts a command output preview to a smaller room: its head and its
+ * tail, at line ends where one is near, with the byte ranges left out. The
+ * room is measured in UTF-8 bytes (the text a model reads) or in JSON
+ * characters (structuredContent), so one preview serves both bounds.
+ *
+ * @example
+ * const shown = windowOutput(preview.offset, preview.parts, 8000, BYTES);
+ * shown.gaps; // [{ start: 4000, end: 1200000 }]: read them with read_output
+ */
+import type { ByteRange } from "../exec/output_stream.ts";
+import { jsonStringChars, prefixWithinJson } from "../paging/budget.ts";
+import { utf8CutIndex } from "../text/utf8.ts";
+
+/** Shown text starting at an absolute byte offset of its stream. */
+export interface Piece {
+  start: number;
+  text: string;
+}
+
+/** How a room is measured. */
+export interface Measure {
+  size(text: string): number;
+  /** The longest prefix within `room` (whole code points). */
+  prefix(text: string, room: number): string;
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+const byteLength = (text: string) => encoder.encode(text).length;
+
+/** Rooms in UTF-8 bytes. */
+export const BYTES: Measure = {
+  size: byteLength,
+  prefix: (text, room) => {
+    const bytes = encoder.encode(text);
+    return bytes.length <= room ? text : decoder.decode(bytes.subarray(0, utf8CutIndex(bytes, Math.max(0, room))));
+  },
+};
+
+/** Rooms in JSON characters. */
+export const JSON_CHARS: Measure = {
+  size: jsonStringChars,
+  prefix: (text, room) => (jsonStringChars(text) <= room ? text : room <= 0 ? "" : prefixWithinJson(text, room)),
+};
+
+function reverse(text: string): string {
+  return [...text].reverse().join("");
+}
+
+/**
+ * The head of `text` within `room`, ending at a line end when one is in its second half.
+ *
+ * @example
+ * headWithin("ab\ncd\nef", 7, BYTES); // "ab\ncd\n"
+ */
+export function headWithin(text: string, room: number, measure: Measure): string {
+  const cut = measure.prefix(text, room);
+  if (cut.length === text.length) return cut;
+  const newline = cut.lastIndexOf("\n");
+  return newline >= cut.length / 2 ? cut.slice(0, newline + 1) : cut;
+}
+
+/** The tail of `text` within `room`, starting after a line end when one is in its first half. */
+function tail(text: string, room: number, measure: Measure): string {
+  // JSON and UTF-8 sizes of a string are the sums of its code points', so a reversed prefix is a suffix.
+  const cut = reverse(measure.prefix(reverse(text), room));
+  if (cut.length === text.length) return cut;
+  const newline = cut.indexOf("\n");
+  return newline >= 0 && newline < cut.length / 2 ? cut.slice(newline + 1) : cut;
+}
+
+/** What a window shows and what it leaves out. */
+export interface Window {
+  pieces: Piece[];
+  /** The ranges between `from` and the end of the last piece that are not shown. */
+  gaps: ByteRange[];
+}
+
+/**
+ * Shows `parts` (a preview's head and tail, or its whole range) starting at `from` within `room`: whole when
+ * they fit, else a head of the first part and a tail of the last, half the room each (what one does not
+ * need goes to the other). Around each gap the pieces end and start at line ends when one is in reach.
+ *
+ * @example
+ * windowOutput(0, [{ start: 0, text: "a\nb\nc\n" }], 4, BYTES).pieces; // [{ start: 0, text: "a\n" }, { start: 4, text: "c\n" }]
+ */
+export function windowOutput(from: number, parts: readonly Piece[], room: number, measure: Measure): Window {
+  let pieces: Piece[] = [...parts];
+  if (parts.length > 0 && parts.reduce((sum, part) => sum + measure.size(part.text), 0) > room) {
+    const first = parts[0];
+    const last = parts[parts.length - 1];
+    const lastSize = parts.length > 1 ? measure.size(last.text) : Infinity;
+    const headRoom = Math.max(Math.floor(room / 2), room - lastSize);
+    const shownHead = headWithin(first.text, headRoom, measure);
+    // With one part, the tail is taken from what the head left.
+    const rest = parts.length > 1 ? last : {
+      start: first.start + byteLength(shownHead),
+      text: first.text.slice(shownHead.length),
+    };
+    const shownTail = tail(rest.text, room - measure.size(shownHead), measure);
+    pieces = [
+      { start: first.start, text: shownHead },
+      { start: rest.start + byteLength(rest.text) - byteLength(shownTail), text: shownTail },
+    ].filter((piece) => piece.text.length > 0);
+  }
+  // Where bytes are left out, the pieces around the gap end and start at line ends when one is near.
+  const end = (piece: Piece) => piece.start + byteLength(piece.text);
+  pieces = pieces.map((piece, i) => {
+    let text = piece.text;
+    let start = piece.start;
+    if (i < pieces.length - 1 && pieces[i + 1].start > end(piece)) {
+      const newline = text.lastIndexOf("\n");
+      if (newline >= text.length / 2) text = text.slice(0, newline + 1);
+    }
+    const before = i === 0 ? from : end(pieces[i - 1]);
+    if (start > before) {
+      const newline = text.indexOf("\n");
+      if (newline >= 0 && newline < text.length / 2 && newline < text.length - 1) {
+        start += byteLength(text.slice(0, newline + 1));
+        text = text.slice(newline + 1);
+      }
+    }
+    return { start, text };
+  });
+  const gaps: ByteRange[] = [];
+  let at = from;
+  for (const piece of pieces) {
+    if (piece.start > at) gaps.push({ start: at, end: piece.start });
+    at = end(piece);
+  }
+  return { pieces, gaps };
+}
