@@ -14,10 +14,10 @@ import { gatesInForce } from "../src/policy/modes.ts";
 import { probeLandlock } from "../src/policy/landlock_probe.ts";
 import { ChildSandboxes } from "../src/policy/children.ts";
 import { openWorkspace } from "../src/workspace/confine.ts";
-import { directSpawner } from "../src/exec/spawn.ts";
+import { directSpawner } from "../src/os/spawn.ts";
 import { rgPath } from "@vscode/ripgrep";
-import type { Spawner } from "../src/exec/spawn_request.ts";
-import { closeFd, makePipe, reap } from "../src/exec/fd.ts";
+import type { Spawner } from "../src/os/spawn_request.ts";
+import { closeFd, makePipe, reap } from "../src/os/fd.ts";
 
 const ROUNDS = 200;
 const WARMUP = 20;

@@ -12,9 +12,10 @@
  *    interval costs per step, and "complete" counts the steps that returned
  *    the whole answer.
  */
+import { Reactor } from "../src/os/reactor.ts";
 import { CommandRegistry } from "../src/exec/registry.ts";
 import type { Command } from "../src/exec/command.ts";
-import { directSpawner } from "../src/exec/spawn.ts";
+import { directSpawner } from "../src/os/spawn.ts";
 import type { CommandPolicy } from "../src/policy/policy.ts";
 import { openDirectory } from "../src/os/fs_at.ts";
 
@@ -32,7 +33,7 @@ const policy: CommandPolicy = {
       spawner: directSpawner,
     }),
 };
-const registry = new CommandRegistry({ policy, tty: { supported: true, reason: null } });
+const registry = new CommandRegistry({ policy, tty: { supported: true, reason: null }, reactor: new Reactor() });
 const cwdFd = openDirectory("/tmp");
 const owner = new Set<string>();
 

@@ -8,11 +8,11 @@ import type { Workspace } from "./workspace/confine.ts";
 import { locateRipgrep, type RipgrepBinary } from "./search/ripgrep_binary.ts";
 import { type LandlockProbe, probeLandlock } from "./policy/landlock_probe.ts";
 import { CommandRegistry } from "./exec/registry.ts";
-import { probePty } from "./exec/pty.ts";
+import { probePty } from "./os/pty.ts";
 import { createCommandPolicy, type WorkcellPolicy } from "./policy/command_policy.ts";
 import { ChildSandboxes } from "./policy/children.ts";
 import { choosePrivateTmp } from "./policy/private_tmp.ts";
-import { Reactor } from "./exec/reactor.ts";
+import { Reactor } from "./os/reactor.ts";
 import { GitService } from "./git/service.ts";
 import { makeNonDumpable } from "./os/process.ts";
 import { SerialQueue } from "./image/serial.ts";
@@ -97,7 +97,7 @@ export function createServices(config: Config, workspace: Workspace, facts: Runt
     gitReadable: git.trusted?.readable ?? [],
     inheritedEnv: env,
   });
-  const commands = new CommandRegistry({ policy, tty: facts.tty });
+  const commands = new CommandRegistry({ policy, tty: facts.tty, reactor });
   const ripgrepRunner = new RipgrepRunner({ rg: ripgrep, children, reactor });
   return {
     facts,

@@ -12,8 +12,8 @@ import { assert, assertEquals } from "./assert.ts";
 import { startServer, type TestServer } from "./harness.ts";
 import { commitAll, initRepo, writeFiles } from "./git_fixtures.ts";
 import { parseProbe } from "./sandbox_probe.ts";
-import { openPty } from "../src/exec/pty.ts";
-import { closeFd, readSome, setNonblocking } from "../src/exec/fd.ts";
+import { openPty } from "../src/os/pty.ts";
+import { closeFd, readSome, setNonblocking } from "../src/os/fd.ts";
 import { CREDENTIAL_STORES } from "../src/policy/credentials.ts";
 
 const IS_ROOT = Deno.uid() === 0;

@@ -14,8 +14,8 @@ import { openWorkspace } from "../src/workspace/confine.ts";
 import { ChildSandboxes } from "../src/policy/children.ts";
 import { probeLandlock } from "../src/policy/landlock_probe.ts";
 import { GitService } from "../src/git/service.ts";
-import { Reactor } from "../src/exec/reactor.ts";
-import { closeFd } from "../src/os/fs_at.ts";
+import { Reactor } from "../src/os/reactor.ts";
+import { closeFd } from "../src/os/fd.ts";
 
 const decoder = new TextDecoder();
 

@@ -14,34 +14,18 @@
  */
 import type { LaunchPlan } from "../policy/policy.ts";
 import { ToolError } from "../errors.ts";
-import type { SpawnRequest } from "./spawn_request.ts";
+import type { SpawnRequest } from "../os/spawn_request.ts";
 import { POLL, SIGNALS } from "../os/libc.ts";
 import { fdPath } from "../os/fs_at.ts";
-import {
-  closeFd,
-  type ExitStatus,
-  growPipe,
-  hasExited,
-  killGroup,
-  makePipe,
-  pidfdOpen,
-  readSome,
-  reap,
-  reapKilled,
-  setNonblocking,
-  writeSome,
-} from "./fd.ts";
-import { openPty } from "./pty.ts";
+import { closeFd, type ExitStatus, hasExited, killGroup, makePipe, reap, writeSome } from "../os/fd.ts";
+import { launchChild, MAX_READS_PER_WAKE, PipeReader } from "../os/child.ts";
+import { openPty } from "../os/pty.ts";
 import { OutputStream } from "./output_stream.ts";
-import type { Reactor } from "./reactor.ts";
+import type { Reactor } from "../os/reactor.ts";
 import { childEnvironment } from "./child_env.ts";
 
 /** How long streams may stay open after the leader exited (a writer that escaped the group). */
 const DRAIN_GRACE_MS = 500;
-/** Reads per fd per wake-up before yielding to other fds and the event loop. */
-const MAX_READS_PER_WAKE = 8;
-/** A read this large means the default pipe buffer was full: grow it (growing every pipe up front costs ms per spawn). */
-const GROW_PIPE_AFTER_BYTES = 65536;
 /** End-of-file on a terminal in canonical mode (Ctrl-D). */
 const TTY_EOF = "\x04";
 
@@ -85,7 +69,7 @@ export class Command {
   #pending: Uint8Array<ArrayBuffer>[] = [];
   #ttySlave: number | null;
   #drainTimer: ReturnType<typeof setTimeout> | null = null;
-  readonly #grown = new Set<StreamName>();
+  readonly #readers: Partial<Record<StreamName, PipeReader>> = {};
   #pidfd = -1;
   #complete = false;
   #resolveDone!: () => void;
@@ -146,27 +130,7 @@ export class Command {
       childFds = [inRead, outWrite, errWrite];
       io = { fds: { stdout: outRead, stderr: errRead }, stdin: inWrite, ttySlave: null };
     }
-    let pid: number;
-    try {
-      pid = await plan.spawner(request);
-    } catch (error) {
-      for (const fd of parentFds) closeFd(fd);
-      throw error;
-    } finally {
-      for (const fd of childFds) closeFd(fd);
-    }
-    let pidfd = -1;
-    try {
-      pidfd = pidfdOpen(pid);
-      for (const fd of parentFds) setNonblocking(fd);
-    } catch (error) {
-      killGroup(pid, SIGNALS.KILL);
-      for (const fd of parentFds) closeFd(fd);
-      if (pidfd >= 0) closeFd(pidfd);
-      // Nothing will watch this child: reap it here so it does not stay a zombie.
-      await reapKilled(pid);
-      throw error;
-    }
+    const { pid, pidfd } = await launchChild(plan.spawner, request, { parent: parentFds, child: childFds });
     const command = new Command(reactor, options, plan.cwd, pid, io);
     command.#pidfd = pidfd;
     command.#watchStreams();
@@ -237,21 +201,13 @@ export class Command {
   }
 
   #drain(name: StreamName, fd: number, maxReads: number): void {
-    const scratch = this.#reactor.scratch;
-    for (let reads = 0; reads < maxReads; reads++) {
-      const result = readSome(fd, scratch);
-      if (result === "again") return;
-      if (result === "eof") {
-        this.#closeStream(name);
-        return;
-      }
-      this.streams[name].append(scratch.subarray(0, result));
+    let reader = this.#readers[name];
+    if (reader?.fd !== fd) reader = this.#readers[name] = new PipeReader(fd, !this.tty);
+    const ended = reader.read(this.#reactor, (chunk) => {
+      this.streams[name].append(chunk);
       this.#noteOutput();
-      if (result >= GROW_PIPE_AFTER_BYTES && !this.tty && !this.#grown.has(name)) {
-        this.#grown.add(name);
-        growPipe(fd);
-      }
-    }
+    }, maxReads);
+    if (ended === "eof") this.#closeStream(name);
   }
 
   #noteOutput(): void {

@@ -6,7 +6,7 @@
  * room.
  *
  * @example
- * const registry = new CommandRegistry({ policy, tty: { supported: true, reason: null } });
+ * const registry = new CommandRegistry({ policy, tty: { supported: true, reason: null }, reactor: new Reactor() });
  * const command = await registry.start({ cmd: "ls", cwd: ws.root, cwdFd: ws.fd, env: {}, tty: false, grants: new Set() }, owner);
  * await registry.wait(command, 10_000);
  * registry.poll(command, 16384);
@@ -15,8 +15,8 @@ import { ToolError } from "../errors.ts";
 import type { CommandPolicy, CommandRequest } from "../policy/policy.ts";
 import { COMMAND_LIMITS } from "./limits.ts";
 import { Command, type StreamName } from "./command.ts";
-import { Reactor } from "./reactor.ts";
-import { isArgumentListTooLong, isProgramNotFound } from "./spawn.ts";
+import type { Reactor } from "../os/reactor.ts";
+import { isArgumentListTooLong, isProgramNotFound } from "../os/spawn.ts";
 
 /** The kernel's limit on one argument or environment string (MAX_ARG_STRLEN: 32 pages). */
 export const MAX_ARG_STRLEN = 131072;
@@ -32,6 +32,8 @@ export interface RegistryOptions {
   policy: CommandPolicy;
   /** Whether PTYs can be made here (probed once at start-up). */
   tty: { supported: boolean; reason: string | null };
+  /** The process's one reactor, shared with rg and git (their pipes and exits are read through it too). */
+  reactor: Reactor;
   limits?: CommandLimits;
 }
 
@@ -130,7 +132,7 @@ export class CommandRegistry {
   readonly limits: CommandLimits;
   readonly #policy: CommandPolicy;
   readonly #tty: RegistryOptions["tty"];
-  readonly #reactor = new Reactor();
+  readonly #reactor: Reactor;
   /** Commands by id, in start order. */
   readonly #commands = new Map<string, Command>();
   /** Commands whose shell plan can report a missing program as exit 127. */
@@ -141,6 +143,7 @@ export class CommandRegistry {
   constructor(options: RegistryOptions) {
     this.#policy = options.policy;
     this.#tty = options.tty;
+    this.#reactor = options.reactor;
     this.limits = options.limits ?? { ...COMMAND_LIMITS };
   }
 

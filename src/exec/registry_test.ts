@@ -1,7 +1,8 @@
 import { assert, assertEquals } from "../../tests/assert.ts";
+import { Reactor } from "../os/reactor.ts";
 import { ToolError } from "../errors.ts";
 import { CommandRegistry } from "./registry.ts";
-import { directSpawner } from "./spawn.ts";
+import { directSpawner } from "../os/spawn.ts";
 import type { CommandPolicy } from "../policy/policy.ts";
 import { SIGNALS } from "../os/libc.ts";
 import { openDirectory } from "../os/fs_at.ts";
@@ -21,7 +22,12 @@ const shellPolicy: CommandPolicy = {
 };
 
 function registry(limits?: ConstructorParameters<typeof CommandRegistry>[0]["limits"]) {
-  return new CommandRegistry({ policy: shellPolicy, tty: { supported: true, reason: null }, limits });
+  return new CommandRegistry({
+    policy: shellPolicy,
+    tty: { supported: true, reason: null },
+    reactor: new Reactor(),
+    limits,
+  });
 }
 
 const TMP_FD = openDirectory("/tmp");
@@ -192,6 +198,7 @@ Deno.test("registry: tty:true where no PTY can be made is TTY_UNSUPPORTED, never
   const commands = new CommandRegistry({
     policy: shellPolicy,
     tty: { supported: false, reason: "no /dev/ptmx" },
+    reactor: new Reactor(),
   });
   const refused = await commands.start(request("true", true), new Set()).catch((error) => error);
   assert(refused instanceof ToolError && refused.code === "TTY_UNSUPPORTED" && refused.message.includes("/dev/ptmx"));

@@ -17,11 +17,12 @@
 import { z } from "zod";
 import { confine, openConfined, type Workspace } from "../workspace/confine.ts";
 import { fromOsError, ToolError } from "../errors.ts";
-import { closeFd, openAt, type RawDirEntry, readDirFd, reopenFd, statAt } from "../os/fs_at.ts";
+import { openAt, type RawDirEntry, readDirFd, reopenFd, statAt } from "../os/fs_at.ts";
 import { O } from "../os/libc.ts";
 import { decodeBytes } from "../text/utf8.ts";
 import { fitPage, type Paged, type PageRequest } from "../paging/cursor.ts";
 import { treeOrder } from "./tree_order.ts";
+import { closeFd } from "../os/fd.ts";
 
 /** Entries counted past a full page before the walk stops counting (those before a cursor are always walked). */
 export const LIST_DIR_WALK_LIMIT = 100_000;

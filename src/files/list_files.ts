@@ -35,10 +35,11 @@ import { compileGlobs, isHiddenPath, prefilterArgs } from "../search/glob.ts";
 import { rgWarnings } from "../search/ripgrep.ts";
 import { decodeBytes } from "../text/utf8.ts";
 import type { RipgrepRunner } from "../search/ripgrep_runner.ts";
-import { closeFd, type FdStat, openBeneath, statAt } from "../os/fs_at.ts";
+import { type FdStat, openBeneath, statAt } from "../os/fs_at.ts";
 import { O } from "../os/libc.ts";
 import { jsonChars } from "../paging/budget.ts";
 import { fitPage, type Paged, type PageRequest } from "../paging/cursor.ts";
+import { closeFd } from "../os/fd.ts";
 
 /** Files stat'ed between two yields to the event loop. */
 const STAT_BATCH = 2000;

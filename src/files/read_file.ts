@@ -13,10 +13,11 @@
  * if (page.has_more) await readLines(ws, "big.log", { offset: page.next_offset!, limit: 2000, maxBytes: 65536 });
  */
 import { fromOsError, ToolError } from "../errors.ts";
-import { closeFd, readAt } from "../os/fs_at.ts";
+import { readAt } from "../os/fs_at.ts";
 import { openReadable, type Workspace } from "../workspace/confine.ts";
 import { charBoundary, firstInvalidUtf8 } from "./utf8.ts";
 import { fitLines, jsonChars, jsonStringChars } from "../paging/budget.ts";
+import { closeFd } from "../os/fd.ts";
 
 /** Largest read from disk (one buffer of this size, reused). */
 export const READ_CHUNK_BYTES = 1024 * 1024;

@@ -12,11 +12,12 @@ import { z } from "zod";
 import { ToolError } from "../errors.ts";
 import { openReadable, toRelative } from "../workspace/confine.ts";
 import type { GitService } from "./service.ts";
-import { closeFd } from "../os/fs_at.ts";
+
 import { gitFailure } from "./runner.ts";
 import { checkRevision, type GitRepo, openRepoAt } from "./repo.ts";
 import { RecordSplitter } from "./records.ts";
 import { fitPage, type Paged, type PageRequest } from "../paging/cursor.ts";
+import { closeFd } from "../os/fd.ts";
 
 /** Most lines a page may ask for. */
 export const MAX_BLAME_LINES = 2000;

@@ -3,7 +3,7 @@
  * ./safety.ts, `--no-optional-locks`, literal pathspecs, a time limit, and
  * stdout streamed to a consumer that may stop it early (git is then
  * killed, so a bounded answer never costs an unbounded read). git is a
- * piped child (exec/piped_child.ts) started through the spawner of its
+ * piped child (os/piped_child.ts) started through the spawner of its
  * sandbox (policy/children.ts): it can read the workspace, its repository's
  * git dirs and the system, execute nothing but git, write nothing, and open
  * no network socket.
@@ -14,9 +14,9 @@
  */
 import { ToolError } from "../errors.ts";
 import { fixedConfigArgs } from "./safety.ts";
-import type { Spawner } from "../exec/spawn_request.ts";
-import type { Reactor } from "../exec/reactor.ts";
-import { startPipedChild } from "../exec/piped_child.ts";
+import type { Spawner } from "../os/spawn_request.ts";
+import type { Reactor } from "../os/reactor.ts";
+import { startPipedChild } from "../os/piped_child.ts";
 
 /** Longest a git run may take before it is killed and TIMEOUT is reported. */
 export const GIT_TIMEOUT_MS = 60_000;

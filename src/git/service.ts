@@ -12,7 +12,7 @@ import { ToolError } from "../errors.ts";
 import type { Workspace } from "../workspace/confine.ts";
 import { isInside } from "../workspace/confine.ts";
 import type { ChildSandboxes } from "../policy/children.ts";
-import type { Reactor } from "../exec/reactor.ts";
+import type { Reactor } from "../os/reactor.ts";
 import { locateRepository, type RepositoryLocation, trustedLocation } from "./location.ts";
 import { type GitRequest, type GitRun, runGit } from "./runner.ts";
 

@@ -9,13 +9,14 @@
  * view.output; // { width: 2048, height: 1152 }
  */
 import { fromOsError, ToolError } from "../errors.ts";
-import { closeFd, readAt, statFd } from "../os/fs_at.ts";
+import { readAt, statFd } from "../os/fs_at.ts";
 import { openReadable, type Workspace } from "../workspace/confine.ts";
 import type { Size } from "./decode.ts";
 import type { Rendering } from "./render.ts";
 import { formatBytes } from "../text/format_bytes.ts";
 import type { RenderReply, RenderRequest } from "./render_worker.ts";
 import { formatFromName, type ImageHeader, sniffImage } from "./sniff.ts";
+import { closeFd } from "../os/fd.ts";
 
 /** Largest image file accepted, in bytes (checked before reading). */
 export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;

@@ -13,7 +13,9 @@
  * const fd = openBeneath(rootFd, "src/main.ts", O.RDONLY);
  * try { statFd(fd).size; } finally { closeFd(fd); }
  */
-import { AT, cString, ERRNO, errno, libc, O, strerror, SYS_GETDENTS64 } from "./libc.ts";
+import { AT, cString, ERRNO, errno, libc, O, SYS_GETDENTS64 } from "./libc.ts";
+import { closeFd } from "./fd.ts";
+import { osError } from "./os_error.ts";
 
 /** What an fd or directory entry is. */
 export type FileKind = "file" | "dir" | "symlink" | "other";
@@ -59,36 +61,6 @@ const DT_DIR = 4;
 const DT_REG = 8;
 const DT_LNK = 10;
 const DT_UNKNOWN = 0;
-
-const ERROR_CLASSES: Record<number, new (message: string) => Error> = {
-  [ERRNO.ENOENT]: Deno.errors.NotFound,
-  [ERRNO.EACCES]: Deno.errors.PermissionDenied,
-  [ERRNO.EPERM]: Deno.errors.PermissionDenied,
-  [ERRNO.EEXIST]: Deno.errors.AlreadyExists,
-  [ERRNO.ELOOP]: Deno.errors.FilesystemLoop,
-  [ERRNO.ENOTDIR]: Deno.errors.NotADirectory,
-  [ERRNO.EISDIR]: Deno.errors.IsADirectory,
-  [ERRNO.EBUSY]: Deno.errors.Busy,
-  [ERRNO.EINTR]: Deno.errors.Interrupted,
-};
-
-/**
- * The Deno error for a failed call, e.g. `NotFound: openat "a.txt": No such file or directory (os error 2)`.
- *
- * @example
- * throw osError(`mkdirat ${JSON.stringify(name)}`, errno());
- */
-export function osError(what: string, code: number): Error {
-  const ErrorClass = ERROR_CLASSES[code] ?? Error;
-  const error = new ErrorClass(`${what}: ${strerror(code)} (os error ${code})`);
-  return Object.assign(error, { errno: code });
-}
-
-/** The errno a call failed with (see osError), or null. */
-export function errnoOf(error: unknown): number | null {
-  const code = (error as { errno?: unknown } | null)?.errno;
-  return typeof code === "number" ? code : null;
-}
 
 /** A path component for a `const char*`: a string, or the raw bytes getdents64 gave (names that are not UTF-8). */
 export type Name = string | Uint8Array;
@@ -184,11 +156,6 @@ export function fdPath(fd: number): string {
  */
 export function reopenFd(fd: number, flags: number): number {
   return check(libc().open(cString(fdPath(fd)), flags | O.CLOEXEC, 0), "reopen");
-}
-
-/** Closes `fd`, ignoring errors. */
-export function closeFd(fd: number): void {
-  libc().close(fd);
 }
 
 function kindOfMode(mode: number): FileKind {

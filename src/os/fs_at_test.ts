@@ -1,8 +1,6 @@
 import * as path from "node:path";
 import { assert, assertEquals, assertThrows } from "../../tests/assert.ts";
 import {
-  closeFd,
-  errnoOf,
   linkAt,
   mkdirAt,
   openAt,
@@ -17,7 +15,9 @@ import {
   unlinkAt,
   writeAllFd,
 } from "./fs_at.ts";
+import { errnoOf } from "./os_error.ts";
 import { ERRNO, O } from "./libc.ts";
+import { closeFd } from "./fd.ts";
 
 async function tree(): Promise<{ base: string; root: string; rootFd: number }> {
   const base = await Deno.makeTempDir({ prefix: "workcell-fs-at-" });

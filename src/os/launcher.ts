@@ -27,9 +27,9 @@ import { LAUNCHER_CODE_HEX } from "./launcher_code.ts";
 import type { LauncherScript } from "./launcher_script.ts";
 import { materializeExecutable, memfdWith } from "./executable.ts";
 import { ERRNO, libc, strerror } from "./libc.ts";
-import { spawnChild } from "../exec/spawn.ts";
-import { closeFd, makePipe, reapKilled } from "../exec/fd.ts";
-import type { SpawnRequest } from "../exec/spawn_request.ts";
+import { spawnChild } from "./spawn.ts";
+import { closeFd, makePipe, reapKilled } from "./fd.ts";
+import type { SpawnRequest } from "./spawn_request.ts";
 
 /** Where the launcher's code is loaded, and where it reads its script to (see the .s source). */
 const CODE_ADDRESS = 0x400000n;

@@ -3,8 +3,8 @@ import { Launcher, LAUNCHER_DATA_ADDRESS, LAUNCHER_FDS, launcherImage, LaunchSte
 import { deref, LauncherScript } from "./launcher_script.ts";
 import { SYSCALLS, syscallTable } from "./syscalls.ts";
 import { memfdExecutable, memfdWith } from "./executable.ts";
-import { spawnChild } from "../exec/spawn.ts";
-import { closeFd, type ExitStatus, makePipe, reap } from "../exec/fd.ts";
+import { spawnChild } from "./spawn.ts";
+import { closeFd, type ExitStatus, makePipe, reap } from "./fd.ts";
 import { cString, libc, O } from "./libc.ts";
 
 const SYS = syscallTable();

@@ -33,8 +33,6 @@ import * as path from "node:path";
 import { ToolError } from "../errors.ts";
 import {
   chmodFd,
-  closeFd,
-  errnoOf,
   type FdStat,
   linkAt,
   lockFd,
@@ -50,8 +48,10 @@ import {
   unlinkAt,
   writeAllFd,
 } from "../os/fs_at.ts";
+import { errnoOf } from "../os/os_error.ts";
 import { ERRNO, O } from "../os/libc.ts";
 import type { Workspace } from "../workspace/confine.ts";
+import { closeFd } from "../os/fd.ts";
 
 /** Bytes and permission bits of a regular file. */
 export interface FileState {

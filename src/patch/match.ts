@@ -13,7 +13,7 @@
  * await commitChanges(ws, plan.changes);
  */
 import { ToolError } from "../errors.ts";
-import { closeFd, readAllFd, reopenFd } from "../os/fs_at.ts";
+import { readAllFd, reopenFd } from "../os/fs_at.ts";
 import { O } from "../os/libc.ts";
 import {
   confine,
@@ -30,6 +30,7 @@ import type { FileOp, Patch } from "./parse.ts";
 import type { PreviewFile } from "./preview.ts";
 import { LineIndex } from "./line_index.ts";
 import { decodeText, encodeText } from "./text_file.ts";
+import { closeFd } from "../os/fd.ts";
 
 /** Largest file a patch may read or write, in bytes. */
 export const MAX_PATCH_FILE_BYTES = 128 * 1024 * 1024;

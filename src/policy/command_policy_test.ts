@@ -7,9 +7,9 @@ import { type LandlockProbe, probeLandlock } from "./landlock_probe.ts";
 import { createPrivateTmp } from "./private_tmp.ts";
 import type { Mode } from "../config.ts";
 import { openWorkspace } from "../workspace/confine.ts";
-import { closeFd } from "../os/fs_at.ts";
+
 import { cString, libc, O } from "../os/libc.ts";
-import { reapKilled } from "../exec/fd.ts";
+import { closeFd, reapKilled } from "../os/fd.ts";
 
 const NO_LANDLOCK = { abi: null, reason: "simulated kernel without Landlock" };
 const INHERITED = { PATH: "/usr/bin:/bin", HOME: "/root", GITHUB_TOKEN: "value" };

@@ -3,7 +3,7 @@
  * The runner stays policy-free: it hands the request over and runs exactly
  * the plan it gets back, with the spawner it gets back.
  */
-import type { Spawner } from "../exec/spawn_request.ts";
+import type { Spawner } from "../os/spawn_request.ts";
 
 /** What exec_command was asked to run. */
 export interface CommandRequest {

@@ -7,11 +7,12 @@
  */
 import * as path from "node:path";
 import { confine, isInside, openReadable, toRelative, type Workspace } from "../workspace/confine.ts";
-import { closeFd, readAt } from "../os/fs_at.ts";
+import { readAt } from "../os/fs_at.ts";
 import { ToolError } from "../errors.ts";
 import type { GitService } from "../git/service.ts";
 import { readStatus } from "../git/status.ts";
 import { utf8CutIndex } from "../text/utf8.ts";
+import { closeFd } from "../os/fd.ts";
 
 /** Manifest files looked for at the workspace root. */
 export const MANIFEST_NAMES = [

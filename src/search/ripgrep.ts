@@ -6,7 +6,7 @@
  * mid-walk.
  *
  * rg is spawned through a {@linkcode Spawner} (its sandbox plan's launcher,
- * see ripgrep_runner.ts) as a piped child (exec/piped_child.ts), with its
+ * see ripgrep_runner.ts) as a piped child (os/piped_child.ts), with its
  * working directory pinned by an fd: it starts in `/proc/self/fd/<dir>`,
  * which the kernel resolves to the very directory the fd holds, not to
  * whatever a path names at that moment. stdout stops being read while the
@@ -20,9 +20,9 @@
  */
 import { decodeBytes, type Decoded } from "../text/utf8.ts";
 import { ToolError } from "../errors.ts";
-import type { Spawner } from "../exec/spawn_request.ts";
-import type { Reactor } from "../exec/reactor.ts";
-import { type PipedChild, type PipedOutcome, startPipedChild } from "../exec/piped_child.ts";
+import type { Spawner } from "../os/spawn_request.ts";
+import type { Reactor } from "../os/reactor.ts";
+import { type PipedChild, type PipedOutcome, startPipedChild } from "../os/piped_child.ts";
 import { fdPath } from "../os/fs_at.ts";
 
 /** Flags every rg run starts with: no config file, no global excludes, no symlink following. */

@@ -19,7 +19,7 @@
  * await using rg = await runner.start({ args: ["--files", "--", "."], dir: dirFd });
  * await runner.close();
  */
-import type { Reactor } from "../exec/reactor.ts";
+import type { Reactor } from "../os/reactor.ts";
 import type { ChildSandboxes } from "../policy/children.ts";
 import type { RipgrepBinary } from "./ripgrep_binary.ts";
 import { type RipgrepLaunch, type RipgrepProcess, type RipgrepRequest, spawnRipgrep } from "./ripgrep.ts";

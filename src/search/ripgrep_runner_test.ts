@@ -4,9 +4,10 @@ import type { RipgrepProcess } from "./ripgrep.ts";
 import { memfdExecutable } from "../os/executable.ts";
 import { type LandlockProbe, probeLandlock } from "../policy/landlock_probe.ts";
 import { ChildSandboxes } from "../policy/children.ts";
-import { Reactor } from "../exec/reactor.ts";
-import { closeFd, fdPath, openDirectory } from "../os/fs_at.ts";
+import { Reactor } from "../os/reactor.ts";
+import { fdPath, openDirectory } from "../os/fs_at.ts";
 import { rgPath } from "@vscode/ripgrep";
+import { closeFd } from "../os/fd.ts";
 
 const landlock = probeLandlock();
 const LANDLOCK = { ignore: landlock.abi === null, sanitizeOps: false, sanitizeResources: false };

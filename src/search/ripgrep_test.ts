@@ -2,9 +2,10 @@ import { assert, assertEquals } from "../../tests/assert.ts";
 import { decodeRgData, RG_BUFFERED_BYTES, rgWarnings, type RipgrepProcess, spawnRipgrep } from "./ripgrep.ts";
 import { decodeBytes } from "../text/utf8.ts";
 import { rgPath } from "@vscode/ripgrep";
-import { Reactor } from "../exec/reactor.ts";
-import { directSpawner } from "../exec/spawn.ts";
-import { closeFd, openDirectory } from "../os/fs_at.ts";
+import { Reactor } from "../os/reactor.ts";
+import { directSpawner } from "../os/spawn.ts";
+import { openDirectory } from "../os/fs_at.ts";
+import { closeFd } from "../os/fd.ts";
 
 const reactor = new Reactor();
 const launch = { rgPath, spawner: directSpawner, reactor, confined: false };

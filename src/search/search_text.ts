@@ -26,10 +26,11 @@ import { fromOsError, ToolError } from "../errors.ts";
 import { compileGlobs, isHiddenPath, prefilterArgs } from "./glob.ts";
 import { decodeRgData, type RgData, rgWarnings } from "./ripgrep.ts";
 import type { RipgrepRunner } from "./ripgrep_runner.ts";
-import { closeFd, statAt } from "../os/fs_at.ts";
+import { statAt } from "../os/fs_at.ts";
 import { charBoundary } from "../files/utf8.ts";
 import { treeOrder } from "../files/tree_order.ts";
 import { fitPage, type Paged, type PageRequest } from "../paging/cursor.ts";
+import { closeFd } from "../os/fd.ts";
 
 /** rg error lines kept as warnings. */
 export const MAX_SEARCH_WARNINGS = 20;

@@ -14,10 +14,11 @@
  */
 import { ToolError } from "../errors.ts";
 import type { Config } from "../config.ts";
-import { closeFd } from "../os/fs_at.ts";
+
 import { createServices, type RuntimeFacts, type Services } from "../services.ts";
 import { openWorkspace, type Workspace, WorkspaceError } from "../workspace/confine.ts";
 import { implicitRefusal, SOURCE_LABELS, type WorkspaceChoice } from "../workspace/resolve.ts";
+import { closeFd } from "../os/fd.ts";
 
 /** A bound workspace and the services built on it. */
 export interface Bound {

@@ -15,11 +15,12 @@
  * const failure = await execInto(state, launchCwd); // returns only when the exec failed
  * const handed = await takeHandoff(); // in the new process
  */
-import { closeFd, readAllFd, writeAllFd } from "../os/fs_at.ts";
+import { readAllFd, writeAllFd } from "../os/fs_at.ts";
 import { cString, errno, libc, O, strerror } from "../os/libc.ts";
 import type { RestoredSession } from "../server.ts";
 import type { WorkspaceChoice } from "../workspace/resolve.ts";
 import { LAUNCH_CWD_ENV } from "../compiled/relaunch.ts";
+import { closeFd } from "../os/fd.ts";
 
 /** The variable naming the memfd with the state, in the new process. */
 export const HANDOFF_FD_ENV = "WORKCELL_HANDOFF_FD";

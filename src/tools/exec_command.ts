@@ -3,9 +3,10 @@ import { defineTool } from "./tool.ts";
 import { readOnlyGitHint } from "../policy/modes.ts";
 import { commandOutput, commandResultSchema, DEFAULT_PREVIEW_BYTES } from "./command_result.ts";
 import { openConfined } from "../workspace/confine.ts";
-import { closeFd } from "../os/fs_at.ts";
+
 import { ToolError } from "../errors.ts";
 import { waitForCommand } from "./command_wait.ts";
+import { closeFd } from "../os/fd.ts";
 
 export const execCommandTool = defineTool({
   name: "exec_command",

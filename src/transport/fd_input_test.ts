@@ -1,5 +1,5 @@
 import { assertEquals } from "../../tests/assert.ts";
-import { closeFd, makePipe, writeSome } from "../exec/fd.ts";
+import { closeFd, makePipe, writeSome } from "../os/fd.ts";
 import { FdInput } from "./fd_input.ts";
 
 const encoder = new TextEncoder();

@@ -7,9 +7,10 @@
  * const { abs, rel } = await confine(ws, "src/main.ts");
  */
 import * as path from "node:path";
-import { ToolError } from "../errors.ts";
-import { closeFd, fdPath, type FdStat, openBeneath, openDirectory, reopenFd, statFd } from "../os/fs_at.ts";
+import { fromOsError, ToolError } from "../errors.ts";
+import { fdPath, type FdStat, openBeneath, openDirectory, reopenFd, statFd } from "../os/fs_at.ts";
 import { O } from "../os/libc.ts";
+import { closeFd } from "../os/fd.ts";
 
 /** Longest path accepted, in UTF-8 bytes (Linux PATH_MAX). */
 export const MAX_PATH_BYTES = 4096;
@@ -139,16 +140,13 @@ export function changing(input: string): ToolError {
   });
 }
 
+/** The ToolError for a path that failed to resolve: a symlink loop is the caller's argument, the rest as any OS error. */
 function resolutionError(input: string, error: unknown): ToolError {
   const message = error instanceof Error ? error.message : String(error);
-  if (/loop|too many levels/i.test(message)) return invalid(input, "runs into a symlink loop");
-  if (error instanceof Deno.errors.NotADirectory) {
-    return new ToolError("NOT_A_DIRECTORY", `${input}: a parent is not a directory`, { details: { path: input } });
+  if (error instanceof Deno.errors.FilesystemLoop || /loop|too many levels/i.test(message)) {
+    return invalid(input, "runs into a symlink loop");
   }
-  if (error instanceof Deno.errors.PermissionDenied || error instanceof Deno.errors.NotCapable) {
-    return new ToolError("PERMISSION_DENIED", `${input}: permission denied`, { details: { path: input } });
-  }
-  return new ToolError("INTERNAL", `${input}: ${message}`, { cause: error });
+  return fromOsError(error, input);
 }
 
 /**

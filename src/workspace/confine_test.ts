@@ -11,7 +11,8 @@ import {
   type Workspace,
   WorkspaceError,
 } from "./confine.ts";
-import { closeFd, readAllFd } from "../os/fs_at.ts";
+import { readAllFd } from "../os/fs_at.ts";
+import { closeFd } from "../os/fd.ts";
 
 /** A workspace with an outside sibling, symlinks of every kind and a loop. */
 async function fixture(): Promise<{ ws: Workspace; outside: string; cleanup(): Promise<void> }> {

@@ -7,8 +7,9 @@
  * const pty = openPty({ rows: 24, cols: 80 });
  * spawnChild({ ..., ttySlave: pty.slavePath });
  */
-import { cString, errno, libc, O, TIOCSWINSZ } from "../os/libc.ts";
-import { closeFd, OsError } from "./fd.ts";
+import { cString, errno, libc, O, TIOCSWINSZ } from "./libc.ts";
+import { closeFd } from "./fd.ts";
+import { osError } from "./os_error.ts";
 
 /** The window size a PTY gets unless told otherwise. */
 export const DEFAULT_WINDOW = { rows: 24, cols: 80 } as const;
@@ -26,24 +27,24 @@ export interface Pty {
   slavePath: string;
 }
 
-/** Opens a PTY pair with the given window size; throws OsError where none can be made. */
+/** Opens a PTY pair with the given window size; throws an OS error (os_error.ts) where none can be made. */
 export function openPty(window: { rows: number; cols: number } = DEFAULT_WINDOW): Pty {
   const c = libc();
   const master = c.posix_openpt(O.RDWR | O.NOCTTY | O.CLOEXEC);
-  if (master < 0) throw new OsError("posix_openpt", errno());
+  if (master < 0) throw osError("posix_openpt", errno());
   try {
-    if (c.grantpt(master) !== 0) throw new OsError("grantpt", errno());
-    if (c.unlockpt(master) !== 0) throw new OsError("unlockpt", errno());
+    if (c.grantpt(master) !== 0) throw osError("grantpt", errno());
+    if (c.unlockpt(master) !== 0) throw osError("unlockpt", errno());
     const name = new Uint8Array(PTSNAME_BYTES);
     const failed = c.ptsname_r(master, name, BigInt(name.length));
-    if (failed !== 0) throw new OsError("ptsname_r", failed);
+    if (failed !== 0) throw osError("ptsname_r", failed);
     const slavePath = new TextDecoder().decode(name.subarray(0, name.indexOf(0)));
     const size = new Uint16Array([window.rows, window.cols, 0, 0]);
     if (c.ioctl(master, BigInt(TIOCSWINSZ), new Uint8Array(size.buffer)) !== 0) {
-      throw new OsError("ioctl(TIOCSWINSZ)", errno());
+      throw osError("ioctl(TIOCSWINSZ)", errno());
     }
     const slave = c.open(cString(slavePath), O.RDWR | O.NOCTTY | O.CLOEXEC, 0);
-    if (slave < 0) throw new OsError(`open(${slavePath})`, errno());
+    if (slave < 0) throw osError(`open(${slavePath})`, errno());
     return { master, slave, slavePath };
   } catch (error) {
     closeFd(master);

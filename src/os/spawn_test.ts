@@ -1,9 +1,9 @@
 import { assert, assertEquals, assertThrows } from "../../tests/assert.ts";
 import { isProgramNotFound, spawnChild, SpawnError } from "./spawn.ts";
 import { closeFd, makePipe, reap } from "./fd.ts";
-import { libc } from "../os/libc.ts";
+import { libc } from "./libc.ts";
 import { openPty } from "./pty.ts";
-import { memfdExecutable } from "../os/executable.ts";
+import { memfdExecutable } from "./executable.ts";
 
 const ENV = { PATH: "/usr/local/bin:/usr/bin:/bin" };
 

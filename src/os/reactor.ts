@@ -14,7 +14,7 @@
  * const reactor = new Reactor();
  * reactor.watch(fd, POLL.IN, (revents) => drain(fd));
  */
-import { libc, POLL } from "../os/libc.ts";
+import { libc, POLL } from "./libc.ts";
 import { closeFd, eventfdOpen, readSome } from "./fd.ts";
 
 /** Called on the JS thread with poll's revents for the fd. */

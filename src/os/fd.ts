@@ -7,25 +7,16 @@
  * const [readEnd, writeEnd] = makePipe();
  * setNonblocking(readEnd);
  */
-import { ERRNO, errno, F, libc, O, SYS, WAIT } from "../os/libc.ts";
+import { ERRNO, errno, F, libc, O, SYS, WAIT } from "./libc.ts";
+import { osError } from "./os_error.ts";
 
 /** Bytes asked for as the pipe buffer of a child's stdout/stderr (fewer wake-ups in a flood). */
 const PIPE_BUFFER_BYTES = 1024 * 1024;
 
-/** An OS call that failed, with its errno. */
-export class OsError extends Error {
-  readonly errno: number;
-  constructor(what: string, code: number) {
-    super(`${what} failed (errno ${code})`);
-    this.name = "OsError";
-    this.errno = code;
-  }
-}
-
 /** A pipe with O_CLOEXEC on both ends: [read end, write end]. */
 export function makePipe(): [number, number] {
   const fds = new Int32Array(2);
-  if (libc().pipe2(fds, O.CLOEXEC) !== 0) throw new OsError("pipe2", errno());
+  if (libc().pipe2(fds, O.CLOEXEC) !== 0) throw osError("pipe2", errno());
   return [fds[0], fds[1]];
 }
 
@@ -38,7 +29,7 @@ export function growPipe(fd: number): void {
 export function setNonblocking(fd: number): void {
   const c = libc();
   const flags = c.fcntl(fd, F.GETFL, 0);
-  if (flags < 0 || c.fcntl(fd, F.SETFL, flags | O.NONBLOCK) < 0) throw new OsError("fcntl", errno());
+  if (flags < 0 || c.fcntl(fd, F.SETFL, flags | O.NONBLOCK) < 0) throw osError("fcntl", errno());
 }
 
 /** Closes `fd`, ignoring errors (it is never reused by us afterwards). */
@@ -80,14 +71,14 @@ export function writeSome(fd: number, bytes: Uint8Array<ArrayBuffer>): WriteResu
 /** A pidfd for `pid` (readable once the child has exited). */
 export function pidfdOpen(pid: number): number {
   const fd = Number(libc().syscall(BigInt(SYS.pidfd_open), BigInt(pid), 0n));
-  if (fd < 0) throw new OsError("pidfd_open", errno());
+  if (fd < 0) throw osError("pidfd_open", errno());
   return fd;
 }
 
 /** A nonblocking, close-on-exec eventfd. */
 export function eventfdOpen(): number {
   const fd = libc().eventfd(0, O.NONBLOCK | O.CLOEXEC);
-  if (fd < 0) throw new OsError("eventfd", errno());
+  if (fd < 0) throw osError("eventfd", errno());
   return fd;
 }
 
@@ -102,7 +93,7 @@ export function reap(pid: number): ExitStatus | null {
     if (result === 0) return null;
     if (result < 0) {
       if (errno() === ERRNO.EINTR) continue;
-      throw new OsError(`waitpid(${pid})`, errno());
+      throw osError(`waitpid(${pid})`, errno());
     }
     const raw = status[0];
     const termSignal = raw & 0x7f;

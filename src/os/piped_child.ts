@@ -13,27 +13,12 @@
  * for await (const chunk of child.chunks()) { if (enough(chunk)) { child.kill(); break; } }
  * const outcome = await child.finish();
  */
-import { cString, errno, libc, O, POLL, SIGNALS } from "../os/libc.ts";
+import { cString, errno, libc, O, POLL, SIGNALS } from "./libc.ts";
 import type { Spawner, SpawnRequest } from "./spawn_request.ts";
 import type { Reactor } from "./reactor.ts";
-import {
-  closeFd,
-  type ExitStatus,
-  growPipe,
-  killGroup,
-  makePipe,
-  OsError,
-  pidfdOpen,
-  readSome,
-  reap,
-  reapKilled,
-  setNonblocking,
-} from "./fd.ts";
-
-/** Reads per pipe per wake-up before yielding to other fds and the event loop. */
-const MAX_READS_PER_WAKE = 8;
-/** A read this large means the default pipe buffer was full: grow it (growing up front costs ms per spawn). */
-const GROW_PIPE_AFTER_BYTES = 65536;
+import { osError } from "./os_error.ts";
+import { closeFd, type ExitStatus, killGroup, makePipe, reap } from "./fd.ts";
+import { launchChild, PipeReader } from "./child.ts";
 
 /** Bounds of one child's buffering. */
 export interface PipedLimits {
@@ -75,7 +60,7 @@ export interface PipedChild extends AsyncDisposable {
 
 function openDevNull(): number {
   const fd = libc().open(cString("/dev/null"), O.RDONLY | O.CLOEXEC, 0);
-  if (fd < 0) throw new OsError("open /dev/null", errno());
+  if (fd < 0) throw osError("open /dev/null", errno());
   return fd;
 }
 
@@ -105,30 +90,12 @@ export async function startPipedChild(
     throw error;
   }
   const { stdinFd: _stdin, signal, ...spawn } = request;
-  let pid: number;
-  try {
-    pid = await spawner({ ...spawn, stdio: { stdin, stdout: stdout[1], stderr: stderr[1] } });
-  } catch (error) {
-    closeFd(stdout[0]);
-    closeFd(stderr[0]);
-    throw error;
-  } finally {
-    if (request.stdinFd === undefined) closeFd(stdin);
-    closeFd(stdout[1]);
-    closeFd(stderr[1]);
-  }
-  let pidfd: number;
-  try {
-    pidfd = pidfdOpen(pid);
-    setNonblocking(stdout[0]);
-    setNonblocking(stderr[0]);
-  } catch (error) {
-    killGroup(pid, SIGNALS.KILL);
-    closeFd(stdout[0]);
-    closeFd(stderr[0]);
-    await reapKilled(pid);
-    throw error;
-  }
+  const childEnds = [stdout[1], stderr[1], ...(request.stdinFd === undefined ? [stdin] : [])];
+  const { pid, pidfd } = await launchChild(
+    spawner,
+    { ...spawn, stdio: { stdin, stdout: stdout[1], stderr: stderr[1] } },
+    { parent: [stdout[0], stderr[0]], child: childEnds },
+  );
   return new RunningChild(reactor, limits, signal, pid, pidfd, stdout[0], stderr[0]);
 }
 
@@ -139,8 +106,8 @@ class RunningChild implements PipedChild {
   readonly #signal: AbortSignal | undefined;
   readonly #pid: number;
   readonly #onAbort = () => this.kill();
-  #stdout: number | null;
-  #stderr: number | null;
+  #stdout: PipeReader | null;
+  #stderr: PipeReader | null;
   #pidfd: number | null;
   #exit: ExitStatus | null = null;
   #killed = false;
@@ -150,7 +117,6 @@ class RunningChild implements PipedChild {
   #paused = false;
   /** Set by finish() when the caller no longer reads: stdout is read to its end and dropped. */
   #discard = false;
-  #grown = false;
   readonly #errParts: Uint8Array[] = [];
   #errKept = 0;
   /** Resolvers of whoever waits for the next change (a chunk, an EOF, the exit). */
@@ -172,8 +138,8 @@ class RunningChild implements PipedChild {
     this.#signal = signal;
     this.#pid = pid;
     this.#pidfd = pidfd;
-    this.#stdout = out;
-    this.#stderr = err;
+    this.#stdout = new PipeReader(out);
+    this.#stderr = new PipeReader(err);
     this.ended = new Promise((resolve) => this.#resolveEnded = resolve);
     this.#reactor.watch(out, POLL.IN, () => this.#readStdout());
     this.#reactor.watch(err, POLL.IN, () => this.#readStderr());
@@ -232,29 +198,26 @@ class RunningChild implements PipedChild {
   }
 
   #readStdout(): void {
-    const fd = this.#stdout;
-    if (fd === null) return;
-    const scratch = this.#reactor.scratch;
+    const reader = this.#stdout;
+    if (reader === null) return;
     const limit = this.#limits.bufferedBytes;
-    for (let reads = 0; reads < MAX_READS_PER_WAKE && this.#queued < limit; reads++) {
-      const result = readSome(fd, scratch);
-      if (result === "again") break;
-      if (result === "eof") {
-        this.#closeStdout();
-        return;
-      }
-      if (!this.#discard) {
-        this.#queue.push(scratch.slice(0, result));
-        this.#queued += result;
-      }
-      if (result >= GROW_PIPE_AFTER_BYTES && !this.#grown) {
-        this.#grown = true;
-        growPipe(fd);
-      }
+    const ended = reader.read(
+      this.#reactor,
+      (chunk) => {
+        if (this.#discard) return;
+        this.#queue.push(chunk.slice());
+        this.#queued += chunk.length;
+      },
+      undefined,
+      () => this.#queued < limit,
+    );
+    if (ended === "eof") {
+      this.#closeStdout();
+      return;
     }
     if (this.#queued >= limit && !this.#paused) {
       this.#paused = true;
-      this.#reactor.unwatch(fd);
+      this.#reactor.unwatch(reader.fd);
     }
     this.#notify();
   }
@@ -262,36 +225,29 @@ class RunningChild implements PipedChild {
   #resumeIfDrained(): void {
     if (!this.#paused || this.#stdout === null || this.#queued >= this.#limits.bufferedBytes / 2) return;
     this.#paused = false;
-    const fd = this.#stdout;
-    this.#reactor.watch(fd, POLL.IN, () => this.#readStdout());
+    this.#reactor.watch(this.#stdout.fd, POLL.IN, () => this.#readStdout());
   }
 
   #closeStdout(): void {
     if (this.#stdout === null) return;
-    this.#reactor.close(this.#stdout);
+    this.#reactor.close(this.#stdout.fd);
     this.#stdout = null;
     this.#notify();
   }
 
   #readStderr(): void {
-    const fd = this.#stderr;
-    if (fd === null) return;
-    const scratch = this.#reactor.scratch;
-    for (let reads = 0; reads < MAX_READS_PER_WAKE; reads++) {
-      const result = readSome(fd, scratch);
-      if (result === "again") return;
-      if (result === "eof") {
-        this.#reactor.close(fd);
-        this.#stderr = null;
-        this.#notify();
-        return;
-      }
-      const keep = Math.min(result, this.#limits.stderrKeepBytes - this.#errKept);
-      if (keep > 0) {
-        this.#errParts.push(scratch.slice(0, keep));
-        this.#errKept += keep;
-      }
-    }
+    const reader = this.#stderr;
+    if (reader === null) return;
+    const ended = reader.read(this.#reactor, (chunk) => {
+      const keep = Math.min(chunk.length, this.#limits.stderrKeepBytes - this.#errKept);
+      if (keep <= 0) return;
+      this.#errParts.push(chunk.slice(0, keep));
+      this.#errKept += keep;
+    });
+    if (ended !== "eof") return;
+    this.#reactor.close(reader.fd);
+    this.#stderr = null;
+    this.#notify();
   }
 
   #onExit(): void {

@@ -13,8 +13,8 @@
  *   stdio: { stdin: inR, stdout: outW, stderr: errW } });
  */
 import * as path from "node:path";
-import { cString, ERRNO, errno, F, libc, O, SPAWN } from "../os/libc.ts";
-import { fdPath } from "../os/fs_at.ts";
+import { cString, ERRNO, errno, F, libc, O, SPAWN } from "./libc.ts";
+import { fdPath } from "./fs_at.ts";
 import type { Spawner, SpawnRequest } from "./spawn_request.ts";
 
 /** Bytes reserved for glibc's opaque spawn structs (80 and 336 bytes on x86_64; room to spare). */
