@@ -114,3 +114,17 @@ Deno.test("initialize: serverInfo carries the title, description, website and an
   const png = Uint8Array.from(atob(icon.src.replace(/^data:image\/png;base64,/, "")), (c) => c.charCodeAt(0));
   assertEquals(png, await Deno.readFile(ICON_FILE));
 });
+
+Deno.test("server_info: four long instruction files still fit the 16 KiB text, each cut one naming its read_file", async () => {
+  await using server = await startServer();
+  const long = (name: string) =>
+    Array.from({ length: 300 }, (_, i) => `${name} line ${i} ${"x".repeat(20)}`).join("\n");
+  for (const name of ["AGENTS.md", "CLAUDE.md", "README.md", "README"]) {
+    await Deno.writeTextFile(`${server.workspace}/${name}`, long(name));
+  }
+  const result = await server.call("server_info", {});
+  assert(!result.isError, result.text);
+  assert(new TextEncoder().encode(result.text).length <= 16 * 1024, `${result.text.length}`);
+  assert(!result.text.includes("[… "), "the envelope had to cut the text");
+  assert(result.text.includes('next: read_file {"path":"AGENTS.md"}'), result.text.slice(-400));
+});

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { MAX_TEXT_BYTES } from "../envelope.ts";
+import { utf8CutIndex } from "../text/utf8.ts";
 import { defineTool } from "./tool.ts";
 import { SERVER_NAME, SERVER_VERSION } from "../version.ts";
 import { projectContext } from "../project/context.ts";
@@ -252,12 +254,43 @@ export const serverInfoTool = defineTool({
           }`
       }`,
       `tools (${catalog.length}): ${catalog.map((tool) => tool.name).join(", ")}`,
-      ...project.instructions.map((file) =>
-        `\n--- ${file.path} (first ${
-          file.excerpt.length < file.bytes ? `part of ${file.bytes} bytes` : "all"
-        }) ---\n${file.excerpt}`
-      ),
     ];
-    return { text: lines.join("\n"), data };
+    return { text: [...lines, ...excerptLines(project.instructions, lines.join("\n"))].join("\n"), data };
   },
 });
+
+/** Room the text keeps for its own lines around the excerpts. */
+const EXCERPT_SLACK_BYTES = 512;
+
+/**
+ * The instruction files' excerpts as the text shows them: whole while they fit in the 16 KiB text after `head`,
+ * the one that does not cut at a line end, each cut one ending with the read_file call that shows the rest.
+ */
+function excerptLines(files: { path: string; excerpt: string; bytes: number }[], head: string): string[] {
+  const encoder = new TextEncoder();
+  let room = MAX_TEXT_BYTES - encoder.encode(head).length - EXCERPT_SLACK_BYTES;
+  const lines: string[] = [];
+  for (const file of files) {
+    const whole = file.excerpt.length >= file.bytes;
+    const next = `next: read_file ${JSON.stringify({ path: file.path })}`;
+    const title = `\n--- ${file.path} (first ${whole ? "all" : `part of ${file.bytes} bytes`}) ---`;
+    const needed = encoder.encode(`${title}\n${file.excerpt}\n${next}`).length;
+    if (needed <= room) {
+      lines.push(title, file.excerpt, ...(whole ? [] : [next]));
+      room -= needed;
+      continue;
+    }
+    const bytes = encoder.encode(file.excerpt);
+    const fit = room - encoder.encode(`${title}\n\n${next}`).length;
+    const cut = fit <= 0 ? 0 : bytes.lastIndexOf(0x0a, utf8CutIndex(bytes, fit) - 1) + 1;
+    if (cut > 0) {
+      lines.push(
+        title.replace("(first ", "(first lines of "),
+        new TextDecoder().decode(bytes.subarray(0, cut)).trimEnd(),
+        next,
+      );
+    } else lines.push(`\n--- ${file.path}: not shown (no room left) --- ${next}`);
+    room = 0;
+  }
+  return lines;
+}
