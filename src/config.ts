@@ -5,6 +5,7 @@
  * const parsed = parseArgs(["--workspace", "/repo", "--mode", "trusted"]);
  * if (parsed.kind === "run") console.error(parsed.config.mode);
  */
+import { AUDIT_LIMITS, AUDIT_LOG_ENV } from "./audit/limits.ts";
 
 /** Permission modes, from most to least restrictive. */
 export const MODES = ["safe", "trusted", "dangerous"] as const;
@@ -29,12 +30,19 @@ export interface Config {
   httpNoAuth: boolean;
   viewImageEnabled: boolean;
   fakeReadonlyAnnotations: boolean;
+  /** --audit-log (else WORKCELL_AUDIT_LOG) as given, or null: no audit trail (src/audit/). */
+  auditLog: string | null;
+  /** The size at which the audit log is rotated. */
+  auditLogMaxBytes: number;
+  /** Whether a log that cannot be written (or that commands may write) stops the server. */
+  auditRequired: boolean;
 }
 
 /** What the command line asks for. */
 export type ParsedArgs =
   | { kind: "run"; config: Config }
   | { kind: "card"; config: Config }
+  | { kind: "audit-summary"; file: string }
   | { kind: "help" }
   | { kind: "version" };
 
@@ -50,7 +58,8 @@ export class UsageError extends Error {
 export const USAGE = `usage: workcell [--workspace DIR] [--mode safe|trusted|dangerous]
                 [--http HOST:PORT] [--auth-token-file FILE] [--http-no-auth]
                 [--disable-view-image] [--dangerously-fake-readonly-annotations]
-                [--print-server-card] [--version] [--help]
+                [--audit-log FILE] [--audit-log-max-bytes SIZE] [--audit-required]
+                [--audit-summary FILE] [--print-server-card] [--version] [--help]
 
   --workspace DIR    confine every tool to DIR (default: $CLAUDE_PROJECT_DIR, else the client's
                      MCP roots, else the current directory; never / or the home directory
@@ -65,16 +74,33 @@ export const USAGE = `usage: workcell [--workspace DIR] [--mode safe|trusted|dan
                      leave view_image out of tools/list (clients without image content)
   --dangerously-fake-readonly-annotations
                      advertise every tool as read-only in tools/list; behaviour is unchanged
+  --audit-log FILE   append one JSON line per session start/end and tool call to FILE
+                     (or set ${AUDIT_LOG_ENV}); secrets and contents are never written
+  --audit-log-max-bytes SIZE
+                     rotate the audit log at SIZE bytes (K, M, G suffixes; default
+                     ${AUDIT_LIMITS.defaultMaxBytes / 1024 / 1024}M), keeping ${AUDIT_LIMITS.keptFiles} old files
+  --audit-required   stop instead of serving on when the audit log cannot be written
+  --audit-summary FILE
+                     print a summary of the audit log FILE (and its rotated files) and exit
   --print-server-card
                      print the server card (name, version, transport, tools, auth) as JSON and exit
   --version          print the version and exit
   --help             print this help and exit`;
 
-const VALUE_FLAGS = ["--workspace", "--mode", "--http", "--auth-token-file"] as const;
+const VALUE_FLAGS = [
+  "--workspace",
+  "--mode",
+  "--http",
+  "--auth-token-file",
+  "--audit-log",
+  "--audit-log-max-bytes",
+  "--audit-summary",
+] as const;
 const SWITCH_FLAGS = [
   "--http-no-auth",
   "--disable-view-image",
   "--dangerously-fake-readonly-annotations",
+  "--audit-required",
   "--print-server-card",
   "--version",
   "--help",
@@ -100,14 +126,33 @@ export function parseHttpAddress(value: string): HttpAddress {
   return { host, port };
 }
 
+const SIZE_UNITS: Record<string, number> = { "": 1, K: 1024, M: 1024 ** 2, G: 1024 ** 3 };
+
+/**
+ * Parses `--audit-log-max-bytes`: bytes, or with a K, M or G suffix (powers of 1024).
+ *
+ * @example
+ * parseSize("16M"); // 16777216
+ */
+export function parseSize(value: string): number {
+  const match = /^(\d{1,12})([KMG]?)$/i.exec(value);
+  if (!match) throw new UsageError(`--audit-log-max-bytes expects a size such as 16M, got ${JSON.stringify(value)}`);
+  const bytes = Number(match[1]) * SIZE_UNITS[match[2].toUpperCase()];
+  if (bytes < AUDIT_LIMITS.minMaxBytes) {
+    throw new UsageError(`--audit-log-max-bytes must be at least ${AUDIT_LIMITS.minMaxBytes / 1024}K, got ${value}`);
+  }
+  return bytes;
+}
+
 /**
  * Parses the command line strictly: unknown flags, missing values, repeated
- * flags and positional arguments are errors.
+ * flags and positional arguments are errors. `env` supplies the audit log
+ * (WORKCELL_AUDIT_LOG) when `--audit-log` does not.
  *
  * @example
  * parseArgs(["--mode=trusted"]);
  */
-export function parseArgs(args: readonly string[]): ParsedArgs {
+export function parseArgs(args: readonly string[], env: Readonly<Record<string, string | undefined>> = {}): ParsedArgs {
   const values = new Map<string, string>();
   const switches = new Set<string>();
   for (let i = 0; i < args.length; i++) {
@@ -137,6 +182,8 @@ export function parseArgs(args: readonly string[]): ParsedArgs {
   }
   if (switches.has("--help")) return { kind: "help" };
   if (switches.has("--version")) return { kind: "version" };
+  const summary = values.get("--audit-summary");
+  if (summary !== undefined) return { kind: "audit-summary", file: summary };
 
   const mode = values.get("--mode") ?? "safe";
   if (!(MODES as readonly string[]).includes(mode)) {
@@ -152,6 +199,12 @@ export function parseArgs(args: readonly string[]): ParsedArgs {
   if (http && httpNoAuth && !isLoopbackHost(http.host)) {
     throw new UsageError(`--http-no-auth is refused on non-loopback host ${http.host}; give a token instead`);
   }
+  const auditLog = values.get("--audit-log") ?? (env[AUDIT_LOG_ENV] || null);
+  const maxBytes = values.get("--audit-log-max-bytes");
+  if (!auditLog && maxBytes !== undefined) throw new UsageError("--audit-log-max-bytes only applies with --audit-log");
+  if (!auditLog && switches.has("--audit-required")) {
+    throw new UsageError(`--audit-required needs --audit-log FILE (or ${AUDIT_LOG_ENV})`);
+  }
   return {
     kind: switches.has("--print-server-card") ? "card" : "run",
     config: {
@@ -162,6 +215,9 @@ export function parseArgs(args: readonly string[]): ParsedArgs {
       httpNoAuth,
       viewImageEnabled: !switches.has("--disable-view-image"),
       fakeReadonlyAnnotations: switches.has("--dangerously-fake-readonly-annotations"),
+      auditLog,
+      auditLogMaxBytes: maxBytes === undefined ? AUDIT_LIMITS.defaultMaxBytes : parseSize(maxBytes),
+      auditRequired: switches.has("--audit-required"),
     },
   };
 }
