@@ -14,6 +14,7 @@
  * await trail.close();
  */
 import * as path from "node:path";
+import { z } from "zod";
 import type { Mode } from "../config.ts";
 import type { SandboxDescription } from "../policy/child_policy.ts";
 import { SERVER_NAME, SERVER_VERSION } from "../version.ts";
@@ -34,25 +35,31 @@ export interface AuditOptions {
   env: Record<string, string>;
   /** Other values to redact (the HTTP bearer token). */
   secrets: readonly string[];
-  /** Called once, under `required`, when an event could not be written; the server stops. */
-  onFatal(message: string): void;
+  /**
+   * Called once, under `required`, when an event could not be written: it stops the server, so the call that
+   * could not be recorded is never answered (the event's write waits on it).
+   */
+  onFatal(message: string): void | Promise<void>;
 }
 
+/** What server_info reports of the trail (`server_info.audit`). */
+export const auditStatusSchema = z.object({
+  enabled: z.boolean().describe("Whether --audit-log (or WORKCELL_AUDIT_LOG) names a log."),
+  path: z.string().nullable(),
+  required: z.boolean().describe("--audit-required: a log that cannot be written stops the server."),
+  max_bytes: z.int().describe("Size at which the log is rotated."),
+  kept_files: z.int().describe("Rotated files kept beside it (FILE.1 the newest)."),
+  state: z.enum(["off", "ok", "failing"]).describe(
+    "failing: the last event could not be written (last_error says why).",
+  ),
+  events_written: z.int(),
+  events_lost: z.int().describe("Events that could not be written."),
+  last_error: z.string().nullable(),
+  warnings: z.array(z.string()).describe("Why commands could alter the log (it lies where they may write)."),
+});
+
 /** What server_info reports of the trail. */
-export interface AuditStatus {
-  enabled: boolean;
-  path: string | null;
-  required: boolean;
-  max_bytes: number;
-  kept_files: number;
-  /** off: no --audit-log; ok: the last event was written; failing: it was not (see last_error). */
-  state: "off" | "ok" | "failing";
-  events_written: number;
-  events_lost: number;
-  last_error: string | null;
-  /** Why commands could alter the log (it lies where they may write). */
-  warnings: string[];
-}
+export type AuditStatus = z.infer<typeof auditStatusSchema>;
 
 /** The status of a server without `--audit-log`. */
 export const AUDIT_OFF: AuditStatus = {
@@ -252,7 +259,7 @@ export class AuditTrail {
         this.#lastError = null;
       }
     } catch (error) {
-      this.#failed(error, true);
+      await this.#failed(error, true);
     }
   }
 
@@ -260,7 +267,7 @@ export class AuditTrail {
     await this.#file.sync().catch((error) => this.#failed(error, false));
   }
 
-  #failed(error: unknown, lostEvent: boolean): void {
+  #failed(error: unknown, lostEvent: boolean): void | Promise<void> {
     const message = (error as Error).message;
     if (lostEvent) this.#lost++;
     const first = this.#lastError === null;
@@ -268,7 +275,7 @@ export class AuditTrail {
     if (this.#options.required) {
       if (this.#fatal) return;
       this.#fatal = true;
-      this.#options.onFatal(`audit log ${this.path}: ${message} (--audit-required: the server stops)`);
+      return this.#options.onFatal(`audit log ${this.path}: ${message} (--audit-required: the server stops)`);
     } else if (first) {
       console.error(
         `${SERVER_NAME}: audit log ${this.path}: ${message}; events are not being recorded (server_info.audit says more)`,

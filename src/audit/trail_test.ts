@@ -106,7 +106,7 @@ Deno.test("trail: an unwritable log is reported and retried, never thrown", asyn
 Deno.test("trail: under --audit-required the first lost event is fatal, once", async () => {
   const fatal: string[] = [];
   await withTrail(
-    { file: "/proc/version/audit.jsonl", required: true, onFatal: (message) => fatal.push(message) },
+    { file: "/proc/version/audit.jsonl", required: true, onFatal: (message) => void fatal.push(message) },
     async (trail) => {
       const session = trail.session({ id: "s1", transport: "stdio" }, false);
       await session.call(record({}), BEGIN);
