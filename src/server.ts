@@ -304,7 +304,7 @@ export function createMcpServer(
         durationMs: performance.now() - started,
         cancelled: extra.signal.aborted,
         grants: [...sessionState.grants],
-        sandbox: async () => (await binding.bound?.services.policy.sandbox(sessionState.grants))?.commands ?? null,
+        sandbox: () => binding.bound?.services.policy.appliedSandbox(sessionState.grants) ?? null,
       }, auditBegin());
     }
   });

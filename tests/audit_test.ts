@@ -11,7 +11,7 @@ import * as path from "node:path";
 import { Ajv } from "ajv";
 import formats from "ajv-formats";
 import { assert, assertEquals } from "./assert.ts";
-import { NOBODY, serverCommand, startServer, tempWorkspace, unprivileged } from "./harness.ts";
+import { type CallResult, NOBODY, serverCommand, startServer, tempWorkspace, unprivileged } from "./harness.ts";
 import { startHttpServer, TEST_TOKEN } from "./http_harness.ts";
 import { commitAll, initRepo, writeFiles } from "./git_fixtures.ts";
 import { encodeFixture, makeBitmap } from "./image_fixtures.ts";
@@ -105,7 +105,8 @@ Deno.test("audit: a session using every tool writes one valid event per call, wi
     ["read_file", { nope: 1 }],
     ["no_such_tool", {}],
   ];
-  for (const [tool, args] of script) await server.call(tool, args);
+  const answers = new Map<string, CallResult>();
+  for (const [tool, args] of script) answers.set(tool, await server.call(tool, args));
   assertEquals(new Set(["exec_command", ...script.map(([tool]) => tool)]).size, CATALOG.length + 1);
   await server.close();
 
@@ -141,6 +142,8 @@ Deno.test("audit: a session using every tool writes one valid event per call, wi
     "safe",
     "running",
   ]);
+  // The sandbox the command ran under is the session's report for commands (check_exec_environment).
+  assertEquals(exec.facts.exec?.sandbox, answers.get("check_exec_environment")!.structured.sandbox.commands);
   assert(exec.facts.exec?.sandbox?.layers.includes("capabilities"), JSON.stringify(exec.facts.exec));
   assertEquals((outcome("write_stdin").arguments as { chars: unknown }).chars, { bytes: CONTENT.length + 1 });
   assertEquals(outcome("write_stdin").facts.command?.stdout_bytes, CONTENT.length + 1);

@@ -19,7 +19,7 @@ import type { Mode } from "../config.ts";
 import type { SandboxDescription } from "../policy/child_policy.ts";
 import { SERVER_NAME, SERVER_VERSION } from "../version.ts";
 import { AUDIT_FORMAT_VERSION, type AuditEvent, type SessionStartEvent, type ToolCallEvent } from "./event.ts";
-import { callFacts, gateDecision, outcomeOf, type Structured } from "./facts.ts";
+import { callFacts, outcomeOf, type Structured } from "./facts.ts";
 import { AuditFile } from "./file.ts";
 import { AUDIT_LIMITS } from "./limits.ts";
 import { digest, Redactor } from "./redact.ts";
@@ -90,8 +90,8 @@ export interface CallRecord {
   cancelled: boolean;
   /** The session's grants after the call. */
   grants: readonly string[];
-  /** The commands' sandbox of the session, asked only when exec_command started a command. */
-  sandbox(): Promise<SandboxDescription | null>;
+  /** The sandbox the command exec_command started runs under, asked only when it started one. */
+  sandbox(): SandboxDescription | null;
 }
 
 /** What is known of a session at initialize. */
@@ -336,7 +336,6 @@ export class SessionAudit {
     const redactor = this.#trail.redactor();
     const { outcome, refusal } = outcomeOf(record.structured);
     const started = record.tool === "exec_command" && record.structured?.ok === true;
-    const sandbox = started && gateDecision({ outcome }) === "allowed" ? await record.sandbox() : null;
     const event: ToolCallEvent = {
       ...this.#common(record.startedAt),
       event: "tool_call",
@@ -350,7 +349,7 @@ export class SessionAudit {
       facts: callFacts(record.tool, record.parsed, record.structured, {
         mode: this.#trail.mode(),
         grants: record.grants,
-        sandbox,
+        sandbox: started ? record.sandbox() : null,
         text: (value) => redactor.text(value),
       }),
     };

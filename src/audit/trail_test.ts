@@ -17,7 +17,7 @@ function record(overrides: Partial<CallRecord>): CallRecord {
     durationMs: 1.2345,
     cancelled: false,
     grants: [],
-    sandbox: () => Promise.resolve(null),
+    sandbox: () => null,
     ...overrides,
   };
 }
