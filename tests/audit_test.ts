@@ -16,6 +16,7 @@ import { startHttpServer, TEST_TOKEN } from "./http_harness.ts";
 import { commitAll, initRepo, writeFiles } from "./git_fixtures.ts";
 import { encodeFixture, makeBitmap } from "./image_fixtures.ts";
 import { CATALOG } from "../src/catalog.ts";
+import { parseArgs } from "../src/config.ts";
 import { AUDIT_LIMITS } from "../src/audit/limits.ts";
 import type { AuditEvent, ToolCallEvent } from "../src/audit/event.ts";
 
@@ -346,5 +347,16 @@ Deno.test("audit: as an ordinary user the log is written where that user may wri
     assert(/denied/i.test(audit.last_error), audit.last_error);
   } finally {
     await Deno.remove(workspace, { recursive: true });
+  }
+});
+
+Deno.test("audit: the README's CI example gives workcell only flags the parser accepts", async () => {
+  const readme = await Deno.readTextFile(new URL("../README.md", import.meta.url));
+  const section = readme.slice(readme.indexOf("## The audit trail"), readme.indexOf("## How confinement works"));
+  const lines = [...section.matchAll(/npx -y workcell ([^`\n]*)/g)].map((match) => match[1]);
+  assertEquals(lines.length, 2);
+  for (const line of lines) {
+    const argv = [...line.matchAll(/"([^"]*)"|(\S+)/g)].map((match) => match[1] ?? match[2]);
+    parseArgs(argv, { WORKCELL_AUDIT_LOG: "/tmp/audit.jsonl" });
   }
 });

@@ -17,6 +17,7 @@ import { MAX_BLAME_LINE_CHARS, MAX_BLAME_LINES } from "../git/blame.ts";
 import { GIT_TIMEOUT_MS } from "../git/runner.ts";
 import { MAX_PATCH_FILE_BYTES } from "../patch/match.ts";
 import { MAX_DIFF_BYTES } from "../patch/preview.ts";
+import { AUDIT_LIMITS } from "../audit/limits.ts";
 
 /** [what, value, enforced in]. */
 const LIMITS: readonly [string, string, string][] = [
@@ -48,6 +49,20 @@ const LIMITS: readonly [string, string, string][] = [
   ["view_image decoded size (from the header)", `${MAX_IMAGE_PIXELS} pixels`, "src/image/view.ts"],
   ["view_image default max_width / max_height", `${DEFAULT_MAX_DIMENSION} pixels`, "src/image/view.ts"],
   ["view_image image sent (before base64)", `${MAX_OUTPUT_BYTES} bytes`, "src/image/render.ts"],
+  [
+    "audit log size before rotation (default of `--audit-log-max-bytes`)",
+    `${AUDIT_LIMITS.defaultMaxBytes} bytes`,
+    "src/audit/limits.ts",
+  ],
+  ["audit log: smallest `--audit-log-max-bytes`", `${AUDIT_LIMITS.minMaxBytes} bytes`, "src/audit/limits.ts"],
+  ["audit log: rotated files kept", `${AUDIT_LIMITS.keptFiles}`, "src/audit/limits.ts"],
+  ["audit event line", `${AUDIT_LIMITS.maxEventBytes} bytes`, "src/audit/limits.ts"],
+  [
+    "audit: a string argument logged as text (longer: size and SHA-256)",
+    `${AUDIT_LIMITS.maxInlineArgumentBytes} bytes`,
+    "src/audit/limits.ts",
+  ],
+  ["audit: items listed per list in an event", `${AUDIT_LIMITS.maxListed}`, "src/audit/limits.ts"],
 ];
 
 /** The limits table. */
