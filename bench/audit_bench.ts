@@ -11,17 +11,10 @@ import * as path from "node:path";
 import { startServer, type TestServer } from "../tests/harness.ts";
 import { AuditTrail } from "../src/audit/trail.ts";
 import { AUDIT_LIMITS } from "../src/audit/limits.ts";
+import { formatMs, latencyStats } from "./latency.ts";
 
 const ROUNDS = 300;
 const WARMUP = 30;
-
-function stats(samples: number[]) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-  return { median: at(0.5), p90: at(0.9) };
-}
-
-const fmt = (ms: number) => ms < 1 ? `${(ms * 1000).toFixed(0)} µs` : `${ms.toFixed(2)} ms`;
 
 type Call = [string, (round: number) => Record<string, unknown>];
 const CALLS: Call[] = [
@@ -91,16 +84,22 @@ try {
   await trail.close();
 
   const rows = CALLS.flatMap(([tool]) => {
-    const off = stats(samples[tool].off);
-    const on = stats(samples[tool].on);
+    const off = latencyStats(samples[tool].off);
+    const on = latencyStats(samples[tool].on);
     return [
-      [`${tool} median`, fmt(off.median), fmt(on.median), (on.median / off.median).toFixed(2)],
-      [`${tool} p90`, fmt(off.p90), fmt(on.p90), (on.p90 / off.p90).toFixed(2)],
+      [`${tool} median`, formatMs(off.median), formatMs(on.median), (on.median / off.median).toFixed(2)],
+      [`${tool} p90`, formatMs(off.p90), formatMs(on.p90), (on.p90 / off.p90).toFixed(2)],
     ];
   });
-  const all = (which: "off" | "on") => CALLS.reduce((sum, [tool]) => sum + stats(samples[tool][which]).median, 0);
-  rows.push(["sum of the four medians", fmt(all("off")), fmt(all("on")), (all("on") / all("off")).toFixed(2)]);
-  rows.push(["one event built and appended (domain level, median)", "—", fmt(stats(domain).median), "—"]);
+  const all = (which: "off" | "on") =>
+    CALLS.reduce((sum, [tool]) => sum + latencyStats(samples[tool][which]).median, 0);
+  rows.push([
+    "sum of the four medians",
+    formatMs(all("off")),
+    formatMs(all("on")),
+    (all("on") / all("off")).toFixed(2),
+  ]);
+  rows.push(["one event built and appended (domain level, median)", "—", formatMs(latencyStats(domain).median), "—"]);
   console.log([
     "## Audit trail: added cost per call (--audit-log on vs off)",
     "",
