@@ -360,3 +360,37 @@ Deno.test("audit: the README's CI example gives workcell only flags the parser a
     parseArgs(argv, { WORKCELL_AUDIT_LOG: "/tmp/audit.jsonl" });
   }
 });
+
+Deno.test("audit: a session handed to a process in the client's root keeps its id and starts once", async () => {
+  await using logs = await logDir();
+  const launchDir = await tempWorkspace();
+  const root = await tempWorkspace();
+  try {
+    {
+      await using server = await startServer({
+        workspace: null,
+        cwd: launchDir,
+        roots: [`file://${root}`],
+        args: ["--audit-log", logs.log],
+      });
+      const [, info] = await Promise.all([server.call("list_dir", {}), server.call("server_info", {})]);
+      // The process that answered initialize re-executed itself in the root (src/session/handoff.ts).
+      assertEquals([info.structured.workspace.root, info.structured.workspace.deno_write_grant], [root, "workspace"]);
+      await server.call("exec_command", { cmd: "true" });
+    }
+    const events = await eventually(logs.log, ended);
+    assertEquals(events.map((event) => event.event), [
+      "session_start",
+      "tool_call",
+      "tool_call",
+      "tool_call",
+      "session_end",
+    ]);
+    assertEquals(new Set(events.map((event) => event.session)).size, 1);
+    assertEquals(new Set(events.map((event) => event.pid)).size, 1, "execve keeps the pid");
+    assertEquals(calls(events).map((event) => event.outcome), ["ok", "ok", "ok"]);
+  } finally {
+    await Deno.remove(launchDir, { recursive: true });
+    await Deno.remove(root, { recursive: true });
+  }
+});
