@@ -16,7 +16,7 @@ import { AUDIT_LIMITS } from "./limits.ts";
 export const AUDIT_FORMAT_VERSION = 1;
 
 /** A value logged by its size (and, from 32 bytes on, its SHA-256) instead of its text. */
-export const digestSchema = z.strictObject({
+const digestSchema = z.strictObject({
   bytes: z.int().describe("UTF-8 bytes of the value."),
   sha256: z.string().regex(/^[0-9a-f]{64}$/).optional().describe(
     "Lowercase hex SHA-256 of the value's UTF-8 bytes; absent under 32 bytes, where it could be reversed by guessing.",
@@ -34,7 +34,7 @@ const common = {
 const implementation = z.strictObject({ name: z.string(), version: z.string() });
 
 /** A session began (its initialize request). */
-export const sessionStartSchema = z.strictObject({
+const sessionStartSchema = z.strictObject({
   ...common,
   event: z.literal("session_start"),
   server: implementation,
@@ -46,7 +46,7 @@ export const sessionStartSchema = z.strictObject({
 });
 
 /** A session ended. */
-export const sessionEndSchema = z.strictObject({
+const sessionEndSchema = z.strictObject({
   ...common,
   event: z.literal("session_end"),
   reason: z.enum(["closed", "shutdown"]).describe("closed: its transport closed; shutdown: the server stopped."),
@@ -55,7 +55,7 @@ export const sessionEndSchema = z.strictObject({
 });
 
 /** The state of a command after a call, as exec_command, write_stdin and kill_command reported it. */
-export const commandFactsSchema = z.strictObject({
+const commandFactsSchema = z.strictObject({
   command_id: z.string(),
   status: z.enum(["running", "exited"]),
   exit_code: z.int().nullable(),
@@ -66,7 +66,7 @@ export const commandFactsSchema = z.strictObject({
 });
 
 /** The kernel layers a command started under: check_exec_environment's per-child report for commands. */
-export const sandboxFactsSchema = z.strictObject({
+const sandboxFactsSchema = z.strictObject({
   enforced: z.boolean(),
   layers: z.array(z.string()),
   writes: z.union([z.literal("anywhere"), z.array(z.string())]),
@@ -79,7 +79,7 @@ export const sandboxFactsSchema = z.strictObject({
 });
 
 /** exec_command: where and how it ran, what the gate decided, the sandbox. */
-export const execFactsSchema = z.strictObject({
+const execFactsSchema = z.strictObject({
   workdir: z.string(),
   mode: z.enum(["safe", "trusted", "dangerous"]),
   grants: z.array(z.string()).describe("The session's grants at the call."),
@@ -92,7 +92,7 @@ export const execFactsSchema = z.strictObject({
 });
 
 /** apply_patch: the files it changed, with line counts. */
-export const patchFactsSchema = z.strictObject({
+const patchFactsSchema = z.strictObject({
   files: z.array(z.strictObject({
     op: z.enum(["add", "update", "delete", "move"]),
     path: z.string(),
@@ -104,7 +104,7 @@ export const patchFactsSchema = z.strictObject({
 });
 
 /** request_permissions: what was asked and what the user granted. */
-export const permissionFactsSchema = z.strictObject({
+const permissionFactsSchema = z.strictObject({
   asked: z.array(z.string()),
   status: z.string(),
   granted: z.array(z.string()),
@@ -113,7 +113,7 @@ export const permissionFactsSchema = z.strictObject({
 });
 
 /** One tools/call. */
-export const toolCallSchema = z.strictObject({
+const toolCallSchema = z.strictObject({
   ...common,
   event: z.literal("tool_call"),
   tool: z.string(),
@@ -143,7 +143,6 @@ export const auditEventSchema = z.discriminatedUnion("event", [sessionStartSchem
 
 export type AuditEvent = z.infer<typeof auditEventSchema>;
 export type SessionStartEvent = z.infer<typeof sessionStartSchema>;
-export type SessionEndEvent = z.infer<typeof sessionEndSchema>;
 export type ToolCallEvent = z.infer<typeof toolCallSchema>;
 export type CallFacts = ToolCallEvent["facts"];
 export type CommandFacts = z.infer<typeof commandFactsSchema>;

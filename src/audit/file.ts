@@ -89,7 +89,9 @@ export class AuditFile {
   open(): void {
     this.#dirFd ??= openDirectory(path.dirname(this.path));
     if (this.#fd !== null) return;
-    const fd = openAt(this.#dirFd, this.#name, O.WRONLY | O.APPEND | O.CREAT, LOG_MODE);
+    // O_NONBLOCK: a FIFO in the log's place fails at once (ENXIO) instead of blocking the server; on a regular file
+    // it changes nothing.
+    const fd = openAt(this.#dirFd, this.#name, O.WRONLY | O.APPEND | O.CREAT | O.NONBLOCK, LOG_MODE);
     if (statFd(fd).kind !== "file") {
       closeFd(fd);
       throw new Error(`${this.path} is not a regular file`);

@@ -99,16 +99,19 @@ Deno.test("AuditFile: a log deleted or moved away is followed by a new file unde
   });
 });
 
-Deno.test("AuditFile: a missing directory, a directory or a symlink in the log's place is refused with why", async () => {
+Deno.test("AuditFile: a missing directory, a directory, a symlink or a FIFO in the log's place is refused with why", async () => {
   await withDir(async (dir) => {
     assertEquals(resolveLogPath(path.join(dir, "x", "..", "audit.jsonl")), path.join(dir, "audit.jsonl"));
     const refusals: [string, new (message: string) => Error][] = [
       [path.join(dir, "nope", "audit.jsonl"), Deno.errors.NotFound],
       [path.join(dir, "adir"), Error],
       [path.join(dir, "link"), Deno.errors.FilesystemLoop],
+      // Without a reader, opening a FIFO for writing would block the server: it fails at once instead.
+      [path.join(dir, "fifo"), Error],
     ];
     await Deno.mkdir(path.join(dir, "adir"));
     await Deno.symlink("/etc/hostname", path.join(dir, "link"));
+    await new Deno.Command("mkfifo", { args: [path.join(dir, "fifo")] }).output();
     for (const [file, kind] of refusals) {
       const error = await assertRejects(() => new AuditFile(file, 1 << 20).append(line("a", 1)));
       assert(error instanceof kind, `${file}: ${error}`);
