@@ -57,7 +57,12 @@ export function resolveLogPath(file: string): string {
   }
 }
 
-/** The name of the `index`-th rotated file beside `name` (1 is the newest). */
+/**
+ * The name of the `index`-th rotated file beside `name` (1 is the newest).
+ *
+ * @example
+ * rotatedName("audit.jsonl", 2); // "audit.jsonl.2"
+ */
 export function rotatedName(name: string, index: number): string {
   return `${name}.${index}`;
 }
