@@ -18,6 +18,10 @@ import { type HandoffState, takeHandoff } from "./src/session/handoff.ts";
 import { chooseWorkspaceLate } from "./src/session/late_workspace.ts";
 import { watchRootChanges } from "./src/session/roots.ts";
 import { launchWorkspace, PROJECT_DIR_ENV, type WorkspaceChoice } from "./src/workspace/resolve.ts";
+import { AuditTrail } from "./src/audit/trail.ts";
+import { resolveLogPath } from "./src/audit/file.ts";
+import { printAuditSummary } from "./src/audit/summary.ts";
+import * as path from "node:path";
 
 function exitWithUsage(message: string): never {
   console.error(`${SERVER_NAME}: ${message}`);
@@ -68,7 +72,9 @@ async function serveStdio(runtime: Runtime, start: StdioStart): Promise<void> {
   const shutdown = async () => {
     if (closing) return;
     closing = true;
+    runtime.audit?.stopping();
     await binding.close();
+    await runtime.audit?.close();
     Deno.exit(0);
   };
   // Chain, do not replace: createMcpServer's own close handling releases the session's commands.
@@ -96,6 +102,7 @@ async function serveOverHttp(runtime: Runtime, token: string | null): Promise<vo
   } catch (error) {
     console.error(`${SERVER_NAME}: cannot listen on ${endpointUrl(config.http!)}: ${(error as Error).message}`);
     await binding.close();
+    await runtime.audit?.close();
     Deno.exit(1);
   }
   console.error(
@@ -105,10 +112,50 @@ async function serveOverHttp(runtime: Runtime, token: string | null): Promise<vo
   onTerminate(async () => {
     if (closing) return;
     closing = true;
+    runtime.audit?.stopping();
     await http.shutdown();
     await binding.close();
+    await runtime.audit?.close();
     Deno.exit(0);
   });
+}
+
+/** Opens the trail of --audit-log FILE; a log that cannot be opened is fatal (exit 2) only with --audit-required. */
+function openAuditTrail(
+  config: Config,
+  file: string,
+  token: string | null,
+  stop: (message: string) => Promise<void>,
+): AuditTrail {
+  const trail = new AuditTrail({
+    file: resolveLogPath(file),
+    maxBytes: config.auditLogMaxBytes,
+    required: config.auditRequired,
+    mode: config.mode,
+    env: Deno.env.toObject(),
+    secrets: token === null ? [] : [token],
+    onFatal: stop,
+  });
+  const problem = trail.open();
+  if (problem === null) return trail;
+  if (config.auditRequired) exitWithUsage(`--audit-log ${file}: ${problem}`);
+  console.error(
+    `${SERVER_NAME}: WARNING: audit log ${trail.path}: ${problem}; serving without an audit trail until it can be written`,
+  );
+  return trail;
+}
+
+/**
+ * Checks the audit log against the trees the workspace's commands may write (their sandbox's writable roots):
+ * a warning when they could alter it, and, with --audit-required, the refusal of a log inside one of them.
+ */
+async function auditPlacement(audit: AuditTrail | null, bound: Bound): Promise<string | null> {
+  if (audit === null) return null;
+  const { commands } = await bound.services.policy.sandbox(new Set());
+  const problem = audit.notePlacement(commands.writes);
+  return problem !== null && audit.status().required
+    ? `${problem} (--audit-required: choose a log outside the workspace and the private TMPDIR)`
+    : null;
 }
 
 async function realPathOrNull(dir: string | undefined): Promise<string | null> {
@@ -120,7 +167,7 @@ async function main(args: string[]): Promise<void> {
   const launch = await relaunchIntoWorkspace(args);
   let parsed;
   try {
-    parsed = parseArgs(args);
+    parsed = parseArgs(args, Deno.env.toObject());
   } catch (error) {
     if (error instanceof UsageError) exitWithUsage(error.message);
     throw error;
@@ -132,6 +179,9 @@ async function main(args: string[]): Promise<void> {
   if (parsed.kind === "version") {
     console.log(`${SERVER_NAME} ${SERVER_VERSION}`);
     return;
+  }
+  if (parsed.kind === "audit-summary") {
+    Deno.exit(await printAuditSummary(path.resolve(launch.cwd, parsed.file)));
   }
   const config: Config = parsed.config;
   if (parsed.kind === "card") {
@@ -153,6 +203,13 @@ async function main(args: string[]): Promise<void> {
   const facts = await probeFacts();
   const openOptions: OpenOptions = { config, facts, home: await realPathOrNull(Deno.env.get("HOME")) };
   const binding = new WorkspaceBinding();
+  /** Stops a serving server whose --audit-required trail cannot hold (its commands are killed first). */
+  const stop = async (message: string) => {
+    console.error(`${SERVER_NAME}: ${message}`);
+    await binding.close();
+    Deno.exit(1);
+  };
+  const audit = config.auditLog ? openAuditTrail(config, path.resolve(launch.cwd, config.auditLog), token, stop) : null;
   /** Opens and binds a choice; without a workspace the server keeps no write grant at all. */
   const bind = async (choice: WorkspaceChoice) => {
     const outcome = await openChoice(choice, openOptions);
@@ -160,6 +217,9 @@ async function main(args: string[]): Promise<void> {
     if (!("workspace" in outcome)) {
       console.error(`${SERVER_NAME}: no workspace: ${outcome.reason}`);
       await Deno.permissions.revoke({ name: "write" });
+    } else {
+      const refused = await auditPlacement(audit, outcome);
+      if (refused !== null) await stop(refused);
     }
     return outcome;
   };
@@ -172,9 +232,11 @@ async function main(args: string[]): Promise<void> {
     const outcome = await openChoice(plan.choice, openOptions);
     if (!("workspace" in outcome)) exitWithUsage(outcome.reason);
     binding.settle(outcome);
+    const refused = await auditPlacement(audit, outcome);
+    if (refused !== null) exitWithUsage(refused);
   } else if (plan.kind === "fixed") await bind(plan.choice);
   else if (config.http) await bind(plan.fallback); // one process serves every HTTP session: no roots
-  const runtime: Runtime = { config, facts, binding };
+  const runtime: Runtime = { config, facts, binding, audit };
   if (config.http) await serveOverHttp(runtime, token);
   else {
     await serveStdio(runtime, {

@@ -18,17 +18,10 @@ import { directSpawner } from "../src/os/spawn.ts";
 import { rgPath } from "@vscode/ripgrep";
 import type { Spawner } from "../src/os/spawn_request.ts";
 import { closeFd, makePipe, reap } from "../src/os/fd.ts";
+import { formatMs, latencyStats } from "./latency.ts";
 
 const ROUNDS = 200;
 const WARMUP = 20;
-
-function stats(samples: number[]) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-  return { median: at(0.5), p90: at(0.9) };
-}
-
-const fmt = (ms: number) => ms < 1 ? `${(ms * 1000).toFixed(0)} µs` : `${ms.toFixed(2)} ms`;
 
 async function execLatencies(): Promise<Record<string, number[]>> {
   const servers = {
@@ -104,48 +97,53 @@ try {
   const startProbe = performance.now();
   await children.facts();
   const probeMs = performance.now() - startProbe;
-  const direct = stats(await spawnLatency(directSpawner, workspace));
-  const safeSpawn = stats(await spawnLatency(children.commandSpawner("safe", new Set()), workspace));
-  const trustedSpawn = stats(await spawnLatency(children.commandSpawner("trusted", new Set()), workspace));
+  const direct = latencyStats(await spawnLatency(directSpawner, workspace));
+  const safeSpawn = latencyStats(await spawnLatency(children.commandSpawner("safe", new Set()), workspace));
+  const trustedSpawn = latencyStats(await spawnLatency(children.commandSpawner("trusted", new Set()), workspace));
 
-  const safe = stats(exec.safe);
-  const trusted = stats(exec.trusted);
-  const dangerous = stats(exec.dangerous);
-  const gate = stats(gateSamples);
+  const safe = latencyStats(exec.safe);
+  const trusted = latencyStats(exec.trusted);
+  const dangerous = latencyStats(exec.dangerous);
+  const gate = latencyStats(gateSamples);
   const rows = [
     [
       "exec_command `true` median: safe (argv, sandboxed)",
-      fmt(dangerous.median),
-      fmt(safe.median),
+      formatMs(dangerous.median),
+      formatMs(safe.median),
       (safe.median / dangerous.median).toFixed(2),
     ],
-    ["exec_command `true` p90: safe", fmt(dangerous.p90), fmt(safe.p90), (safe.p90 / dangerous.p90).toFixed(2)],
+    [
+      "exec_command `true` p90: safe",
+      formatMs(dangerous.p90),
+      formatMs(safe.p90),
+      (safe.p90 / dangerous.p90).toFixed(2),
+    ],
     [
       "exec_command `true` median: trusted (`sh -c`, sandboxed)",
-      fmt(dangerous.median),
-      fmt(trusted.median),
+      formatMs(dangerous.median),
+      formatMs(trusted.median),
       (trusted.median / dangerous.median).toFixed(2),
     ],
     [
       "exec_command `true` p90: trusted",
-      fmt(dangerous.p90),
-      fmt(trusted.p90),
+      formatMs(dangerous.p90),
+      formatMs(trusted.p90),
       (trusted.p90 / dangerous.p90).toFixed(2),
     ],
     [
       "spawn to exit of /bin/true: direct vs launcher, safe plan (median)",
-      fmt(direct.median),
-      fmt(safeSpawn.median),
+      formatMs(direct.median),
+      formatMs(safeSpawn.median),
       (safeSpawn.median / direct.median).toFixed(2),
     ],
     [
       "spawn to exit of /bin/true: direct vs launcher, trusted plan (median)",
-      fmt(direct.median),
-      fmt(trustedSpawn.median),
+      formatMs(direct.median),
+      formatMs(trustedSpawn.median),
       (trustedSpawn.median / direct.median).toFixed(2),
     ],
-    ["gate only: checkCommand of a git command (median)", "—", fmt(gate.median), "—"],
-    ["sandbox probe (launcher made, namespaces and seccomp tried; once per process)", "—", fmt(probeMs), "—"],
+    ["gate only: checkCommand of a git command (median)", "—", formatMs(gate.median), "—"],
+    ["sandbox probe (launcher made, namespaces and seccomp tried; once per process)", "—", formatMs(probeMs), "—"],
   ];
   console.log([
     "## Command policy: gate + sandbox overhead per exec",

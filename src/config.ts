@@ -5,6 +5,7 @@
  * const parsed = parseArgs(["--workspace", "/repo", "--mode", "trusted"]);
  * if (parsed.kind === "run") console.error(parsed.config.mode);
  */
+import { AUDIT_LIMITS, AUDIT_LOG_ENV } from "./audit/limits.ts";
 
 import { DEFAULT_MAX_RESULT_CHARS, MAX_MAX_RESULT_CHARS, MIN_MAX_RESULT_CHARS } from "./paging/budget.ts";
 
@@ -33,12 +34,19 @@ export interface Config {
   fakeReadonlyAnnotations: boolean;
   /** Ceiling on the characters of any result's structuredContent JSON (declared to clients in tools/list). */
   maxResultChars: number;
+  /** --audit-log (else WORKCELL_AUDIT_LOG) as given, or null: no audit trail (src/audit/). */
+  auditLog: string | null;
+  /** The size at which the audit log is rotated. */
+  auditLogMaxBytes: number;
+  /** Whether a log that cannot be written (or that commands may write) stops the server. */
+  auditRequired: boolean;
 }
 
 /** What the command line asks for. */
 export type ParsedArgs =
   | { kind: "run"; config: Config }
   | { kind: "card"; config: Config }
+  | { kind: "audit-summary"; file: string }
   | { kind: "help" }
   | { kind: "version" };
 
@@ -54,7 +62,8 @@ export class UsageError extends Error {
 export const USAGE = `usage: workcell [--workspace DIR] [--mode safe|trusted|dangerous]
                 [--http HOST:PORT] [--auth-token-file FILE] [--http-no-auth]
                 [--disable-view-image] [--dangerously-fake-readonly-annotations]
-                [--max-result-chars N] [--print-server-card] [--version] [--help]
+                [--max-result-chars N] [--audit-log FILE] [--audit-log-max-bytes SIZE]
+                [--audit-required] [--audit-summary FILE] [--print-server-card] [--version] [--help]
 
   --workspace DIR    confine every tool to DIR (default: $CLAUDE_PROJECT_DIR, else the client's
                      MCP roots, else the current directory; never / or the home directory
@@ -72,16 +81,34 @@ export const USAGE = `usage: workcell [--workspace DIR] [--mode safe|trusted|dan
   --max-result-chars N
                      ceiling on any result's structuredContent JSON, in characters
                      (default ${DEFAULT_MAX_RESULT_CHARS}, ${MIN_MAX_RESULT_CHARS}-${MAX_MAX_RESULT_CHARS})
+  --audit-log FILE   append one JSON line per session start/end and tool call to FILE
+                     (or set ${AUDIT_LOG_ENV}); secrets and contents are never written
+  --audit-log-max-bytes SIZE
+                     rotate the audit log at SIZE bytes (K, M, G suffixes; default
+                     ${AUDIT_LIMITS.defaultMaxBytes / 1024 / 1024}M), keeping ${AUDIT_LIMITS.keptFiles} old files
+  --audit-required   stop instead of serving on when the audit log cannot be written
+  --audit-summary FILE
+                     print a summary of the audit log FILE (and its rotated files) and exit
   --print-server-card
                      print the server card (name, version, transport, tools, auth) as JSON and exit
   --version          print the version and exit
   --help             print this help and exit`;
 
-const VALUE_FLAGS = ["--workspace", "--mode", "--http", "--auth-token-file", "--max-result-chars"] as const;
+const VALUE_FLAGS = [
+  "--workspace",
+  "--mode",
+  "--http",
+  "--auth-token-file",
+  "--max-result-chars",
+  "--audit-log",
+  "--audit-log-max-bytes",
+  "--audit-summary",
+] as const;
 const SWITCH_FLAGS = [
   "--http-no-auth",
   "--disable-view-image",
   "--dangerously-fake-readonly-annotations",
+  "--audit-required",
   "--print-server-card",
   "--version",
   "--help",
@@ -120,14 +147,33 @@ function parseMaxResultChars(value: string | undefined): number {
   return chars;
 }
 
+const SIZE_UNITS: Record<string, number> = { "": 1, K: 1024, M: 1024 ** 2, G: 1024 ** 3 };
+
+/**
+ * Parses `--audit-log-max-bytes`: bytes, or with a K, M or G suffix (powers of 1024).
+ *
+ * @example
+ * parseSize("16M"); // 16777216
+ */
+export function parseSize(value: string): number {
+  const match = /^(\d{1,12})([KMG]?)$/i.exec(value);
+  if (!match) throw new UsageError(`--audit-log-max-bytes expects a size such as 16M, got ${JSON.stringify(value)}`);
+  const bytes = Number(match[1]) * SIZE_UNITS[match[2].toUpperCase()];
+  if (bytes < AUDIT_LIMITS.minMaxBytes) {
+    throw new UsageError(`--audit-log-max-bytes must be at least ${AUDIT_LIMITS.minMaxBytes / 1024}K, got ${value}`);
+  }
+  return bytes;
+}
+
 /**
  * Parses the command line strictly: unknown flags, missing values, repeated
- * flags and positional arguments are errors.
+ * flags and positional arguments are errors. `env` supplies the audit log
+ * (WORKCELL_AUDIT_LOG) when `--audit-log` does not.
  *
  * @example
  * parseArgs(["--mode=trusted"]);
  */
-export function parseArgs(args: readonly string[]): ParsedArgs {
+export function parseArgs(args: readonly string[], env: Readonly<Record<string, string | undefined>> = {}): ParsedArgs {
   const values = new Map<string, string>();
   const switches = new Set<string>();
   for (let i = 0; i < args.length; i++) {
@@ -157,6 +203,8 @@ export function parseArgs(args: readonly string[]): ParsedArgs {
   }
   if (switches.has("--help")) return { kind: "help" };
   if (switches.has("--version")) return { kind: "version" };
+  const summary = values.get("--audit-summary");
+  if (summary !== undefined) return { kind: "audit-summary", file: summary };
 
   const mode = values.get("--mode") ?? "safe";
   if (!(MODES as readonly string[]).includes(mode)) {
@@ -172,6 +220,12 @@ export function parseArgs(args: readonly string[]): ParsedArgs {
   if (http && httpNoAuth && !isLoopbackHost(http.host)) {
     throw new UsageError(`--http-no-auth is refused on non-loopback host ${http.host}; give a token instead`);
   }
+  const auditLog = values.get("--audit-log") ?? (env[AUDIT_LOG_ENV] || null);
+  const maxBytes = values.get("--audit-log-max-bytes");
+  if (!auditLog && maxBytes !== undefined) throw new UsageError("--audit-log-max-bytes only applies with --audit-log");
+  if (!auditLog && switches.has("--audit-required")) {
+    throw new UsageError(`--audit-required needs --audit-log FILE (or ${AUDIT_LOG_ENV})`);
+  }
   return {
     kind: switches.has("--print-server-card") ? "card" : "run",
     config: {
@@ -183,6 +237,9 @@ export function parseArgs(args: readonly string[]): ParsedArgs {
       viewImageEnabled: !switches.has("--disable-view-image"),
       fakeReadonlyAnnotations: switches.has("--dangerously-fake-readonly-annotations"),
       maxResultChars: parseMaxResultChars(values.get("--max-result-chars")),
+      auditLog,
+      auditLogMaxBytes: maxBytes === undefined ? AUDIT_LIMITS.defaultMaxBytes : parseSize(maxBytes),
+      auditRequired: switches.has("--audit-required"),
     },
   };
 }

@@ -1,5 +1,6 @@
 import { assert, assertEquals, assertThrows } from "../tests/assert.ts";
-import { parseArgs, parseHttpAddress, UsageError } from "./config.ts";
+import { parseArgs, parseHttpAddress, parseSize, UsageError } from "./config.ts";
+import { AUDIT_LIMITS } from "./audit/limits.ts";
 
 Deno.test("parseArgs: defaults", () => {
   assertEquals(parseArgs([]), {
@@ -13,6 +14,9 @@ Deno.test("parseArgs: defaults", () => {
       viewImageEnabled: true,
       fakeReadonlyAnnotations: false,
       maxResultChars: 48_000,
+      auditLog: null,
+      auditLogMaxBytes: AUDIT_LIMITS.defaultMaxBytes,
+      auditRequired: false,
     },
   });
 });
@@ -63,6 +67,11 @@ Deno.test("parseArgs: malformed command lines are UsageErrors naming the flag", 
     [["--max-result-chars", "19999"], /--max-result-chars must be an integer from 20000 to 500000/],
     [["--max-result-chars=500001"], /--max-result-chars must be/],
     [["--max-result-chars", "4e4"], /--max-result-chars must be/],
+    [["--audit-required"], /needs --audit-log FILE/],
+    [["--audit-log-max-bytes", "1M"], /only applies with --audit-log/],
+    [["--audit-log", "/l", "--audit-log-max-bytes", "lots"], /expects a size/],
+    [["--audit-log", "/l", "--audit-log-max-bytes", "1K"], /at least 64K/],
+    [["--audit-required=yes"], /takes no value/],
   ];
   for (const [args, pattern] of cases) {
     const error = assertThrows(() => parseArgs(args));
@@ -86,4 +95,22 @@ Deno.test("parseArgs: --print-server-card asks for the card with the rest of the
   assert(http.kind === "card" && http.config.http?.port === 9000 && http.config.httpNoAuth);
   assertEquals(parseArgs(["--print-server-card", "--help"]).kind, "help");
   assertThrows(() => parseArgs(["--print-server-card=yes"]));
+});
+
+Deno.test("parseArgs: the audit log from the flag, else WORKCELL_AUDIT_LOG; its size and --audit-required", () => {
+  const flag = parseArgs(["--audit-log", "/a.jsonl", "--audit-log-max-bytes=2M", "--audit-required"], {
+    WORKCELL_AUDIT_LOG: "/env.jsonl",
+  });
+  assert(flag.kind === "run");
+  assertEquals([flag.config.auditLog, flag.config.auditLogMaxBytes, flag.config.auditRequired], [
+    "/a.jsonl",
+    2 << 20,
+    true,
+  ]);
+  const env = parseArgs(["--audit-required"], { WORKCELL_AUDIT_LOG: "/env.jsonl" });
+  assert(env.kind === "run" && env.config.auditLog === "/env.jsonl");
+  const empty = parseArgs([], { WORKCELL_AUDIT_LOG: "" });
+  assert(empty.kind === "run" && empty.config.auditLog === null);
+  assertEquals(parseArgs(["--audit-summary", "/a.jsonl"]), { kind: "audit-summary", file: "/a.jsonl" });
+  assertEquals([parseSize("65536"), parseSize("64k"), parseSize("1G")], [65536, 65536, 1 << 30]);
 });

@@ -3,7 +3,10 @@
  * start`, the end-to-end tests and `build.ts` all take it from here.
  *
  * Writes are granted only beneath the workspace, so the server's own file
- * APIs cannot write elsewhere even if a bug slipped past confine(). Network
+ * APIs cannot write elsewhere even if a bug slipped past confine(). What the
+ * server writes outside it on purpose — the children's private temp dir and
+ * the audit log (--audit-log) — goes through libc over FFI
+ * (src/policy/private_tmp.ts, src/audit/file.ts), not a wider grant. Network
  * is granted only for the HTTP listener. Children (commands, git, rg) are not
  * bound by Deno permissions; Landlock confines them (src/policy/).
  *

@@ -27,6 +27,7 @@ import type { Config } from "./config.ts";
 import type { RuntimeFacts } from "./services.ts";
 import type { WorkspaceBinding } from "./session/binding.ts";
 import type { Annotations, SessionInfo, SessionState, ToolContext, ToolDefinition } from "./tools/tool.ts";
+import type { AuditTrail } from "./audit/trail.ts";
 
 /**
  * tools/call as the transport layer parses it: `arguments` of any type. With the SDK's own schema a
@@ -43,10 +44,12 @@ export interface Runtime {
   facts: RuntimeFacts;
   /** The process's workspace and its services, once bound. */
   binding: WorkspaceBinding;
+  /** The audit trail (--audit-log); absent without one. */
+  audit?: AuditTrail | null;
 }
 
 /** A session taken over from the process that answered its initialize (src/session/handoff.ts). */
-export type RestoredSession = Pick<SessionInfo, "protocolVersion" | "client" | "capabilities" | "roots">;
+export type RestoredSession = Pick<SessionInfo, "id" | "protocolVersion" | "client" | "capabilities" | "roots">;
 
 /** Options of {@linkcode createMcpServer}. */
 export interface ServerOptions {
@@ -161,8 +164,24 @@ export function createMcpServer(
 ): Server {
   const { config, binding } = runtime;
   const tools = advertisedTools(config);
-  const session: SessionInfo = { protocolVersion: null, client: null, capabilities: null, transport, roots: null };
+  const session: SessionInfo = {
+    id: crypto.randomUUID(),
+    protocolVersion: null,
+    client: null,
+    capabilities: null,
+    transport,
+    roots: null,
+  };
   const sessionState: SessionState = { grants: new Set(), commandIds: new Set() };
+  const restored = options.restored;
+  if (restored) Object.assign(session, restored);
+  // A handed-over session's start was recorded by the process that answered its initialize.
+  const audit = runtime.audit?.session({ id: session.id, transport }, restored !== undefined) ?? null;
+  const auditBegin = () => ({
+    client: session.client,
+    protocolVersion: session.protocolVersion,
+    workspace: binding.bound?.workspace.root ?? null,
+  });
 
   const server = new Server(serverInfo(), {
     capabilities: { tools: { listChanged: false } },
@@ -170,7 +189,10 @@ export function createMcpServer(
   });
   sessions.set(server, session);
   // A session's commands die with its transport (chain, do not replace, this handler).
-  server.onclose = () => void binding.bound?.services.commands.release(sessionState.commandIds);
+  server.onclose = () => {
+    audit?.end();
+    void binding.bound?.services.commands.release(sessionState.commandIds);
+  };
 
   // The SDK does not keep the negotiated version; record it as it negotiates it.
   const initialize = (server as unknown as { _oninitialize(request: unknown): Promise<unknown> })._oninitialize
@@ -180,11 +202,10 @@ export function createMcpServer(
     session.protocolVersion = SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION;
     session.client = request.params.clientInfo;
     session.capabilities = request.params.capabilities;
+    audit?.begin(auditBegin());
     return initialize(request) as never;
   });
-  const restored = options.restored;
   if (restored) {
-    Object.assign(session, restored);
     // The SDK keeps the client's capabilities from initialize; the answer itself already went out.
     void initialize({
       method: "initialize",
@@ -203,7 +224,14 @@ export function createMcpServer(
     ),
   }));
 
-  server.setRequestHandler(LAX_CALL_TOOL_REQUEST, async (request, extra): Promise<CallToolResult> => {
+  type CallRequest = z.infer<typeof LAX_CALL_TOOL_REQUEST>;
+  type CallExtra = Parameters<Parameters<typeof server.setRequestHandler<typeof LAX_CALL_TOOL_REQUEST>>[1]>[1];
+  /** One tools/call; `trace.parsed` gets the validated arguments for the audit trail. */
+  const dispatch = async (
+    request: CallRequest,
+    extra: CallExtra,
+    trace: { parsed: Record<string, unknown> | null },
+  ): Promise<CallToolResult> => {
     const name = request.params.name;
     const tool = tools.find((candidate) => candidate.name === name);
     if (!tool) {
@@ -219,6 +247,7 @@ export function createMcpServer(
     }
     const parsed = tool.input.safeParse(request.params.arguments ?? {});
     if (!parsed.success) return fail(invalidArguments(parsed.error));
+    trace.parsed = parsed.data;
     // A stdio session without a workspace on the command line waits for the client's roots.
     await binding.wait({ id: extra.requestId, request, signal: extra.signal });
     const noWorkspace = binding.noWorkspace();
@@ -246,6 +275,7 @@ export function createMcpServer(
       session,
       sessionState,
       catalog: tools,
+      audit: runtime.audit ?? null,
       signal: extra.signal,
       progress: async (progress, total, message) => {
         if (progressToken === undefined) return;
@@ -264,6 +294,32 @@ export function createMcpServer(
     } catch (error) {
       if (!(error instanceof ToolError)) console.error(`workcell: ${name} failed:`, error);
       return fail(error);
+    }
+  };
+
+  // The one place every call passes: the audit trail records it here, after it ended, from its structured result.
+  server.setRequestHandler(LAX_CALL_TOOL_REQUEST, async (request, extra): Promise<CallToolResult> => {
+    const trace = { parsed: null as Record<string, unknown> | null };
+    if (audit === null) return await dispatch(request, extra, trace);
+    const startedAt = Date.now();
+    const started = performance.now();
+    let result: CallToolResult | undefined;
+    try {
+      result = await dispatch(request, extra, trace);
+      return result;
+    } finally {
+      await audit.call({
+        tool: request.params.name,
+        requestId: extra.requestId,
+        arguments: request.params.arguments,
+        parsed: trace.parsed,
+        structured: result ? result.structuredContent : { ok: false, error: { code: "INTERNAL" } },
+        startedAt,
+        durationMs: performance.now() - started,
+        cancelled: extra.signal.aborted,
+        grants: [...sessionState.grants],
+        sandbox: () => binding.bound?.services.policy.appliedSandbox(sessionState.grants) ?? null,
+      }, auditBegin());
     }
   });
   return server;

@@ -15,7 +15,7 @@ const cwd = Deno.env.get("INIT_CWD") ?? Deno.cwd();
 let args = [...Deno.args];
 let inputs = { writeRoot: ".", http: null as { host: string; port: number } | null };
 try {
-  const parsed = parseArgs(args);
+  const parsed = parseArgs(args, Deno.env.toObject());
   if (parsed.kind === "run") {
     const launch = launchWorkspace({
       flag: parsed.config.workspace,

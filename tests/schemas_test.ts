@@ -1,6 +1,7 @@
 import { assertEquals } from "./assert.ts";
 import { startServer } from "./harness.ts";
 import { ERROR_CODES } from "../src/errors.ts";
+import { auditEventJsonSchema } from "../src/audit/event.ts";
 
 const schemasDir = new URL("../schemas/", import.meta.url).pathname;
 
@@ -17,4 +18,9 @@ Deno.test("live tools/list equals the committed schemas/tools.json (run `deno ta
 Deno.test("the error registry equals the committed schemas/error-codes.json", async () => {
   const snapshot = JSON.parse(await Deno.readTextFile(`${schemasDir}error-codes.json`));
   assertEquals(JSON.parse(JSON.stringify(ERROR_CODES)), snapshot);
+});
+
+Deno.test("the audit event schema equals the committed schemas/audit-event.json", async () => {
+  const snapshot = JSON.parse(await Deno.readTextFile(`${schemasDir}audit-event.json`));
+  assertEquals(JSON.parse(JSON.stringify(auditEventJsonSchema())), snapshot);
 });

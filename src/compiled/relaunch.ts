@@ -55,7 +55,7 @@ export function relaunchTarget(
 ): string | null {
   let parsed;
   try {
-    parsed = parseArgs(args);
+    parsed = parseArgs(args, env);
   } catch (error) {
     if (error instanceof UsageError) return null;
     throw error;

@@ -26,6 +26,7 @@ import { MAX_INSTRUCTIONS_BYTES } from "../instructions.ts";
 import { MAX_PATCH_LINE_CHARS } from "../git/diff_page.ts";
 import { MAX_CMD_ECHO_CHARS } from "../tools/command_result.ts";
 import { MAX_DIFF_BYTES } from "../patch/preview.ts";
+import { AUDIT_LIMITS } from "../audit/limits.ts";
 
 /** [what, value, enforced in]. */
 const LIMITS: readonly [string, string, string][] = [
@@ -74,6 +75,20 @@ const LIMITS: readonly [string, string, string][] = [
     `${MAX_OUTPUT_BYTES} bytes (${MAX_IMAGE_BASE64_CHARS} characters of base64)`,
     "src/image/render.ts",
   ],
+  [
+    "audit log size before rotation (default of `--audit-log-max-bytes`)",
+    `${AUDIT_LIMITS.defaultMaxBytes} bytes`,
+    "src/audit/limits.ts",
+  ],
+  ["audit log: smallest `--audit-log-max-bytes`", `${AUDIT_LIMITS.minMaxBytes} bytes`, "src/audit/limits.ts"],
+  ["audit log: rotated files kept", `${AUDIT_LIMITS.keptFiles}`, "src/audit/limits.ts"],
+  ["audit event line", `${AUDIT_LIMITS.maxEventBytes} bytes`, "src/audit/limits.ts"],
+  [
+    "audit: a string argument logged as text (longer: size and SHA-256)",
+    `${AUDIT_LIMITS.maxInlineArgumentBytes} bytes`,
+    "src/audit/limits.ts",
+  ],
+  ["audit: items listed per list in an event", `${AUDIT_LIMITS.maxListed}`, "src/audit/limits.ts"],
 ];
 
 /** The limits table. */

@@ -30,6 +30,7 @@ export const O = {
   CREAT: 0o100,
   EXCL: 0o200,
   NOCTTY: 0o400,
+  APPEND: 0o2000,
   NONBLOCK: 0o4000,
   ...ARCH_OPEN_FLAGS[Deno.build.arch === "aarch64" ? "aarch64" : "x86_64"],
   CLOEXEC: 0o2000000,

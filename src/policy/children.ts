@@ -132,6 +132,10 @@ async function gitImage(searchPath: string | undefined): Promise<GitImage | null
   return { binary, execPath, loaders };
 }
 
+function planKey(mode: Mode, grants: ReadonlySet<string>): string {
+  return `${mode}:${[...grants].sort().join(",")}`;
+}
+
 /** Every child spawner of one server process. */
 export class ChildSandboxes {
   readonly #ws: Workspace;
@@ -142,6 +146,8 @@ export class ChildSandboxes {
   #nested: string[] | null = null;
   readonly #registeredGitDirs = new Set<string>();
   #readRules: { key: string; rules: LandlockRule[] } | null = null;
+  /** The plan (null: none) of the latest command started per mode and grants: what the audit trail reports. */
+  readonly #commandPlans = new Map<string, SandboxPlan | null>();
 
   constructor(ws: Workspace, options: ChildOptions) {
     this.#ws = ws;
@@ -260,7 +266,23 @@ export class ChildSandboxes {
 
   /** The spawner of exec_command's children in `mode` with a session's `grants`. */
   commandSpawner(mode: Mode, grants: ReadonlySet<string>): Spawner {
-    return (request) => this.#spawn(request, () => this.#commandChild(mode, grants, request.ttySlave));
+    const key = planKey(mode, grants);
+    return (request) =>
+      this.#spawn(
+        request,
+        () => this.#commandChild(mode, grants, request.ttySlave),
+        (plan) => this.#commandPlans.set(key, plan),
+      );
+  }
+
+  /**
+   * What the latest command started in `mode` with `grants` runs under, described as {@linkcode report} does, or
+   * null before the first. Read right after a start, it is that command's own plan (another command started with
+   * the same grants in between would have been given the same plan).
+   */
+  appliedCommandSandbox(mode: Mode, grants: ReadonlySet<string>): SandboxDescription | null {
+    const key = planKey(mode, grants);
+    return this.#commandPlans.has(key) ? describeSandbox(this.#commandPlans.get(key)!) : null;
   }
 
   /** The request of git for a repository whose git dirs outside the workspace (`readable`) were trusted. */
@@ -315,9 +337,14 @@ export class ChildSandboxes {
     };
   }
 
-  async #spawn(request: SpawnRequest, child: () => ChildRequest): Promise<number> {
+  async #spawn(
+    request: SpawnRequest,
+    child: () => ChildRequest,
+    planned?: (plan: SandboxPlan | null) => void,
+  ): Promise<number> {
     const facts = await this.facts();
     const plan = facts.launcher.available ? childSandbox(child(), facts) : null;
+    planned?.(plan);
     if (plan === null) return spawnChild(request);
     const { launcher } = await this.#launcherState();
     const program = request.programFd !== undefined

@@ -17,6 +17,7 @@ import { checkCommand } from "./gate.ts";
 import { type ChildEnvironment, childEnvironment } from "./env_filter.ts";
 import { gatesInForce, gitDirsReadOnly } from "./modes.ts";
 import type { ChildSandboxes, SandboxReport } from "./children.ts";
+import type { SandboxDescription } from "./child_policy.ts";
 
 /** The shell that runs `cmd` in trusted and dangerous mode (and with a shell grant). */
 export const SHELL = "/bin/sh";
@@ -45,6 +46,8 @@ export interface WorkcellPolicy extends CommandPolicy {
   readonly environment: ChildEnvironment;
   /** The sandboxes a session with these grants gets. */
   sandbox(grants: ReadonlySet<string>): Promise<SandboxReport>;
+  /** The sandbox the latest command started with these grants runs under (`sandbox().commands` of its plan). */
+  appliedSandbox(grants: ReadonlySet<string>): SandboxDescription | null;
 }
 
 /**
@@ -101,5 +104,6 @@ export function createCommandPolicy(
       });
     },
     sandbox: (grants) => children.report(mode, grants, facts.gitReadable),
+    appliedSandbox: (grants) => children.appliedCommandSandbox(mode, grants),
   };
 }

@@ -95,10 +95,10 @@ async function handOff(late: LateWorkspace, choice: WorkspaceChoice): Promise<Er
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   await late.transport.flush();
-  const { protocolVersion, client, capabilities, roots } = sessionOf(late.server);
+  const { id, protocolVersion, client, capabilities, roots } = sessionOf(late.server);
   const failure = await execInto({
     choice,
-    session: { protocolVersion, client, capabilities, roots },
+    session: { id, protocolVersion, client, capabilities, roots },
     replay: Buffer.from(replayBytes(late.binding.waitingCalls(), partial)).toString("base64"),
   }, late.launchCwd);
   late.input.resume();

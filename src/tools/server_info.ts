@@ -10,6 +10,7 @@ import { ERROR_CODES } from "../errors.ts";
 import { writeGrant } from "../permissions.ts";
 import type { RootsReport } from "../session/roots.ts";
 import { SOURCE_LABELS, type WorkspaceChoice } from "../workspace/resolve.ts";
+import { AUDIT_OFF, type AuditStatus, auditStatusSchema } from "../audit/trail.ts";
 
 const annotationsSchema = z.object({
   readOnlyHint: z.boolean(),
@@ -45,6 +46,15 @@ function rootLines(roots: RootsReport | null): string[] {
     );
   }
   return lines;
+}
+
+/** The audit trail in one line: off, where it writes, or why it does not. */
+function auditLine(audit: AuditStatus): string {
+  if (!audit.enabled) return "off (--audit-log FILE records every call)";
+  const state = audit.state === "ok"
+    ? `${audit.events_written} events written`
+    : `FAILING, ${audit.events_lost} events lost: ${audit.last_error}`;
+  return [`${audit.path} (${state})`, ...audit.warnings.map((warning) => `WARNING: ${warning}`)].join("; ");
 }
 
 export const serverInfoTool = defineTool({
@@ -129,6 +139,7 @@ export const serverInfoTool = defineTool({
       running: z.int(),
       ids: z.array(z.string()).describe("Their command_ids in start order; check_exec_environment lists them in full."),
     }),
+    audit: auditStatusSchema.describe("The audit trail (--audit-log): where, and whether its events are written."),
     catalog: z.object({
       count: z.int(),
       names: z.array(z.string()),
@@ -152,6 +163,7 @@ export const serverInfoTool = defineTool({
       : { enforced: false, reason: "there is no workspace, so no command runs" };
     const gatesNow = gatesInForce(config.mode, ctx.sessionState.grants);
     const commands = bound?.services.commands.list(ctx.sessionState.commandIds) ?? [];
+    const audit = ctx.audit?.status() ?? AUDIT_OFF;
     const running = commands.filter((command) => command.status === "running");
     const choice = bound?.choice ?? refusal?.choice ?? null;
     const workspace = {
@@ -206,6 +218,7 @@ export const serverInfoTool = defineTool({
         client_capabilities: session.capabilities as Record<string, unknown> | null,
       },
       commands: { count: commands.length, running: running.length, ids: commands.map((command) => command.command_id) },
+      audit,
       catalog: {
         count: catalog.length,
         names: catalog.map((tool) => tool.name),
@@ -253,6 +266,7 @@ export const serverInfoTool = defineTool({
             running.length > 0 ? ` (${running.map((command) => command.command_id).join(", ")})` : ""
           }`
       }`,
+      `audit log: ${auditLine(audit)}`,
       `tools (${catalog.length}): ${catalog.map((tool) => tool.name).join(", ")}`,
     ];
     return { text: [...lines, ...excerptLines(project.instructions, lines.join("\n"))].join("\n"), data };

@@ -11,6 +11,7 @@ import type { WorkspaceBinding } from "../session/binding.ts";
 import type { RootsReport } from "../session/roots.ts";
 import type { ClientCapabilities, Implementation } from "../sdk/mod.ts";
 import type { ProgramName } from "../exec/programs.ts";
+import type { AuditTrail } from "../audit/trail.ts";
 
 /** The four MCP behaviour hints, all required so none is left to a client's default. */
 export interface Annotations {
@@ -22,6 +23,8 @@ export interface Annotations {
 
 /** What the connected client told us, per MCP session. */
 export interface SessionInfo {
+  /** A random id of this session (the audit log's; not the HTTP Mcp-Session-Id, which is a credential). */
+  id: string;
   /** Protocol version negotiated at initialize, or null before it. */
   protocolVersion: string | null;
   client: Implementation | null;
@@ -61,6 +64,8 @@ export interface ToolContext {
   binding: WorkspaceBinding;
   /** The arguments exactly as the client sent them (validated), to repeat in a next-call line. */
   arguments: Readonly<Record<string, unknown>>;
+  /** The audit trail (--audit-log), or null without one. */
+  audit: AuditTrail | null;
   session: SessionInfo;
   /** The tools this server advertises, in catalog order. */
   catalog: readonly ToolDefinition[];

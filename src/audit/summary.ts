@@ -1,0 +1,284 @@
+/**
+ * `workcell --audit-summary FILE` (and `deno task audit-summary FILE`): a
+ * short summary of an audit log a person can read at the end of a CI job —
+ * per session its client, duration, calls per tool, the commands with how
+ * they ended, the files changed, the refusals and the permissions. The log
+ * and its rotated files are read line by line, oldest first; lines that are
+ * not events (a torn write) are counted, not fatal.
+ *
+ * @example
+ * console.log(summarizeEvents(await readAuditLog("/var/log/workcell.jsonl")));
+ */
+import * as path from "node:path";
+import { AUDIT_LIMITS } from "./limits.ts";
+import { rotatedName } from "./file.ts";
+import type { AuditEvent, CommandFacts, ToolCallEvent } from "./event.ts";
+
+/** Items listed per session and kind (commands, files, refusals); the rest is counted. */
+export const SUMMARY_LISTED = 20;
+
+/** The events of a log and the files they came from. */
+export interface AuditLogRead {
+  files: string[];
+  events: AuditEvent[];
+  /** Lines that were not JSON objects with an `event` (torn by a failed write, or not ours). */
+  unreadable: number;
+}
+
+async function* lines(file: string): AsyncGenerator<string> {
+  using handle = await Deno.open(file);
+  let buffered = "";
+  for await (const chunk of handle.readable.pipeThrough(new TextDecoderStream())) {
+    buffered += chunk;
+    let newline;
+    while ((newline = buffered.indexOf("\n")) >= 0) {
+      yield buffered.slice(0, newline);
+      buffered = buffered.slice(newline + 1);
+    }
+  }
+  if (buffered !== "") yield buffered;
+}
+
+/**
+ * Reads `file` and its rotated files (FILE.5 … FILE.1, then FILE); throws NotFound when `file` itself is missing.
+ *
+ * @example
+ * const { events, unreadable } = await readAuditLog("audit.jsonl");
+ */
+export async function readAuditLog(file: string): Promise<AuditLogRead> {
+  await Deno.stat(file);
+  const rotated = Array.from({ length: AUDIT_LIMITS.keptFiles }, (_, i) => rotatedName(file, i + 1)).reverse();
+  const files: string[] = [];
+  const events: AuditEvent[] = [];
+  let unreadable = 0;
+  for (const candidate of [...rotated, file]) {
+    if (!(await Deno.stat(candidate).then((info) => info.isFile, () => false))) continue;
+    files.push(candidate);
+    for await (const line of lines(candidate)) {
+      if (line.trim() === "") continue;
+      try {
+        const event = JSON.parse(line);
+        if (event === null || typeof event !== "object" || typeof event.event !== "string") throw new Error();
+        events.push(event as AuditEvent);
+      } catch {
+        unreadable++;
+      }
+    }
+  }
+  return { files, events, unreadable };
+}
+
+interface SessionTally {
+  id: string;
+  transport: string;
+  client: string | null;
+  mode: string | null;
+  workspace: string | null;
+  start: string | null;
+  end: string | null;
+  reason: string | null;
+  durationMs: number | null;
+  calls: number;
+  failed: number;
+  perTool: Map<string, { calls: number; failed: number }>;
+  /** By command_id: the command line and its latest state. */
+  commands: Map<string, { cmd: string; state: CommandFacts }>;
+  /** Commands that never started: [cmd, why]. */
+  unstarted: [string, string][];
+  files: Map<string, { op: string; movedTo: string | null; added: number; removed: number }>;
+  refusals: string[];
+  permissions: string[];
+}
+
+function tally(sessions: Map<string, SessionTally>, event: AuditEvent): SessionTally {
+  let session = sessions.get(event.session);
+  if (!session) {
+    session = {
+      id: event.session,
+      transport: event.transport,
+      client: null,
+      mode: null,
+      workspace: null,
+      start: null,
+      end: null,
+      reason: null,
+      durationMs: null,
+      calls: 0,
+      failed: 0,
+      perTool: new Map(),
+      commands: new Map(),
+      unstarted: [],
+      files: new Map(),
+      refusals: [],
+      permissions: [],
+    };
+    sessions.set(event.session, session);
+  }
+  return session;
+}
+
+/** What a call was about, for a line of the summary: its command line or path. */
+function subject(call: ToolCallEvent): string {
+  const args = (call.arguments ?? {}) as Record<string, unknown>;
+  const value = args.cmd ?? args.path ?? args.paths ?? args.command_id ?? args.output_ref ?? args.rev;
+  if (value === undefined) return "";
+  if (typeof value === "string") return value;
+  if (value !== null && typeof value === "object" && "bytes" in value) return `(${value.bytes} bytes)`;
+  return JSON.stringify(value);
+}
+
+function addCall(session: SessionTally, call: ToolCallEvent): void {
+  session.calls++;
+  const failed = call.outcome !== "ok";
+  if (failed) session.failed++;
+  const perTool = session.perTool.get(call.tool) ?? { calls: 0, failed: 0 };
+  perTool.calls++;
+  if (failed) perTool.failed++;
+  session.perTool.set(call.tool, perTool);
+  const { command, patch, permissions } = call.facts;
+  if (command) {
+    const known = session.commands.get(command.command_id);
+    const cmd = call.tool === "exec_command" ? subject(call) : known?.cmd ?? `(${command.command_id})`;
+    session.commands.set(command.command_id, { cmd, state: command });
+  } else if (call.tool === "exec_command" && call.facts.exec?.gate?.decision === "allowed") {
+    session.unstarted.push([subject(call), call.outcome]);
+  }
+  for (const file of patch?.files ?? []) {
+    const seen = session.files.get(file.path);
+    session.files.set(file.path, {
+      op: seen && seen.op === "add" && file.op === "update" ? "add" : file.op,
+      movedTo: file.moved_to,
+      added: (seen?.added ?? 0) + file.added,
+      removed: (seen?.removed ?? 0) + file.removed,
+    });
+  }
+  if (call.refusal) {
+    const what = subject(call);
+    session.refusals.push(`${call.tool}${what ? ` ${what}` : ""} — ${call.refusal.rule}`);
+  }
+  if (permissions) {
+    const granted = permissions.granted.length > 0 ? `granted ${permissions.granted.join(", ")}` : "nothing granted";
+    session.permissions.push(`asked ${permissions.asked.join(", ")}: ${permissions.status}, ${granted}`);
+  }
+}
+
+/**
+ * A duration in words.
+ *
+ * @example
+ * formatDuration(252_000); // "4 min 12 s"
+ */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes} min ${seconds % 60} s`;
+  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+
+function listed<T>(items: T[], render: (item: T) => string): string[] {
+  const shown = items.slice(0, SUMMARY_LISTED).map((item) => `    ${render(item)}`);
+  if (items.length > SUMMARY_LISTED) shown.push(`    … and ${items.length - SUMMARY_LISTED} more`);
+  return shown;
+}
+
+function ending(state: CommandFacts): string {
+  if (state.status === "running") return "running";
+  return state.signal ? state.signal : `exit ${state.exit_code}`;
+}
+
+const OP_LETTERS: Record<string, string> = { add: "A", update: "M", delete: "D", move: "R" };
+
+function renderSession(session: SessionTally): string[] {
+  const about = [
+    session.transport,
+    session.client ? `client ${session.client}` : "client unknown",
+    ...(session.mode ? [`${session.mode} mode`] : []),
+    ...(session.workspace ? [`workspace ${session.workspace}`] : []),
+  ];
+  const when = session.start
+    ? `${session.start}${session.durationMs !== null ? `, ${formatDuration(session.durationMs)}` : ""}`
+    : "start not in the log";
+  const end = session.reason ? `ended: ${session.reason}` : "no end recorded (still running, or the server died)";
+  const tools = [...session.perTool].sort((a, b) => b[1].calls - a[1].calls).map(([tool, count]) =>
+    `${tool} ${count.calls}${count.failed ? ` (${count.failed} failed)` : ""}`
+  );
+  const out = [
+    `session ${session.id} (${about.join(", ")})`,
+    `  ${when}; ${end}`,
+    `  calls: ${session.calls}${session.failed ? `, ${session.failed} failed` : ""}${
+      tools.length ? ` — ${tools.join(", ")}` : ""
+    }`,
+  ];
+  const commands = [
+    ...[...session.commands.values()].map(({ cmd, state }) => `${ending(state).padEnd(9)} ${cmd}`),
+    ...session.unstarted.map(([cmd, why]) => `${"not run".padEnd(9)} ${cmd} (${why})`),
+  ];
+  if (commands.length) out.push(`  commands (${commands.length}):`, ...listed(commands, (line) => line));
+  const files = [...session.files];
+  if (files.length) {
+    out.push(
+      `  files changed (${files.length}):`,
+      ...listed(
+        files,
+        ([file, change]) =>
+          `${OP_LETTERS[change.op] ?? "?"} ${file}${change.movedTo ? ` -> ${change.movedTo}` : ""}${
+            change.op === "delete" ? "" : ` (+${change.added} -${change.removed})`
+          }`,
+      ),
+    );
+  }
+  if (session.refusals.length) {
+    out.push(`  refusals (${session.refusals.length}):`, ...listed(session.refusals, (line) => line));
+  }
+  if (session.permissions.length) {
+    out.push(`  permissions:`, ...listed(session.permissions, (line) => line));
+  }
+  return out;
+}
+
+/**
+ * The summary of a log's events, session by session in the order they first appear.
+ *
+ * @example
+ * summarizeEvents({ files: ["audit.jsonl"], events: [], unreadable: 0 }); // "audit.jsonl: no sessions"
+ */
+export function summarizeEvents(log: AuditLogRead): string {
+  const sessions = new Map<string, SessionTally>();
+  for (const event of log.events) {
+    const session = tally(sessions, event);
+    if (event.event === "session_start") {
+      session.start = event.time;
+      session.client = event.client ? `${event.client.name} ${event.client.version}` : null;
+      session.mode = event.mode;
+      session.workspace = event.workspace;
+    } else if (event.event === "session_end") {
+      session.end = event.time;
+      session.reason = event.reason;
+      session.durationMs = event.duration_ms;
+    } else if (event.event === "tool_call") addCall(session, event);
+  }
+  const names = log.files.map((file) => path.basename(file)).join(", ");
+  const calls = [...sessions.values()].reduce((sum, session) => sum + session.calls, 0);
+  const header = `${names}: ${sessions.size === 0 ? "no sessions" : `${sessions.size} session(s), ${calls} call(s)`}${
+    log.unreadable ? `, ${log.unreadable} unreadable line(s)` : ""
+  }`;
+  return [header, ...[...sessions.values()].flatMap((session) => ["", ...renderSession(session)])].join("\n");
+}
+
+/**
+ * Prints the summary of the log at `file` to stdout, or why it cannot be read to stderr; returns the exit status.
+ *
+ * @example
+ * Deno.exit(await printAuditSummary("/var/log/workcell.jsonl"));
+ */
+export async function printAuditSummary(file: string): Promise<number> {
+  try {
+    console.log(summarizeEvents(await readAuditLog(file)));
+    return 0;
+  } catch (error) {
+    console.error(`workcell: --audit-summary ${file}: ${(error as Error).message}`);
+    return 1;
+  }
+}
