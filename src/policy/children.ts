@@ -215,8 +215,8 @@ export class ChildSandboxes {
   /** The git dirs inside the workspace now: the root's (looked at every time), nested ones (searched once), registered ones. */
   #gitDirs(): string[] {
     const root = this.#ws.root;
-    this.#nested ??= findGitDirs(root).paths;
-    const all = new Set([...gitDirsAt(root, root), ...this.#nested, ...this.#registeredGitDirs]);
+    this.#nested ??= findGitDirs(root, this.#ws.fd).paths;
+    const all = new Set([...gitDirsAt(root, this.#ws.fd, root), ...this.#nested, ...this.#registeredGitDirs]);
     return [...all].filter((p) => {
       try {
         Deno.lstatSync(p);

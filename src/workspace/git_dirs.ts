@@ -16,10 +16,13 @@
  *
  * @example
  * gitDirContaining("/ws", "/ws/meta/hooks/pre-commit"); // "/ws/meta" when meta/ is a git dir
- * findGitDirs("/ws").paths;                              // ["/ws/.git"]
+ * findGitDirs(ws.root, ws.fd).paths;                     // ["/ws/.git"]
  */
 import * as path from "node:path";
 import { isInside } from "./confine.ts";
+import { closeFd } from "../os/fd.ts";
+import { openAt, readDirFd, reopenFd, statAt, statFd } from "../os/fs_at.ts";
+import { libc, O } from "../os/libc.ts";
 
 /** Directories the search looks into, at most (a bound on its cost in a huge tree). */
 export const GIT_DIR_SEARCH_MAX_DIRS = 2_000;
@@ -59,8 +62,13 @@ export function gitFileTarget(file: string): string | null {
   } catch {
     return null;
   }
+  return gitFileTargetOf(text, path.dirname(file));
+}
+
+/** The absolute git dir the text of a `.git` file names (relative to `dir`, the file's directory), or null. */
+function gitFileTargetOf(text: string, dir: string): string | null {
   const match = /^gitdir: *(.+?)\s*$/m.exec(text);
-  return match ? path.resolve(path.dirname(file), match[1]) : null;
+  return match ? path.resolve(dir, match[1]) : null;
 }
 
 /** The common dir a worktree's git dir names in its `commondir` file (absolute, unresolved), or null. */
@@ -82,25 +90,57 @@ function realInside(root: string, p: string): string | null {
   }
 }
 
+/** The bytes of the small regular file `name` in `dirFd`, opened without following a symlink; null otherwise. */
+function readSmallFileAt(dirFd: number, name: string, max: number): Uint8Array | null {
+  let fd: number;
+  try {
+    fd = openAt(dirFd, name, O.RDONLY | O.NONBLOCK | O.NOCTTY);
+  } catch {
+    return null;
+  }
+  try {
+    if (statFd(fd).kind !== "file") return null;
+    const buffer = new Uint8Array(max + 1);
+    const n = Number(libc().read(fd, buffer, BigInt(buffer.length)));
+    return n >= 0 && n <= max ? buffer.subarray(0, n) : null;
+  } finally {
+    closeFd(fd);
+  }
+}
+
+function kindAt(dirFd: number, name: string): string | null {
+  try {
+    return statAt(dirFd, name).kind;
+  } catch {
+    return null;
+  }
+}
+
 /**
- * The git-dir paths that `dir` (a real directory inside `root`) holds: its
- * `.git` directory; or its `.git` file together with the git dir and common
- * dir it leads to; or `dir` itself when it is a git dir (bare). Paths outside
+ * The git-dir paths that the directory `dir` (a real path inside `root`,
+ * open as `dirFd`) holds: its `.git` directory; or its `.git` file together
+ * with the git dir and common dir it leads to; or `dir` itself when it is a
+ * git dir (bare). Everything in `dir` is looked at through `dirFd`, following
+ * no symlink, so a directory swapped meanwhile leads nowhere; paths outside
  * `root` are left out (nothing in the workspace can change them anyway).
  */
-export function gitDirsAt(root: string, dir: string): string[] {
-  if (looksLikeGitDir(dir)) return [dir];
+export function gitDirsAt(root: string, dirFd: number, dir: string): string[] {
+  const head = kindAt(dirFd, "HEAD");
+  if (
+    (head === "file" || head === "symlink") && kindAt(dirFd, "objects") === "dir" && kindAt(dirFd, "refs") === "dir"
+  ) {
+    return [dir];
+  }
   const dotGit = path.join(dir, ".git");
-  const info = lstatOrNull(dotGit);
-  if (info === null) return [];
-  if (info.isDirectory) return [dotGit];
+  const kind = kindAt(dirFd, ".git");
+  if (kind === null || kind === "other") return [];
+  if (kind === "dir") return [dotGit];
   const found = new Set<string>();
-  let gitDir: string | null = null;
-  if (info.isFile) {
+  let gitDir: string | null = dotGit;
+  if (kind === "file") {
     found.add(dotGit);
-    gitDir = gitFileTarget(dotGit);
-  } else if (info.isSymlink) {
-    gitDir = dotGit;
+    const bytes = readSmallFileAt(dirFd, ".git", GIT_FILE_MAX_BYTES);
+    gitDir = bytes === null ? null : gitFileTargetOf(new TextDecoder().decode(bytes), dir);
   }
   const real = gitDir === null ? null : realInside(root, gitDir);
   if (real !== null && looksLikeGitDir(real)) {
@@ -121,41 +161,67 @@ export interface FoundGitDirs {
 }
 
 /**
- * The git dirs of the repositories in `root`: at the root and in
- * directories down to {@linkcode GIT_DIR_SEARCH_MAX_DEPTH}, looking into at
- * most {@linkcode GIT_DIR_SEARCH_MAX_DIRS} directories. It never descends into
- * a git dir or through a symlink.
+ * The git dirs of the repositories in the workspace (`root`, open as
+ * `rootFd`): at the root and in directories down to
+ * {@linkcode GIT_DIR_SEARCH_MAX_DEPTH}, looking into at most
+ * {@linkcode GIT_DIR_SEARCH_MAX_DIRS} directories. It walks by fds, each
+ * directory opened beneath its parent without following a symlink, and never
+ * descends into a git dir: a directory swapped for a symlink while it walks
+ * is skipped, never listed.
  */
-export function findGitDirs(root: string): FoundGitDirs {
+export function findGitDirs(root: string, rootFd: number): FoundGitDirs {
   const found = new Set<string>();
   let complete = true;
   let visited = 0;
-  let level = [root];
-  search: for (let depth = 0; level.length > 0; depth++) {
-    const next: string[] = [];
-    for (const dir of level) {
-      if (visited++ >= GIT_DIR_SEARCH_MAX_DIRS) {
-        complete = false;
-        break search;
+  let level: { dir: string; fd: number; owned: boolean }[] = [{ dir: root, fd: rootFd, owned: false }];
+  const decoder = new TextDecoder("utf-8", { fatal: true });
+  try {
+    for (let depth = 0; level.length > 0; depth++) {
+      const next: typeof level = [];
+      for (const { dir, fd } of level) {
+        if (visited++ >= GIT_DIR_SEARCH_MAX_DIRS) {
+          complete = false;
+          break;
+        }
+        const here = gitDirsAt(root, fd, dir);
+        for (const p of here) found.add(p);
+        if (here.includes(dir)) continue; // a bare repository: its insides are its own
+        if (depth === GIT_DIR_SEARCH_MAX_DEPTH) {
+          complete = false;
+          continue;
+        }
+        let listing: number;
+        try {
+          listing = reopenFd(fd, O.RDONLY | O.DIRECTORY);
+        } catch {
+          continue;
+        }
+        try {
+          for (const entry of readDirFd(listing)) {
+            if (entry.kind !== "dir") continue;
+            let name: string;
+            try {
+              name = decoder.decode(entry.name);
+            } catch {
+              continue; // a name that is not UTF-8 could not be bound by path anyway
+            }
+            if (name === ".git") continue;
+            try {
+              next.push({ dir: path.join(dir, name), fd: openAt(fd, name, O.PATH | O.DIRECTORY), owned: true });
+            } catch {
+              // replaced by a symlink or gone since the listing: skipped
+            }
+          }
+        } finally {
+          closeFd(listing);
+        }
       }
-      const here = gitDirsAt(root, dir);
-      for (const p of here) found.add(p);
-      if (here.includes(dir)) continue; // a bare repository: its insides are its own
-      if (depth === GIT_DIR_SEARCH_MAX_DEPTH) {
-        complete = false;
-        continue;
-      }
-      let entries: Deno.DirEntry[];
-      try {
-        entries = [...Deno.readDirSync(dir)];
-      } catch {
-        continue;
-      }
-      for (const entry of entries) {
-        if (entry.isDirectory && entry.name !== ".git") next.push(path.join(dir, entry.name));
-      }
+      for (const entry of level) if (entry.owned) closeFd(entry.fd);
+      level = next;
+      if (!complete) break;
     }
-    level = next;
+  } finally {
+    for (const entry of level) if (entry.owned) closeFd(entry.fd);
   }
   return { paths: outermost([...found]), complete };
 }

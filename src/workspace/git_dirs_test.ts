@@ -1,6 +1,8 @@
 import * as path from "node:path";
 import { assertEquals } from "../../tests/assert.ts";
 import { git, initRepo } from "../../tests/git_fixtures.ts";
+import { closeFd } from "../os/fd.ts";
+import { openDirectory } from "../os/fs_at.ts";
 import { findGitDirs, gitDirContaining, gitDirsAt, gitFileTarget, looksLikeGitDir } from "./git_dirs.ts";
 
 async function tempRoot(): Promise<string> {
@@ -37,11 +39,24 @@ Deno.test("gitDirsAt and findGitDirs: .git dirs, .git files with their git and c
     await initRepo(outside);
     await Deno.mkdir(path.join(root, "c/d"), { recursive: true });
     await Deno.writeTextFile(path.join(root, "c/d/.git"), `gitdir: ${outside}/.git\n`);
-    assertEquals(gitDirsAt(root, root), [path.join(root, ".git")]);
-    assertEquals(gitDirsAt(root, path.join(root, "a")).sort(), [path.join(root, "a/.git"), path.join(root, "meta")]);
+    const at = (dir: string) => {
+      const fd = openDirectory(dir);
+      try {
+        return gitDirsAt(root, fd, dir).sort();
+      } finally {
+        closeFd(fd);
+      }
+    };
+    assertEquals(at(root), [path.join(root, ".git")]);
+    assertEquals(at(path.join(root, "a")), [path.join(root, "a/.git"), path.join(root, "meta")]);
     // The outside git dir is left out; the .git file itself is in the workspace and listed.
-    assertEquals(gitDirsAt(root, path.join(root, "c/d")), [path.join(root, "c/d/.git")]);
-    const found = findGitDirs(root);
+    assertEquals(at(path.join(root, "c/d")), [path.join(root, "c/d/.git")]);
+    // A symlinked directory is not walked into: its repository is not the workspace's.
+    await initRepo(path.join(outside, "linked"));
+    await Deno.symlink(path.join(outside, "linked"), path.join(root, "link"));
+    const rootFd = openDirectory(root);
+    const found = findGitDirs(root, rootFd);
+    closeFd(rootFd);
     assertEquals(found.paths, [
       path.join(root, ".git"),
       path.join(root, "a/.git"),
