@@ -30,6 +30,7 @@
  */
 import { Buffer } from "node:buffer";
 import * as path from "node:path";
+import { eachLimited } from "../async/each_limited.ts";
 import { ToolError } from "../errors.ts";
 import {
   chmodFd,
@@ -355,12 +356,21 @@ export async function commitChanges(ws: Workspace, changes: readonly Change[], f
       }
       await eachLimited(
         writes,
+        COMMIT_CONCURRENCY,
         (change) => labelled(`writing the new content of ${change.rel}`, () => writeTemp(change)),
       );
       const replaced = active.filter((change) => change.before !== null).sort((a, b) => a.rel < b.rel ? -1 : 1);
       for (const change of replaced) await labelled(`locking ${change.rel}`, () => lock(change));
-      await eachLimited(active, (change) => labelled(`installing ${change.rel}`, () => install(change)));
-      await eachLimited([...touched], (dir) => labelled(`syncing ${dir.rel}`, () => fs.syncFd(dir.fd)));
+      await eachLimited(
+        active,
+        COMMIT_CONCURRENCY,
+        (change) => labelled(`installing ${change.rel}`, () => install(change)),
+      );
+      await eachLimited(
+        [...touched],
+        COMMIT_CONCURRENCY,
+        (dir) => labelled(`syncing ${dir.rel}`, () => fs.syncFd(dir.fd)),
+      );
     } catch (error) {
       const unrestored = rollback(undo, temps, dirOf, fs);
       for (const dir of touched) {
@@ -443,24 +453,6 @@ async function labelled<T>(doing: string, fn: () => T | Promise<T>): Promise<T> 
   } catch (error) {
     throw error instanceof ToolError || error instanceof StepError ? error : new StepError(doing, error);
   }
-}
-
-/** Runs `fn` over `items`, at most {@linkcode COMMIT_CONCURRENCY} at a time; after a failure starts no more, waits for those in flight, then throws the first failure. */
-async function eachLimited<T>(items: readonly T[], fn: (item: T) => Promise<unknown>): Promise<void> {
-  let next = 0;
-  let failure: { error: unknown } | null = null;
-  const worker = async () => {
-    while (next < items.length && failure === null) {
-      const item = items[next++];
-      try {
-        await fn(item);
-      } catch (error) {
-        failure ??= { error };
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(COMMIT_CONCURRENCY, items.length) }, worker));
-  if (failure !== null) throw (failure as { error: unknown }).error;
 }
 
 function failure(error: unknown, unrestored: string[]): ToolError {

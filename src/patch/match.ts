@@ -12,6 +12,7 @@
  * const plan = await matchPatch(ws, parsePatch(text));
  * await commitChanges(ws, plan.changes);
  */
+import { eachLimited } from "../async/each_limited.ts";
 import { ToolError } from "../errors.ts";
 import { closeFd, readAllFd, reopenFd } from "../os/fs_at.ts";
 import { O } from "../os/libc.ts";
@@ -170,17 +171,12 @@ async function prefetch(ws: Workspace, patch: Patch): Promise<Map<string, Promis
     ...new Set(patch.ops.flatMap((op) => op.kind === "update" && op.moveTo ? [op.path, op.moveTo] : [op.path])),
   ];
   const out = new Map<string, Promise<Lookup>>();
-  let next = 0;
-  const worker = async () => {
-    while (next < spelled.length) {
-      const name = spelled[next++];
-      const result = lookup(ws, name);
-      result.catch(() => {}); // observed when its operation is planned
-      out.set(name, result);
-      await result.catch(() => {});
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(PREFETCH_CONCURRENCY, spelled.length) }, worker));
+  await eachLimited(spelled, PREFETCH_CONCURRENCY, async (name) => {
+    const result = lookup(ws, name);
+    result.catch(() => {}); // observed when its operation is planned
+    out.set(name, result);
+    await result.catch(() => {});
+  });
   return out;
 }
 
