@@ -8,7 +8,7 @@
  */
 import type { Workspace } from "../workspace/confine.ts";
 import { commitChanges, FS_AT, type FsOps } from "./commit.ts";
-import { type FileResult, matchPatch } from "./match.ts";
+import { type FileResult, planPatch } from "./plan.ts";
 import { parsePatch } from "./parse.ts";
 import { renderPreview } from "./preview.ts";
 
@@ -30,7 +30,7 @@ export interface PatchResult {
  * await applyPatch(ws, patchText);
  */
 export async function applyPatch(ws: Workspace, text: string, fs: FsOps = FS_AT): Promise<PatchResult> {
-  const plan = await matchPatch(ws, parsePatch(text));
+  const plan = await planPatch(ws, parsePatch(text));
   await commitChanges(ws, plan.changes, fs);
   const { diff, truncated } = renderPreview(plan.previews);
   return { files: plan.files, diff, diff_truncated: truncated, warnings: plan.warnings };

@@ -28,7 +28,6 @@
  * @example
  * await commitChanges(ws, [{ rel: "a.txt", before: null, after: { bytes, mode: null } }]);
  */
-import { Buffer } from "node:buffer";
 import * as path from "node:path";
 import { eachLimited } from "../async/each_limited.ts";
 import { ToolError } from "../errors.ts";
@@ -53,21 +52,7 @@ import {
 } from "../os/fs_at.ts";
 import { ERRNO, O } from "../os/libc.ts";
 import type { Workspace } from "../workspace/confine.ts";
-
-/** Bytes and permission bits of a regular file. */
-export interface FileState {
-  bytes: Uint8Array;
-  /** Permission bits (`mode & 0o7777`); null for a new file, which gets the process's default. */
-  mode: number | null;
-}
-
-/** One path's transition: null means absent. */
-export interface Change {
-  /** Workspace-relative real path (no symlink on the way), `/`-separated. */
-  rel: string;
-  before: FileState | null;
-  after: FileState | null;
-}
+import { type Change, sameBytes } from "./change.ts";
 
 /** The file-system calls the commit makes (those of src/os/fs_at.ts); tests substitute failing ones. */
 export interface FsOps {
@@ -131,16 +116,6 @@ interface Undo {
 
 function scratchName(suffix: string): string {
   return `.workcell-${crypto.randomUUID().slice(0, 13)}.${suffix}`;
-}
-
-/**
- * Byte equality through Buffer.equals (memcmp), fast on 50 MB files.
- *
- * @example
- * sameBytes(new Uint8Array([1]), new Uint8Array([1])); // true
- */
-export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && Buffer.from(a.buffer, a.byteOffset, a.length).equals(b);
 }
 
 function describe(error: unknown): string {

@@ -6,7 +6,7 @@ import { O } from "../os/libc.ts";
 import { openWorkspace, type Workspace } from "../workspace/confine.ts";
 import { applyPatch } from "./apply.ts";
 import { commitChanges, FS_AT, type FsOps } from "./commit.ts";
-import { matchPatch } from "./match.ts";
+import { planPatch } from "./plan.ts";
 import { parsePatch } from "./parse.ts";
 
 const PATCH = `*** Begin Patch
@@ -111,7 +111,7 @@ Deno.test("a file changed between match and install is a PATCH_CONFLICT and noth
   const ws = await workspace();
   try {
     await layout(ws.root);
-    const plan = await matchPatch(ws, parsePatch(PATCH));
+    const plan = await planPatch(ws, parsePatch(PATCH));
     await Deno.writeTextFile(path.join(ws.root, "d.sh"), "d changed\n");
     const before = await snapshot(ws.root);
     const error = await assertRejects(() => commitChanges(ws, plan.changes));
@@ -129,7 +129,7 @@ Deno.test("a target swapped for a symlink to outside after matching is never wri
   try {
     await Deno.writeTextFile(path.join(ws.root, "a.txt"), "a\n");
     await Deno.writeTextFile(path.join(outside, "secret.txt"), "a\n");
-    const plan = await matchPatch(
+    const plan = await planPatch(
       ws,
       parsePatch("*** Begin Patch\n*** Update File: a.txt\n@@\n-a\n+pwned\n*** End Patch"),
     );
@@ -188,7 +188,7 @@ Deno.test("a parent directory swapped for a symlink to outside at any point of t
         await Deno.writeTextFile(path.join(ws.root, "dir", "a.txt"), "a\n");
         await Deno.writeTextFile(path.join(outside, "a.txt"), "a\n");
         const outsideBefore = await snapshot(outside);
-        const plan = await matchPatch(
+        const plan = await planPatch(
           ws,
           parsePatch("*** Begin Patch\n*** Update File: dir/a.txt\n@@\n-a\n+pwned\n*** End Patch"),
         );
@@ -224,7 +224,7 @@ Deno.test("a parent directory replaced by another real directory before install 
   try {
     await Deno.mkdir(path.join(ws.root, "dir"));
     await Deno.writeTextFile(path.join(ws.root, "dir", "a.txt"), "a\n");
-    const plan = await matchPatch(
+    const plan = await planPatch(
       ws,
       parsePatch("*** Begin Patch\n*** Update File: dir/a.txt\n@@\n-a\n+A\n*** End Patch"),
     );
@@ -280,7 +280,7 @@ Deno.test("a file that appears at a new file's path right before install is kept
   const ws = await workspace();
   try {
     await Deno.writeTextFile(path.join(ws.root, "a.txt"), "a\n");
-    const plan = await matchPatch(
+    const plan = await planPatch(
       ws,
       parsePatch("*** Begin Patch\n*** Update File: a.txt\n@@\n-a\n+A\n*** Add File: n.txt\n+mine\n*** End Patch"),
     );

@@ -11,7 +11,7 @@
  * right after its last anchor, or at the end of the file without one.
  *
  * @example
- * const { text } = applyHunks(new LineIndex("a\nb\n"), parsePatch(patch).ops[0].hunks, "x.txt");
+ * const { text } = computeNewText(new LineIndex("a\nb\n"), parsePatch(patch).ops[0].hunks, "x.txt");
  */
 import { ToolError } from "../errors.ts";
 import type { LineIndex } from "./line_index.ts";
@@ -42,7 +42,7 @@ export interface Region {
 }
 
 /** The outcome of applying one file's hunks. */
-export interface HunkResult {
+export interface NewText {
   /** The new content (lines joined with `\n`). */
   text: string;
   added: number;
@@ -89,9 +89,9 @@ function endInsertPoint(lines: LineIndex): number {
  * Applies `hunks` to `lines`; throws PATCH_CONTEXT_NOT_FOUND, PATCH_CONTEXT_AMBIGUOUS or PATCH_ALREADY_APPLIED.
  *
  * @example
- * applyHunks(new LineIndex("a\nb\n"), hunks, "x.txt").text; // "a\nB\n" for a hunk "-b" "+B"
+ * computeNewText(new LineIndex("a\nb\n"), hunks, "x.txt").text; // "a\nB\n" for a hunk "-b" "+B"
  */
-export function applyHunks(lines: LineIndex, hunks: readonly Hunk[], path: string): HunkResult {
+export function computeNewText(lines: LineIndex, hunks: readonly Hunk[], path: string): NewText {
   const hay = new Haystack(lines);
   const placements: Placement[] = [];
   const warnings: string[] = [];
