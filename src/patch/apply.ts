@@ -7,7 +7,8 @@
  * result.files; // [{ op: "delete", path: "old.txt", moved_to: null, added: 0, removed: 3 }]
  */
 import type { Workspace } from "../workspace/confine.ts";
-import { commitChanges, FS_AT, type FsOps } from "./commit.ts";
+import { commitChanges } from "./commit.ts";
+import { FS_AT, type FsOps } from "./fs_ops.ts";
 import { type FileResult, planPatch } from "./plan.ts";
 import { parsePatch } from "./parse.ts";
 import { renderPreview } from "./preview.ts";
