@@ -8,8 +8,10 @@
  * hunk without an `@@` line.
  *
  * @example
+ * ```ts
  * const patch = parsePatch("*** Begin Patch\n*** Delete File: a.txt\n*** End Patch");
  * patch.ops[0]; // { kind: "delete", path: "a.txt", line: 2 }
+ * ```
  */
 import { ToolError } from "../errors.ts";
 
