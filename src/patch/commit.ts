@@ -94,7 +94,6 @@ function scratchName(suffix: string): string {
  * ```
  */
 export class CommitTransaction implements Disposable {
-  readonly #ws: Workspace;
   readonly #fs: FsOps;
   /** The changes that do something (before and after not both absent). */
   readonly #active: readonly Change[];
@@ -104,7 +103,6 @@ export class CommitTransaction implements Disposable {
   #status: Status = "new";
 
   constructor(ws: Workspace, changes: readonly Change[], fs: FsOps = FS_AT) {
-    this.#ws = ws;
     this.#fs = fs;
     this.#active = changes.filter((change) => change.before !== null || change.after !== null);
     this.#dirs = new PinnedDirs(ws, fs, this.#journal);
