@@ -27,6 +27,7 @@ import {
 import { ToolError } from "../src/errors.ts";
 import { CODEX, CODEX_BINARY, ensurePeer, peerDir, PEERS_DIR } from "./peers.ts";
 import { COMMIT_CONCURRENCY } from "../src/patch/commit.ts";
+import { eachLimited } from "../src/async/each_limited.ts";
 import { portablePaths } from "../src/docs/machine_paths.ts";
 
 const RUNS = 5;
@@ -166,13 +167,7 @@ async function installFloor(ws: string, files: string[]): Promise<number> {
     await Deno.link(target, `${target}.floor-bak`);
     await Deno.rename(temp, target);
   };
-  let next = 0;
-  const pool = async (fn: (rel: string) => Promise<void>) => {
-    next = 0;
-    await Promise.all(Array.from({ length: COMMIT_CONCURRENCY }, async () => {
-      while (next < files.length) await fn(files[next++]);
-    }));
-  };
+  const pool = (fn: (rel: string) => Promise<void>) => eachLimited(files, COMMIT_CONCURRENCY, fn);
   await pool(each);
   const dir = await Deno.open(path.join(ws, path.dirname(files[0])), { read: true });
   await dir.sync();

@@ -1,7 +1,8 @@
 /**
  * Loads and checks the data-driven apply_patch scenarios under
- * tests/patch_scenarios/<name>/. Shared by tests/patch_test.ts (through the
- * MCP client) and bench/patch_bench.ts (ours against the Codex CLI).
+ * tests/patch_scenarios/<name>/. Shared by src/patch/scenarios_test.ts (all
+ * of them, in-process), tests/patch_test.ts (a sample, through the MCP
+ * client) and bench/patch_bench.ts (ours against the Codex CLI).
  *
  * A scenario folder holds:
  * - `before/`: the workspace tree before the patch (optional: empty tree);
@@ -19,6 +20,7 @@
  * it becomes `.git` when a tree is laid out or compared.
  */
 import * as path from "node:path";
+import { assert, assertEquals } from "./assert.ts";
 
 /** Where the scenario folders live. */
 export const SCENARIO_DIR = new URL("./patch_scenarios/", import.meta.url).pathname;
@@ -209,4 +211,51 @@ export function treeDifferences(actual: Map<string, Entry>, expected: Map<string
 
 function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && a.every((byte, i) => byte === b[i]);
+}
+
+/** What one apply_patch call gave, however it was made: the text is what the agent reads. */
+export type Outcome =
+  | { ok: true; warnings: string[]; text: string }
+  | { ok: false; code: string; text: string };
+
+/**
+ * Runs one scenario with `apply` in `workspace` (emptied and laid out first) and checks it: the error code
+ * and substrings, or success with the expected warnings; then the tree against `after/` (or, on error,
+ * `before/`) byte for byte and mode for mode, and the outside tree unchanged.
+ */
+export async function runScenario(
+  scenario: Scenario,
+  workspace: string,
+  outside: string,
+  apply: (patch: string) => Promise<Outcome>,
+): Promise<void> {
+  await prepare(scenario, workspace, outside);
+  if (scenario.immutable.length > 0 && !(await setImmutable(scenario, workspace, true))) {
+    console.warn(`${scenario.name}: chattr +i is not available here; fault not injected`);
+    return;
+  }
+  const result = await apply(scenario.patch);
+  await setImmutable(scenario, workspace, false);
+  if (scenario.expectError) {
+    assert(!result.ok, `expected ${scenario.expectError.code}, got success:\n${result.text}`);
+    assertEquals(result.code, scenario.expectError.code, result.text);
+    for (const piece of scenario.expectError.substrings) {
+      assert(result.text.includes(piece), `error text lacks ${JSON.stringify(piece)}:\n${result.text}`);
+    }
+  } else {
+    assert(result.ok, `expected success, got:\n${result.text}`);
+    for (const piece of scenario.warnings) {
+      assert(
+        result.warnings.some((w) => w.includes(piece)),
+        `no warning contains ${JSON.stringify(piece)}: ${result.warnings}`,
+      );
+    }
+    if (scenario.warnings.length === 0) assertEquals(result.warnings, [], "unexpected warnings");
+  }
+  const problems = treeDifferences(await snapshot(workspace), await expectedTree(scenario, outside));
+  assertEquals(problems, [], `tree differs:\n${problems.join("\n")}\n${result.text}`);
+  if (scenario.hasOutside) {
+    const outsideProblems = treeDifferences(await snapshot(outside), await snapshot(`${scenario.dir}/outside`));
+    assertEquals(outsideProblems.filter((p) => !p.includes("mode")), [], "the outside tree changed");
+  }
 }

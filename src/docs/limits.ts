@@ -15,7 +15,7 @@ import { MAX_DIFF_FILES } from "../git/diff_stream.ts";
 import { MAX_LOG_COUNT, MAX_MESSAGE_CHARS } from "../git/log.ts";
 import { MAX_BLAME_LINE_CHARS, MAX_BLAME_LINES } from "../git/blame.ts";
 import { GIT_TIMEOUT_MS } from "../git/runner.ts";
-import { MAX_PATCH_FILE_BYTES } from "../patch/match.ts";
+import { MAX_PATCH_FILE_BYTES } from "../patch/lookup.ts";
 import {
   DEFAULT_MAX_RESULT_CHARS,
   DEFAULT_PAGE_TARGET_CHARS,
@@ -53,7 +53,7 @@ const LIMITS: readonly [string, string, string][] = [
   ["git_blame line text", `${MAX_BLAME_LINE_CHARS} characters`, "src/git/blame.ts"],
   ["git_diff / git_show patch line", `${MAX_PATCH_LINE_CHARS} characters`, "src/git/diff_page.ts"],
   ["one git invocation", `${GIT_TIMEOUT_MS / 1000} s`, "src/git/runner.ts"],
-  ["file read or written by apply_patch", `${MAX_PATCH_FILE_BYTES} bytes`, "src/patch/match.ts"],
+  ["file read or written by apply_patch", `${MAX_PATCH_FILE_BYTES} bytes`, "src/patch/lookup.ts"],
   ["apply_patch diff preview", `${MAX_DIFF_BYTES} bytes`, "src/patch/preview.ts"],
   ["command echoed in a command result", `${MAX_CMD_ECHO_CHARS} characters`, "src/tools/command_result.ts"],
   ["active commands", `${COMMAND_LIMITS.maxActiveCommands}`, "src/exec/limits.ts"],

@@ -3,12 +3,19 @@
  * then describe what changed. Knows nothing of MCP.
  *
  * @example
+ * ```ts
+ * import { openWorkspace } from "../workspace/confine.ts";
+ *
+ * const ws = await openWorkspace(await Deno.makeTempDir());
+ * await Deno.writeTextFile(`${ws.root}/old.txt`, "a\nb\nc\n");
  * const result = await applyPatch(ws, "*** Begin Patch\n*** Delete File: old.txt\n*** End Patch");
  * result.files; // [{ op: "delete", path: "old.txt", moved_to: null, added: 0, removed: 3 }]
+ * ```
  */
 import type { Workspace } from "../workspace/confine.ts";
-import { commitChanges, FS_AT, type FsOps } from "./commit.ts";
-import { type FileResult, matchPatch } from "./match.ts";
+import { commitChanges } from "./commit.ts";
+import { FS_AT, type FsOps } from "./fs_ops.ts";
+import { type FileResult, planPatch } from "./plan.ts";
 import { parsePatch } from "./parse.ts";
 import { renderPreview } from "./preview.ts";
 
@@ -27,10 +34,15 @@ export interface PatchResult {
  * untouched when anything fails.
  *
  * @example
- * await applyPatch(ws, patchText);
+ * ```ts
+ * import { openWorkspace } from "../workspace/confine.ts";
+ *
+ * const ws = await openWorkspace(await Deno.makeTempDir());
+ * await applyPatch(ws, "*** Begin Patch\n*** Add File: hello.txt\n+hello\n*** End Patch");
+ * ```
  */
 export async function applyPatch(ws: Workspace, text: string, fs: FsOps = FS_AT): Promise<PatchResult> {
-  const plan = await matchPatch(ws, parsePatch(text));
+  const plan = await planPatch(ws, parsePatch(text));
   await commitChanges(ws, plan.changes, fs);
   const { diff, truncated } = renderPreview(plan.previews);
   return { files: plan.files, diff, diff_truncated: truncated, warnings: plan.warnings };

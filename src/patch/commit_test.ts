@@ -1,12 +1,13 @@
 import * as path from "node:path";
 import { assert, assertEquals, assertRejects } from "../../tests/assert.ts";
+import { FaultyFs, openFds } from "../../tests/patch_faults.ts";
 import { snapshot, treeDifferences } from "../../tests/patch_scenarios.ts";
 import { ToolError } from "../errors.ts";
-import { O } from "../os/libc.ts";
 import { openWorkspace, type Workspace } from "../workspace/confine.ts";
 import { applyPatch } from "./apply.ts";
-import { commitChanges, FS_AT, type FsOps } from "./commit.ts";
-import { matchPatch } from "./match.ts";
+import { commitChanges, CommitTransaction, type Phase, PHASES } from "./commit.ts";
+import { FS_AT } from "./fs_ops.ts";
+import { planPatch } from "./plan.ts";
 import { parsePatch } from "./parse.ts";
 
 const PATCH = `*** Begin Patch
@@ -37,58 +38,24 @@ async function workspace(): Promise<Workspace> {
   return await openWorkspace(await Deno.makeTempDir({ prefix: "workcell-commit-" }));
 }
 
-/** Open fds of this process: every commit, failed or not, must close what it opened. */
-/**
- * This process's fds that point into `root` (other test files run in the same process under --parallel, so
- * the count of all fds moves on its own).
- */
-function openFds(root: string): number {
-  return [...Deno.readDirSync("/proc/self/fd")].filter((entry) => {
-    try {
-      return Deno.readLinkSync(`/proc/self/fd/${entry.name}`).startsWith(root);
-    } catch {
-      return false;
-    }
-  }).length;
-}
-
-/**
- * FS_AT whose `failAt`-th call (1-based, over all operations) fails (a throw, or a rejection for an async
- * call); `calls` records the names called.
- */
-function faulty(failAt: number, calls: string[] = []): FsOps {
-  let n = 0;
-  const ops = {} as Record<string, unknown>;
-  for (const [name, fn] of Object.entries(FS_AT)) {
-    ops[name] = (...args: unknown[]) => {
-      calls.push(name);
-      if (++n === failAt) {
-        const fault = new Error(`injected fault in ${name} (step ${n})`);
-        if (fn.constructor.name === "AsyncFunction") return Promise.reject(fault);
-        throw fault;
-      }
-      return (fn as (...a: unknown[]) => unknown)(...args);
-    };
-  }
-  return ops as unknown as FsOps;
-}
-
 Deno.test("a fault at any single file-system step leaves the tree as before or fully patched, and no fd open", async () => {
   const ws = await workspace();
   try {
     await layout(ws.root);
     const before = await snapshot(ws.root);
-    const calls: string[] = [];
-    await applyPatch(ws, PATCH, faulty(0, calls));
+    const clean = new FaultyFs();
+    const calls = clean.calls;
+    await applyPatch(ws, PATCH, clean.fs);
     const after = await snapshot(ws.root);
     assert(calls.length > 30, `only ${calls.length} operations`);
     for (const name of Object.keys(FS_AT)) assert(calls.includes(name), `${name} is never called`);
     for (let step = 1; step <= calls.length; step++) {
       await layout(ws.root);
       let failed: unknown = null;
-      const run: string[] = [];
+      const faults = new FaultyFs({ at: step });
+      const run = faults.calls;
       const fds = openFds(ws.root);
-      await applyPatch(ws, PATCH, faulty(step, run)).catch((error) => failed = error);
+      await applyPatch(ws, PATCH, faults.fs).catch((error) => failed = error);
       assertEquals(openFds(ws.root), fds, `step ${step} (${run[step - 1]}): fds left open`);
       const tree = await snapshot(ws.root);
       if (failed === null) {
@@ -107,140 +74,130 @@ Deno.test("a fault at any single file-system step leaves the tree as before or f
   }
 });
 
+/** Runs the phases of a commit of PATCH one by one, as commitChanges does; returns the error and what the rollback left. */
+async function commitByPhase(ws: Workspace, faults: FaultyFs) {
+  const plan = await planPatch(ws, parsePatch(PATCH));
+  using tx = new CommitTransaction(ws, plan.changes, faults.fs);
+  try {
+    for (const phase of PHASES) {
+      faults.phase = phase;
+      await tx[phase]();
+    }
+  } catch (error) {
+    faults.phase = "rollback";
+    return { error, unrestored: await tx.rollback() };
+  }
+  faults.phase = "cleanup";
+  tx.cleanup();
+  return null;
+}
+
+/** What a fault in each phase is reported as doing. */
+const DOING: Record<Phase, RegExp> = {
+  pin: /^preparing the directory of /,
+  stage: /^writing the new content of /,
+  lock: /^locking /,
+  install: /^installing /,
+  sync: /^syncing /,
+};
+
+Deno.test("each phase, faulted alone at each of its steps, is rolled back completely and names what it was doing", async () => {
+  const ws = await workspace();
+  try {
+    await layout(ws.root);
+    const before = await snapshot(ws.root);
+    const clean = new FaultyFs();
+    assertEquals(await commitByPhase(ws, clean), null);
+    for (const phase of PHASES) {
+      const steps = clean.counts.get(phase) ?? 0;
+      assert(steps > 0, `${phase} makes no file-system call`);
+      for (let step = 1; step <= steps; step++) {
+        await layout(ws.root);
+        const fds = openFds(ws.root);
+        const outcome = await commitByPhase(ws, new FaultyFs({ at: step, phase }));
+        assert(outcome !== null, `${phase} step ${step}: the fault was swallowed`);
+        assertEquals(outcome.unrestored, [], `${phase} step ${step}`);
+        const message = (outcome.error as Error).message;
+        assert(DOING[phase].test(message), `${phase} step ${step}: ${message}`);
+        assertEquals(openFds(ws.root), fds, `${phase} step ${step}: fds left open`);
+        assertEquals(treeDifferences(await snapshot(ws.root), before), [], `${phase} step ${step}: tree changed`);
+      }
+    }
+  } finally {
+    await Deno.remove(ws.root, { recursive: true });
+  }
+});
+
+Deno.test("a rollback after any phase, even after sync, gives back the tree as it was", async () => {
+  const ws = await workspace();
+  try {
+    for (let done = 0; done <= PHASES.length; done++) {
+      await layout(ws.root);
+      const before = await snapshot(ws.root);
+      const plan = await planPatch(ws, parsePatch(PATCH));
+      const fds = openFds(ws.root);
+      {
+        using tx = new CommitTransaction(ws, plan.changes);
+        for (const phase of PHASES.slice(0, done)) await tx[phase]();
+        assertEquals(await tx.rollback(), [], `after ${PHASES[done - 1] ?? "nothing"}`);
+      }
+      assertEquals(openFds(ws.root), fds, `after ${PHASES[done - 1] ?? "nothing"}: fds left open`);
+      assertEquals(treeDifferences(await snapshot(ws.root), before), [], `after ${PHASES[done - 1] ?? "nothing"}`);
+    }
+  } finally {
+    await Deno.remove(ws.root, { recursive: true });
+  }
+});
+
+/** Expects `run` to be refused as out of order (and not to fail for another reason). */
+async function outOfOrder(run: () => Promise<unknown> | void): Promise<void> {
+  const error = await assertRejects(async () => await run());
+  assert(/^a commit (phase \w+ cannot run|cannot)/.test((error as Error).message), String(error));
+}
+
+Deno.test("phases run only in order; after a failure only rollback; cleanup only after sync", async () => {
+  const ws = await workspace();
+  try {
+    await layout(ws.root);
+    const plan = await planPatch(ws, parsePatch(PATCH));
+    {
+      using tx = new CommitTransaction(ws, plan.changes);
+      await outOfOrder(() => tx.stage());
+      await tx.pin();
+      await outOfOrder(() => tx.pin());
+      await outOfOrder(() => tx.lock());
+      await outOfOrder(() => tx.cleanup());
+      assertEquals(await tx.rollback(), []);
+      await outOfOrder(() => tx.rollback());
+      await outOfOrder(() => tx.stage());
+    }
+    {
+      const failing = new FaultyFs({ at: 1, phase: "stage" });
+      using tx = new CommitTransaction(ws, plan.changes, failing.fs);
+      failing.phase = "pin";
+      await tx.pin();
+      failing.phase = "stage";
+      await assertRejects(() => tx.stage());
+      await outOfOrder(() => tx.lock());
+      assertEquals(await tx.rollback(), []);
+    }
+    assertEquals(await Deno.readTextFile(path.join(ws.root, "a.txt")), "a\n");
+  } finally {
+    await Deno.remove(ws.root, { recursive: true });
+  }
+});
+
 Deno.test("a file changed between match and install is a PATCH_CONFLICT and nothing is written", async () => {
   const ws = await workspace();
   try {
     await layout(ws.root);
-    const plan = await matchPatch(ws, parsePatch(PATCH));
+    const plan = await planPatch(ws, parsePatch(PATCH));
     await Deno.writeTextFile(path.join(ws.root, "d.sh"), "d changed\n");
     const before = await snapshot(ws.root);
     const error = await assertRejects(() => commitChanges(ws, plan.changes));
     assert(error instanceof ToolError && error.code === "PATCH_CONFLICT", String(error));
     assert(error.message.includes("d.sh"), error.message);
     assertEquals(treeDifferences(await snapshot(ws.root), before), []);
-  } finally {
-    await Deno.remove(ws.root, { recursive: true });
-  }
-});
-
-Deno.test("a target swapped for a symlink to outside after matching is never written through", async () => {
-  const ws = await workspace();
-  const outside = await Deno.makeTempDir({ prefix: "workcell-outside-" });
-  try {
-    await Deno.writeTextFile(path.join(ws.root, "a.txt"), "a\n");
-    await Deno.writeTextFile(path.join(outside, "secret.txt"), "a\n");
-    const plan = await matchPatch(
-      ws,
-      parsePatch("*** Begin Patch\n*** Update File: a.txt\n@@\n-a\n+pwned\n*** End Patch"),
-    );
-    await Deno.remove(path.join(ws.root, "a.txt"));
-    await Deno.symlink(path.join(outside, "secret.txt"), path.join(ws.root, "a.txt"));
-    const error = await assertRejects(() => commitChanges(ws, plan.changes));
-    assert(error instanceof ToolError && error.code === "PATCH_CONFLICT", String(error));
-    assertEquals(await Deno.readTextFile(path.join(outside, "secret.txt")), "a\n");
-    assert((await Deno.lstat(path.join(ws.root, "a.txt"))).isSymlink);
-  } finally {
-    await Deno.remove(ws.root, { recursive: true });
-    await Deno.remove(outside, { recursive: true });
-  }
-});
-
-/** FS_AT that runs `act` once, right before the first call of `op` that `when` accepts. */
-function interrupted(op: keyof FsOps, when: (...args: unknown[]) => boolean, act: () => void): FsOps {
-  let done = false;
-  const call = (...args: unknown[]) => {
-    if (!done && when(...args)) {
-      done = true;
-      act();
-    }
-    return (FS_AT[op] as (...a: unknown[]) => unknown)(...args);
-  };
-  return { ...FS_AT, [op]: call };
-}
-
-/** Whether an openBeneath call is the check, right before install, that a parent still is the pinned directory. */
-const isRecheck = (_dirFd: unknown, _relative: unknown, flags: unknown) => ((flags as number) & O.PATH) !== 0;
-
-Deno.test("a parent directory swapped for a symlink to outside at any point of the commit is never acted through", async (t) => {
-  // Where the swap happens, and what the commit then does. Every act goes through the directory fd pinned
-  // at the start, so it lands in the directory that was moved away (inside the workspace), never outside.
-  const cases: { name: string; op: keyof FsOps; when: (...args: unknown[]) => boolean; installed: boolean }[] = [
-    {
-      name: "before the temp file is created",
-      op: "openAt",
-      when: (_dir, _name, flags) => ((flags as number) & O.CREAT) !== 0,
-      installed: false,
-    },
-    {
-      name: "before the directory is checked again at install",
-      op: "openBeneath",
-      when: isRecheck,
-      installed: false,
-    },
-    { name: "after that check, before the backup link", op: "linkAt", when: () => true, installed: true },
-  ];
-  for (const c of cases) {
-    await t.step(c.name, async () => {
-      const ws = await workspace();
-      const outside = await Deno.makeTempDir({ prefix: "workcell-outside-" });
-      try {
-        await Deno.mkdir(path.join(ws.root, "dir"));
-        await Deno.writeTextFile(path.join(ws.root, "dir", "a.txt"), "a\n");
-        await Deno.writeTextFile(path.join(outside, "a.txt"), "a\n");
-        const outsideBefore = await snapshot(outside);
-        const plan = await matchPatch(
-          ws,
-          parsePatch("*** Begin Patch\n*** Update File: dir/a.txt\n@@\n-a\n+pwned\n*** End Patch"),
-        );
-        const dir = path.join(ws.root, "dir");
-        const fs = interrupted(c.op, c.when, () => {
-          Deno.renameSync(dir, `${dir}-moved-away`);
-          Deno.symlinkSync(outside, dir);
-        });
-        const fds = openFds(ws.root);
-        const outcome = await commitChanges(ws, plan.changes, fs).then(() => null, (error) => error);
-        assertEquals(openFds(ws.root), fds, "fds left open");
-        assertEquals(treeDifferences(await snapshot(outside), outsideBefore), [], "the outside tree changed");
-        assert((await Deno.lstat(path.join(ws.root, "dir"))).isSymlink, "the swap did not happen");
-        const movedAway = path.join(ws.root, "dir-moved-away");
-        assertEquals([...Deno.readDirSync(movedAway)].map((e) => e.name), ["a.txt"], "temp or backup file left");
-        if (c.installed) {
-          assertEquals(outcome, null);
-          assertEquals(await Deno.readTextFile(path.join(movedAway, "a.txt")), "pwned\n");
-        } else {
-          assert(outcome instanceof ToolError && outcome.code === "PATH_OUTSIDE_WORKSPACE", String(outcome));
-          assertEquals(await Deno.readTextFile(path.join(movedAway, "a.txt")), "a\n");
-        }
-      } finally {
-        await Deno.remove(ws.root, { recursive: true });
-        await Deno.remove(outside, { recursive: true });
-      }
-    });
-  }
-});
-
-Deno.test("a parent directory replaced by another real directory before install is a PATCH_CONFLICT", async () => {
-  const ws = await workspace();
-  try {
-    await Deno.mkdir(path.join(ws.root, "dir"));
-    await Deno.writeTextFile(path.join(ws.root, "dir", "a.txt"), "a\n");
-    const plan = await matchPatch(
-      ws,
-      parsePatch("*** Begin Patch\n*** Update File: dir/a.txt\n@@\n-a\n+A\n*** End Patch"),
-    );
-    const dir = path.join(ws.root, "dir");
-    const replacing = interrupted("openBeneath", isRecheck, () => {
-      Deno.renameSync(dir, `${dir}-old`);
-      Deno.mkdirSync(dir);
-      Deno.writeTextFileSync(path.join(dir, "a.txt"), "a\n");
-    });
-    const error = await assertRejects(() => commitChanges(ws, plan.changes, replacing));
-    assert(error instanceof ToolError && error.code === "PATCH_CONFLICT", String(error));
-    assert(error.message.includes("a directory above dir/a.txt was replaced"), error.message);
-    for (const name of ["dir", "dir-old"]) {
-      assertEquals([...Deno.readDirSync(path.join(ws.root, name))].map((e) => e.name), ["a.txt"], name);
-      assertEquals(await Deno.readTextFile(path.join(ws.root, name, "a.txt")), "a\n", name);
-    }
   } finally {
     await Deno.remove(ws.root, { recursive: true });
   }
@@ -272,31 +229,6 @@ Deno.test("a full file system (tiny tmpfs) mid-patch rolls back the files alread
     assertEquals(treeDifferences(await snapshot(ws.root), before), []);
   } finally {
     if (mounted) await new Deno.Command("umount", { args: [small] }).output();
-    await Deno.remove(ws.root, { recursive: true });
-  }
-});
-
-Deno.test("a file that appears at a new file's path right before install is kept, as a PATCH_CONFLICT", async () => {
-  const ws = await workspace();
-  try {
-    await Deno.writeTextFile(path.join(ws.root, "a.txt"), "a\n");
-    const plan = await matchPatch(
-      ws,
-      parsePatch("*** Begin Patch\n*** Update File: a.txt\n@@\n-a\n+A\n*** Add File: n.txt\n+mine\n*** End Patch"),
-    );
-    const intruding: FsOps = {
-      ...FS_AT,
-      linkAt(fromDir, from, toDir, to) {
-        if (to === "n.txt") Deno.writeTextFileSync(path.join(ws.root, "n.txt"), "theirs\n"); // after the baseline check
-        FS_AT.linkAt(fromDir, from, toDir, to);
-      },
-    };
-    const error = await assertRejects(() => commitChanges(ws, plan.changes, intruding));
-    assert(error instanceof ToolError && error.code === "PATCH_CONFLICT", String(error));
-    assertEquals(await Deno.readTextFile(path.join(ws.root, "n.txt")), "theirs\n");
-    assertEquals(await Deno.readTextFile(path.join(ws.root, "a.txt")), "a\n");
-    assertEquals([...Deno.readDirSync(ws.root)].map((e) => e.name).sort(), ["a.txt", "n.txt"]);
-  } finally {
     await Deno.remove(ws.root, { recursive: true });
   }
 });

@@ -11,7 +11,12 @@
  * right after its last anchor, or at the end of the file without one.
  *
  * @example
- * const { text } = applyHunks(new LineIndex("a\nb\n"), parsePatch(patch).ops[0].hunks, "x.txt");
+ * ```ts
+ * import { LineIndex } from "./line_index.ts";
+ *
+ * const hunk = { anchors: [], eof: false, line: 3, lines: [{ kind: "remove" as const, text: "b" }, { kind: "add" as const, text: "B" }] };
+ * const { text } = computeNewText(new LineIndex("a\nb\n"), [hunk], "x.txt"); // "a\nB\n"
+ * ```
  */
 import { ToolError } from "../errors.ts";
 import type { LineIndex } from "./line_index.ts";
@@ -42,7 +47,7 @@ export interface Region {
 }
 
 /** The outcome of applying one file's hunks. */
-export interface HunkResult {
+export interface NewText {
   /** The new content (lines joined with `\n`). */
   text: string;
   added: number;
@@ -63,7 +68,9 @@ interface Placement {
  * spaces visible, so an agent can see why a line did not match.
  *
  * @example
+ * ```ts
  * visible("a\tb \u00a0"); // "a→b·⍽"
+ * ```
  */
 export function visible(line: string): string {
   const body = line.replace(/ +$/, (spaces) => "·".repeat(spaces.length));
@@ -89,9 +96,15 @@ function endInsertPoint(lines: LineIndex): number {
  * Applies `hunks` to `lines`; throws PATCH_CONTEXT_NOT_FOUND, PATCH_CONTEXT_AMBIGUOUS or PATCH_ALREADY_APPLIED.
  *
  * @example
- * applyHunks(new LineIndex("a\nb\n"), hunks, "x.txt").text; // "a\nB\n" for a hunk "-b" "+B"
+ * ```ts
+ * import { LineIndex } from "./line_index.ts";
+ * import { parsePatch } from "./parse.ts";
+ *
+ * const [op] = parsePatch("*** Begin Patch\n*** Update File: x.txt\n@@\n-b\n+B\n*** End Patch").ops;
+ * if (op.kind === "update") computeNewText(new LineIndex("a\nb\n"), op.hunks, "x.txt").text; // "a\nB\n"
+ * ```
  */
-export function applyHunks(lines: LineIndex, hunks: readonly Hunk[], path: string): HunkResult {
+export function computeNewText(lines: LineIndex, hunks: readonly Hunk[], path: string): NewText {
   const hay = new Haystack(lines);
   const placements: Placement[] = [];
   const warnings: string[] = [];

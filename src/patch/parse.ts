@@ -8,8 +8,10 @@
  * hunk without an `@@` line.
  *
  * @example
+ * ```ts
  * const patch = parsePatch("*** Begin Patch\n*** Delete File: a.txt\n*** End Patch");
  * patch.ops[0]; // { kind: "delete", path: "a.txt", line: 2 }
+ * ```
  */
 import { ToolError } from "../errors.ts";
 
@@ -103,12 +105,82 @@ function requirePath(path: string, line: Line, what: string): string {
   return path;
 }
 
+/** One parsed operation and the index of the body line after it. */
+interface Parsed {
+  op: FileOp;
+  next: number;
+}
+
+/** The `*** Add File` section whose header is `body[at]`. */
+function parseAdd(body: Line[], at: number, path: string): Parsed {
+  const content: string[] = [];
+  let i = at + 1;
+  while (i < body.length && !isFileHeader(body[i].text)) {
+    if (body[i].text.trim() === "" && separatesSections(body, i)) break;
+    if (!body[i].text.startsWith("+")) {
+      throw parseError(
+        body[i].number,
+        `every line of *** Add File must start with "+" (write a blank line as a lone "+"), found ${
+          JSON.stringify(body[i].text)
+        }`,
+      );
+    }
+    content.push(body[i].text.slice(1));
+    i++;
+  }
+  const op: FileOp = {
+    kind: "add",
+    path: requirePath(path, body[at], "*** Add File"),
+    lines: content,
+    line: body[at].number,
+  };
+  return { op, next: i };
+}
+
+/** The `*** Update File` section whose header is `body[at]`: an optional Move to, then its hunks. */
+function parseUpdate(body: Line[], at: number, path: string): Parsed {
+  const line = body[at];
+  let i = at + 1;
+  while (i < body.length && !isFileHeader(body[i].text)) i++;
+  let section = body.slice(at + 1, i);
+  while (section.length > 0 && section[section.length - 1].text.trim() === "") section = section.slice(0, -1);
+  // "*** Move to:" comes right after the Update line, or after the last hunk (as in the seed's example).
+  let moveTo: string | null = null;
+  const moveAt = (k: number) => k >= 0 && k < section.length ? header(section[k].text, MOVE) : null;
+  const first = moveAt(0);
+  if (first !== null) {
+    moveTo = requirePath(first, section[0], "*** Move to");
+    section = section.slice(1);
+  }
+  const last = moveAt(section.length - 1);
+  if (last !== null) {
+    const where = section[section.length - 1];
+    if (moveTo !== null) throw parseError(where.number, `a second "${MOVE}" for the same file`);
+    moveTo = requirePath(last, where, "*** Move to");
+    section = section.slice(0, -1);
+  }
+  const hunks = parseHunks(section);
+  if (hunks.length === 0 && moveTo === null) {
+    throw parseError(line.number, `*** Update File: ${path} has no @@ hunk (and no *** Move to)`);
+  }
+  const op: FileOp = {
+    kind: "update",
+    path: requirePath(path, line, "*** Update File"),
+    moveTo,
+    hunks,
+    line: line.number,
+  };
+  return { op, next: i };
+}
+
 /**
  * Parses patch text into file operations, or throws PATCH_PARSE_ERROR naming
  * the line and what was expected there.
  *
  * @example
+ * ```ts
  * parsePatch("*** Begin Patch\n*** Add File: n.txt\n+hi\n*** End Patch").ops[0].kind; // "add"
+ * ```
  */
 export function parsePatch(text: string): Patch {
   const lines = envelopeLines(text);
@@ -132,59 +204,15 @@ export function parsePatch(text: string): Patch {
     const add = header(line.text, ADD);
     const del = header(line.text, DELETE);
     const update = header(line.text, UPDATE);
-    if (add !== null) {
-      const content: string[] = [];
-      i++;
-      while (i < body.length && !isFileHeader(body[i].text)) {
-        if (body[i].text.trim() === "" && separatesSections(body, i)) break;
-        if (!body[i].text.startsWith("+")) {
-          throw parseError(
-            body[i].number,
-            `every line of *** Add File must start with "+" (write a blank line as a lone "+"), found ${
-              JSON.stringify(body[i].text)
-            }`,
-          );
-        }
-        content.push(body[i].text.slice(1));
-        i++;
-      }
-      ops.push({ kind: "add", path: requirePath(add, line, "*** Add File"), lines: content, line: line.number });
-    } else if (del !== null) {
-      ops.push({ kind: "delete", path: requirePath(del, line, "*** Delete File"), line: line.number });
-      i++;
-    } else if (update !== null) {
-      i++;
-      const start = i;
-      while (i < body.length && !isFileHeader(body[i].text)) i++;
-      let section = body.slice(start, i);
-      while (section.length > 0 && section[section.length - 1].text.trim() === "") section = section.slice(0, -1);
-      // "*** Move to:" comes right after the Update line, or after the last hunk (as in the seed's example).
-      let moveTo: string | null = null;
-      const moveAt = (k: number) => k >= 0 && k < section.length ? header(section[k].text, MOVE) : null;
-      const first = moveAt(0);
-      if (first !== null) {
-        moveTo = requirePath(first, section[0], "*** Move to");
-        section = section.slice(1);
-      }
-      const last = moveAt(section.length - 1);
-      if (last !== null) {
-        const at = section[section.length - 1];
-        if (moveTo !== null) throw parseError(at.number, `a second "${MOVE}" for the same file`);
-        moveTo = requirePath(last, at, "*** Move to");
-        section = section.slice(0, -1);
-      }
-      const hunks = parseHunks(section);
-      if (hunks.length === 0 && moveTo === null) {
-        throw parseError(line.number, `*** Update File: ${update} has no @@ hunk (and no *** Move to)`);
-      }
-      ops.push({
-        kind: "update",
-        path: requirePath(update, line, "*** Update File"),
-        moveTo,
-        hunks,
-        line: line.number,
-      });
-    } else {
+    let parsed: Parsed;
+    if (add !== null) parsed = parseAdd(body, i, add);
+    else if (del !== null) {
+      parsed = {
+        op: { kind: "delete", path: requirePath(del, line, "*** Delete File"), line: line.number },
+        next: i + 1,
+      };
+    } else if (update !== null) parsed = parseUpdate(body, i, update);
+    else {
       throw parseError(
         line.number,
         `expected "${ADD} <path>", "${DELETE} <path>", "${UPDATE} <path>" or "${END}", found ${
@@ -192,6 +220,8 @@ export function parsePatch(text: string): Patch {
         }`,
       );
     }
+    ops.push(parsed.op);
+    i = parsed.next;
   }
   if (ops.length === 0) throw parseError(last.number, "the patch has no file operations");
   return { ops };

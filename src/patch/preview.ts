@@ -4,7 +4,13 @@
  * diffs a few lines, not the whole file).
  *
  * @example
- * const { diff, truncated } = renderPreview([{ oldPath: "a.txt", newPath: "a.txt", oldLines, newLines, regions }]);
+ * ```ts
+ * import { LineIndex } from "./line_index.ts";
+ *
+ * const regions = [{ oldStart: 1, oldEnd: 2, newStart: 1, newEnd: 2 }];
+ * const file = { oldPath: "a.txt", newPath: "a.txt", oldLines: new LineIndex("a\nb\n"), newLines: new LineIndex("a\nB\n"), regions };
+ * const { diff } = renderPreview([file]); // "--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,2 @@\n a\n-b\n+B\n"
+ * ```
  */
 import { structuredPatch } from "diff";
 import type { Region } from "./hunks.ts";
@@ -85,7 +91,13 @@ function fileDiff(file: PreviewFile): { text: string; cut: boolean } {
  * Renders the preview for `files`, stopping at {@linkcode MAX_DIFF_BYTES}.
  *
  * @example
- * renderPreview(files).truncated; // true when something was left out
+ * ```ts
+ * import { LineIndex } from "./line_index.ts";
+ *
+ * const regions = [{ oldStart: 1, oldEnd: 2, newStart: 1, newEnd: 2 }];
+ * const file = { oldPath: "a.txt", newPath: "a.txt", oldLines: new LineIndex("a\nb\n"), newLines: new LineIndex("a\nB\n"), regions };
+ * renderPreview([file]).truncated; // false: it fits
+ * ```
  */
 export function renderPreview(files: readonly PreviewFile[]): { diff: string; truncated: boolean } {
   let diff = "";

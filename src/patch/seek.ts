@@ -3,8 +3,12 @@
  * tolerant passes, each tried only when the previous found nothing.
  *
  * @example
+ * ```ts
+ * import { LineIndex } from "./line_index.ts";
+ *
  * const hay = new Haystack(new LineIndex("a\nb  \nc"));
  * hay.seek(["b"], 0, "unique", false); // { kind: "found", index: 1, pass: "trim_end" }
+ * ```
  */
 
 import type { LineIndex } from "./line_index.ts";
@@ -44,7 +48,9 @@ const NORMALISERS: Record<Pass, (line: string) => string> = {
  * Normalises a line the way `pass` compares it.
  *
  * @example
+ * ```ts
  * normalise("\u201cx\u201d \u2014 y ", "unicode"); // "\"x\" - y"
+ * ```
  */
 export function normalise(line: string, pass: Pass): string {
   return NORMALISERS[pass](line);
@@ -56,7 +62,16 @@ export type SeekResult =
   | { kind: "ambiguous"; indexes: number[]; pass: Pass }
   | { kind: "none" };
 
-/** One file's lines with their normalised forms computed once, on demand. */
+/**
+ * One file's lines with their normalised forms computed once, on demand.
+ *
+ * @example
+ * ```ts
+ * import { LineIndex } from "./line_index.ts";
+ *
+ * new Haystack(new LineIndex("x\nx\n")).seek(["x"], 0, "unique", false); // { kind: "ambiguous", indexes: [0, 1], pass: "exact" }
+ * ```
+ */
 export class Haystack {
   readonly lines: LineIndex;
   readonly #normalised = new Map<Pass, string[]>();
@@ -82,7 +97,11 @@ export class Haystack {
    * empty line left by a trailing newline may follow it).
    *
    * @example
-   * hay.seek(["x", "y"], 0, "first", true);
+   * ```ts
+   * import { LineIndex } from "./line_index.ts";
+   *
+   * new Haystack(new LineIndex("x\ny\nx\ny\n")).seek(["x", "y"], 0, "first", true); // found at index 2
+   * ```
    */
   seek(pattern: readonly string[], from: number, mode: "unique" | "first", eof: boolean): SeekResult {
     for (const pass of PASSES) {

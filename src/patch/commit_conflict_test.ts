@@ -1,0 +1,155 @@
+/**
+ * The commit against a tree that changes under it: a file edited, swapped
+ * for a symlink or created between planning and install, a parent directory
+ * replaced by a symlink to outside or by another directory.
+ */
+import * as path from "node:path";
+import { assert, assertEquals, assertRejects } from "../../tests/assert.ts";
+import { interrupted, openFds } from "../../tests/patch_faults.ts";
+import { snapshot, treeDifferences } from "../../tests/patch_scenarios.ts";
+import { ToolError } from "../errors.ts";
+import { O } from "../os/libc.ts";
+import { openWorkspace, type Workspace } from "../workspace/confine.ts";
+import { commitChanges } from "./commit.ts";
+import { FS_AT, type FsOps } from "./fs_ops.ts";
+import { planPatch } from "./plan.ts";
+import { parsePatch } from "./parse.ts";
+
+async function workspace(): Promise<Workspace> {
+  return await openWorkspace(await Deno.makeTempDir({ prefix: "workcell-commit-" }));
+}
+
+Deno.test("a target swapped for a symlink to outside after matching is never written through", async () => {
+  const ws = await workspace();
+  const outside = await Deno.makeTempDir({ prefix: "workcell-outside-" });
+  try {
+    await Deno.writeTextFile(path.join(ws.root, "a.txt"), "a\n");
+    await Deno.writeTextFile(path.join(outside, "secret.txt"), "a\n");
+    const plan = await planPatch(
+      ws,
+      parsePatch("*** Begin Patch\n*** Update File: a.txt\n@@\n-a\n+pwned\n*** End Patch"),
+    );
+    await Deno.remove(path.join(ws.root, "a.txt"));
+    await Deno.symlink(path.join(outside, "secret.txt"), path.join(ws.root, "a.txt"));
+    const error = await assertRejects(() => commitChanges(ws, plan.changes));
+    assert(error instanceof ToolError && error.code === "PATCH_CONFLICT", String(error));
+    assertEquals(await Deno.readTextFile(path.join(outside, "secret.txt")), "a\n");
+    assert((await Deno.lstat(path.join(ws.root, "a.txt"))).isSymlink);
+  } finally {
+    await Deno.remove(ws.root, { recursive: true });
+    await Deno.remove(outside, { recursive: true });
+  }
+});
+
+/** Whether an openBeneath call is the check, right before install, that a parent still is the pinned directory. */
+const isRecheck = (_dirFd: unknown, _relative: unknown, flags: unknown) => ((flags as number) & O.PATH) !== 0;
+
+Deno.test("a parent directory swapped for a symlink to outside at any point of the commit is never acted through", async (t) => {
+  // Where the swap happens, and what the commit then does. Every act goes through the directory fd pinned
+  // at the start, so it lands in the directory that was moved away (inside the workspace), never outside.
+  const cases: { name: string; op: keyof FsOps; when: (...args: unknown[]) => boolean; installed: boolean }[] = [
+    {
+      name: "before the temp file is created",
+      op: "openAt",
+      when: (_dir, _name, flags) => ((flags as number) & O.CREAT) !== 0,
+      installed: false,
+    },
+    {
+      name: "before the directory is checked again at install",
+      op: "openBeneath",
+      when: isRecheck,
+      installed: false,
+    },
+    { name: "after that check, before the backup link", op: "linkAt", when: () => true, installed: true },
+  ];
+  for (const c of cases) {
+    await t.step(c.name, async () => {
+      const ws = await workspace();
+      const outside = await Deno.makeTempDir({ prefix: "workcell-outside-" });
+      try {
+        await Deno.mkdir(path.join(ws.root, "dir"));
+        await Deno.writeTextFile(path.join(ws.root, "dir", "a.txt"), "a\n");
+        await Deno.writeTextFile(path.join(outside, "a.txt"), "a\n");
+        const outsideBefore = await snapshot(outside);
+        const plan = await planPatch(
+          ws,
+          parsePatch("*** Begin Patch\n*** Update File: dir/a.txt\n@@\n-a\n+pwned\n*** End Patch"),
+        );
+        const dir = path.join(ws.root, "dir");
+        const fs = interrupted(c.op, c.when, () => {
+          Deno.renameSync(dir, `${dir}-moved-away`);
+          Deno.symlinkSync(outside, dir);
+        });
+        const fds = openFds(ws.root);
+        const outcome = await commitChanges(ws, plan.changes, fs).then(() => null, (error) => error);
+        assertEquals(openFds(ws.root), fds, "fds left open");
+        assertEquals(treeDifferences(await snapshot(outside), outsideBefore), [], "the outside tree changed");
+        assert((await Deno.lstat(path.join(ws.root, "dir"))).isSymlink, "the swap did not happen");
+        const movedAway = path.join(ws.root, "dir-moved-away");
+        assertEquals([...Deno.readDirSync(movedAway)].map((e) => e.name), ["a.txt"], "temp or backup file left");
+        if (c.installed) {
+          assertEquals(outcome, null);
+          assertEquals(await Deno.readTextFile(path.join(movedAway, "a.txt")), "pwned\n");
+        } else {
+          assert(outcome instanceof ToolError && outcome.code === "PATH_OUTSIDE_WORKSPACE", String(outcome));
+          assertEquals(await Deno.readTextFile(path.join(movedAway, "a.txt")), "a\n");
+        }
+      } finally {
+        await Deno.remove(ws.root, { recursive: true });
+        await Deno.remove(outside, { recursive: true });
+      }
+    });
+  }
+});
+
+Deno.test("a parent directory replaced by another real directory before install is a PATCH_CONFLICT", async () => {
+  const ws = await workspace();
+  try {
+    await Deno.mkdir(path.join(ws.root, "dir"));
+    await Deno.writeTextFile(path.join(ws.root, "dir", "a.txt"), "a\n");
+    const plan = await planPatch(
+      ws,
+      parsePatch("*** Begin Patch\n*** Update File: dir/a.txt\n@@\n-a\n+A\n*** End Patch"),
+    );
+    const dir = path.join(ws.root, "dir");
+    const replacing = interrupted("openBeneath", isRecheck, () => {
+      Deno.renameSync(dir, `${dir}-old`);
+      Deno.mkdirSync(dir);
+      Deno.writeTextFileSync(path.join(dir, "a.txt"), "a\n");
+    });
+    const error = await assertRejects(() => commitChanges(ws, plan.changes, replacing));
+    assert(error instanceof ToolError && error.code === "PATCH_CONFLICT", String(error));
+    assert(error.message.includes("a directory above dir/a.txt was replaced"), error.message);
+    for (const name of ["dir", "dir-old"]) {
+      assertEquals([...Deno.readDirSync(path.join(ws.root, name))].map((e) => e.name), ["a.txt"], name);
+      assertEquals(await Deno.readTextFile(path.join(ws.root, name, "a.txt")), "a\n", name);
+    }
+  } finally {
+    await Deno.remove(ws.root, { recursive: true });
+  }
+});
+
+Deno.test("a file that appears at a new file's path right before install is kept, as a PATCH_CONFLICT", async () => {
+  const ws = await workspace();
+  try {
+    await Deno.writeTextFile(path.join(ws.root, "a.txt"), "a\n");
+    const plan = await planPatch(
+      ws,
+      parsePatch("*** Begin Patch\n*** Update File: a.txt\n@@\n-a\n+A\n*** Add File: n.txt\n+mine\n*** End Patch"),
+    );
+    const intruding: FsOps = {
+      ...FS_AT,
+      linkAt(fromDir, from, toDir, to) {
+        if (to === "n.txt") Deno.writeTextFileSync(path.join(ws.root, "n.txt"), "theirs\n"); // after the baseline check
+        FS_AT.linkAt(fromDir, from, toDir, to);
+      },
+    };
+    const error = await assertRejects(() => commitChanges(ws, plan.changes, intruding));
+    assert(error instanceof ToolError && error.code === "PATCH_CONFLICT", String(error));
+    assertEquals(await Deno.readTextFile(path.join(ws.root, "n.txt")), "theirs\n");
+    assertEquals(await Deno.readTextFile(path.join(ws.root, "a.txt")), "a\n");
+    assertEquals([...Deno.readDirSync(ws.root)].map((e) => e.name).sort(), ["a.txt", "n.txt"]);
+  } finally {
+    await Deno.remove(ws.root, { recursive: true });
+  }
+});

@@ -1,0 +1,124 @@
+/**
+ * How a failed commit is reported: what was being done (a labelled step),
+ * which code the cause maps to, and whether the rollback was complete.
+ *
+ * @example
+ * ```ts
+ * const error = commitFailure(new StepError("installing a.txt", new Error("EIO")), []);
+ * error.code; // "PATCH_WRITE_FAILED"
+ * error.message; // "installing a.txt failed: EIO. Every file was left as it was before the patch."
+ * ```
+ */
+import { ToolError } from "../errors.ts";
+import { errnoOf } from "../os/os_error.ts";
+import { ERRNO } from "../os/libc.ts";
+
+/**
+ * The message of any thrown value.
+ *
+ * @example
+ * ```ts
+ * describe(new Error("EIO")); // "EIO"
+ * ```
+ */
+export function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * An OS error with what the commit was doing when it happened.
+ *
+ * @example
+ * ```ts
+ * new StepError("syncing src", new Error("EIO")).message; // "syncing src: EIO"
+ * ```
+ */
+export class StepError extends Error {
+  constructor(readonly doing: string, readonly error: unknown) {
+    super(`${doing}: ${describe(error)}`);
+  }
+}
+
+/**
+ * Runs `fn`; an OS error it throws becomes a {@linkcode StepError} saying `doing` (the first label wins).
+ *
+ * @example
+ * ```ts
+ * await labelled("locking a.txt", () => Promise.resolve()); // resolves as fn does
+ * ```
+ */
+export async function labelled<T>(doing: string, fn: () => T | Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    throw error instanceof ToolError || error instanceof StepError ? error : new StepError(doing, error);
+  }
+}
+
+/**
+ * PATCH_CONFLICT: the file at `rel` is no longer what was matched.
+ *
+ * @example
+ * ```ts
+ * conflictError("a.txt", "was removed").message; // "a.txt was removed since the patch was matched; nothing was written"
+ * ```
+ */
+export function conflictError(rel: string, why: string): ToolError {
+  return new ToolError("PATCH_CONFLICT", `${rel} ${why} since the patch was matched; nothing was written`, {
+    details: { path: rel },
+  });
+}
+
+/**
+ * Why the parent of `rel` could not be opened by its path (other errors are returned as they are).
+ *
+ * @example
+ * ```ts
+ * (directoryError("d/a.txt", new Deno.errors.FilesystemLoop()) as { code: string }).code; // "PATH_OUTSIDE_WORKSPACE"
+ * ```
+ */
+export function directoryError(rel: string, error: unknown): unknown {
+  if (error instanceof Deno.errors.NotFound) {
+    return new ToolError("PATCH_CONFLICT", `the directory of ${rel} vanished before install`, {
+      details: { path: rel },
+    });
+  }
+  // Walked with O_NOFOLLOW: a component that is now a symlink (or no longer a directory) stops the walk.
+  if (error instanceof Deno.errors.FilesystemLoop || error instanceof Deno.errors.NotADirectory) {
+    return new ToolError(
+      "PATH_OUTSIDE_WORKSPACE",
+      `a directory above ${rel} was replaced by a symlink (or a non-directory) that may lead outside the workspace; nothing was written`,
+      { details: { path: rel } },
+    );
+  }
+  return error;
+}
+
+/**
+ * The error a failed commit reports: a ToolError keeps its code; an OS error becomes WORKSPACE_READ_ONLY
+ * (EROFS) or PATCH_WRITE_FAILED with what was being done. Either way the message says whether the rollback
+ * was complete, and `details.unrestored` lists what it could not undo.
+ *
+ * @example
+ * ```ts
+ * commitFailure(conflictError("a.txt", "changed"), ["restore a.txt: EIO"]).message.includes("ROLLBACK INCOMPLETE"); // true
+ * ```
+ */
+export function commitFailure(error: unknown, unrestored: string[]): ToolError {
+  const rolledBack = unrestored.length === 0
+    ? "Every file was left as it was before the patch."
+    : `ROLLBACK INCOMPLETE, check these by hand: ${unrestored.join("; ")}`;
+  if (error instanceof ToolError) {
+    return new ToolError(error.code, `${error.message}. ${rolledBack}`, {
+      details: { ...error.details, unrestored },
+      cause: error,
+    });
+  }
+  const doing = error instanceof StepError ? error.doing : "committing the patch";
+  const cause = error instanceof StepError ? error.error : error;
+  const code = errnoOf(cause) === ERRNO.EROFS ? "WORKSPACE_READ_ONLY" : "PATCH_WRITE_FAILED";
+  return new ToolError(code, `${doing} failed: ${describe(cause)}. ${rolledBack}`, {
+    details: { os_error: describe(cause), unrestored },
+    cause: error,
+  });
+}

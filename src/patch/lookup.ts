@@ -1,0 +1,157 @@
+/**
+ * The planner's questions to the file system, answered at the edge: where a
+ * path as spelled in the patch leads inside the workspace, whether it is in a
+ * git dir, and what the file there holds. Every path is confined, every
+ * existing file read once through an fd opened from the workspace root.
+ *
+ * @example
+ * ```ts
+ * import { openWorkspace } from "../workspace/confine.ts";
+ * import { parsePatch } from "./parse.ts";
+ *
+ * const ws = await openWorkspace(await Deno.makeTempDir());
+ * const look = await lookupPaths(ws, parsePatch("*** Begin Patch\n*** Add File: a.txt\n+a\n*** End Patch"));
+ * (await look("a.txt")).state; // null: it does not exist yet
+ * ```
+ */
+import { eachLimited } from "../async/each_limited.ts";
+import { ToolError } from "../errors.ts";
+import { readAllFd, reopenFd } from "../os/fs_at.ts";
+import { closeFd } from "../os/fd.ts";
+import { O } from "../os/libc.ts";
+import {
+  confine,
+  type ConfinedPath,
+  openConfined,
+  type OpenedPath,
+  toRelative,
+  type Workspace,
+} from "../workspace/confine.ts";
+import { gitDirContaining } from "../workspace/git_dirs.ts";
+import type { FileState } from "./change.ts";
+import type { Patch } from "./parse.ts";
+
+/** Largest file a patch may read or write, in bytes. */
+export const MAX_PATCH_FILE_BYTES = 128 * 1024 * 1024;
+/** Files read at once while looking paths up. */
+const LOOKUP_CONCURRENCY = 16;
+
+/** Where a path of the patch leads and what is there. */
+export interface PathState {
+  /** Workspace-relative real path: one per file, however the patch spells it. */
+  rel: string;
+  /** The file's bytes and mode; null when nothing is there (an Add File or Move to destination). */
+  state: FileState | null;
+}
+
+/** Answers for a path as spelled in the patch; rejects with the lookup's error (confinement, PATH_PROTECTED, ...). */
+export type LookupPath = (spelled: string) => Promise<PathState>;
+
+/**
+ * The git dir a path lies in, as spelled (a `.git` component, case-insensitively for case-folding file
+ * systems) or as resolved (any git dir by what it is: a separate git dir, a bare repository), or null.
+ */
+function protectingGitDir(ws: Workspace, spelled: string, confined: ConfinedPath): string | null {
+  if (spelled.split("/").some((part) => part.toLowerCase() === ".git")) return ".git";
+  const gitDir = gitDirContaining(ws.root, confined.abs);
+  return gitDir === null ? null : toRelative(ws, gitDir);
+}
+
+/**
+ * The bytes and mode of the file `opened` pins, read through its fd: a directory swapped for a symlink after
+ * the path was checked cannot make this read anything else.
+ */
+async function readState(opened: OpenedPath): Promise<FileState> {
+  const { target: { rel }, stat } = opened;
+  if (stat.kind !== "file") {
+    throw new ToolError("NOT_A_FILE", `${rel} is ${stat.kind === "dir" ? "a directory" : "not a regular file"}`, {
+      details: { path: rel },
+    });
+  }
+  const tooLarge = (size: number) =>
+    new ToolError("FILE_TOO_LARGE", `${rel} has ${size} bytes; apply_patch handles at most ${MAX_PATCH_FILE_BYTES}`, {
+      details: { path: rel, size, limit: MAX_PATCH_FILE_BYTES },
+    });
+  if (stat.size > MAX_PATCH_FILE_BYTES) throw tooLarge(stat.size);
+  // The very inode stat'ed above, reopened from its fd rather than looked up again; O_NONBLOCK so no open can hang.
+  const fd = reopenFd(opened.fd, O.RDONLY | O.NONBLOCK);
+  try {
+    const bytes = await readAllFd(fd);
+    if (bytes.length > MAX_PATCH_FILE_BYTES) throw tooLarge(bytes.length); // it grew since the stat
+    return { bytes, mode: stat.mode };
+  } finally {
+    closeFd(fd);
+  }
+}
+
+/**
+ * Confines a path as spelled in the patch, refuses `.git/`, and reads the file's current state (null when it
+ * does not exist: an Add File or Move to destination, whose missing parents are still confined).
+ *
+ * @example
+ * ```ts
+ * import { openWorkspace } from "../workspace/confine.ts";
+ *
+ * const ws = await openWorkspace(await Deno.makeTempDir());
+ * await Deno.writeTextFile(`${ws.root}/a.txt`, "a\n");
+ * const { rel, state } = await lookupPath(ws, "./a.txt"); // "a.txt", its bytes and mode
+ * ```
+ */
+export async function lookupPath(ws: Workspace, spelled: string): Promise<PathState> {
+  if (spelled.endsWith("/")) {
+    throw new ToolError("INVALID_ARGUMENT", `${spelled} names a directory; a patch operates on files`, {
+      details: { path: spelled },
+    });
+  }
+  let opened: OpenedPath | null = null;
+  let confined: ConfinedPath;
+  try {
+    opened = await openConfined(ws, spelled);
+    confined = opened.target;
+  } catch (error) {
+    if (!(error instanceof ToolError && error.code === "NOT_FOUND")) throw error;
+    confined = await confine(ws, spelled, { allowMissing: true });
+  }
+  try {
+    const gitDir = protectingGitDir(ws, spelled, confined);
+    if (gitDir !== null) {
+      throw new ToolError(
+        "PATH_PROTECTED",
+        `${confined.rel} is inside the git dir ${gitDir}; apply_patch never writes there ` +
+          "(a planted hook or config would later run outside any sandbox)",
+        { details: { path: confined.rel, git_dir: gitDir } },
+      );
+    }
+    return { rel: confined.rel, state: opened === null ? null : await readState(opened) };
+  } finally {
+    if (opened !== null) closeFd(opened.fd);
+  }
+}
+
+/**
+ * Looks up every path of the patch concurrently. Failures are kept, not
+ * thrown, so that planning reports the first failing operation in patch order.
+ *
+ * @example
+ * ```ts
+ * import { openWorkspace } from "../workspace/confine.ts";
+ * import { parsePatch } from "./parse.ts";
+ *
+ * const ws = await openWorkspace(await Deno.makeTempDir());
+ * const look = await lookupPaths(ws, parsePatch("*** Begin Patch\n*** Delete File: ../x\n*** End Patch"));
+ * await look("../x").catch((error) => error.code); // "PATH_OUTSIDE_WORKSPACE"
+ * ```
+ */
+export async function lookupPaths(ws: Workspace, patch: Patch): Promise<LookupPath> {
+  const spelled = [
+    ...new Set(patch.ops.flatMap((op) => op.kind === "update" && op.moveTo ? [op.path, op.moveTo] : [op.path])),
+  ];
+  const found = new Map<string, Promise<PathState>>();
+  await eachLimited(spelled, LOOKUP_CONCURRENCY, async (name) => {
+    const result = lookupPath(ws, name);
+    result.catch(() => {}); // observed when its operation is planned
+    found.set(name, result);
+    await result.catch(() => {});
+  });
+  return (name) => found.get(name)!;
+}
