@@ -58,6 +58,8 @@ export const commandResultSchema = z.object({
   next_actions: z.array(nextActionSchema),
 });
 
+/** A command result as its schema types it. */
+export type CommandResult = z.infer<typeof commandResultSchema>;
 type NextAction = z.infer<typeof nextActionSchema>;
 type Stream = "stdout" | "stderr";
 
@@ -124,7 +126,7 @@ export function commandOutput(
   yieldTimeMs: number,
   maxResultChars: number,
   hint: string | null = null,
-): ToolOutput {
+): ToolOutput<CommandResult> {
   const poller: NextAction[] = poll.status !== "running" ? [] : [{
     tool: "write_stdin",
     arguments: {
@@ -139,7 +141,7 @@ export function commandOutput(
     ...readAction(poll.command_id, "stderr", shown.stderr.gaps[0]),
   ];
   const cmd = poll.cmd.length > MAX_CMD_ECHO_CHARS ? `${poll.cmd.slice(0, MAX_CMD_ECHO_CHARS)}…` : poll.cmd;
-  const build = (shown: Record<Stream, Shown>) => {
+  const build = (shown: Record<Stream, Shown>): CommandResult => {
     const nextActions = actions(shown);
     return {
       command_id: poll.command_id,

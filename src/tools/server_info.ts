@@ -195,7 +195,7 @@ export const serverInfoTool = defineTool({
       },
       auth: {
         transport: session.transport,
-        scheme: session.transport === "http" && !config.httpNoAuth ? "bearer" : "none",
+        scheme: session.transport === "http" && !config.httpNoAuth ? "bearer" as const : "none" as const,
       },
       protocol: {
         negotiated_version: session.protocolVersion,
