@@ -148,10 +148,6 @@ export const ERROR_CODES = {
     meaning: "The operation did not finish within its time limit.",
     hint: "Narrow the request (a smaller path, fewer results) and retry.",
   },
-  NOT_IMPLEMENTED: {
-    meaning: "The tool is registered with its final schema but not implemented in this build.",
-    hint: "Use another tool for now; this one arrives in a later release.",
-  },
   INTERNAL: {
     meaning: "An unexpected error inside the server.",
     hint: "Retry; if it persists, report it with the message.",
