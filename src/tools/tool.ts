@@ -131,7 +131,7 @@ export interface ToolDefinition<
  *   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
  *   input: z.strictObject({}),
  *   output: z.object({ answer: z.enum(["pong"]) }),
- *   handler: async () => ({ text: "pong", data: { answer: "pong" as const } }),
+ *   handler: () => Promise.resolve({ text: "pong", data: { answer: "pong" as const } }),
  * });
  * ```
  */

@@ -13,10 +13,8 @@ Deno.test("defineTool: a handler's data is typed by the output schema (deno chec
     input: z.strictObject({ of: z.string() }),
     output: z.object({ count: z.int(), unit: z.enum(["chars"]) }),
     // A literal for an enum field needs `as const`: TypeScript widens literals checked against a generic type.
-    handler: async (args) => ({
-      text: `${args.of.length} chars`,
-      data: { count: args.of.length, unit: "chars" as const },
-    }),
+    handler: (args) =>
+      Promise.resolve({ text: `${args.of.length} chars`, data: { count: args.of.length, unit: "chars" as const } }),
   });
   const ctx = {} as Parameters<typeof tool.handler>[1];
   assertEquals((await tool.handler({ of: "abc" }, ctx)).data, { count: 3, unit: "chars" });
@@ -29,7 +27,7 @@ Deno.test("defineTool: a handler's data is typed by the output schema (deno chec
     input: z.strictObject({}),
     output: z.object({ count: z.int() }),
     // @ts-expect-error: a string where the output schema says a number
-    handler: async () => ({ text: "", data: { count: "3" } }),
+    handler: () => Promise.resolve({ text: "", data: { count: "3" } }),
   });
   defineTool({
     name: "missing",
@@ -39,6 +37,6 @@ Deno.test("defineTool: a handler's data is typed by the output schema (deno chec
     input: z.strictObject({}),
     output: z.object({ count: z.int(), unit: z.string() }),
     // @ts-expect-error: unit is required by the output schema
-    handler: async () => ({ text: "", data: { count: 3 } }),
+    handler: () => Promise.resolve({ text: "", data: { count: 3 } }),
   });
 });
