@@ -81,9 +81,6 @@ export interface OutputPage {
   command_status: "running" | "exited";
 }
 
-/** What to run and for whom. */
-export type StartRequest = CommandRequest;
-
 /** Options of {@linkcode CommandRegistry.wait}. */
 export interface WaitOptions {
   /** Stops waiting early (the client cancelled). */
@@ -145,7 +142,7 @@ export class CommandRegistry {
   }
 
   /** Starts `request` for `owner` (the session's id set), after the policy planned it. */
-  async start(request: StartRequest, owner: Set<string>): Promise<Command> {
+  async start(request: CommandRequest, owner: Set<string>): Promise<Command> {
     if (this.#closed) throw new ToolError("COMMAND_LIMIT", "the server is shutting down; no new commands start");
     if (request.tty && !this.#tty.supported) {
       throw new ToolError("TTY_UNSUPPORTED", `tty:true is not available: ${this.#tty.reason}`);
