@@ -4,17 +4,10 @@
  * or, for an error scenario, the code must match and the tree must be
  * byte-identical to `before/` (no partial writes, no stray temp files).
  */
-import { assert, assertEquals } from "./assert.ts";
+import { assert, assertEquals } from "../src/testing/assert.ts";
 import { startServer, tempWorkspace } from "./harness.ts";
-import {
-  clearDir,
-  expectedTree,
-  loadScenarios,
-  prepare,
-  setImmutable,
-  snapshot,
-  treeDifferences,
-} from "./patch_scenarios.ts";
+import { clearDir, expectedTree, loadScenarios, prepare, setImmutable } from "./patch_scenarios.ts";
+import { snapshot, treeDifferences } from "../src/testing/tree_snapshot.ts";
 
 const scenarios = await loadScenarios();
 

@@ -1,4 +1,4 @@
-import { assert, assertEquals } from "../../tests/assert.ts";
+import { assert, assertEquals } from "../testing/assert.ts";
 import { OutputStream, utf8Window } from "./output_stream.ts";
 
 Deno.test("OutputStream: random appends match a reference model of head + tail", () => {

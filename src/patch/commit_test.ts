@@ -1,6 +1,6 @@
 import * as path from "node:path";
-import { assert, assertEquals, assertRejects } from "../../tests/assert.ts";
-import { snapshot, treeDifferences } from "../../tests/patch_scenarios.ts";
+import { assert, assertEquals, assertRejects } from "../testing/assert.ts";
+import { snapshot, treeDifferences } from "../testing/tree_snapshot.ts";
 import { ToolError } from "../errors.ts";
 import { O } from "../os/libc.ts";
 import { openWorkspace, type Workspace } from "../workspace/confine.ts";

@@ -9,13 +9,6 @@
  * await git(dir, "add", "."); await git(dir, "commit", "-m", "first");
  */
 import * as path from "node:path";
-import { rgPath } from "@vscode/ripgrep";
-import { openWorkspace } from "../src/workspace/confine.ts";
-import { ChildSandboxes } from "../src/policy/children.ts";
-import { probeLandlock } from "../src/policy/landlock_probe.ts";
-import { GitService } from "../src/git/service.ts";
-import { Reactor } from "../src/exec/reactor.ts";
-import { closeFd } from "../src/os/fs_at.ts";
 
 const decoder = new TextDecoder();
 
@@ -128,19 +121,4 @@ export async function importHistory(dir: string, count: number): Promise<void> {
       );
     }
   });
-}
-
-/**
- * The git tools' GitService on a workspace at `root` (its children probed as the server would), for tests of
- * the git modules without a server. Dispose it to release the workspace's pinned fd.
- */
-export async function gitServiceFor(root: string): Promise<GitService & Disposable> {
-  const ws = await openWorkspace(root);
-  const children = new ChildSandboxes(ws, {
-    tmpdir: null,
-    env: Deno.env.toObject(),
-    landlock: probeLandlock(),
-    ripgrep: { path: rgPath, fd: null },
-  });
-  return Object.assign(new GitService(ws, children, new Reactor()), { [Symbol.dispose]: () => closeFd(ws.fd) });
 }

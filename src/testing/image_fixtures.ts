@@ -6,9 +6,9 @@
  * const bytes = await encodeFixture("png", makeBitmap(4, 4, () => [255, 0, 0, 128]));
  */
 import { Frame, GIF, Image } from "imagescript";
-import { type Bitmap, decodeImage } from "../src/image/decode.ts";
-import { encodeBitmap } from "../src/image/encode.ts";
-import { type ImageFormat, sniffImage } from "../src/image/sniff.ts";
+import { type Bitmap, decodeImage } from "../image/decode.ts";
+import { encodeBitmap } from "../image/encode.ts";
+import { type ImageFormat, sniffImage } from "../image/sniff.ts";
 
 /** A bitmap whose pixel (x, y) is `pixel(x, y)` as [r, g, b, a]. */
 export function makeBitmap(

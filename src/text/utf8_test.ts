@@ -1,4 +1,4 @@
-import { assertEquals } from "../../tests/assert.ts";
+import { assertEquals } from "../testing/assert.ts";
 import { utf8CutIndex } from "./utf8.ts";
 
 Deno.test("utf8CutIndex never splits a character", () => {
