@@ -11,7 +11,7 @@
  */
 import * as path from "node:path";
 import { fastImport, fastImportData, initRepo } from "../src/testing/git_fixtures.ts";
-import { seededRandom } from "./random.ts";
+import { seededRandom } from "../src/testing/random.ts";
 
 /** What was generated. */
 export interface ClientViewsRepo {
