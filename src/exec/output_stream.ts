@@ -162,29 +162,3 @@ export class OutputStream {
     this.#head = grown;
   }
 }
-
-/**
- * Trims a byte range to whole UTF-8 characters: leading continuation bytes
- * are dropped, and a trailing incomplete sequence unless `atEnd` (the end of
- * a finished stream, where it is decoded as U+FFFD instead).
- *
- * @example
- * utf8Window(new Uint8Array([0xa9, 0x61, 0xc3]), false); // { from: 1, to: 2 }
- */
-export function utf8Window(bytes: Uint8Array, atEnd: boolean): { from: number; to: number } {
-  const continuation = (byte: number) => (byte & 0xc0) === 0x80;
-  let from = 0;
-  while (from < Math.min(3, bytes.length) && continuation(bytes[from])) from++;
-  if (from < bytes.length && continuation(bytes[from])) from = 0; // not UTF-8 anyway: keep the bytes
-  let to = bytes.length;
-  if (!atEnd) {
-    for (let back = 1; back <= Math.min(4, to - from); back++) {
-      const byte = bytes[to - back];
-      if (continuation(byte)) continue;
-      const width = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
-      if (width > back) to -= back;
-      break;
-    }
-  }
-  return { from, to };
-}

@@ -8,7 +8,8 @@
  * const preview = previewRange(stream, 0, stream.total, 16384);
  * preview.truncated && preview.omitted; // { start, end } to page with read_output
  */
-import { type ByteRange, type OutputStream, utf8Window } from "./output_stream.ts";
+import type { ByteRange, OutputStream } from "./output_stream.ts";
+import { utf8Window } from "../text/utf8.ts";
 
 /** One stream's part of a poll. */
 export interface StreamPreview {

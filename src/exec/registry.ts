@@ -22,7 +22,8 @@ import { isArgumentListTooLong, isProgramNotFound } from "./spawn.ts";
 export const MAX_ARG_STRLEN = 131072;
 import { signalName, SIGNALS } from "../os/libc.ts";
 import { previewRange, type StreamPreview } from "./preview.ts";
-import { type ByteRange, utf8Window } from "./output_stream.ts";
+import type { ByteRange } from "./output_stream.ts";
+import { utf8Window } from "../text/utf8.ts";
 
 /** The limits a registry enforces (the SPEC defaults are {@linkcode COMMAND_LIMITS}). */
 export type CommandLimits = { [K in keyof typeof COMMAND_LIMITS]: number };

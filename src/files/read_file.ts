@@ -15,7 +15,7 @@
 import { fromOsError, ToolError } from "../errors.ts";
 import { closeFd, readAt } from "../os/fs_at.ts";
 import { openReadable, type Workspace } from "../workspace/confine.ts";
-import { charBoundary, firstInvalidUtf8 } from "./utf8.ts";
+import { firstInvalidUtf8, utf8CutIndex, utf8SequenceLength } from "../text/utf8.ts";
 import { fitLines, jsonChars, jsonStringChars } from "../paging/budget.ts";
 
 /** Largest read from disk (one buffer of this size, reused). */
@@ -204,8 +204,8 @@ async function readOpenLines(
         const head = chunk.slice(i, Math.min(segmentEnd, i + maxBytes - kept + 4));
         parts.push(head);
         const joined = concat(parts, kept + head.length);
-        let cut = charBoundary(joined, maxBytes);
-        if (cut === 0) cut = Math.min(joined.length, utf8Length(joined[0]));
+        let cut = utf8CutIndex(joined, maxBytes);
+        if (cut === 0) cut = Math.min(joined.length, utf8SequenceLength(joined[0]));
         parts.length = 0;
         parts.push(joined.subarray(0, cut));
         committed = kept = cut;
@@ -299,10 +299,6 @@ function emptyPage(
     total_lines: totalLines,
     start_byte: size,
   };
-}
-
-function utf8Length(lead: number): number {
-  return lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
 }
 
 /**

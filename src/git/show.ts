@@ -14,7 +14,7 @@ import { ToolError } from "../errors.ts";
 import { toRelative } from "../workspace/confine.ts";
 import type { GitService } from "./service.ts";
 import { gitFailure, gitMessage } from "./runner.ts";
-import { utf8CutIndex } from "../text/utf8.ts";
+import { firstInvalidUtf8, utf8CutIndex } from "../text/utf8.ts";
 import { checkRevision, type GitRepo, openRepoAt } from "./repo.ts";
 import { type Commit, COMMIT_FORMAT, CommitParser } from "./log.ts";
 import { type PagedDiff, readDiff } from "./diff.ts";
@@ -96,39 +96,10 @@ async function resolveCommit(repo: GitRepo, rev: string, signal?: AbortSignal): 
  * firstNonText(new Uint8Array([0x61, 0xff])); // 1
  */
 export function firstNonText(bytes: Uint8Array): number {
-  let i = 0;
-  while (i < bytes.length) {
-    const b = bytes[i];
-    if (b === 0) return i;
-    if (b < 0x80) {
-      i++;
-      continue;
-    }
-    // Lead byte: sequence length and the allowed range of the second byte (no overlongs, no surrogates).
-    const [length, low, high] = b >= 0xc2 && b <= 0xdf
-      ? [2, 0x80, 0xbf]
-      : b === 0xe0
-      ? [3, 0xa0, 0xbf]
-      : b === 0xed
-      ? [3, 0x80, 0x9f]
-      : b >= 0xe1 && b <= 0xef
-      ? [3, 0x80, 0xbf]
-      : b === 0xf0
-      ? [4, 0x90, 0xbf]
-      : b >= 0xf1 && b <= 0xf3
-      ? [4, 0x80, 0xbf]
-      : b === 0xf4
-      ? [4, 0x80, 0x8f]
-      : [0, 0, 0];
-    if (length === 0) return i;
-    for (let k = 1; k < length; k++) {
-      if (i + k >= bytes.length) return i;
-      const next = bytes[i + k];
-      if (k === 1 ? next < low || next > high : (next & 0xc0) !== 0x80) return i;
-    }
-    i += length;
-  }
-  return -1;
+  // A NUL is valid UTF-8 but ends the text; no sequence spans one, so validate only what precedes it.
+  const nul = bytes.indexOf(0);
+  const invalid = firstInvalidUtf8(nul === -1 ? bytes : bytes.subarray(0, nul));
+  return invalid !== -1 ? invalid : nul;
 }
 
 async function showFile(

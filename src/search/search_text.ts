@@ -27,7 +27,7 @@ import { compileGlobs, isHiddenPath, prefilterArgs } from "./glob.ts";
 import { decodeRgData, type RgData, rgWarnings } from "./ripgrep.ts";
 import type { RipgrepRunner } from "./ripgrep_runner.ts";
 import { closeFd, statAt } from "../os/fs_at.ts";
-import { charBoundary } from "../files/utf8.ts";
+import { utf8CutIndex } from "../text/utf8.ts";
 import { treeOrder } from "../files/tree_order.ts";
 import { fitPage, type Paged, type PageRequest } from "../paging/cursor.ts";
 
@@ -131,9 +131,9 @@ export function trimLine(text: string, focus: number, maxBytes: number): string 
   if (bytes.length <= maxBytes) return text;
   const marker = encoder.encode(TRIM_MARKER).length;
   const room = Math.max(1, maxBytes - 2 * marker);
-  let start = charBoundary(bytes, Math.max(0, Math.min(focus - Math.floor(room / 4), bytes.length - room)));
+  let start = utf8CutIndex(bytes, Math.max(0, Math.min(focus - Math.floor(room / 4), bytes.length - room)));
   if (start < 0) start = 0;
-  const end = charBoundary(bytes, start + room);
+  const end = utf8CutIndex(bytes, start + room);
   return (start > 0 ? TRIM_MARKER : "") + decoder.decode(bytes.subarray(start, end)) +
     (end < bytes.length ? TRIM_MARKER : "");
 }
