@@ -9,6 +9,7 @@
  * stream.append(bytes);
  * const { bytes: page, start } = stream.read(0, 4096);
  */
+import { joinBytes } from "../text/join_bytes.ts";
 
 /** A range of absolute offsets [start, end). */
 export interface ByteRange {
@@ -121,10 +122,7 @@ export class OutputStream {
       const head = this.#head.subarray(start, end);
       const more = tailStart === this.#headLength ? Math.min(limit - head.length, this.#tailLength) : 0;
       if (more <= 0) return { bytes: head, start, skipped: 0 };
-      const bytes = new Uint8Array(head.length + more);
-      bytes.set(head);
-      bytes.set(this.#copyTail(0, more), head.length);
-      return { bytes, start, skipped: 0 };
+      return { bytes: joinBytes([head, this.#copyTail(0, more)]), start, skipped: 0 };
     }
     const from = Math.max(start, tailStart);
     const length = Math.max(0, Math.min(limit, this.#total - from));

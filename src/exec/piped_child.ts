@@ -29,6 +29,7 @@ import {
   reapKilled,
   setNonblocking,
 } from "./fd.ts";
+import { joinBytes } from "../text/join_bytes.ts";
 
 /** Reads per pipe per wake-up before yielding to other fds and the event loop. */
 const MAX_READS_PER_WAKE = 8;
@@ -304,12 +305,6 @@ class RunningChild implements PipedChild {
   }
 
   #stderrText(): string {
-    const all = new Uint8Array(this.#errKept);
-    let at = 0;
-    for (const part of this.#errParts) {
-      all.set(part, at);
-      at += part.length;
-    }
-    return new TextDecoder().decode(all);
+    return new TextDecoder().decode(joinBytes(this.#errParts));
   }
 }

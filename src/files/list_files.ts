@@ -39,6 +39,7 @@ import { closeFd, type FdStat, openBeneath, statAt } from "../os/fs_at.ts";
 import { O } from "../os/libc.ts";
 import { jsonChars } from "../paging/budget.ts";
 import { fitPage, type Paged, type PageRequest } from "../paging/cursor.ts";
+import { joinBytes } from "../text/join_bytes.ts";
 
 /** Files stat'ed between two yields to the event loop. */
 const STAT_BATCH = 2000;
@@ -268,10 +269,10 @@ async function listOpened(
   for await (const chunk of rg.chunks()) {
     const last = chunk.lastIndexOf(0);
     if (last < 0) {
-      pending = join(pending, chunk);
+      pending = joinBytes([pending, chunk]);
       continue;
     }
-    accept(splitNames(join(pending, chunk.subarray(0, last)), lossy));
+    accept(splitNames(joinBytes([pending, chunk.subarray(0, last)]), lossy));
     pending = chunk.slice(last + 1);
     if (matched >= stopAt) {
       rg.kill();
@@ -360,12 +361,4 @@ async function listOpened(
   // With sort "none" the walk stopped at the cap: the count is not the total then.
   const total = options.sort === "none" && matched >= stopAt ? null : matched;
   return fitPage(files, page, { more, start: before, positionAfter, build: (files) => ({ ...base(total), files }) });
-}
-
-function join(a: Uint8Array, b: Uint8Array): Uint8Array {
-  if (a.length === 0) return b;
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
-  return out;
 }

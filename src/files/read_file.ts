@@ -17,6 +17,7 @@ import { closeFd, readAt } from "../os/fs_at.ts";
 import { openReadable, type Workspace } from "../workspace/confine.ts";
 import { firstInvalidUtf8, utf8CutIndex, utf8SequenceLength } from "../text/utf8.ts";
 import { fitLines, jsonChars, jsonStringChars } from "../paging/budget.ts";
+import { joinBytes } from "../text/join_bytes.ts";
 
 /** Largest read from disk (one buffer of this size, reused). */
 export const READ_CHUNK_BYTES = 1024 * 1024;
@@ -203,7 +204,7 @@ async function readOpenLines(
         // The first line alone is longer than maxBytes: cut it on a character boundary.
         const head = chunk.slice(i, Math.min(segmentEnd, i + maxBytes - kept + 4));
         parts.push(head);
-        const joined = concat(parts, kept + head.length);
+        const joined = joinBytes(parts);
         let cut = utf8CutIndex(joined, maxBytes);
         if (cut === 0) cut = Math.min(joined.length, utf8SequenceLength(joined[0]));
         parts.length = 0;
@@ -227,7 +228,7 @@ async function readOpenLines(
     }
     i = segmentEnd;
   }
-  const bytes = concat(parts, committed);
+  const bytes = joinBytes(parts).subarray(0, committed);
   const invalid = firstInvalidUtf8(bytes);
   if (invalid >= 0) {
     const badLine = line + count(bytes.subarray(0, invalid), LF);
@@ -328,17 +329,4 @@ function count(bytes: Uint8Array, byte: number): number {
   let n = 0;
   for (let at = bytes.indexOf(byte); at >= 0; at = bytes.indexOf(byte, at + 1)) n++;
   return n;
-}
-
-function concat(parts: Uint8Array[], length: number): Uint8Array {
-  if (parts.length === 1 && parts[0].length === length) return parts[0];
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const part of parts) {
-    if (at >= length) break;
-    const take = part.subarray(0, length - at);
-    out.set(take, at);
-    at += take.length;
-  }
-  return out;
 }

@@ -17,6 +17,7 @@ import { fixedConfigArgs } from "./safety.ts";
 import type { Spawner } from "../exec/spawn_request.ts";
 import type { Reactor } from "../exec/reactor.ts";
 import { startPipedChild } from "../exec/piped_child.ts";
+import { joinBytes } from "../text/join_bytes.ts";
 
 /** Longest a git run may take before it is killed and TIMEOUT is reported. */
 export const GIT_TIMEOUT_MS = 60_000;
@@ -156,13 +157,7 @@ class ByteCollector {
   }
 
   bytes(): Uint8Array {
-    const all = new Uint8Array(this.#size);
-    let at = 0;
-    for (const part of this.#parts) {
-      all.set(part, at);
-      at += part.length;
-    }
-    return all;
+    return joinBytes(this.#parts);
   }
 }
 

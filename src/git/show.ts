@@ -22,6 +22,7 @@ import type { DiffFile } from "./diff_stream.ts";
 import type { DiffPosition } from "./diff_page.ts";
 import { fitLines, jsonChars } from "../paging/budget.ts";
 import type { Paged, PageRequest } from "../paging/cursor.ts";
+import { joinBytes } from "../text/join_bytes.ts";
 
 /** Where a file's content resumes: at this byte offset (a line start, or inside a line longer than a page). */
 export type ContentPosition = { o: number };
@@ -155,12 +156,7 @@ async function showFile(
     },
   });
   if (!run.stopped && run.code !== 0) throw gitFailure(run, "cat-file");
-  const all = new Uint8Array(kept);
-  let at = 0;
-  for (const part of parts) {
-    all.set(part, at);
-    at += part.length;
-  }
+  const all = joinBytes(parts);
   if (offset > 0 && all.length > 0 && (all[0] & 0xc0) === 0x80) {
     throw new ToolError("INVALID_ARGUMENT", `cursor: offset ${offset} falls inside a UTF-8 character of ${rel}`, {
       details: { field: "cursor" },

@@ -20,6 +20,7 @@ import { cString, errno, libc, O, strerror } from "../os/libc.ts";
 import type { RestoredSession } from "../server.ts";
 import type { WorkspaceChoice } from "../workspace/resolve.ts";
 import { LAUNCH_CWD_ENV } from "../compiled/relaunch.ts";
+import { joinBytes } from "../text/join_bytes.ts";
 
 /** The variable naming the memfd with the state, in the new process. */
 export const HANDOFF_FD_ENV = "WORKCELL_HANDOFF_FD";
@@ -112,9 +113,5 @@ export function replayBytes(
   partial: Uint8Array,
 ): Uint8Array {
   const lines = calls.map((call) => JSON.stringify({ jsonrpc: "2.0", id: call.id, ...call.request }) + "\n").join("");
-  const head = new TextEncoder().encode(lines);
-  const bytes = new Uint8Array(head.length + partial.length);
-  bytes.set(head);
-  bytes.set(partial, head.length);
-  return bytes;
+  return joinBytes([new TextEncoder().encode(lines), partial]);
 }

@@ -9,6 +9,7 @@ import { Frame, GIF, Image } from "imagescript";
 import { type Bitmap, decodeImage } from "../image/decode.ts";
 import { encodeBitmap } from "../image/encode.ts";
 import { type ImageFormat, sniffImage } from "../image/sniff.ts";
+import { joinBytes } from "../text/join_bytes.ts";
 
 /** A bitmap whose pixel (x, y) is `pixel(x, y)` as [r, g, b, a]. */
 export function makeBitmap(
@@ -121,11 +122,5 @@ export async function rawPng(options: {
     chunk("IDAT", zlib),
     chunk("IEND", new Uint8Array()),
   ];
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
+  return joinBytes(parts);
 }
