@@ -21,10 +21,22 @@
  * `limit` files or where its JSON would pass `page.maxChars`.
  *
  * @example
+ * ```ts
+ * import { openWorkspace } from "../workspace/confine.ts";
+ * import type { RipgrepRunner } from "../search/ripgrep_runner.ts";
+ *
+ * declare const runner: RipgrepRunner; // the server's, from its services
+ * const ws = await openWorkspace(Deno.cwd());
  * const { data } = await listFiles(ws, ".", runner, {
- *   globs: ["**\/*.ts"], ignore: [], respectGitignore: true, includeHidden: false, sort: "path", limit: 250,
+ *   globs: ["**\/*.ts"],
+ *   ignore: [],
+ *   respectGitignore: true,
+ *   includeHidden: false,
+ *   sort: "path",
+ *   limit: 250,
  *   page: { after: null, encode: (position) => JSON.stringify(position), maxChars: 48_000 },
  * });
+ * ```
  */
 import { z } from "zod";
 import { assertStillConfined } from "../search/still_confined.ts";
@@ -56,7 +68,9 @@ export type ListPosition = { p: string } | { k: number; p: string } | { n: numbe
  * The shape of a resume position for `sort`.
  *
  * @example
+ * ```ts
  * listPositionSchema("size").parse({ k: 10, p: "a.txt" });
+ * ```
  */
 export function listPositionSchema(sort: FileSort): z.ZodType<ListPosition> {
   if (sort === "path") return z.strictObject({ p: z.string() });
@@ -194,7 +208,15 @@ function escapes(rel: string): boolean {
  * a directory.
  *
  * @example
+ * ```ts
+ * import { openWorkspace } from "../workspace/confine.ts";
+ * import type { RipgrepRunner } from "../search/ripgrep_runner.ts";
+ *
+ * declare const runner: RipgrepRunner;
+ * declare const options: ListFilesOptions;
+ * const ws = await openWorkspace(Deno.cwd());
  * (await listFiles(ws, "src", runner, { ...options, sort: "none", limit: 10 })).data.truncated;
+ * ```
  */
 export async function listFiles(
   ws: Workspace,

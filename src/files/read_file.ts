@@ -9,8 +9,13 @@
  * leading BOM removed), so consecutive pages concatenate to the file.
  *
  * @example
+ * ```ts
+ * import { openWorkspace } from "../workspace/confine.ts";
+ *
+ * const ws = await openWorkspace(Deno.cwd());
  * const page = await readLines(ws, "big.log", { offset: 1, limit: 2000, maxBytes: 65536 });
  * if (page.has_more) await readLines(ws, "big.log", { offset: page.next_offset!, limit: 2000, maxBytes: 65536 });
+ * ```
  */
 import { fromOsError, ToolError } from "../errors.ts";
 import { closeFd, readAt } from "../os/fs_at.ts";
@@ -85,7 +90,12 @@ function invalidByteOffset(byteOffset: number, why: string): ToolError {
  * Throws NOT_A_FILE for directories and special files, NOT_UTF8 with the offending byte offset.
  *
  * @example
+ * ```ts
+ * import { openWorkspace } from "../workspace/confine.ts";
+ *
+ * const ws = await openWorkspace(Deno.cwd());
  * await readLines(ws, "a.txt", { offset: 10, limit: 5, maxBytes: 65536 }); // lines 10-14
+ * ```
  */
 export async function readLines(ws: Workspace, input: string, options: ReadLinesOptions): Promise<ReadLinesResult> {
   const file = await openReadable(ws, input);

@@ -9,8 +9,11 @@
  * no network socket.
  *
  * @example
+ * ```ts
+ * declare const launch: GitLaunch; // git's binary, its sandboxed spawner and the reactor
  * const run = await runGit(launch, { cwd: "/repo", args: ["rev-parse", "HEAD"] });
  * new TextDecoder().decode(run.stdout); // "3f2a…\n"
+ * ```
  */
 import { ToolError } from "../errors.ts";
 import { fixedConfigArgs } from "./safety.ts";
@@ -96,7 +99,13 @@ export function gitArgs(args: readonly string[]): string[] {
  * cannot be started.
  *
  * @example
- * await runGit(launch, { cwd, args: ["log", "-z"], onStdout: (chunk) => parser.push(chunk) });
+ * ```ts
+ * import { CommitParser } from "./log.ts";
+ *
+ * declare const launch: GitLaunch;
+ * const parser = new CommitParser();
+ * await runGit(launch, { cwd: "/repo", args: ["log", "-z"], onStdout: (chunk) => parser.push(chunk) });
+ * ```
  */
 export async function runGit(launch: GitLaunch, request: GitRequest): Promise<GitRun> {
   const timeout = new AbortController();
@@ -186,7 +195,11 @@ export function gitMessage(stderr: string): string {
  * bad revision (with git's message), GIT_FAILED otherwise (stderr excerpt in details).
  *
  * @example
+ * ```ts
+ * declare const launch: GitLaunch;
+ * const run = await runGit(launch, { cwd: "/repo", args: ["log"] });
  * if (run.code !== 0) throw gitFailure(run, "log");
+ * ```
  */
 export function gitFailure(run: GitRun, command: string): ToolError {
   const message = gitMessage(run.stderr);

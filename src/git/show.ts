@@ -6,8 +6,14 @@
  * offset.
  *
  * @example
+ * ```ts
+ * import type { GitService } from "./service.ts";
+ *
+ * declare const git: GitService; // the server's, from its services
+ * const page = { after: null, encode: JSON.stringify, maxChars: 48_000 };
  * await gitShow(git, { rev: "HEAD~1", maxBytes: 20480, page });
  * await gitShow(git, { rev: "v1.0", path: "src/a.ts", maxBytes: 20480, page }); // kind "file"
+ * ```
  */
 import { z } from "zod";
 import { ToolError } from "../errors.ts";
@@ -94,7 +100,9 @@ async function resolveCommit(repo: GitRepo, rev: string, signal?: AbortSignal): 
  * (a NUL counts as binary), or -1.
  *
  * @example
+ * ```ts
  * firstNonText(new Uint8Array([0x61, 0xff])); // 1
+ * ```
  */
 export function firstNonText(bytes: Uint8Array): number {
   // A NUL is valid UTF-8 but ends the text; no sequence spans one, so validate only what precedes it.
@@ -204,7 +212,13 @@ async function showFile(
  * Shows a page of a commit, or of a file at a commit.
  *
  * @example
+ * ```ts
+ * import type { GitService } from "./service.ts";
+ *
+ * declare const git: GitService; // the server's, from its services
+ * const page = { after: null, encode: JSON.stringify, maxChars: 48_000 };
  * const shown = await gitShow(git, { rev: "HEAD", maxBytes: 4096, page });
+ * ```
  */
 export async function gitShow(git: GitService, options: ShowOptions): Promise<ShownPage> {
   checkRevision(options.rev, "rev");
