@@ -4,8 +4,13 @@
  * body is cut off as soon as it passes the bound.
  *
  * @example
- * const body = await readJsonBody(request, 4 * 1024 * 1024);
- * if (body instanceof Response) return body; // 413 or 400
+ * ```ts
+ * async function handle(request: Request): Promise<Response> {
+ *   const body = await readJsonBody(request, 4 * 1024 * 1024);
+ *   if (body instanceof Response) return body; // 413 or 400
+ *   return Response.json(body.value);
+ * }
+ * ```
  */
 import { jsonRpcError } from "./responses.ts";
 import { joinBytes } from "../text/join_bytes.ts";
