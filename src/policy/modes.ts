@@ -5,7 +5,9 @@
  * read.
  *
  * @example
+ * ```ts
  * gatesInForce("safe", new Set(["network"])); // every safe gate except "network"
+ * ```
  */
 import type { Mode } from "../config.ts";
 import type { Gate } from "./rules.ts";
