@@ -16,7 +16,15 @@
  * directory; see ripgrep_runner.ts for how its reads stay in the workspace.
  *
  * @example
+ * ```ts
+ * import { openWorkspace } from "../workspace/confine.ts";
+ * import type { RipgrepRunner } from "./ripgrep_runner.ts";
+ *
+ * declare const runner: RipgrepRunner; // the server's, from its services
+ * declare const options: SearchOptions;
+ * const ws = await openWorkspace(Deno.cwd());
  * const { data } = await searchText(ws, "src", runner, { ...options, pattern: "TODO" });
+ * ```
  */
 import * as path from "node:path";
 import { z } from "zod";
@@ -95,7 +103,9 @@ export interface SearchResult {
  * otherwise take more than half of the page's JSON even at the worst growth, so that one match always fits.
  *
  * @example
+ * ```ts
  * lineBytes({ maxLineBytes: 65536, context: 10 }, 48_000); // 190
+ * ```
  */
 export function lineBytes(options: Pick<SearchOptions, "maxLineBytes" | "context">, maxChars: number): number {
   const fits = Math.floor(maxChars / 2 / (2 * options.context + 1) / JSON_GROWTH);
@@ -123,7 +133,9 @@ const decoder = new TextDecoder();
  * Trims a line to `maxBytes` UTF-8 bytes around byte `focus`, marking cut ends with {@linkcode TRIM_MARKER}.
  *
  * @example
+ * ```ts
  * trimLine("x".repeat(1000) + "needle", 1000, 40); // "…xxxxxxxx…needle" shape, at most 40 bytes
+ * ```
  */
 export function trimLine(text: string, focus: number, maxBytes: number): string {
   if (text.length * 3 <= maxBytes) return text;
@@ -185,7 +197,15 @@ function searchRoot(ws: Workspace, opened: OpenedPath): { fd: number; rel: strin
  * with rg's reason.
  *
  * @example
+ * ```ts
+ * import { openWorkspace } from "../workspace/confine.ts";
+ * import type { RipgrepRunner } from "./ripgrep_runner.ts";
+ *
+ * declare const runner: RipgrepRunner;
+ * declare const options: SearchOptions;
+ * const ws = await openWorkspace(Deno.cwd());
  * (await searchText(ws, "src", runner, { ...options, pattern: "fn main", maxResults: 1 })).data.matches[0].path;
+ * ```
  */
 export async function searchText(
   ws: Workspace,
