@@ -4,9 +4,13 @@
  * histories.
  *
  * @example
+ * ```ts
+ * const dir = await Deno.makeTempDir();
  * await initRepo(dir);
  * await writeFiles(dir, { "a.txt": "one\n" });
- * await git(dir, "add", "."); await git(dir, "commit", "-m", "first");
+ * await git(dir, "add", ".");
+ * await git(dir, "commit", "-m", "first");
+ * ```
  */
 import * as path from "node:path";
 
@@ -68,7 +72,15 @@ export function fastImportData(text: string): string {
  * main.
  *
  * @example
- * await fastImport(dir, async (write) => await write(`commit refs/heads/main\n...`));
+ * ```ts
+ * const dir = await Deno.makeTempDir();
+ * await initRepo(dir);
+ * const when = "1700000000 +0200";
+ * await fastImport(dir, async (write) => {
+ *   await write(`commit refs/heads/main\ncommitter Ada <ada@example.org> ${when}\n${fastImportData("first\n")}`);
+ *   await write(`M 100644 inline a.txt\n${fastImportData("one\n")}\n`);
+ * });
+ * ```
  */
 export async function fastImport(dir: string, produce: (write: (text: string) => Promise<void>) => Promise<void>) {
   const child = new Deno.Command("git", {
@@ -102,7 +114,10 @@ export async function fastImport(dir: string, produce: (write: (text: string) =>
  * files under `files/`), then checks it out.
  *
  * @example
+ * ```ts
+ * const dir = await Deno.makeTempDir();
  * await importHistory(dir, 10_000); // about a second
+ * ```
  */
 export async function importHistory(dir: string, count: number): Promise<void> {
   await initRepo(dir);

@@ -3,7 +3,9 @@
  * as PNG, JPEG or GIF with imagescript; and a decoder for what came back.
  *
  * @example
+ * ```ts
  * const bytes = await encodeFixture("png", makeBitmap(4, 4, () => [255, 0, 0, 128]));
+ * ```
  */
 import { Frame, GIF, Image } from "imagescript";
 import { type Bitmap, decodeImage } from "../image/decode.ts";
@@ -90,7 +92,9 @@ function chunk(type: string, data: Uint8Array): Uint8Array {
  * chunks (PLTE, tRNS) go before IDAT.
  *
  * @example
+ * ```ts
  * await rawPng({ width: 2, height: 1, bitDepth: 8, colorType: 0, rows: [new Uint8Array([0, 255])] });
+ * ```
  */
 export async function rawPng(options: {
   width: number;

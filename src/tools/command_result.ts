@@ -7,7 +7,14 @@
  * (write_stdin while running, read_output for what the text left out) last.
  *
  * @example
- * return commandOutput(ctx.services.commands.poll(command, args.max_output_bytes), args.yield_time_ms, 48_000);
+ * ```ts
+ * import type { Command } from "../exec/command.ts";
+ * import type { ToolContext } from "./tool.ts";
+ *
+ * declare const ctx: ToolContext;
+ * declare const command: Command;
+ * commandOutput(ctx.services.commands.poll(command, DEFAULT_PREVIEW_BYTES), 10_000, ctx.config.maxResultChars);
+ * ```
  */
 import { z } from "zod";
 import type { CommandPoll } from "../exec/registry.ts";

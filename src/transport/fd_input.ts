@@ -8,8 +8,14 @@
  * last complete line, and nothing is lost.
  *
  * @example
+ * ```ts
+ * import type { Server } from "../sdk/mod.ts";
+ * import { LineTransport } from "./stdio.ts";
+ *
+ * declare const server: Server;
  * const input = new FdInput(0);
  * await server.connect(new LineTransport(input.readable, Deno.stdout.writable));
+ * ```
  */
 import { ERRNO, errno, libc, POLL } from "../os/libc.ts";
 import { MAX_MESSAGE_BYTES } from "./stdio.ts";

@@ -9,7 +9,12 @@
  * id, an oversized line is skipped and refused, and the session goes on.
  *
  * @example
+ * ```ts
+ * import type { Server } from "../sdk/mod.ts";
+ *
+ * declare const server: Server;
  * await server.connect(new LineTransport(Deno.stdin.readable, Deno.stdout.writable));
+ * ```
  */
 import { type JSONRPCMessage, JSONRPCMessageSchema, type Transport } from "../sdk/mod.ts";
 import { joinBytes } from "../text/join_bytes.ts";
