@@ -2,8 +2,10 @@
  * The command line: strict flag parsing into a {@linkcode Config}.
  *
  * @example
+ * ```ts
  * const parsed = parseArgs(["--workspace", "/repo", "--mode", "trusted"]);
  * if (parsed.kind === "run") console.error(parsed.config.mode);
+ * ```
  */
 
 import { DEFAULT_MAX_RESULT_CHARS, MAX_MAX_RESULT_CHARS, MIN_MAX_RESULT_CHARS } from "./paging/budget.ts";
@@ -96,7 +98,9 @@ export function isLoopbackHost(host: string): boolean {
  * Parses `HOST:PORT`, `[V6]:PORT` or `:PORT`.
  *
  * @example
+ * ```ts
  * parseHttpAddress("127.0.0.1:8080"); // { host: "127.0.0.1", port: 8080 }
+ * ```
  */
 export function parseHttpAddress(value: string): HttpAddress {
   const match = /^(?:\[([0-9a-fA-F:.]+)\]|([^:\[\]]*)):(\d{1,5})$/.exec(value);
@@ -125,7 +129,9 @@ function parseMaxResultChars(value: string | undefined): number {
  * flags and positional arguments are errors.
  *
  * @example
+ * ```ts
  * parseArgs(["--mode=trusted"]);
+ * ```
  */
 export function parseArgs(args: readonly string[]): ParsedArgs {
   const values = new Map<string, string>();
