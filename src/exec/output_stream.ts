@@ -5,9 +5,11 @@
  * and counted, never dropped silently.
  *
  * @example
+ * ```ts
  * const stream = new OutputStream(1024 * 1024);
- * stream.append(bytes);
+ * stream.append(new TextEncoder().encode("hello\n"));
  * const { bytes: page, start } = stream.read(0, 4096);
+ * ```
  */
 import { joinBytes } from "../text/join_bytes.ts";
 

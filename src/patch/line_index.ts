@@ -7,10 +7,12 @@
  * "a", "b" and "".
  *
  * @example
+ * ```ts
  * const index = new LineIndex("a\nb\n");
  * index.count; // 3
  * index.line(1); // "b"
  * index.equals(0, "a"); // true
+ * ```
  */
 export class LineIndex {
   readonly text: string;

@@ -8,8 +8,10 @@
  * hunk without an `@@` line.
  *
  * @example
+ * ```ts
  * const patch = parsePatch("*** Begin Patch\n*** Delete File: a.txt\n*** End Patch");
  * patch.ops[0]; // { kind: "delete", path: "a.txt", line: 2 }
+ * ```
  */
 import { ToolError } from "../errors.ts";
 
@@ -108,7 +110,9 @@ function requirePath(path: string, line: Line, what: string): string {
  * the line and what was expected there.
  *
  * @example
+ * ```ts
  * parsePatch("*** Begin Patch\n*** Add File: n.txt\n+hi\n*** End Patch").ops[0].kind; // "add"
+ * ```
  */
 export function parsePatch(text: string): Patch {
   const lines = envelopeLines(text);

@@ -4,8 +4,10 @@
  * (see line_index.ts).
  *
  * @example
- * const file = decodeText(bytes, "src/a.ts");
- * encodeText({ ...file, text: file.text + "more" });
+ * ```ts
+ * const file = decodeText(new TextEncoder().encode("\uFEFFa\r\nb\r\n"), "src/a.ts");
+ * encodeText({ ...file, text: file.text + "more\n" }); // BOM and CRLF put back
+ * ```
  */
 import { ToolError } from "../errors.ts";
 import { firstInvalidUtf8 } from "../text/utf8.ts";
@@ -28,7 +30,9 @@ const encoder = new TextEncoder();
  * Decodes file bytes for matching, or throws NOT_UTF8 with the byte offset.
  *
  * @example
+ * ```ts
  * decodeText(new TextEncoder().encode("a\r\nb"), "x").crlf; // true
+ * ```
  */
 export function decodeText(bytes: Uint8Array, path: string): TextFile {
   let text: string;
@@ -50,7 +54,9 @@ export function decodeText(bytes: Uint8Array, path: string): TextFile {
  * Inverse of {@linkcode decodeText}.
  *
  * @example
+ * ```ts
  * encodeText({ text: "a\n", bom: false, crlf: true }); // bytes of "a\r\n"
+ * ```
  */
 export function encodeText(file: TextFile): Uint8Array {
   return encoder.encode((file.bom ? BOM : "") + (file.crlf ? file.text.replaceAll("\n", "\r\n") : file.text));
