@@ -31,9 +31,7 @@ function exitWithUsage(message: string): never {
 
 /** Runs `shutdown` once, on the first SIGINT or SIGTERM. */
 function onTerminate(shutdown: () => Promise<void>): void {
-  // Windows delivers only SIGINT and SIGBREAK to Deno.
-  const signals: Deno.Signal[] = Deno.build.os === "windows" ? ["SIGINT", "SIGBREAK"] : ["SIGINT", "SIGTERM"];
-  for (const signal of signals) Deno.addSignalListener(signal, () => void shutdown());
+  for (const signal of ["SIGINT", "SIGTERM"] as const) Deno.addSignalListener(signal, () => void shutdown());
 }
 
 /** What a stdio session needs besides the runtime. */

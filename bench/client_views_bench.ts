@@ -16,7 +16,7 @@ import { rgPath } from "@vscode/ripgrep";
 import { Client, StdioClientTransport } from "../src/sdk/client.ts";
 import { sourceRunArgs } from "../src/permissions.ts";
 import { createClientViewsRepo } from "../tests/client_views_repo.ts";
-import { git, importHistory } from "../tests/git_fixtures.ts";
+import { git, importHistory } from "../src/testing/git_fixtures.ts";
 import { RG_BASE_ARGS } from "../src/search/ripgrep.ts";
 import { listFilesArgs } from "../src/files/list_files.ts";
 import { COMMIT_FORMAT } from "../src/git/log.ts";

@@ -15,7 +15,7 @@
 import * as path from "node:path";
 import { Client, StdioClientTransport } from "../src/sdk/client.ts";
 import { sourceRunArgs } from "../src/permissions.ts";
-import { git, importHistory, initRepo } from "../tests/git_fixtures.ts";
+import { git, importHistory, initRepo } from "../src/testing/git_fixtures.ts";
 import { COMMIT_FORMAT } from "../src/git/log.ts";
 import { connectPeer, PEERS } from "./peers.ts";
 

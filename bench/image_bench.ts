@@ -8,7 +8,7 @@
  */
 import { Client, StdioClientTransport } from "../src/sdk/client.ts";
 import { sourceRunArgs } from "../src/permissions.ts";
-import { makeBitmap } from "../tests/image_fixtures.ts";
+import { makeBitmap } from "../src/testing/image_fixtures.ts";
 import { encodeBitmap } from "../src/image/encode.ts";
 import { peerEntry, PEERS } from "./peers.ts";
 

@@ -2,8 +2,10 @@
  * The command line: strict flag parsing into a {@linkcode Config}.
  *
  * @example
+ * ```ts
  * const parsed = parseArgs(["--workspace", "/repo", "--mode", "trusted"]);
  * if (parsed.kind === "run") console.error(parsed.config.mode);
+ * ```
  */
 import { AUDIT_LIMITS, AUDIT_LOG_ENV } from "./audit/limits.ts";
 
@@ -123,7 +125,9 @@ export function isLoopbackHost(host: string): boolean {
  * Parses `HOST:PORT`, `[V6]:PORT` or `:PORT`.
  *
  * @example
+ * ```ts
  * parseHttpAddress("127.0.0.1:8080"); // { host: "127.0.0.1", port: 8080 }
+ * ```
  */
 export function parseHttpAddress(value: string): HttpAddress {
   const match = /^(?:\[([0-9a-fA-F:.]+)\]|([^:\[\]]*)):(\d{1,5})$/.exec(value);
@@ -171,7 +175,9 @@ export function parseSize(value: string): number {
  * (WORKCELL_AUDIT_LOG) when `--audit-log` does not.
  *
  * @example
+ * ```ts
  * parseArgs(["--mode=trusted"]);
+ * ```
  */
 export function parseArgs(args: readonly string[], env: Readonly<Record<string, string | undefined>> = {}): ParsedArgs {
   const values = new Map<string, string>();

@@ -5,8 +5,12 @@
  * within the ceiling (src/paging/); the checks here are guards.
  *
  * @example
- * return ok({ text: "3 files", data: { files } }, 48_000);
- * return fail(new ToolError("NOT_FOUND", "x does not exist"));
+ * ```ts
+ * import { ToolError } from "./errors.ts";
+ *
+ * ok({ text: "3 files", data: { files: ["a.ts", "b.ts", "c.ts"] } }, 48_000);
+ * fail(new ToolError("NOT_FOUND", "x does not exist"));
+ * ```
  */
 import { ToolError } from "./errors.ts";
 import type { ToolOutput } from "./tools/tool.ts";
@@ -24,7 +28,9 @@ const decoder = new TextDecoder();
  * appending a marker that says how much was cut and where the rest is.
  *
  * @example
+ * ```ts
  * boundText("é".repeat(10000)); // ends with "[… 3616 more bytes cut …]"
+ * ```
  */
 export function boundText(text: string, maxBytes = MAX_TEXT_BYTES): string {
   const bytes = encoder.encode(text);

@@ -1,4 +1,4 @@
-import { assert, assertEquals } from "../tests/assert.ts";
+import { assert, assertEquals } from "./testing/assert.ts";
 import { boundText, fail, MAX_TEXT_BYTES, ok } from "./envelope.ts";
 import { ToolError } from "./errors.ts";
 

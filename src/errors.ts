@@ -5,7 +5,9 @@
  * docs, schemas and CI read the registry from here.
  *
  * @example
+ * ```ts
  * throw new ToolError("NOT_FOUND", "src/x.ts does not exist");
+ * ```
  */
 
 /** Each code with what it means and the default recovery hint. */
@@ -148,10 +150,6 @@ export const ERROR_CODES = {
     meaning: "The operation did not finish within its time limit.",
     hint: "Narrow the request (a smaller path, fewer results) and retry.",
   },
-  NOT_IMPLEMENTED: {
-    meaning: "The tool is registered with its final schema but not implemented in this build.",
-    hint: "Use another tool for now; this one arrives in a later release.",
-  },
   INTERNAL: {
     meaning: "An unexpected error inside the server.",
     hint: "Retry; if it persists, report it with the message.",
@@ -192,7 +190,13 @@ export class ToolError extends Error {
  * Maps an OS error from a file operation to a ToolError naming `path`.
  *
  * @example
- * try { await Deno.stat(abs); } catch (e) { throw fromOsError(e, "src/a.ts"); }
+ * ```ts
+ * try {
+ *   await Deno.stat("/repo/src/a.ts");
+ * } catch (error) {
+ *   throw fromOsError(error, "src/a.ts");
+ * }
+ * ```
  */
 export function fromOsError(error: unknown, path: string): ToolError {
   if (error instanceof ToolError) return error;

@@ -6,7 +6,9 @@
  * a capped result. Kept under {@linkcode MAX_INSTRUCTIONS_BYTES}.
  *
  * @example
- * serverInstructions({ mode: "safe", maxResultChars: 48_000 }, "/home/me/app");
+ * ```ts
+ * serverInstructions({ mode: "safe" }, "/home/me/app");
+ * ```
  */
 import type { Config } from "./config.ts";
 import { MODE_POLICIES } from "./policy/modes.ts";

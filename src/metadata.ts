@@ -9,7 +9,11 @@
  * the GitHub account that publishes it.
  *
  * @example
+ * ```ts
+ * import { Server } from "./sdk/mod.ts";
+ *
  * new Server(serverInfo(), { capabilities: {} });
+ * ```
  */
 import type { Implementation } from "./sdk/mod.ts";
 import { SERVER_NAME, SERVER_VERSION } from "./version.ts";

@@ -1,4 +1,4 @@
-import { assert, assertEquals } from "../tests/assert.ts";
+import { assert, assertEquals } from "./testing/assert.ts";
 import { MAX_DESCRIPTION_CHARS, REGISTRY_NAME, SERVER_DESCRIPTION, serverInfo } from "./metadata.ts";
 
 Deno.test("metadata: the description fits the registry's bound and the name its reverse-DNS pattern", () => {

@@ -11,7 +11,9 @@
  * bound by Deno permissions; Landlock confines them (src/policy/).
  *
  * @example
+ * ```ts
  * permissionFlags({ writeRoot: "/repo", http: null });
+ * ```
  */
 import * as path from "node:path";
 import type { LaunchWorkspace } from "./workspace/resolve.ts";
@@ -57,7 +59,9 @@ export function permissionFlags(inputs: PermissionInputs): string[] {
  * (src/session/handoff.ts) takes the grant along.
  *
  * @example
+ * ```ts
  * await launchWriteRoot({ kind: "pending", fallback: { dir: "/srv", source: "cwd" } }); // "."
+ * ```
  */
 export async function launchWriteRoot(launch: LaunchWorkspace): Promise<string> {
   if (launch.kind === "pending") return ".";
@@ -73,7 +77,10 @@ const MAIN_PATH = new URL("../main.ts", import.meta.url).pathname;
  * permission list build.ts bakes in (used by `deno task start` and the tests).
  *
  * @example
- * new Deno.Command(Deno.execPath(), { args: [...sourceRunArgs(inputs), "--workspace", ws] });
+ * ```ts
+ * const inputs: PermissionInputs = { writeRoot: "/home/u/app", http: null };
+ * new Deno.Command(Deno.execPath(), { args: [...sourceRunArgs(inputs), "--workspace", "/home/u/app"] });
+ * ```
  */
 export function sourceRunArgs(inputs: PermissionInputs): string[] {
   return ["run", ...permissionFlags(inputs), "--config", CONFIG_PATH, MAIN_PATH];
@@ -85,7 +92,9 @@ export function sourceRunArgs(inputs: PermissionInputs): string[] {
  * server_info reports it so the list's promise can be checked at run time.
  *
  * @example
+ * ```ts
  * await writeGrant("/home/u/app"); // "workspace" when started with --allow-write=/home/u/app
+ * ```
  */
 export async function writeGrant(root: string): Promise<"workspace" | "wider" | "none"> {
   const granted = async (dir: string) =>

@@ -4,8 +4,13 @@
  * validation, so every failure is a contract envelope.
  *
  * @example
+ * ```ts
+ * import { LineTransport } from "./transport/stdio.ts";
+ *
+ * declare const runtime: Runtime; // config, facts and the workspace binding of this process
  * const server = createMcpServer(runtime, "stdio");
  * await server.connect(new LineTransport(Deno.stdin.readable, Deno.stdout.writable));
+ * ```
  */
 import { z } from "zod";
 import {
@@ -150,7 +155,13 @@ const sessions = new WeakMap<Server, SessionInfo>();
  * What the client of `server` said at initialize (and about its roots), for the transport's own use.
  *
  * @example
+ * ```ts
+ * import { askRoots } from "./session/roots.ts";
+ *
+ * declare const runtime: Runtime;
+ * const server = createMcpServer(runtime, "stdio");
  * if (sessionOf(server).capabilities?.roots) await askRoots(server);
+ * ```
  */
 export function sessionOf(server: Server): SessionInfo {
   return sessions.get(server)!;

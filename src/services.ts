@@ -62,7 +62,9 @@ function isWritable(root: string): boolean {
  * Probes the machine once: ripgrep, Landlock, PTYs, programs on PATH.
  *
  * @example
+ * ```ts
  * const facts = await probeFacts();
+ * ```
  */
 export async function probeFacts(): Promise<RuntimeFacts> {
   return {
@@ -77,7 +79,15 @@ export async function probeFacts(): Promise<RuntimeFacts> {
  * Creates the services of one server process on its workspace.
  *
  * @example
- * const services = await createServices(config, await openWorkspace(root), await probeFacts());
+ * ```ts
+ * import { parseArgs } from "./config.ts";
+ * import { openWorkspace } from "./workspace/confine.ts";
+ *
+ * const parsed = parseArgs(["--workspace", "/repo"]);
+ * if (parsed.kind === "run") {
+ *   const services = createServices(parsed.config, await openWorkspace("/repo"), await probeFacts());
+ * }
+ * ```
  */
 export function createServices(config: Config, workspace: Workspace, facts: RuntimeFacts): Services {
   makeNonDumpable();

@@ -1,4 +1,4 @@
-import { assert, assertEquals } from "./assert.ts";
+import { assert, assertEquals } from "../src/testing/assert.ts";
 import { startServer } from "./harness.ts";
 import { CATALOG } from "../src/catalog.ts";
 

@@ -1,4 +1,4 @@
-import { assert, assertEquals } from "./assert.ts";
+import { assert, assertEquals } from "../src/testing/assert.ts";
 import { tempWorkspace } from "./harness.ts";
 import { sourceRunArgs } from "../src/permissions.ts";
 import { SERVER_VERSION } from "../src/version.ts";

@@ -13,7 +13,7 @@
  * Deterministic: the pseudo-random bytes come from a fixed seed
  * (FUZZ_SEED overrides it).
  */
-import { assert, assertEquals } from "./assert.ts";
+import { assert, assertEquals } from "../src/testing/assert.ts";
 import { type RawMessage, type RawServer, startRawServer } from "./harness.ts";
 import { scale } from "./reliability/proc.ts";
 

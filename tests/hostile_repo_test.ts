@@ -9,8 +9,8 @@
  * config between clean and hostile during hundreds of calls.
  */
 import * as path from "node:path";
-import { assert, assertEquals } from "./assert.ts";
-import { commitAll, git, initRepo, writeFiles } from "./git_fixtures.ts";
+import { assert, assertEquals } from "../src/testing/assert.ts";
+import { commitAll, git, initRepo, writeFiles } from "../src/testing/git_fixtures.ts";
 import { type CallResult, startServer, tempWorkspace } from "./harness.ts";
 import { ERROR_CODE_NAMES } from "../src/errors.ts";
 

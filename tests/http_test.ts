@@ -1,5 +1,5 @@
 import * as path from "node:path";
-import { assert, assertEquals, assertRejects } from "./assert.ts";
+import { assert, assertEquals, assertRejects } from "../src/testing/assert.ts";
 import { serverCommand, tempWorkspace } from "./harness.ts";
 import { startHttpServer, TEST_TOKEN } from "./http_harness.ts";
 import { CATALOG } from "../src/catalog.ts";
@@ -101,7 +101,6 @@ Deno.test("http: WORKCELL_AUTH_TOKEN is removed before any command runs, even in
   await using server = await startHttpServer({ token: TEST_TOKEN, args: ["--mode", "dangerous"] });
   await using client = await server.connect();
   const env = await client.call("exec_command", { cmd: "env", yield_time_ms: 10_000 });
-  if (env.isError && env.structured.error.code === "NOT_IMPLEMENTED") return; // exec has not landed here
   assert(!env.isError, env.text);
   assert(!JSON.stringify(env.structured).includes(TEST_TOKEN), "a child saw the token");
   assert(!/WORKCELL_AUTH_TOKEN/.test(env.structured.stdout ?? ""), env.text);
@@ -169,11 +168,6 @@ Deno.test("http: two concurrent sessions are isolated from each other's commands
   assertEquals(bobInfo.structured.protocol.client.name, "bob");
 
   const started = await alice.call("exec_command", { cmd: "sleep 30", yield_time_ms: 200 });
-  if (started.isError && started.structured.error.code === "NOT_IMPLEMENTED") {
-    // exec has not landed on this branch: the isolation that exists is per-session protocol state (above).
-    console.error("http_test: exec_command is NOT_IMPLEMENTED here; command isolation checked once exec lands");
-    return;
-  }
   assert(!started.isError, started.text);
   assertEquals(started.structured.status, "running");
   const commandId = started.structured.command_id;

@@ -6,7 +6,7 @@
  * starts it (its manifest's mcp_config with the variables filled in).
  */
 import * as path from "node:path";
-import { assert, assertEquals } from "./assert.ts";
+import { assert, assertEquals } from "../src/testing/assert.ts";
 import { tempWorkspace, toCallResult } from "./harness.ts";
 import { Client, StdioClientTransport } from "../src/sdk/client.ts";
 import { packNpmPackage } from "../packaging/npm_package.ts";

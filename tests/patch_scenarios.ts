@@ -20,16 +20,11 @@
  * it becomes `.git` when a tree is laid out or compared.
  */
 import * as path from "node:path";
-import { assert, assertEquals } from "./assert.ts";
+import { assert, assertEquals } from "../src/testing/assert.ts";
+import { type Entry, snapshot, treeDifferences } from "../src/testing/tree_snapshot.ts";
 
 /** Where the scenario folders live. */
 export const SCENARIO_DIR = new URL("./patch_scenarios/", import.meta.url).pathname;
-
-/** One entry of a tree snapshot. */
-export type Entry =
-  | { type: "file"; bytes: Uint8Array; mode: number }
-  | { type: "symlink"; target: string }
-  | { type: "dir" };
 
 /** A scenario as read from disk. */
 export interface Scenario {
@@ -92,25 +87,6 @@ export async function loadScenarios(): Promise<Scenario[]> {
     out.push(scenario);
   }
   return out.sort((a, b) => a.name.localeCompare(b.name));
-}
-
-/** Snapshot of a tree: relative path → entry (symlinks not followed). */
-export async function snapshot(root: string): Promise<Map<string, Entry>> {
-  const out = new Map<string, Entry>();
-  const walk = async (dir: string) => {
-    for await (const entry of Deno.readDir(dir)) {
-      const abs = path.join(dir, entry.name);
-      const rel = path.relative(root, abs);
-      const info = await Deno.lstat(abs);
-      if (info.isSymlink) out.set(rel, { type: "symlink", target: await Deno.readLink(abs) });
-      else if (info.isDirectory) {
-        out.set(rel, { type: "dir" });
-        await walk(abs);
-      } else out.set(rel, { type: "file", bytes: await Deno.readFile(abs), mode: (info.mode ?? 0) & 0o7777 });
-    }
-  };
-  if (await exists(root)) await walk(root);
-  return out;
 }
 
 /** How fixtures spell a `.git` directory. */
@@ -184,33 +160,6 @@ export async function expectedTree(scenario: Scenario, outside: string): Promise
     base.set(rel, { type: "symlink", target: target.replace("$OUTSIDE", outside) }); // a patch never replaces a symlink
   }
   return base;
-}
-
-/** Human-readable differences between two snapshots (empty when equal). */
-export function treeDifferences(actual: Map<string, Entry>, expected: Map<string, Entry>): string[] {
-  const problems: string[] = [];
-  const show = (bytes: Uint8Array) => JSON.stringify(new TextDecoder().decode(bytes)).slice(0, 300);
-  for (const [rel, want] of expected) {
-    const got = actual.get(rel);
-    if (!got) problems.push(`missing ${rel}`);
-    else if (got.type !== want.type) problems.push(`${rel}: ${got.type} instead of ${want.type}`);
-    else if (want.type === "file" && got.type === "file") {
-      if (!equalBytes(got.bytes, want.bytes)) {
-        problems.push(`${rel}: content ${show(got.bytes)} instead of ${show(want.bytes)}`);
-      }
-      if (got.mode !== want.mode) {
-        problems.push(`${rel}: mode ${got.mode.toString(8)} instead of ${want.mode.toString(8)}`);
-      }
-    } else if (want.type === "symlink" && got.type === "symlink" && got.target !== want.target) {
-      problems.push(`${rel}: symlink to ${got.target} instead of ${want.target}`);
-    }
-  }
-  for (const rel of actual.keys()) if (!expected.has(rel)) problems.push(`unexpected ${rel}`);
-  return problems;
-}
-
-function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && a.every((byte, i) => byte === b[i]);
 }
 
 /** What one apply_patch call gave, however it was made: the text is what the agent reads. */

@@ -5,7 +5,7 @@
  * adds (the per-file report, the bounded diff, the summary text, argument
  * checks).
  */
-import { assert, assertEquals } from "./assert.ts";
+import { assert, assertEquals } from "../src/testing/assert.ts";
 import { startServer, tempWorkspace } from "./harness.ts";
 import { clearDir, loadScenarios, runScenario } from "./patch_scenarios.ts";
 

@@ -3,7 +3,7 @@
  * exec_command in safe and trusted mode, a sample of allowed ones run for
  * real, the child environment, and the private TMPDIR's life cycle.
  */
-import { assert, assertEquals } from "./assert.ts";
+import { assert, assertEquals } from "../src/testing/assert.ts";
 import { startServer, type TestServer } from "./harness.ts";
 import { ALLOWED_IN_SAFE, REFUSED_IN_SAFE, TRUSTED_ONLY } from "../src/policy/gate_corpus.ts";
 

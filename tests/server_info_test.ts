@@ -1,5 +1,5 @@
 import * as path from "node:path";
-import { assert, assertEquals } from "./assert.ts";
+import { assert, assertEquals } from "../src/testing/assert.ts";
 import { startServer, tempWorkspace } from "./harness.ts";
 import { EXCERPT_BYTES } from "../src/project/context.ts";
 import { ICON_FILE, ICON_SIZE, SERVER_DESCRIPTION, SERVER_TITLE, WEBSITE_URL } from "../src/metadata.ts";

@@ -11,8 +11,15 @@
  * even with --dangerously-fake-readonly-annotations.
  *
  * @example
- * const card = serverCard(config, { url: "http://127.0.0.1:8080/mcp" });
- * console.log(JSON.stringify(card, null, 2));
+ * ```ts
+ * import { parseArgs } from "../config.ts";
+ *
+ * const parsed = parseArgs(["--http", "127.0.0.1:8080"]);
+ * if (parsed.kind === "run") {
+ *   const card = serverCard(parsed.config, { url: "http://127.0.0.1:8080/mcp" });
+ *   console.log(JSON.stringify(card, null, 2));
+ * }
+ * ```
  */
 import { advertisedTools } from "../catalog.ts";
 import { toolListing } from "../server.ts";

@@ -1,4 +1,4 @@
-import { assert, assertEquals } from "../../tests/assert.ts";
+import { assert, assertEquals } from "../testing/assert.ts";
 import { parseArgs } from "../config.ts";
 import { CATALOG } from "../catalog.ts";
 import { CARD_META_KEY, SERVER_CARD_SCHEMA, serverCard } from "./server_card.ts";

@@ -12,8 +12,12 @@
  * initialize re-executes itself there instead (src/session/handoff.ts).
  *
  * @example
+ * ```ts
+ * import { launchWorkspace } from "../workspace/resolve.ts";
+ *
  * const launch = await relaunchIntoWorkspace(Deno.args); // never returns when it relaunched
  * launchWorkspace({ flag: null, projectDir: undefined, cwd: launch.cwd });
+ * ```
  */
 import { parseArgs, UsageError } from "../config.ts";
 import { launchWorkspace, PROJECT_DIR_ENV } from "../workspace/resolve.ts";
@@ -34,7 +38,9 @@ const FORWARDED_SIGNALS: Deno.Signal[] = ["SIGINT", "SIGTERM", "SIGHUP"];
  * real paths) before serving, given whether it is a compiled binary.
  *
  * @example
+ * ```ts
  * needsRelaunch({ standalone: true, cwd: "/home/u", workspace: "/home/u/proj" }); // true
+ * ```
  */
 export function needsRelaunch(facts: { standalone: boolean; cwd: string; workspace: string }): boolean {
   return facts.standalone && facts.cwd !== facts.workspace;
@@ -46,7 +52,9 @@ export function needsRelaunch(facts: { standalone: boolean; cwd: string; workspa
  * directory, or null when the client's roots (or the cwd) will decide.
  *
  * @example
+ * ```ts
  * relaunchTarget(["--mode", "trusted"], { CLAUDE_PROJECT_DIR: "/home/u/app" }, "/"); // "/home/u/app"
+ * ```
  */
 export function relaunchTarget(
   args: readonly string[],

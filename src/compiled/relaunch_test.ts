@@ -1,4 +1,4 @@
-import { assertEquals } from "../../tests/assert.ts";
+import { assertEquals } from "../testing/assert.ts";
 import { needsRelaunch, relaunchTarget } from "./relaunch.ts";
 
 Deno.test("needsRelaunch: only a compiled binary started outside its workspace relaunches", () => {

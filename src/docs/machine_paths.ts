@@ -6,8 +6,10 @@
  * tests/docs_test.ts fails when one is left ({@linkcode machinePaths}).
  *
  * @example
+ * ```ts
  * const roots = machineRoots("/home/me/workcell");
  * portablePaths("Failed in /home/me/workcell/bench/.data/ws/f.py", roots); // "Failed in bench/.data/ws/f.py"
+ * ```
  */
 import * as os from "node:os";
 import * as path from "node:path";
@@ -41,7 +43,9 @@ function realOrSelf(dir: string): string {
  * (`~/…`), each as given and as its real path.
  *
  * @example
+ * ```ts
  * machineRoots("/repo", { get: () => undefined }); // [{ dir: "/repo", as: "" }, { dir: "/tmp", as: "$TMPDIR/" }, ...]
+ * ```
  */
 export function machineRoots(
   checkout: string,
@@ -75,7 +79,9 @@ function rootPattern(root: PathRoot): RegExp {
  * and `/var/tmp` are left alone) with the root's replacement.
  *
  * @example
+ * ```ts
  * portablePaths("cd /tmp/ws-1/src", [{ dir: "/tmp/ws-1", as: "" }]); // "cd src"
+ * ```
  */
 export function portablePaths(text: string, roots: readonly PathRoot[]): string {
   let result = text;
@@ -106,7 +112,9 @@ export interface MachinePathCheck {
  * from another clone's location.
  *
  * @example
+ * ```ts
  * machinePaths("see /repo/src/a.ts", { roots: [{ dir: "/repo", as: "" }], checkoutEntries: new Set() }); // ["/repo/src/a.ts"]
+ * ```
  */
 export function machinePaths(text: string, check: MachinePathCheck): string[] {
   const found: string[] = [];

@@ -1,5 +1,5 @@
 /** The per-mode table, the gate's rules and the environment rules, from the policy itself. */
-import { MODE_POLICIES } from "../policy/modes.ts";
+import { commandExecution, MODE_POLICIES } from "../policy/modes.ts";
 import { type Rule, RULES } from "../policy/rules.ts";
 import { type Mode, MODES } from "../config.ts";
 import { ENV_RULES } from "../policy/env_filter.ts";
@@ -9,11 +9,12 @@ export function renderModes(): string {
   return [
     "| mode | execution | command gates | Landlock sandbox | child network |",
     "| --- | --- | --- | --- | --- |",
-    ...Object.entries(MODE_POLICIES).map(([mode, policy]) =>
-      `| \`${mode}\` | ${policy.execution === "argv" ? "argv, no shell" : "`/bin/sh -c`"} | ${
+    ...MODES.map((mode) => {
+      const policy = MODE_POLICIES[mode];
+      return `| \`${mode}\` | ${commandExecution(mode, new Set()) === "argv" ? "argv, no shell" : "`/bin/sh -c`"} | ${
         policy.gates.map((gate) => `\`${gate}\``).join(", ") || "none"
-      } | ${policy.landlock ? "yes" : "no"} | ${policy.network ? "allowed" : "denied"} |`
-    ),
+      } | ${policy.landlock ? "yes" : "no"} | ${policy.network ? "allowed" : "denied"} |`;
+    }),
   ].join("\n");
 }
 

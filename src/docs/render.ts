@@ -5,7 +5,13 @@
  * tests/docs_test.ts fails when the committed docs disagree.
  *
  * @example
+ * ```ts
+ * import type { Tool } from "../sdk/mod.ts";
+ *
+ * declare const tools: Tool[];
+ * const markdown = await Deno.readTextFile("docs/tools-and-schemas.md");
  * const updated = replaceGenerated(markdown, "tools", renderToolReference(tools));
+ * ```
  */
 import type { Tool } from "../sdk/mod.ts";
 import { ERROR_CODES } from "../errors.ts";

@@ -3,7 +3,9 @@
  * that nothing waits for a terminal, a pager, a password or a prompt.
  *
  * @example
+ * ```ts
  * childEnvironment({ PATH: "/usr/bin" }, false).PAGER; // "cat"
+ * ```
  */
 
 /** Variables set for every child, whatever the plan says. */

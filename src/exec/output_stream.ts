@@ -5,10 +5,13 @@
  * and counted, never dropped silently.
  *
  * @example
+ * ```ts
  * const stream = new OutputStream(1024 * 1024);
- * stream.append(bytes);
+ * stream.append(new TextEncoder().encode("hello\n"));
  * const { bytes: page, start } = stream.read(0, 4096);
+ * ```
  */
+import { joinBytes } from "../text/join_bytes.ts";
 
 /** A range of absolute offsets [start, end). */
 export interface ByteRange {
@@ -121,10 +124,7 @@ export class OutputStream {
       const head = this.#head.subarray(start, end);
       const more = tailStart === this.#headLength ? Math.min(limit - head.length, this.#tailLength) : 0;
       if (more <= 0) return { bytes: head, start, skipped: 0 };
-      const bytes = new Uint8Array(head.length + more);
-      bytes.set(head);
-      bytes.set(this.#copyTail(0, more), head.length);
-      return { bytes, start, skipped: 0 };
+      return { bytes: joinBytes([head, this.#copyTail(0, more)]), start, skipped: 0 };
     }
     const from = Math.max(start, tailStart);
     const length = Math.max(0, Math.min(limit, this.#total - from));
@@ -161,30 +161,4 @@ export class OutputStream {
     grown.set(this.#head.subarray(0, this.#headLength));
     this.#head = grown;
   }
-}
-
-/**
- * Trims a byte range to whole UTF-8 characters: leading continuation bytes
- * are dropped, and a trailing incomplete sequence unless `atEnd` (the end of
- * a finished stream, where it is decoded as U+FFFD instead).
- *
- * @example
- * utf8Window(new Uint8Array([0xa9, 0x61, 0xc3]), false); // { from: 1, to: 2 }
- */
-export function utf8Window(bytes: Uint8Array, atEnd: boolean): { from: number; to: number } {
-  const continuation = (byte: number) => (byte & 0xc0) === 0x80;
-  let from = 0;
-  while (from < Math.min(3, bytes.length) && continuation(bytes[from])) from++;
-  if (from < bytes.length && continuation(bytes[from])) from = 0; // not UTF-8 anyway: keep the bytes
-  let to = bytes.length;
-  if (!atEnd) {
-    for (let back = 1; back <= Math.min(4, to - from); back++) {
-      const byte = bytes[to - back];
-      if (continuation(byte)) continue;
-      const width = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
-      if (width > back) to -= back;
-      break;
-    }
-  }
-  return { from, to };
 }

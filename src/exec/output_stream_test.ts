@@ -1,5 +1,5 @@
-import { assert, assertEquals } from "../../tests/assert.ts";
-import { OutputStream, utf8Window } from "./output_stream.ts";
+import { assertEquals } from "../testing/assert.ts";
+import { OutputStream } from "./output_stream.ts";
 
 Deno.test("OutputStream: random appends match a reference model of head + tail", () => {
   for (const budget of [64, 1000, 8192]) {
@@ -28,13 +28,4 @@ Deno.test("OutputStream: random appends match a reference model of head + tail",
       assertEquals([...read.bytes], all.slice(start, end));
     }
   }
-});
-
-Deno.test("utf8Window: trims split characters at both ends", () => {
-  const bytes = new TextEncoder().encode("é€😀");
-  assertEquals(utf8Window(bytes.subarray(1), false), { from: 1, to: 8 });
-  assertEquals(utf8Window(bytes.subarray(0, 7), false), { from: 0, to: 5 });
-  assertEquals(utf8Window(bytes.subarray(0, 7), true), { from: 0, to: 7 });
-  const binary = new Uint8Array([0x80, 0x80, 0x80, 0x80, 0x41]);
-  assert(utf8Window(binary, false).from === 0);
 });

@@ -5,10 +5,17 @@
  * them were evicted from retention).
  *
  * @example
- * const preview = previewRange(stream, 0, stream.total, 16384);
+ * ```ts
+ * import { OutputStream } from "./output_stream.ts";
+ *
+ * const stream = new OutputStream(1024 * 1024);
+ * stream.append(new TextEncoder().encode("x".repeat(100_000)));
+ * const preview = previewRange(stream, 0, 16384);
  * preview.truncated && preview.omitted; // { start, end } to page with read_output
+ * ```
  */
-import { type ByteRange, type OutputStream, utf8Window } from "./output_stream.ts";
+import type { ByteRange, OutputStream } from "./output_stream.ts";
+import { utf8Window } from "../text/utf8.ts";
 
 /** One stream's part of a poll. */
 export interface StreamPreview {
@@ -40,7 +47,9 @@ function decodeWhole(bytes: Uint8Array, atEnd: boolean): { text: string; from: n
  * The line that stands for bytes left out of a preview: how many, where, and how many of them are evicted.
  *
  * @example
+ * ```ts
  * gapLine({ start: 8192, end: 9000 }, [{ start: 0, end: 9000 }]); // "[... 808 bytes omitted (offsets 8192-9000) ...]"
+ * ```
  */
 export function gapLine(range: ByteRange, retained: readonly ByteRange[]): string {
   let kept = 0;

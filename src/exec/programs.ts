@@ -4,8 +4,10 @@
  * tools that need one of them (git).
  *
  * @example
+ * ```ts
  * const found = probePrograms(Deno.env.get("PATH") ?? "");
  * found.git; // "/usr/bin/git", or null when git is not installed
+ * ```
  */
 import * as path from "node:path";
 
@@ -41,7 +43,9 @@ function isExecutableFile(candidate: string): boolean {
  * working directory), or null.
  *
  * @example
+ * ```ts
  * findOnPath("git", "/usr/local/bin:/usr/bin"); // "/usr/bin/git"
+ * ```
  */
 export function findOnPath(name: string, searchPath: string): string | null {
   for (const dir of searchPath.split(":")) {
@@ -56,7 +60,9 @@ export function findOnPath(name: string, searchPath: string): string | null {
  * Looks every reported program up.
  *
  * @example
+ * ```ts
  * probePrograms("/usr/bin").python3; // "/usr/bin/python3", or null
+ * ```
  */
 export function probePrograms(searchPath: string): ProgramFacts {
   const found = {} as ProgramFacts;

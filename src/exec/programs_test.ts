@@ -1,4 +1,4 @@
-import { assertEquals } from "../../tests/assert.ts";
+import { assertEquals } from "../testing/assert.ts";
 import { findOnPath, probePrograms } from "./programs.ts";
 
 Deno.test("findOnPath: the first executable file in an absolute PATH entry", async () => {

@@ -22,7 +22,8 @@ import { isArgumentListTooLong, isProgramNotFound } from "../os/spawn.ts";
 export const MAX_ARG_STRLEN = 131072;
 import { signalName, SIGNALS } from "../os/libc.ts";
 import { previewRange, type StreamPreview } from "./preview.ts";
-import { type ByteRange, utf8Window } from "./output_stream.ts";
+import type { ByteRange } from "./output_stream.ts";
+import { utf8Window } from "../text/utf8.ts";
 
 /** The limits a registry enforces (the SPEC defaults are {@linkcode COMMAND_LIMITS}). */
 export type CommandLimits = { [K in keyof typeof COMMAND_LIMITS]: number };
@@ -82,9 +83,6 @@ export interface OutputPage {
   omitted_bytes: number;
   command_status: "running" | "exited";
 }
-
-/** What to run and for whom. */
-export type StartRequest = CommandRequest;
 
 /** Options of {@linkcode CommandRegistry.wait}. */
 export interface WaitOptions {
@@ -148,7 +146,7 @@ export class CommandRegistry {
   }
 
   /** Starts `request` for `owner` (the session's id set), after the policy planned it. */
-  async start(request: StartRequest, owner: Set<string>): Promise<Command> {
+  async start(request: CommandRequest, owner: Set<string>): Promise<Command> {
     if (this.#closed) throw new ToolError("COMMAND_LIMIT", "the server is shutting down; no new commands start");
     if (request.tty && !this.#tty.supported) {
       throw new ToolError("TTY_UNSUPPORTED", `tty:true is not available: ${this.#tty.reason}`);

@@ -9,10 +9,17 @@
  * `limit` entries or where its JSON would pass `page.maxChars`.
  *
  * @example
+ * ```ts
+ * import { openWorkspace } from "../workspace/confine.ts";
+ *
+ * const ws = await openWorkspace(Deno.cwd());
  * const { data } = await listDir(ws, "src", {
- *   depth: 2, limit: 200, includeHidden: false,
+ *   depth: 2,
+ *   limit: 200,
+ *   includeHidden: false,
  *   page: { after: null, encode: (position) => JSON.stringify(position), maxChars: 48_000 },
  * });
+ * ```
  */
 import { z } from "zod";
 import { confine, openConfined, type Workspace } from "../workspace/confine.ts";
@@ -83,7 +90,13 @@ export interface DirListing {
  * followed outside. Throws NOT_A_DIRECTORY for anything but a directory.
  *
  * @example
+ * ```ts
+ * import { openWorkspace } from "../workspace/confine.ts";
+ *
+ * const ws = await openWorkspace(Deno.cwd());
+ * const page = { after: null, encode: (position: DirPosition) => JSON.stringify(position), maxChars: 48_000 };
  * (await listDir(ws, ".", { depth: 1, limit: 10, includeHidden: true, page })).data.entries[0].name;
+ * ```
  */
 export async function listDir(ws: Workspace, input: string, options: ListDirOptions): Promise<Paged<DirListing>> {
   const opened = await openConfined(ws, input);

@@ -21,10 +21,22 @@
  * `limit` files or where its JSON would pass `page.maxChars`.
  *
  * @example
+ * ```ts
+ * import { openWorkspace } from "../workspace/confine.ts";
+ * import type { RipgrepRunner } from "../search/ripgrep_runner.ts";
+ *
+ * declare const runner: RipgrepRunner; // the server's, from its services
+ * const ws = await openWorkspace(Deno.cwd());
  * const { data } = await listFiles(ws, ".", runner, {
- *   globs: ["**\/*.ts"], ignore: [], respectGitignore: true, includeHidden: false, sort: "path", limit: 250,
+ *   globs: ["**\/*.ts"],
+ *   ignore: [],
+ *   respectGitignore: true,
+ *   includeHidden: false,
+ *   sort: "path",
+ *   limit: 250,
  *   page: { after: null, encode: (position) => JSON.stringify(position), maxChars: 48_000 },
  * });
+ * ```
  */
 import { z } from "zod";
 import { assertStillConfined } from "../search/still_confined.ts";
@@ -40,6 +52,7 @@ import { O } from "../os/libc.ts";
 import { jsonChars } from "../paging/budget.ts";
 import { fitPage, type Paged, type PageRequest } from "../paging/cursor.ts";
 import { closeFd } from "../os/fd.ts";
+import { joinBytes } from "../text/join_bytes.ts";
 
 /** Files stat'ed between two yields to the event loop. */
 const STAT_BATCH = 2000;
@@ -56,7 +69,9 @@ export type ListPosition = { p: string } | { k: number; p: string } | { n: numbe
  * The shape of a resume position for `sort`.
  *
  * @example
+ * ```ts
  * listPositionSchema("size").parse({ k: 10, p: "a.txt" });
+ * ```
  */
 export function listPositionSchema(sort: FileSort): z.ZodType<ListPosition> {
   if (sort === "path") return z.strictObject({ p: z.string() });
@@ -194,7 +209,15 @@ function escapes(rel: string): boolean {
  * a directory.
  *
  * @example
+ * ```ts
+ * import { openWorkspace } from "../workspace/confine.ts";
+ * import type { RipgrepRunner } from "../search/ripgrep_runner.ts";
+ *
+ * declare const runner: RipgrepRunner;
+ * declare const options: ListFilesOptions;
+ * const ws = await openWorkspace(Deno.cwd());
  * (await listFiles(ws, "src", runner, { ...options, sort: "none", limit: 10 })).data.truncated;
+ * ```
  */
 export async function listFiles(
   ws: Workspace,
@@ -269,10 +292,10 @@ async function listOpened(
   for await (const chunk of rg.chunks()) {
     const last = chunk.lastIndexOf(0);
     if (last < 0) {
-      pending = join(pending, chunk);
+      pending = joinBytes([pending, chunk]);
       continue;
     }
-    accept(splitNames(join(pending, chunk.subarray(0, last)), lossy));
+    accept(splitNames(joinBytes([pending, chunk.subarray(0, last)]), lossy));
     pending = chunk.slice(last + 1);
     if (matched >= stopAt) {
       rg.kill();
@@ -361,12 +384,4 @@ async function listOpened(
   // With sort "none" the walk stopped at the cap: the count is not the total then.
   const total = options.sort === "none" && matched >= stopAt ? null : matched;
   return fitPage(files, page, { more, start: before, positionAfter, build: (files) => ({ ...base(total), files }) });
-}
-
-function join(a: Uint8Array, b: Uint8Array): Uint8Array {
-  if (a.length === 0) return b;
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
-  return out;
 }

@@ -9,15 +9,21 @@
  * leading BOM removed), so consecutive pages concatenate to the file.
  *
  * @example
+ * ```ts
+ * import { openWorkspace } from "../workspace/confine.ts";
+ *
+ * const ws = await openWorkspace(Deno.cwd());
  * const page = await readLines(ws, "big.log", { offset: 1, limit: 2000, maxBytes: 65536 });
  * if (page.has_more) await readLines(ws, "big.log", { offset: page.next_offset!, limit: 2000, maxBytes: 65536 });
+ * ```
  */
 import { fromOsError, ToolError } from "../errors.ts";
 import { readAt } from "../os/fs_at.ts";
 import { openReadable, type Workspace } from "../workspace/confine.ts";
-import { charBoundary, firstInvalidUtf8 } from "./utf8.ts";
+import { firstInvalidUtf8, utf8CutIndex, utf8SequenceLength } from "../text/utf8.ts";
 import { fitLines, jsonChars, jsonStringChars } from "../paging/budget.ts";
 import { closeFd } from "../os/fd.ts";
+import { joinBytes } from "../text/join_bytes.ts";
 
 /** Largest read from disk (one buffer of this size, reused). */
 export const READ_CHUNK_BYTES = 1024 * 1024;
@@ -85,7 +91,12 @@ function invalidByteOffset(byteOffset: number, why: string): ToolError {
  * Throws NOT_A_FILE for directories and special files, NOT_UTF8 with the offending byte offset.
  *
  * @example
+ * ```ts
+ * import { openWorkspace } from "../workspace/confine.ts";
+ *
+ * const ws = await openWorkspace(Deno.cwd());
  * await readLines(ws, "a.txt", { offset: 10, limit: 5, maxBytes: 65536 }); // lines 10-14
+ * ```
  */
 export async function readLines(ws: Workspace, input: string, options: ReadLinesOptions): Promise<ReadLinesResult> {
   const file = await openReadable(ws, input);
@@ -204,9 +215,9 @@ async function readOpenLines(
         // The first line alone is longer than maxBytes: cut it on a character boundary.
         const head = chunk.slice(i, Math.min(segmentEnd, i + maxBytes - kept + 4));
         parts.push(head);
-        const joined = concat(parts, kept + head.length);
-        let cut = charBoundary(joined, maxBytes);
-        if (cut === 0) cut = Math.min(joined.length, utf8Length(joined[0]));
+        const joined = joinBytes(parts);
+        let cut = utf8CutIndex(joined, maxBytes);
+        if (cut === 0) cut = Math.min(joined.length, utf8SequenceLength(joined[0]));
         parts.length = 0;
         parts.push(joined.subarray(0, cut));
         committed = kept = cut;
@@ -228,7 +239,7 @@ async function readOpenLines(
     }
     i = segmentEnd;
   }
-  const bytes = concat(parts, committed);
+  const bytes = joinBytes(parts).subarray(0, committed);
   const invalid = firstInvalidUtf8(bytes);
   if (invalid >= 0) {
     const badLine = line + count(bytes.subarray(0, invalid), LF);
@@ -302,10 +313,6 @@ function emptyPage(
   };
 }
 
-function utf8Length(lead: number): number {
-  return lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
-}
-
 /**
  * Number of `\n` bytes in `bytes[from, to)`, four bytes at a time: for each 32-bit word, the high bit of
  * every byte that equals 0x0a is set exactly (no carries cross bytes), then those bits are counted.
@@ -333,17 +340,4 @@ function count(bytes: Uint8Array, byte: number): number {
   let n = 0;
   for (let at = bytes.indexOf(byte); at >= 0; at = bytes.indexOf(byte, at + 1)) n++;
   return n;
-}
-
-function concat(parts: Uint8Array[], length: number): Uint8Array {
-  if (parts.length === 1 && parts[0].length === length) return parts[0];
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const part of parts) {
-    if (at >= length) break;
-    const take = part.subarray(0, length - at);
-    out.set(take, at);
-    at += take.length;
-  }
-  return out;
 }

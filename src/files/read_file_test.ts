@@ -1,4 +1,4 @@
-import { assert, assertEquals, assertRejects } from "../../tests/assert.ts";
+import { assert, assertEquals, assertRejects } from "../testing/assert.ts";
 import { FIRST_READ_BYTES, READ_CHUNK_BYTES, readLines, type ReadLinesOptions } from "./read_file.ts";
 import { ToolError } from "../errors.ts";
 import { openWorkspace } from "../workspace/confine.ts";

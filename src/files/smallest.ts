@@ -5,9 +5,11 @@
  * sort of every path after the walk.
  *
  * @example
+ * ```ts
  * const top = new Smallest(2);
  * for (const name of ["c", "a", "d", "b"]) top.offer(name);
  * top.sorted(); // ["a", "b"]
+ * ```
  */
 export class Smallest {
   readonly #k: number;

@@ -4,14 +4,18 @@
  * list_dir's order and `rg --sort path`'s, and what their cursors compare.
  *
  * @example
+ * ```ts
  * ["a.txt", "a/b"].sort(treeOrder); // ["a/b", "a.txt"]: "a" sorts before "a.txt"
+ * ```
  */
 
 /**
  * Compares two `/`-separated paths component by component (code units), a prefix first.
  *
  * @example
+ * ```ts
  * treeOrder("src/b.ts", "src/a/z.ts"); // > 0
+ * ```
  */
 export function treeOrder(a: string, b: string): number {
   const x = a.split("/");

@@ -5,8 +5,14 @@
  * within the result ceiling, resuming at the line after the last shown.
  *
  * @example
+ * ```ts
+ * import type { GitService } from "./service.ts";
+ *
+ * declare const git: GitService; // the server's, from its services
+ * const page = { after: null, encode: JSON.stringify, maxChars: 48_000 };
  * const { data } = await gitBlame(git, { path: "src/a.ts", startLine: 10, endLine: 20, limit: 120, page });
  * data.lines[0]; // { line: 10, sha: "3f2a…", author: "Ada", time: "2024-05-01T10:00:00+02:00", summary, text }
+ * ```
  */
 import { z } from "zod";
 import { ToolError } from "../errors.ts";
@@ -67,7 +73,9 @@ export interface BlameOptions {
  * An epoch time and a `+hhmm` zone as strict ISO 8601 with that offset.
  *
  * @example
+ * ```ts
  * isoTime(0, "+0130"); // "1970-01-01T01:30:00+01:30"
+ * ```
  */
 export function isoTime(epochSeconds: number, zone: string): string {
   const match = /^([+-])(\d\d)(\d\d)$/.exec(zone);
@@ -131,7 +139,13 @@ export class BlameParser {
  * Blames a page of a line range of a file, in the work tree or at `rev`.
  *
  * @example
+ * ```ts
+ * import type { GitService } from "./service.ts";
+ *
+ * declare const git: GitService; // the server's, from its services
+ * const page = { after: null, encode: JSON.stringify, maxChars: 48_000 };
  * await gitBlame(git, { path: "README.md", rev: "HEAD~3", limit: 120, page });
+ * ```
  */
 export async function gitBlame(git: GitService, options: BlameOptions): Promise<Paged<GitBlame>> {
   const ws = git.ws;

@@ -6,8 +6,14 @@
  * `max_bytes` and the result ceiling.
  *
  * @example
+ * ```ts
+ * import type { GitService } from "./service.ts";
+ *
+ * declare const git: GitService; // the server's, from its services
+ * const page = { after: null, encode: JSON.stringify, maxChars: 48_000 };
  * const { data } = await gitDiff(git, { staged: false, context: 3, maxBytes: 20480, page });
  * data.files; // [{ path: "src/a.ts", status: "modified", added: 2, removed: 1, binary: false, old_path: null }]
+ * ```
  */
 import { ToolError } from "../errors.ts";
 import { confine } from "../workspace/confine.ts";
@@ -78,7 +84,16 @@ function pathArgs(repo: GitRepo): string[] {
  * pathspec, `fixedChars` what the rest of the caller's result takes in JSON.
  *
  * @example
- * await readDiff(repo, ["diff", "--cached"], ["--end-of-options", "--", "."], { context: 3, maxBytes, page, fixedChars: 0 });
+ * ```ts
+ * import { openRepo } from "./repo.ts";
+ * import type { GitService } from "./service.ts";
+ *
+ * declare const git: GitService;
+ * const repo = await openRepo(git, null, { readsWorkTree: true });
+ * const page = { after: null, encode: JSON.stringify, maxChars: 48_000 };
+ * const tail = ["--end-of-options", "--", "."];
+ * await readDiff(repo, ["diff", "--cached"], tail, { context: 3, maxBytes: 20480, page, fixedChars: 0 });
+ * ```
  */
 export async function readDiff(
   repo: GitRepo,
@@ -166,7 +181,13 @@ export async function readDiff(
  * Runs git diff with the options of the tool, for one page.
  *
  * @example
+ * ```ts
+ * import type { GitService } from "./service.ts";
+ *
+ * declare const git: GitService; // the server's, from its services
+ * const page = { after: null, encode: JSON.stringify, maxChars: 48_000 };
  * await gitDiff(git, { staged: true, paths: ["src"], context: 0, maxBytes: 4096, page });
+ * ```
  */
 export async function gitDiff(git: GitService, options: DiffOptions): Promise<PagedDiff> {
   const targets = await Promise.all(

@@ -11,10 +11,12 @@
  * stopped; {@linkcode cutPatch} then picks the cut.
  *
  * @example
+ * ```ts
  * const read = new PatchLines({ f: 3, n: 0 }, 48_000, 65536);
  * // feed git's stdout to read.push() (stop git when it returns false), then:
  * const cost = (line: PatchLine) => line.text.length + 1;
  * const kept = cutPatch(read.lines, overflowAt(read.lines, [[20_000, cost]]), overflowAt(read.lines, [[10_000, cost]]), 0);
+ * ```
  */
 import { z } from "zod";
 import { RecordSplitter } from "./records.ts";
@@ -122,7 +124,11 @@ export class PatchLines {
  * `lines.length` when they all fit.
  *
  * @example
- * overflowAt(lines, [[16_000, (line) => line.text.length + 1]]);
+ * ```ts
+ * const read = new PatchLines(null, 48_000, 65536);
+ * read.push(new TextEncoder().encode("diff --git a/a.txt b/a.txt\n@@ -1 +1 @@\n-a\n+b\n"));
+ * overflowAt(read.lines, [[16_000, (line) => line.text.length + 1]]);
+ * ```
  */
 export function overflowAt(
   lines: readonly PatchLine[],
@@ -146,8 +152,11 @@ export function overflowAt(
  * kept.
  *
  * @example
+ * ```ts
+ * const lines = new PatchLines(null, 48_000, 65536).lines; // filled by push() from git's stdout
  * const budget = (share: number) => overflowAt(lines, [[16_000 * share, (line) => line.text.length + 1]]);
  * cutPatch(lines, budget(1), budget(0.5), 0);
+ * ```
  */
 export function cutPatch(lines: readonly PatchLine[], overflow: number, half: number, replayed: number): number {
   const minKeep = Math.min(lines.length, replayed + 1);

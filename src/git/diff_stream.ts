@@ -7,9 +7,17 @@
  * for too.)
  *
  * @example
+ * ```ts
+ * import { openRepo } from "./repo.ts";
+ * import type { GitService } from "./service.ts";
+ *
+ * declare const git: GitService;
+ * const repo = await openRepo(git, null, { readsWorkTree: true });
  * const stats = new DiffStatsParser(repo.fromCwd, 0);
  * // feed the git run's stdout to push(), then:
- * const { total_files } = stats.result(); stats.file(0);
+ * const { total_files } = stats.result();
+ * stats.file(0);
+ * ```
  */
 import { RecordSplitter } from "./records.ts";
 

@@ -15,9 +15,11 @@
  * cannot lead it anywhere else either.
  *
  * @example
+ * ```ts
  * const trusted = trustedLocation("/home/u/mono/app");
  * const location = locateRepository("/home/u/mono/app", "/home/u/mono/app/src", trusted);
  * location.readable; // ["/home/u/mono/.git", "/home/u/mono/.gitignore"]
+ * ```
  */
 import * as path from "node:path";
 import { ToolError } from "../errors.ts";
@@ -103,7 +105,10 @@ export function trustedLocation(root: string): RepositoryLocation | null {
  * outside the workspace and is not the trusted repository's.
  *
  * @example
+ * ```ts
+ * const root = "/ws";
  * locateRepository(root, `${root}/ext`, null); // throws PATH_OUTSIDE_WORKSPACE for ext/.git → /elsewhere
+ * ```
  */
 export function locateRepository(root: string, dir: string, trusted: RepositoryLocation | null): RepositoryLocation {
   const found = findRepository(dir);

@@ -11,8 +11,14 @@
  * the first page's log and its pin is refused, never paged twice).
  *
  * @example
+ * ```ts
+ * import type { GitService } from "./service.ts";
+ *
+ * declare const git: GitService; // the server's, from its services
+ * const page = { after: null, encode: JSON.stringify, maxChars: 48_000 };
  * const { data } = await gitLog(git, { maxCount: 20, author: "Ada", page });
  * data.commits[0].author; // { name: "Ada", email: "ada@example.org", time: "2024-05-01T10:00:00+02:00" }
+ * ```
  */
 import { z } from "zod";
 import { ToolError } from "../errors.ts";
@@ -138,7 +144,13 @@ function filterArg(flag: string, value: string | undefined, field: string): stri
  * the history goes on.
  *
  * @example
+ * ```ts
+ * import type { GitService } from "./service.ts";
+ *
+ * declare const git: GitService; // the server's, from its services
+ * const page = { after: null, encode: JSON.stringify, maxChars: 48_000 };
  * await gitLog(git, { maxCount: 5, rev: "main..feature", path: "src", page });
+ * ```
  */
 export async function gitLog(git: GitService, options: LogOptions): Promise<Paged<GitLog>> {
   const maxCount = Math.min(options.maxCount, MAX_LOG_COUNT);

@@ -1,4 +1,4 @@
-import { assertEquals } from "../../tests/assert.ts";
+import { assertEquals } from "../testing/assert.ts";
 import { CommitParser, MAX_MESSAGE_CHARS } from "./log.ts";
 
 // Captured from `git log -z --format=tformat:<COMMIT_FORMAT>` (git 2.39).

@@ -5,9 +5,12 @@
  * field (a commit body, a blamed line) never grows memory.
  *
  * @example
- * const split = new RecordSplitter("\0", 4096, (record, cut) => { fields.push(record); });
- * split.push(chunk);
- * split.end(); // delivers a final record that had no separator
+ * ```ts
+ * const fields: string[] = [];
+ * const split = new RecordSplitter("\0", 4096, (record) => fields.push(record));
+ * split.push(new TextEncoder().encode("a\0b"));
+ * split.end(); // delivers the final record "b", which had no separator
+ * ```
  */
 
 /** Streaming record splitter with a per-record cap in UTF-16 code units. */

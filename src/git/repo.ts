@@ -11,9 +11,14 @@
  * reported, and every path is reported relative to the workspace.
  *
  * @example
- * const repo = await openRepo(git, "src/a.ts", {});
- * repo.toGit(abs);          // "src/a.ts" relative to repo.cwd
+ * ```ts
+ * import type { GitService } from "./service.ts";
+ *
+ * declare const git: GitService; // the server's, from its services
+ * const repo = await openRepo(git, "src/a.ts", { readsWorkTree: false });
+ * repo.toGit(`${git.ws.root}/src/a.ts`); // "src/a.ts" relative to repo.cwd
  * repo.fromTop("src/a.ts"); // workspace-relative, or null when outside
+ * ```
  */
 import * as path from "node:path";
 import { ToolError } from "../errors.ts";
@@ -138,7 +143,12 @@ async function confirm(
  * the workspace root.
  *
  * @example
+ * ```ts
+ * import type { GitService } from "./service.ts";
+ *
+ * declare const git: GitService; // the server's, from its services
  * const repo = await openRepo(git, null, { readsWorkTree: true });
+ * ```
  */
 export async function openRepo(git: GitService, target: string | null, options: OpenOptions): Promise<GitRepo> {
   const found = await locate(git, target);
@@ -176,7 +186,12 @@ function repoAt(git: GitService, location: RepositoryLocation, parent: boolean, 
  * Confines a user path and opens its repository in one step.
  *
  * @example
+ * ```ts
+ * import type { GitService } from "./service.ts";
+ *
+ * declare const git: GitService; // the server's, from its services
  * const { repo, target } = await openRepoAt(git, "src/a.ts", { allowMissing: true, readsWorkTree: false });
+ * ```
  */
 export async function openRepoAt(
   git: GitService,
@@ -204,10 +219,16 @@ export interface PlannedRead<C> {
  * read is killed and dropped, and the confirmation's error is the answer).
  *
  * @example
+ * ```ts
+ * import { CommitParser } from "./log.ts";
+ * import type { GitService } from "./service.ts";
+ *
+ * declare const git: GitService;
  * const { run, consumer } = await readRepoAt(git, "src", { allowMissing: true }, (repo, target) => {
  *   const parser = new CommitParser();
  *   return { args: ["log", "--", repo.toGit(target!)], consumer: parser, onStdout: (c) => parser.push(c) };
  * });
+ * ```
  */
 export async function readRepoAt<C>(
   git: GitService,
@@ -239,7 +260,9 @@ export async function readRepoAt<C>(
  * Refuses a revision git could read as an option (or that cannot be an argument at all).
  *
  * @example
+ * ```ts
  * checkRevision("--output=/etc/x", "rev"); // throws INVALID_ARGUMENT
+ * ```
  */
 export function checkRevision(rev: string, field: string): string {
   if (rev.length === 0 || rev.startsWith("-") || /[\0\n\r]/.test(rev)) {

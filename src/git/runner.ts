@@ -9,14 +9,18 @@
  * no network socket.
  *
  * @example
+ * ```ts
+ * declare const launch: GitLaunch; // git's binary, its sandboxed spawner and the reactor
  * const run = await runGit(launch, { cwd: "/repo", args: ["rev-parse", "HEAD"] });
  * new TextDecoder().decode(run.stdout); // "3f2a…\n"
+ * ```
  */
 import { ToolError } from "../errors.ts";
 import { fixedConfigArgs } from "./safety.ts";
 import type { Spawner } from "../os/spawn_request.ts";
 import type { Reactor } from "../os/reactor.ts";
 import { startPipedChild } from "../os/piped_child.ts";
+import { joinBytes } from "../text/join_bytes.ts";
 
 /** Longest a git run may take before it is killed and TIMEOUT is reported. */
 export const GIT_TIMEOUT_MS = 60_000;
@@ -95,7 +99,13 @@ export function gitArgs(args: readonly string[]): string[] {
  * cannot be started.
  *
  * @example
- * await runGit(launch, { cwd, args: ["log", "-z"], onStdout: (chunk) => parser.push(chunk) });
+ * ```ts
+ * import { CommitParser } from "./log.ts";
+ *
+ * declare const launch: GitLaunch;
+ * const parser = new CommitParser();
+ * await runGit(launch, { cwd: "/repo", args: ["log", "-z"], onStdout: (chunk) => parser.push(chunk) });
+ * ```
  */
 export async function runGit(launch: GitLaunch, request: GitRequest): Promise<GitRun> {
   const timeout = new AbortController();
@@ -156,13 +166,7 @@ class ByteCollector {
   }
 
   bytes(): Uint8Array {
-    const all = new Uint8Array(this.#size);
-    let at = 0;
-    for (const part of this.#parts) {
-      all.set(part, at);
-      at += part.length;
-    }
-    return all;
+    return joinBytes(this.#parts);
   }
 }
 
@@ -191,7 +195,11 @@ export function gitMessage(stderr: string): string {
  * bad revision (with git's message), GIT_FAILED otherwise (stderr excerpt in details).
  *
  * @example
+ * ```ts
+ * declare const launch: GitLaunch;
+ * const run = await runGit(launch, { cwd: "/repo", args: ["log"] });
  * if (run.code !== 0) throw gitFailure(run, "log");
+ * ```
  */
 export function gitFailure(run: GitRun, command: string): ToolError {
   const message = gitMessage(run.stderr);

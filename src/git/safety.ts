@@ -9,8 +9,10 @@
  * any subsection spelling verbatim.
  *
  * @example
+ * ```ts
  * const env = driverOverrides(["filter.evil.clean", "user.name"]);
  * // { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "filter.evil.clean", GIT_CONFIG_VALUE_0: "" }
+ * ```
  */
 
 /** `-c` pairs every git run gets: no pager, no fsmonitor, no external diff, stable output, no network. */
@@ -50,7 +52,9 @@ export function fixedConfigArgs(): string[] {
  * filter optional, so a missing filter program is no error either.
  *
  * @example
+ * ```ts
  * driverOverrides(["diff.pdf.textconv"]); // GIT_CONFIG_KEY_0=diff.pdf.textconv, value ""
+ * ```
  */
 export function driverOverrides(keys: readonly string[]): Record<string, string> {
   const pairs: [string, string][] = [];

@@ -6,15 +6,21 @@
  * offset.
  *
  * @example
+ * ```ts
+ * import type { GitService } from "./service.ts";
+ *
+ * declare const git: GitService; // the server's, from its services
+ * const page = { after: null, encode: JSON.stringify, maxChars: 48_000 };
  * await gitShow(git, { rev: "HEAD~1", maxBytes: 20480, page });
  * await gitShow(git, { rev: "v1.0", path: "src/a.ts", maxBytes: 20480, page }); // kind "file"
+ * ```
  */
 import { z } from "zod";
 import { ToolError } from "../errors.ts";
 import { toRelative } from "../workspace/confine.ts";
 import type { GitService } from "./service.ts";
 import { gitFailure, gitMessage } from "./runner.ts";
-import { utf8CutIndex } from "../text/utf8.ts";
+import { firstInvalidUtf8, utf8CutIndex } from "../text/utf8.ts";
 import { checkRevision, type GitRepo, openRepoAt } from "./repo.ts";
 import { type Commit, COMMIT_FORMAT, CommitParser } from "./log.ts";
 import { type PagedDiff, readDiff } from "./diff.ts";
@@ -22,6 +28,7 @@ import type { DiffFile } from "./diff_stream.ts";
 import type { DiffPosition } from "./diff_page.ts";
 import { fitLines, jsonChars } from "../paging/budget.ts";
 import type { Paged, PageRequest } from "../paging/cursor.ts";
+import { joinBytes } from "../text/join_bytes.ts";
 
 /** Where a file's content resumes: at this byte offset (a line start, or inside a line longer than a page). */
 export type ContentPosition = { o: number };
@@ -93,42 +100,15 @@ async function resolveCommit(repo: GitRepo, rev: string, signal?: AbortSignal): 
  * (a NUL counts as binary), or -1.
  *
  * @example
+ * ```ts
  * firstNonText(new Uint8Array([0x61, 0xff])); // 1
+ * ```
  */
 export function firstNonText(bytes: Uint8Array): number {
-  let i = 0;
-  while (i < bytes.length) {
-    const b = bytes[i];
-    if (b === 0) return i;
-    if (b < 0x80) {
-      i++;
-      continue;
-    }
-    // Lead byte: sequence length and the allowed range of the second byte (no overlongs, no surrogates).
-    const [length, low, high] = b >= 0xc2 && b <= 0xdf
-      ? [2, 0x80, 0xbf]
-      : b === 0xe0
-      ? [3, 0xa0, 0xbf]
-      : b === 0xed
-      ? [3, 0x80, 0x9f]
-      : b >= 0xe1 && b <= 0xef
-      ? [3, 0x80, 0xbf]
-      : b === 0xf0
-      ? [4, 0x90, 0xbf]
-      : b >= 0xf1 && b <= 0xf3
-      ? [4, 0x80, 0xbf]
-      : b === 0xf4
-      ? [4, 0x80, 0x8f]
-      : [0, 0, 0];
-    if (length === 0) return i;
-    for (let k = 1; k < length; k++) {
-      if (i + k >= bytes.length) return i;
-      const next = bytes[i + k];
-      if (k === 1 ? next < low || next > high : (next & 0xc0) !== 0x80) return i;
-    }
-    i += length;
-  }
-  return -1;
+  // A NUL is valid UTF-8 but ends the text; no sequence spans one, so validate only what precedes it.
+  const nul = bytes.indexOf(0);
+  const invalid = firstInvalidUtf8(nul === -1 ? bytes : bytes.subarray(0, nul));
+  return invalid !== -1 ? invalid : nul;
 }
 
 async function showFile(
@@ -184,12 +164,7 @@ async function showFile(
     },
   });
   if (!run.stopped && run.code !== 0) throw gitFailure(run, "cat-file");
-  const all = new Uint8Array(kept);
-  let at = 0;
-  for (const part of parts) {
-    all.set(part, at);
-    at += part.length;
-  }
+  const all = joinBytes(parts);
   if (offset > 0 && all.length > 0 && (all[0] & 0xc0) === 0x80) {
     throw new ToolError("INVALID_ARGUMENT", `cursor: offset ${offset} falls inside a UTF-8 character of ${rel}`, {
       details: { field: "cursor" },
@@ -237,7 +212,13 @@ async function showFile(
  * Shows a page of a commit, or of a file at a commit.
  *
  * @example
+ * ```ts
+ * import type { GitService } from "./service.ts";
+ *
+ * declare const git: GitService; // the server's, from its services
+ * const page = { after: null, encode: JSON.stringify, maxChars: 48_000 };
  * const shown = await gitShow(git, { rev: "HEAD", maxBytes: 4096, page });
+ * ```
  */
 export async function gitShow(git: GitService, options: ShowOptions): Promise<ShownPage> {
   checkRevision(options.rev, "rev");

@@ -8,8 +8,14 @@
  * even when others come and go between pages.
  *
  * @example
+ * ```ts
+ * import type { GitService } from "./service.ts";
+ *
+ * declare const git: GitService; // the server's, from its services
+ * const page = { after: null, encode: JSON.stringify, maxChars: 48_000 };
  * const { data } = await gitStatus(git, { path: "src", includeIgnored: false, limit: 200, page });
  * data.entries[0]; // { path: "src/a.ts", index: ".", worktree: "M", type: "changed", ... }
+ * ```
  */
 import { z } from "zod";
 import type { GitService } from "./service.ts";
@@ -97,7 +103,9 @@ function fields(line: string, count: number): string[] {
  * followed by its original path as the next record (`needsOrigPath`).
  *
  * @example
+ * ```ts
  * parseStatusRecord("1 .M N... 100644 100644 100644 abc abc src/a b.ts");
+ * ```
  */
 export function parseStatusRecord(record: string): StatusRecord {
   const tag = record[0];
@@ -246,7 +254,12 @@ function statusArgs(repo: GitRepo, pathspec: string[], includeIgnored: boolean):
  * Runs git status for the workspace (or one path in it), keeping `keep` entries after `after`.
  *
  * @example
+ * ```ts
+ * import type { GitService } from "./service.ts";
+ *
+ * declare const git: GitService; // the server's, from its services
  * const parser = await readStatus(git, { includeIgnored: false }, 0); // branch facts and counts only
+ * ```
  */
 export async function readStatus(
   git: GitService,
@@ -274,7 +287,13 @@ export async function readStatus(
  * A page of git status for the workspace (or one path in it).
  *
  * @example
+ * ```ts
+ * import type { GitService } from "./service.ts";
+ *
+ * declare const git: GitService; // the server's, from its services
+ * const page = { after: null, encode: JSON.stringify, maxChars: 48_000 };
  * await gitStatus(git, { includeIgnored: true, limit: 200, page });
+ * ```
  */
 export async function gitStatus(git: GitService, options: StatusPageOptions): Promise<Paged<GitStatus>> {
   const limit = Math.min(options.limit, MAX_STATUS_ENTRIES);

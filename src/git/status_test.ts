@@ -1,4 +1,4 @@
-import { assertEquals } from "../../tests/assert.ts";
+import { assertEquals } from "../testing/assert.ts";
 import { type StatusEntry, StatusParser, type StatusType } from "./status.ts";
 
 // Captured from `git status --porcelain=v2 -z --branch --ignored=matching` (git 2.39).

@@ -4,9 +4,15 @@
  * and the 401 answer with its `WWW-Authenticate` challenge.
  *
  * @example
- * const token = await loadAuthToken({ authTokenFile: "/etc/workcell/token", httpNoAuth: false, http }, cwd);
- * const gate = await BearerGate.create(token);
- * if (!(await gate.accepts(request))) return gate.challenge(request);
+ * ```ts
+ * const http = { host: "127.0.0.1" };
+ * const token = await loadAuthToken({ authTokenFile: "/etc/workcell/token", httpNoAuth: false, http }, Deno.cwd());
+ * const gate = token === null ? null : await BearerGate.create(token);
+ * async function handle(request: Request): Promise<Response> {
+ *   if (gate && !(await gate.accepts(request))) return gate.challenge(request);
+ *   return new Response("ok");
+ * }
+ * ```
  */
 import * as path from "node:path";
 import { isLoopbackHost } from "../config.ts";
@@ -41,7 +47,9 @@ export interface AuthSettings {
  * environment so no child command ever inherits it.
  *
  * @example
+ * ```ts
  * await loadAuthToken({ authTokenFile: null, httpNoAuth: true, http: { host: "127.0.0.1" } }, "/"); // null
+ * ```
  */
 export async function loadAuthToken(settings: AuthSettings, cwd: string): Promise<string | null> {
   const fromEnv = Deno.env.get(AUTH_TOKEN_ENV);

@@ -1,4 +1,4 @@
-import { assert, assertEquals, assertRejects } from "../../tests/assert.ts";
+import { assert, assertEquals, assertRejects } from "../testing/assert.ts";
 import { AUTH_TOKEN_ENV, AuthSetupError, BearerGate, loadAuthToken, presentedToken } from "./auth.ts";
 
 const TOKEN = "0123456789abcdef0123";

@@ -4,10 +4,16 @@
  * body is cut off as soon as it passes the bound.
  *
  * @example
- * const body = await readJsonBody(request, 4 * 1024 * 1024);
- * if (body instanceof Response) return body; // 413 or 400
+ * ```ts
+ * async function handle(request: Request): Promise<Response> {
+ *   const body = await readJsonBody(request, 4 * 1024 * 1024);
+ *   if (body instanceof Response) return body; // 413 or 400
+ *   return Response.json(body.value);
+ * }
+ * ```
  */
 import { jsonRpcError } from "./responses.ts";
+import { joinBytes } from "../text/join_bytes.ts";
 
 /** The parsed body, or the error response to send. */
 export async function readJsonBody(request: Request, maxBytes: number): Promise<{ value: unknown } | Response> {
@@ -28,12 +34,7 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
     }
     chunks.push(value);
   }
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
+  const bytes = joinBytes(chunks);
   try {
     return { value: JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes)) };
   } catch (error) {

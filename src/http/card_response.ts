@@ -6,7 +6,15 @@
  * front of it (./origin.ts) still applies.
  *
  * @example
- * return await cardResponse(request, serverCard(config, { url }));
+ * ```ts
+ * import { serverCard } from "../card/server_card.ts";
+ * import type { Config } from "../config.ts";
+ *
+ * declare const config: Config;
+ * async function handle(request: Request): Promise<Response> {
+ *   return await cardResponse(request, serverCard(config, { url: "http://127.0.0.1:8080/mcp" }));
+ * }
+ * ```
  */
 
 /** The media type the Server Card proposal registers for the card. */

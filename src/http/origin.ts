@@ -14,8 +14,10 @@
  *   not have.
  *
  * @example
+ * ```ts
  * const check = new OriginCheck({ host: "127.0.0.1", port: 8080 });
- * check.problem(request); // null, or why the request is refused
+ * check.problem(new Request("http://127.0.0.1:8080/mcp")); // null, or why the request is refused
+ * ```
  */
 import { isLoopbackHost } from "../config.ts";
 

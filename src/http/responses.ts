@@ -4,7 +4,9 @@
  * shaped as JSON-RPC errors the way the SDK's own transport answers.
  *
  * @example
- * return jsonRpcError(403, -32000, "Forbidden: Origin not allowed");
+ * ```ts
+ * const refused: Response = jsonRpcError(403, -32000, "Forbidden: Origin not allowed");
+ * ```
  */
 
 /** A JSON-RPC error response with `id: null` and the given HTTP status. */

@@ -5,8 +5,20 @@
  * bound, and a known `Mcp-Session-Id` (or an `initialize` to start one).
  *
  * @example
- * const http = await serveHttp({ address, token, config, openSession: () => createMcpServer(runtime, "http") });
+ * ```ts
+ * import type { Config } from "../config.ts";
+ * import { createMcpServer, type Runtime } from "../server.ts";
+ *
+ * declare const config: Config;
+ * declare const runtime: Runtime;
+ * const http = await serveHttp({
+ *   address: { host: "127.0.0.1", port: 8080 },
+ *   token: Deno.env.get("WORKCELL_AUTH_TOKEN") ?? null,
+ *   config,
+ *   openSession: () => createMcpServer(runtime, "http"),
+ * });
  * await http.shutdown();
+ * ```
  */
 import type { Config, HttpAddress } from "../config.ts";
 import type { Server } from "../sdk/mod.ts";
@@ -56,7 +68,9 @@ function isInitialize(body: unknown): boolean {
  * The MCP endpoint URL for an address.
  *
  * @example
+ * ```ts
  * endpointUrl({ host: "::1", port: 8080 }); // "http://[::1]:8080/mcp"
+ * ```
  */
 export function endpointUrl(address: HttpAddress): string {
   return `http://${address.host.includes(":") ? `[${address.host}]` : address.host}:${address.port}${MCP_PATH}`;

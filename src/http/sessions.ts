@@ -6,8 +6,15 @@
  * lives in each Server (src/server.ts).
  *
  * @example
+ * ```ts
+ * import { createMcpServer, type Runtime } from "../server.ts";
+ *
+ * declare const runtime: Runtime;
  * const sessions = new HttpSessions(() => createMcpServer(runtime, "http"));
- * const response = await sessions.initialize(request, body);
+ * async function handle(request: Request): Promise<Response> {
+ *   return await sessions.initialize(request, await request.json());
+ * }
+ * ```
  */
 import type { Server } from "../sdk/mod.ts";
 import { WebStandardStreamableHTTPServerTransport } from "../sdk/http_server.ts";

@@ -9,7 +9,13 @@
  * time and memory.
  *
  * @example
- * const bitmap = await decodeImage(bytes, "jpeg", { width: 2048, height: 1365 });
+ * ```ts
+ * const bytes = await Deno.readFile("photo.jpg");
+ * const bitmap = await decodeImage(bytes, "jpeg", {
+ *   full: { width: 6000, height: 4000 },
+ *   atLeast: { width: 2048, height: 1365 },
+ * });
+ * ```
  */
 import gifModule from "imagescript/wasm/node/gif.js";
 import jpegModule from "imagescript/wasm/node/jpeg.js";
@@ -74,7 +80,9 @@ const JPEG_SCALES = [1, 2, 4, 8];
  * scale's size selects it.
  *
  * @example
+ * ```ts
  * jpegDecodeSize({ width: 6000, height: 4000 }, { width: 2048, height: 1365 }); // { width: 3000, height: 2000 }
+ * ```
  */
 export function jpegDecodeSize(full: Size, atLeast: Size): Size {
   const scaled = (length: number, eighths: number) => Math.ceil((length * eighths) / 8);
@@ -155,7 +163,13 @@ async function decodeGifFirstFrame(bytes: Uint8Array): Promise<Bitmap> {
  * `UNSUPPORTED_IMAGE` with the decoder's reason.
  *
  * @example
- * const { width, height, rgba } = await decodeImage(bytes, "png");
+ * ```ts
+ * import { sniffImage } from "./sniff.ts";
+ *
+ * const bytes = await Deno.readFile("logo.png");
+ * const header = sniffImage(bytes);
+ * const { width, height, rgba } = await decodeImage(bytes, header.format, { full: header });
+ * ```
  */
 export async function decodeImage(
   bytes: Uint8Array,

@@ -9,7 +9,10 @@
  * a clear `INTERNAL` error instead of the whole server failing at import.
  *
  * @example
+ * ```ts
+ * const bitmap = { width: 1, height: 1, rgba: new Uint8Array([255, 0, 0, 255]) };
  * const { bytes, mediaType } = await encodeBitmap(bitmap, "jpeg");
+ * ```
  */
 import { ToolError } from "../errors.ts";
 import type { Bitmap } from "./decode.ts";
@@ -54,7 +57,10 @@ export function outputFormat(source: ImageFormat): "png" | "jpeg" {
  * Encodes `bitmap` in the output format for `source` (see {@linkcode outputFormat}).
  *
  * @example
+ * ```ts
+ * const bitmap = { width: 1, height: 1, rgba: new Uint8Array([255, 0, 0, 255]) };
  * (await encodeBitmap(bitmap, "gif")).mediaType; // "image/png"
+ * ```
  */
 export async function encodeBitmap(
   bitmap: Bitmap,

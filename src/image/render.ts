@@ -5,7 +5,12 @@
  * so it runs the same in the server's thread or in render_worker.ts.
  *
  * @example
+ * ```ts
+ * import { sniffImage } from "./sniff.ts";
+ *
+ * const bytes = await Deno.readFile("a.png");
  * const rendering = await renderImage(bytes, sniffImage(bytes), { width: 2048, height: 2048 }, "a.png");
+ * ```
  */
 import { ToolError } from "../errors.ts";
 import { formatBytes } from "../text/format_bytes.ts";
@@ -43,7 +48,13 @@ export interface Rendering {
  * JPEG as JPEG, a GIF's first frame as PNG). `name` only labels errors.
  *
  * @example
+ * ```ts
+ * import { sniffImage } from "./sniff.ts";
+ *
+ * const gifBytes = await Deno.readFile("a.gif");
+ * const header = sniffImage(gifBytes);
  * (await renderImage(gifBytes, header, { width: 64, height: 64 }, "a.gif")).mediaType; // "image/png" when reduced
+ * ```
  */
 export async function renderImage(
   source: Uint8Array,

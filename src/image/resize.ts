@@ -9,8 +9,11 @@
  * so transparent pixels do not bleed dark fringes into the edges.
  *
  * @example
- * const size = fitWithin({ width: 6000, height: 4000 }, { width: 2048, height: 2048 }); // 2048x1365
+ * ```ts
+ * const bitmap = { width: 6000, height: 4000, rgba: new Uint8Array(6000 * 4000 * 4) };
+ * const size = fitWithin(bitmap, { width: 2048, height: 2048 }); // 2048x1365
  * const small = reduceBitmap(bitmap, size);
+ * ```
  */
 import type { Bitmap, Size } from "./decode.ts";
 
@@ -19,7 +22,9 @@ import type { Bitmap, Size } from "./decode.ts";
  * larger than `size` itself and never below 1x1.
  *
  * @example
+ * ```ts
  * fitWithin({ width: 8000, height: 100 }, { width: 2048, height: 2048 }); // { width: 2048, height: 26 }
+ * ```
  */
 export function fitWithin(size: Size, box: Size): Size {
   const scale = Math.min(box.width / size.width, box.height / size.height, 1);
@@ -90,7 +95,10 @@ function reduceRow(src: Uint8Array, base: number, xs: AxisWeights, line: Float64
  * memory is a few output rows.
  *
  * @example
+ * ```ts
+ * const rgba = new Uint8Array(4 * 2 * 4);
  * reduceBitmap({ width: 4, height: 2, rgba }, { width: 2, height: 1 }).rgba.length; // 8
+ * ```
  */
 export function reduceBitmap(bitmap: Bitmap, size: Size): Bitmap {
   const { width: sw, height: sh, rgba: src } = bitmap;

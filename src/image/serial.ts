@@ -4,8 +4,11 @@
  * several decoded images in memory at once.
  *
  * @example
+ * ```ts
  * const queue = new SerialQueue();
- * const [a, b] = await Promise.all([queue.run(() => viewA()), queue.run(() => viewB())]); // b starts after a
+ * const view = (name: string) => Deno.readFile(name);
+ * const [a, b] = await Promise.all([queue.run(() => view("a.png")), queue.run(() => view("b.png"))]); // b starts after a
+ * ```
  */
 export class SerialQueue {
   #tail: Promise<unknown> = Promise.resolve();

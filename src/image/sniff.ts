@@ -3,8 +3,10 @@
  * dimensions read from the header, before any pixel is decoded.
  *
  * @example
+ * ```ts
  * const header = sniffImage(await Deno.readFile("logo.png"));
  * header; // { format: "png", mediaType: "image/png", width: 64, height: 64 }
+ * ```
  */
 import { ToolError } from "../errors.ts";
 
@@ -124,7 +126,9 @@ function jpegHeader(bytes: Uint8Array): ImageHeader {
  * `UNSUPPORTED_IMAGE` naming what the bytes look like.
  *
  * @example
+ * ```ts
  * sniffImage(new TextEncoder().encode("hello")); // throws UNSUPPORTED_IMAGE
+ * ```
  */
 export function sniffImage(bytes: Uint8Array): ImageHeader {
   let header: ImageHeader;
@@ -163,7 +167,9 @@ const EXTENSION_FORMATS: Record<string, ImageFormat> = {
  * The format a file name promises, when its extension is one of ours.
  *
  * @example
+ * ```ts
  * formatFromName("shots/a.JPG"); // "jpeg"
+ * ```
  */
 export function formatFromName(name: string): ImageFormat | null {
   const match = /\.([A-Za-z]+)$/.exec(name);

@@ -5,8 +5,13 @@
  * re-encode it. Knows nothing of MCP.
  *
  * @example
+ * ```ts
+ * import { openWorkspace } from "../workspace/confine.ts";
+ *
+ * const ws = await openWorkspace(Deno.cwd());
  * const view = await viewImage(ws, "shot.png", { width: 2048, height: 2048 });
  * view.output; // { width: 2048, height: 1152 }
+ * ```
  */
 import { fromOsError, ToolError } from "../errors.ts";
 import { readAt, statFd } from "../os/fs_at.ts";
@@ -149,7 +154,12 @@ async function renderInWorker(
  * signal's reason).
  *
  * @example
+ * ```ts
+ * import { openWorkspace } from "../workspace/confine.ts";
+ *
+ * const ws = await openWorkspace(Deno.cwd());
  * await viewImage(ws, "a.gif", { width: 256, height: 256 }); // mediaType "image/png" if reduced
+ * ```
  */
 export async function viewImage(
   ws: Workspace,
@@ -199,7 +209,12 @@ export async function viewImage(
  * A one-line summary of a view for the agent (no base64), plus warnings.
  *
  * @example
+ * ```ts
+ * import { openWorkspace } from "../workspace/confine.ts";
+ *
+ * const view = await viewImage(await openWorkspace(Deno.cwd()), "a.png", { width: 2048, height: 2048 });
  * describeView(view); // "a.png: PNG 6000x4000, 2.1 MiB, resized to 2048x1365 and sent as PNG (412.0 KiB)."
+ * ```
  */
 export function describeView(view: ImageView): string {
   const kind = (type: string) => type.replace("image/", "").toUpperCase();

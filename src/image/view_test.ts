@@ -1,5 +1,5 @@
-import { assert, assertEquals, assertRejects } from "../../tests/assert.ts";
-import { encodeFixture, makeBitmap } from "../../tests/image_fixtures.ts";
+import { assert, assertEquals, assertRejects } from "../testing/assert.ts";
+import { encodeFixture, makeBitmap } from "../testing/image_fixtures.ts";
 import { viewImage } from "./view.ts";
 import { openWorkspace } from "../workspace/confine.ts";
 

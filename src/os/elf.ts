@@ -5,7 +5,9 @@
  * to one program must also allow its loader.
  *
  * @example
+ * ```ts
  * elfInterpreter("/usr/bin/git"); // "/lib64/ld-linux-x86-64.so.2"
+ * ```
  */
 
 const PT_INTERP = 3;

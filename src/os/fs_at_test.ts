@@ -1,5 +1,5 @@
 import * as path from "node:path";
-import { assert, assertEquals, assertThrows } from "../../tests/assert.ts";
+import { assert, assertEquals, assertThrows } from "../testing/assert.ts";
 import {
   linkAt,
   mkdirAt,

@@ -6,8 +6,10 @@
  * launcher's system calls.
  *
  * @example
+ * ```ts
  * const ruleset: LandlockRuleset = { abi: 7, handledFs: ACCESS_FS.WRITE_FILE, handledNet: 0n, scoped: 0n,
  *   rules: [{ path: "/repo", access: ACCESS_FS.WRITE_FILE }] };
+ * ```
  */
 
 /** Filesystem access rights (landlock.h). */

@@ -5,7 +5,9 @@
  * refused; so the sandbox plan carries them for every read-only bind.
  *
  * @example
+ * ```ts
  * mountFlagsOf("/tmp"); // MS_NOSUID | MS_NODEV | MS_RELATIME on a typical /tmp
+ * ```
  */
 import { cString, libc } from "./libc.ts";
 

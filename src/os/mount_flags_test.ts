@@ -1,4 +1,4 @@
-import { assertEquals } from "../../tests/assert.ts";
+import { assertEquals } from "../testing/assert.ts";
 import { mountFlagsOf } from "./mount_flags.ts";
 
 Deno.test("mountFlagsOf: every mount has exactly one atime mode a remount must repeat; a missing path is 0", () => {

@@ -19,6 +19,7 @@ import type { Reactor } from "./reactor.ts";
 import { osError } from "./os_error.ts";
 import { closeFd, type ExitStatus, killGroup, makePipe, reap } from "./fd.ts";
 import { launchChild, PipeReader } from "./child.ts";
+import { joinBytes } from "../text/join_bytes.ts";
 
 /** Bounds of one child's buffering. */
 export interface PipedLimits {
@@ -260,12 +261,6 @@ class RunningChild implements PipedChild {
   }
 
   #stderrText(): string {
-    const all = new Uint8Array(this.#errKept);
-    let at = 0;
-    for (const part of this.#errParts) {
-      all.set(part, at);
-      at += part.length;
-    }
-    return new TextDecoder().decode(all);
+    return new TextDecoder().decode(joinBytes(this.#errParts));
   }
 }

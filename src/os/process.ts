@@ -2,7 +2,9 @@
  * Hardening of the server process itself, applied once at start-up.
  *
  * @example
+ * ```ts
  * makeNonDumpable(); // a same-user process can no longer ptrace the server or read its memory
+ * ```
  */
 import { libc } from "./libc.ts";
 

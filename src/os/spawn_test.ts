@@ -1,4 +1,4 @@
-import { assert, assertEquals, assertThrows } from "../../tests/assert.ts";
+import { assert, assertEquals, assertThrows } from "../testing/assert.ts";
 import { isProgramNotFound, spawnChild, SpawnError } from "./spawn.ts";
 import { closeFd, makePipe, reap } from "./fd.ts";
 import { libc } from "./libc.ts";

@@ -4,7 +4,9 @@
  * three calls have the same numbers everywhere (the generic table).
  *
  * @example
+ * ```ts
  * const nr = syscallTable().mount; // 165 on x86_64
+ * ```
  */
 
 /** The calls a launcher script may make. */

@@ -7,8 +7,11 @@
  * the ceiling (`--max-result-chars`), and ends with a resume point.
  *
  * @example
+ * ```ts
+ * const files = ["src/a.ts", "src/b.ts"];
  * const fixed = jsonChars({ files: [], next_cursor: null });
  * const count = fitCount(files, 48_000, { fixed, more: false });
+ * ```
  */
 
 /** Default ceiling: under Claude Code's 50,000-character persist-to-file threshold, with room for the envelope. */
@@ -27,7 +30,9 @@ const ENVELOPE_CHARS = '"ok":true,'.length;
  * The characters a tool's own data may take under the ceiling `maxResultChars` (the envelope adds `ok`).
  *
  * @example
+ * ```ts
  * dataBudget(48_000); // 47990
+ * ```
  */
 export function dataBudget(maxResultChars: number): number {
   return maxResultChars - ENVELOPE_CHARS;
@@ -37,7 +42,9 @@ export function dataBudget(maxResultChars: number): number {
  * Characters of `value` as a client serialises it (UTF-16 code units of its JSON).
  *
  * @example
+ * ```ts
  * jsonChars({ a: "é" }); // 9
+ * ```
  */
 export function jsonChars(value: unknown): number {
   return JSON.stringify(value).length;
@@ -47,7 +54,9 @@ export function jsonChars(value: unknown): number {
  * Characters a string adds inside JSON, without its quotes.
  *
  * @example
+ * ```ts
  * jsonStringChars('say "hi"\n'); // 12
+ * ```
  */
 export function jsonStringChars(text: string): number {
   return JSON.stringify(text).length - 2;
@@ -57,7 +66,9 @@ export function jsonStringChars(text: string): number {
  * The longest prefix of `text` (whole code points, at least one) taking at most `maxChars` characters in JSON.
  *
  * @example
+ * ```ts
  * prefixWithinJson("a\tb", 3); // "a\t"
+ * ```
  */
 export function prefixWithinJson(text: string, maxChars: number): string {
   let used = 0;
@@ -75,7 +86,9 @@ export function prefixWithinJson(text: string, maxChars: number): string {
  * when not even the first line fits, the first line cut where it stops fitting (`cut`).
  *
  * @example
+ * ```ts
  * fitLines("ab\ncd\n", 5); // { text: "ab\n", lines: 1, cut: false }
+ * ```
  */
 export function fitLines(text: string, maxChars: number): { text: string; lines: number; cut: boolean } {
   let used = 0;
@@ -111,7 +124,9 @@ export interface FitOptions<T> {
  * (an item larger than the whole budget is refused by the envelope's ceiling check).
  *
  * @example
+ * ```ts
  * fitCount(["a", "b", "c"], 10, { fixed: 2, more: false }); // 2: ["a","b"] is 9 characters
+ * ```
  */
 export function fitCount<T>(items: readonly T[], maxChars: number, options: FitOptions<T>): number {
   let used = options.fixed;

@@ -6,9 +6,14 @@
  * so a page never continues a different listing.
  *
  * @example
+ * ```ts
+ * import { z } from "zod";
+ *
+ * const args = { path: "src", limit: 100 }; // the call's validated arguments
  * const cursors = new Cursors("list_files", args, ["limit"]);
  * const after = cursors.position(z.object({ path: z.string() })); // null on the first page
  * const next = cursors.encode({ path: "src/z.ts" });
+ * ```
  */
 import type { z } from "zod";
 import { ToolError } from "../errors.ts";
@@ -42,7 +47,9 @@ function hash(text: string): string {
  * The key a cursor is bound to: a hash of `args` without `cursor` and the `pageArgs`.
  *
  * @example
+ * ```ts
  * queryKey({ glob: "*.ts", limit: 10 }, ["limit"]) === queryKey({ glob: "*.ts", limit: 99 }, ["limit"]); // true
+ * ```
  */
 export function queryKey(args: Readonly<Record<string, unknown>>, pageArgs: readonly string[]): string {
   const query = Object.fromEntries(
@@ -131,7 +138,14 @@ export class Cursors {
  * Characters the cursor resuming at `position` adds to a page over the `null` it replaces (for fitCount).
  *
  * @example
- * fitCount(items, request.maxChars, { fixed, more, resume: (item) => resumeChars(request, { path: item.path }) });
+ * ```ts
+ * import { fitCount } from "./budget.ts";
+ *
+ * const request: PageRequest<{ path: string }> = { after: null, encode: JSON.stringify, maxChars: 48_000 };
+ * const items = [{ path: "src/a.ts" }, { path: "src/b.ts" }];
+ * const fixed = 40;
+ * fitCount(items, request.maxChars, { fixed, more: true, resume: (item) => resumeChars(request, { path: item.path }) });
+ * ```
  */
 export function resumeChars<P>(request: Pick<PageRequest<P>, "encode">, position: P): number {
   return JSON.stringify(request.encode(position)).length - "null".length;
@@ -156,7 +170,16 @@ export interface PageOf<T, P, D> {
  * `next_cursor`, and the cursor after any number of its items (for a text that shows fewer).
  *
  * @example
- * return fitPage(files, page, { more, start: 0, positionAfter: (f) => ({ p: f.path }), build: (files) => ({ files, truncated: false, next_cursor: null }) });
+ * ```ts
+ * const files = [{ path: "src/a.ts" }, { path: "src/b.ts" }];
+ * const page: PageRequest<{ p: string }> = { after: null, encode: JSON.stringify, maxChars: 48_000 };
+ * fitPage(files, page, {
+ *   more: false,
+ *   start: 0,
+ *   positionAfter: (file) => ({ p: file.path }),
+ *   build: (files) => ({ files, truncated: false, next_cursor: null }),
+ * });
+ * ```
  */
 export function fitPage<T, P, D extends { truncated: boolean; next_cursor: string | null }>(
   candidates: readonly T[],

@@ -6,11 +6,13 @@
  * which may be before the end of the structured page.
  *
  * @example
+ * ```ts
  * const { text } = layoutText({
  *   header: (shown) => `src: ${shown} of 3 files`,
  *   items: ["src/a.ts", "src/b.ts", "src/c.ts"],
  *   next: (shown) => shown < 3 ? nextCall("list_files", {}, { cursor: "…" }) : null,
  * });
+ * ```
  */
 import { MAX_TEXT_BYTES } from "../envelope.ts";
 import { utf8CutIndex } from "../text/utf8.ts";
@@ -54,7 +56,9 @@ function compose(layout: TextLayout, shown: number, items: readonly string[]): s
  * item too large to fit even alone is cut with a marker, so the next call always moves on.
  *
  * @example
+ * ```ts
  * layoutText({ header: (n) => `${n} lines`, items: ["a", "b"], next: () => null }).text; // "2 lines\na\nb"
+ * ```
  */
 export function layoutText(layout: TextLayout, maxBytes = MAX_TEXT_BYTES): LaidOut {
   const { items } = layout;
@@ -86,7 +90,9 @@ export function layoutText(layout: TextLayout, maxBytes = MAX_TEXT_BYTES): LaidO
  * resume arguments last.
  *
  * @example
+ * ```ts
  * nextCall("read_file", { path: "big.ts" }, { offset: 256 }); // 'next: read_file {"path":"big.ts","offset":256}'
+ * ```
  */
 export function nextCall(
   tool: string,

@@ -4,9 +4,9 @@
  * replaced by a symlink to outside or by another directory.
  */
 import * as path from "node:path";
-import { assert, assertEquals, assertRejects } from "../../tests/assert.ts";
+import { assert, assertEquals, assertRejects } from "../testing/assert.ts";
 import { interrupted, openFds } from "../../tests/patch_faults.ts";
-import { snapshot, treeDifferences } from "../../tests/patch_scenarios.ts";
+import { snapshot, treeDifferences } from "../testing/tree_snapshot.ts";
 import { ToolError } from "../errors.ts";
 import { O } from "../os/libc.ts";
 import { openWorkspace, type Workspace } from "../workspace/confine.ts";

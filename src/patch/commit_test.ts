@@ -1,7 +1,7 @@
 import * as path from "node:path";
-import { assert, assertEquals, assertRejects } from "../../tests/assert.ts";
+import { assert, assertEquals, assertRejects } from "../testing/assert.ts";
 import { FaultyFs, openFds } from "../../tests/patch_faults.ts";
-import { snapshot, treeDifferences } from "../../tests/patch_scenarios.ts";
+import { snapshot, treeDifferences } from "../testing/tree_snapshot.ts";
 import { ToolError } from "../errors.ts";
 import { openWorkspace, type Workspace } from "../workspace/confine.ts";
 import { applyPatch } from "./apply.ts";

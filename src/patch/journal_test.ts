@@ -1,4 +1,4 @@
-import { assertEquals } from "../../tests/assert.ts";
+import { assertEquals } from "../testing/assert.ts";
 import type { Change } from "./change.ts";
 import { FS_AT, type FsOps } from "./fs_ops.ts";
 import { type PinnedDir, UndoJournal } from "./journal.ts";

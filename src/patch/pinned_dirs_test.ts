@@ -1,5 +1,5 @@
 import * as path from "node:path";
-import { assert, assertEquals, assertThrows } from "../../tests/assert.ts";
+import { assert, assertEquals, assertThrows } from "../testing/assert.ts";
 import { openFds } from "../../tests/patch_faults.ts";
 import { ToolError } from "../errors.ts";
 import { openWorkspace, type Workspace } from "../workspace/confine.ts";

@@ -6,7 +6,7 @@
  * to `before/` (no partial writes, no stray temp files). tests/patch_test.ts
  * runs a sample of them through the MCP client.
  */
-import { assert } from "../../tests/assert.ts";
+import { assert } from "../testing/assert.ts";
 import { clearDir, loadScenarios, type Outcome, runScenario } from "../../tests/patch_scenarios.ts";
 import { fail } from "../envelope.ts";
 import { openWorkspace } from "../workspace/confine.ts";

@@ -17,7 +17,11 @@
  * plan is what check_exec_environment reports ({@linkcode describeSandbox}).
  *
  * @example
- * const plan = childSandbox({ kind: "git", root, readable: [], git }, facts);
+ * ```ts
+ * declare const git: GitImage; // the git binary as probed at start-up
+ * declare const facts: ChildFacts;
+ * const plan = childSandbox({ kind: "git", root: "/repo", readable: [], git, config: [] }, facts);
+ * ```
  */
 import type { Mode } from "../config.ts";
 import {
@@ -183,7 +187,12 @@ function noNetworkFilter(families: readonly number[]): Uint8Array<ArrayBuffer> {
  * sandbox at all (dangerous mode).
  *
  * @example
- * childSandbox({ kind: "ripgrep", root, executables: [rgPath], ignoreFiles: [] }, facts)?.seccomp !== null;
+ * ```ts
+ * import { rgPath } from "@vscode/ripgrep";
+ *
+ * declare const facts: ChildFacts;
+ * childSandbox({ kind: "ripgrep", root: "/repo", executables: [rgPath], ignoreFiles: [] }, facts)?.seccomp !== null;
+ * ```
  */
 export function childSandbox(child: ChildRequest, facts: ChildFacts): SandboxPlan | null {
   const base = { dropCapabilities: true, lastCapability: facts.lastCapability };
@@ -241,7 +250,9 @@ export interface SandboxDescription {
  * What `plan` (null: no sandbox) has the kernel enforce.
  *
  * @example
+ * ```ts
  * describeSandbox(null).writes; // "anywhere"
+ * ```
  */
 export function describeSandbox(plan: SandboxPlan | null): SandboxDescription {
   const ruleset = plan?.landlock ?? null;

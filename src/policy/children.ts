@@ -12,8 +12,22 @@
  * changes).
  *
  * @example
- * const children = new ChildSandboxes(workspace, { tmpdir, env: Deno.env.toObject(), landlock: probeLandlock() });
- * const pid = await children.commandSpawner("safe", grants)(request);
+ * ```ts
+ * import { rgPath } from "@vscode/ripgrep";
+ * import { openWorkspace } from "../workspace/confine.ts";
+ * import type { SpawnRequest } from "../os/spawn_request.ts";
+ * import { probeLandlock } from "./landlock_probe.ts";
+ *
+ * declare const request: SpawnRequest; // argv, env, cwd and stdio of one command
+ * const workspace = await openWorkspace(Deno.cwd());
+ * const children = new ChildSandboxes(workspace, {
+ *   tmpdir: null,
+ *   env: Deno.env.toObject(),
+ *   landlock: probeLandlock(),
+ *   ripgrep: { path: rgPath, fd: null },
+ * });
+ * const pid = await children.commandSpawner("safe", new Set())(request);
+ * ```
  */
 import * as path from "node:path";
 import type { Mode } from "../config.ts";

@@ -5,8 +5,28 @@
  * of the mode's sandbox (children.ts; none in dangerous mode).
  *
  * @example
- * const policy = createCommandPolicy({ mode: "safe" }, workspace, { children, tmpdir, tmpdirProblems: [], gitReadable: [], inheritedEnv: Deno.env.toObject() });
- * const plan = await policy.plan({ cmd: "git status", cwd: workspace.root, cwdFd: workspace.fd, env: {}, tty: false, grants: new Set() });
+ * ```ts
+ * import { openWorkspace } from "../workspace/confine.ts";
+ * import type { ChildSandboxes } from "./children.ts";
+ *
+ * declare const children: ChildSandboxes;
+ * const workspace = await openWorkspace(Deno.cwd());
+ * const policy = createCommandPolicy({ mode: "safe" }, workspace, {
+ *   children,
+ *   tmpdir: null,
+ *   tmpdirProblems: [],
+ *   gitReadable: [],
+ *   inheritedEnv: Deno.env.toObject(),
+ * });
+ * const plan = await policy.plan({
+ *   cmd: "git status",
+ *   cwd: workspace.root,
+ *   cwdFd: workspace.fd,
+ *   env: {},
+ *   tty: false,
+ *   grants: new Set(),
+ * });
+ * ```
  */
 import type { Config, Mode } from "../config.ts";
 import { toRelative, type Workspace } from "../workspace/confine.ts";

@@ -11,7 +11,9 @@
  * rule building is pure and tested without a home directory.
  *
  * @example
- * const rules = readRulesExcept(credentialPaths("/home/u"), { list: listEntries, realPath: Deno.realPathSync });
+ * ```ts
+ * const rules = readRulesExcept(credentialPaths("/home/u"), REAL_WALK_IO);
+ * ```
  */
 import * as path from "node:path";
 import { ACCESS_FS, FILE_ACCESS, type LandlockRule } from "../os/landlock.ts";
@@ -77,7 +79,10 @@ function ancestors(p: string): string[] {
  * except the listing of their ancestors.
  *
  * @example
+ * ```ts
+ * const io: WalkIo = { list: () => [], realPath: (p) => p }; // tests give a fake tree
  * readRulesExcept(["/root/.ssh"], io); // [{ path: "/bin", ... }, ..., { path: "/root/.bashrc", ... }, ...]
+ * ```
  */
 export function readRulesExcept(denied: readonly string[], io: WalkIo): LandlockRule[] {
   const blocked = new Set<string>();

@@ -6,7 +6,9 @@
  * bundles and toolchain variables (JAVA_HOME, GOPATH, VIRTUAL_ENV, …) pass.
  *
  * @example
+ * ```ts
  * const { env, strippedBy } = childEnvironment(Deno.env.toObject(), { tmpdir: "/tmp/workcell-x", inheritAll: false });
+ * ```
  */
 
 /** What a rule guards against. */
@@ -181,7 +183,9 @@ function matches(rule: EnvRule, name: string): boolean {
  * The first rule that strips `name`, or null when it passes.
  *
  * @example
+ * ```ts
  * envRule("GITHUB_TOKEN")?.id; // "secret.name"
+ * ```
  */
 export function envRule(name: string): EnvRule | null {
   return ENV_RULES.find((rule) => matches(rule, name)) ?? null;
@@ -192,7 +196,9 @@ export function envRule(name: string): EnvRule | null {
  * secret-looking variable, or null when it is harmless.
  *
  * @example
+ * ```ts
  * sensitiveEnvKind("LD_PRELOAD"); // "loader"
+ * ```
  */
 export function sensitiveEnvKind(name: string): "loader" | "secret" | null {
   const kind = envRule(name)?.kind;
@@ -216,8 +222,10 @@ export interface ChildEnvironment {
  * could be made (the server's own was unusable then).
  *
  * @example
+ * ```ts
  * childEnvironment({ PATH: "/bin", JAVA_HOME: "/opt/jdk", AWS_SECRET_ACCESS_KEY: "x" }, { tmpdir: "/tmp/w", inheritAll: false });
  * // env: { PATH, JAVA_HOME, TMPDIR: "/tmp/w" }; stripped: ["AWS_SECRET_ACCESS_KEY"] by "secret.provider"
+ * ```
  */
 export function childEnvironment(
   inherited: Record<string, string>,

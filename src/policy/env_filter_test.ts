@@ -1,4 +1,4 @@
-import { assertEquals } from "../../tests/assert.ts";
+import { assertEquals } from "../testing/assert.ts";
 import { childEnvironment, envRule, sensitiveEnvKind } from "./env_filter.ts";
 
 Deno.test("sensitiveEnvKind: loaders and secret-looking names, not ordinary ones", () => {

@@ -1,4 +1,4 @@
-import { assert, assertEquals } from "../../tests/assert.ts";
+import { assert, assertEquals } from "../testing/assert.ts";
 import { checkCommand, type GateOptions } from "./gate.ts";
 import { ALLOWED_IN_SAFE, type CorpusEntry, REFUSED_IN_SAFE, TRUSTED_ONLY } from "./gate_corpus.ts";
 import { gatesInForce } from "./modes.ts";

@@ -4,7 +4,9 @@
  * generic table: 444–446), so the probe is the same on x86_64 and arm64.
  *
  * @example
+ * ```ts
  * const { abi, reason } = probeLandlock(); // { abi: 7, reason: null } on Linux 6.18
+ * ```
  */
 import { libc } from "../os/libc.ts";
 import { syscallTable } from "../os/syscalls.ts";

@@ -5,7 +5,9 @@
  * read.
  *
  * @example
+ * ```ts
  * gatesInForce("safe", new Set(["network"])); // every safe gate except "network"
+ * ```
  */
 import type { Mode } from "../config.ts";
 import type { Gate } from "./rules.ts";
@@ -30,8 +32,6 @@ export const PERMISSION_LIFTS: Record<Permission, readonly Gate[]> = {
 export interface ModePolicy {
   /** Command gates applied before any spawn. */
   gates: readonly Gate[];
-  /** How `cmd` is executed. */
-  execution: "argv" | "shell";
   /** Whether children are sandboxed with Landlock (where the kernel has it). */
   landlock: boolean;
   /** Whether children may use the network (where the kernel can deny it). */
@@ -48,7 +48,6 @@ export interface ModePolicy {
 export const MODE_POLICIES: Record<Mode, ModePolicy> = {
   safe: {
     gates: ["network", "shell_syntax", "inline_script", "destructive", "outside_path", "secret_env"],
-    execution: "argv",
     landlock: true,
     network: false,
     gitDirsReadOnly: true,
@@ -59,7 +58,6 @@ export const MODE_POLICIES: Record<Mode, ModePolicy> = {
   },
   trusted: {
     gates: ["destructive", "secret_env"],
-    execution: "shell",
     landlock: true,
     network: true,
     gitDirsReadOnly: false,
@@ -70,7 +68,6 @@ export const MODE_POLICIES: Record<Mode, ModePolicy> = {
   },
   dangerous: {
     gates: [],
-    execution: "shell",
     landlock: false,
     network: true,
     gitDirsReadOnly: false,
@@ -97,6 +94,19 @@ export function gatesInForce(mode: Mode, grants: ReadonlySet<string>): Set<Gate>
     if (grants.has(permission)) { for (const gate of PERMISSION_LIFTS[permission]) gates.delete(gate); }
   }
   return gates;
+}
+
+/**
+ * How a session's commands run: as plain argv while the shell_syntax gate is in force (the gate then splits
+ * `cmd` into argv itself), through `/bin/sh -c` once the mode or a shell grant lifts it.
+ *
+ * @example
+ * ```ts
+ * commandExecution("safe", new Set(["shell"])); // "shell"
+ * ```
+ */
+export function commandExecution(mode: Mode, grants: ReadonlySet<string>): "argv" | "shell" {
+  return gatesInForce(mode, grants).has("shell_syntax") ? "argv" : "shell";
 }
 
 /** Whether commands of a session see the git dirs read-only: the mode says so and no git_write grant lifted it. */

@@ -9,9 +9,11 @@
  * without a private temp dir ({@linkcode choosePrivateTmp}).
  *
  * @example
+ * ```ts
  * const { tmp } = choosePrivateTmp();
  * // … children use tmp.path as TMPDIR …
  * await tmp?.remove();
+ * ```
  */
 import * as path from "node:path";
 import { errno, libc, strerror } from "../os/libc.ts";
@@ -39,7 +41,9 @@ export interface TmpChoice {
  * then /dev/shm (a tmpfs on every Linux system, writable when /tmp is not).
  *
  * @example
+ * ```ts
  * tmpParents({ TMPDIR: "/scratch" }); // ["/scratch", "/tmp", "/dev/shm"]
+ * ```
  */
 export function tmpParents(env: Record<string, string | undefined>): string[] {
   const fromEnv = env.TMPDIR;
@@ -50,7 +54,9 @@ export function tmpParents(env: Record<string, string | undefined>): string[] {
  * Creates the directory in the first of `parents` that takes it.
  *
  * @example
+ * ```ts
  * const { tmp, problems } = choosePrivateTmp(["/read-only", "/tmp"]); // tmp under /tmp, one problem
+ * ```
  */
 export function choosePrivateTmp(parents = tmpParents(Deno.env.toObject())): TmpChoice {
   const problems: string[] = [];
@@ -68,7 +74,9 @@ export function choosePrivateTmp(parents = tmpParents(Deno.env.toObject())): Tmp
  * Creates the directory with mkdtemp(3) in `parent`; throws naming errno when it cannot.
  *
  * @example
+ * ```ts
  * const tmp = createPrivateTmp("/tmp"); // /tmp/workcell-tmp-XXXXXX, mode 0700
+ * ```
  */
 export function createPrivateTmp(parent: string): PrivateTmp {
   const template = new TextEncoder().encode(`${path.join(parent, PRIVATE_TMP_PREFIX)}XXXXXX\0`);

@@ -5,8 +5,10 @@
  * with regular expressions over the raw string.
  *
  * @example
+ * ```ts
  * tokenize(`grep -n "a b" src`);
  * // [{kind:"word", value:"grep", ...}, {kind:"word", value:"-n"}, {kind:"word", value:"a b"}, {kind:"word", value:"src"}]
+ * ```
  */
 
 /** Shell syntax that makes the shell do more than run one argv. */
@@ -92,7 +94,9 @@ const SPECIAL_PARAM = /[0-9@*#?$!-]/;
  * Splits `cmd` into tokens the way sh would, without expanding anything.
  *
  * @example
+ * ```ts
  * tokenize("echo $HOME > out").map((t) => t.kind); // ["word", "word", "operator", "word"]
+ * ```
  */
 export function tokenize(cmd: string): Token[] {
   const tokens: Token[] = [];

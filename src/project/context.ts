@@ -3,7 +3,12 @@
  * and bounded excerpts of agent instruction files.
  *
  * @example
- * const context = await projectContext(ws);
+ * ```ts
+ * import type { GitService } from "../git/service.ts";
+ *
+ * declare const git: GitService; // the server's, from its services
+ * const context = await projectContext(git);
+ * ```
  */
 import * as path from "node:path";
 import { confine, isInside, openReadable, toRelative, type Workspace } from "../workspace/confine.ts";

@@ -14,9 +14,11 @@
  * directory; a trailing `/` means "files under this directory".
  *
  * @example
+ * ```ts
  * const filter = compileGlobs(["src/**\/*.ts", "!**\/*_test.ts"]);
  * filter.matches("src/a/b.ts");      // true
  * filter.matches("src/a/b_test.ts"); // false
+ * ```
  */
 import { ToolError } from "../errors.ts";
 
@@ -165,7 +167,9 @@ function compilePattern(raw: string): { compiled: CompiledPattern; basename: str
  * Compiles patterns into a {@linkcode GlobFilter}; an empty or malformed pattern is INVALID_ARGUMENT.
  *
  * @example
+ * ```ts
  * compileGlobs(["*.md"]).basenames; // ["*.md"]
+ * ```
  */
 export function compileGlobs(patterns: readonly string[]): GlobFilter {
   const compiled: CompiledPattern[] = [];
@@ -202,7 +206,9 @@ export function compileGlobs(patterns: readonly string[]): GlobFilter {
  * positive `--glob`, rg applies types after its ignore rules, so they narrow without bringing ignored files back).
  *
  * @example
+ * ```ts
  * prefilterArgs(compileGlobs(["*.ts", "!dist/"])); // ["--glob=!dist/", "--type-add", "workcellglob:*.ts", "--type", "workcellglob"]
+ * ```
  */
 export function prefilterArgs(filter: GlobFilter): string[] {
   const args = filter.excludes.map((raw) => `--glob=${raw}`);
@@ -219,7 +225,9 @@ export function prefilterArgs(filter: GlobFilter): string[] {
  * Whether a path relative to the searched directory has a component starting with a dot.
  *
  * @example
+ * ```ts
  * isHiddenPath("src/.cache/x"); // true
+ * ```
  */
 export function isHiddenPath(path: string): boolean {
   return path.startsWith(".") || path.includes("/.");

@@ -9,7 +9,9 @@
  * these, and nothing else outside the workspace.
  *
  * @example
+ * ```ts
  * ancestorIgnoreFiles("/home/u/repo/pkg"); // ["/home/u/repo/.gitignore", "/home/u/repo/.git/info/exclude"]
+ * ```
  */
 import * as path from "node:path";
 

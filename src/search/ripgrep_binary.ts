@@ -9,8 +9,10 @@
  * execute, e.g. `/proc/self/fd/7`, and `fd` the memfd behind it.
  *
  * @example
+ * ```ts
  * const rg = await locateRipgrep();
  * await new Deno.Command(rg.path, { args: ["--version"] }).output();
+ * ```
  */
 import { materializeExecutable } from "../os/executable.ts";
 

@@ -1,4 +1,4 @@
-import { assert, assertEquals } from "../../tests/assert.ts";
+import { assert, assertEquals } from "../testing/assert.ts";
 import { decodeRgData, RG_BUFFERED_BYTES, rgWarnings, type RipgrepProcess, spawnRipgrep } from "./ripgrep.ts";
 import { decodeBytes } from "../text/utf8.ts";
 import { rgPath } from "@vscode/ripgrep";

@@ -16,7 +16,15 @@
  * directory; see ripgrep_runner.ts for how its reads stay in the workspace.
  *
  * @example
+ * ```ts
+ * import { openWorkspace } from "../workspace/confine.ts";
+ * import type { RipgrepRunner } from "./ripgrep_runner.ts";
+ *
+ * declare const runner: RipgrepRunner; // the server's, from its services
+ * declare const options: SearchOptions;
+ * const ws = await openWorkspace(Deno.cwd());
  * const { data } = await searchText(ws, "src", runner, { ...options, pattern: "TODO" });
+ * ```
  */
 import * as path from "node:path";
 import { z } from "zod";
@@ -27,7 +35,7 @@ import { compileGlobs, isHiddenPath, prefilterArgs } from "./glob.ts";
 import { decodeRgData, type RgData, rgWarnings } from "./ripgrep.ts";
 import type { RipgrepRunner } from "./ripgrep_runner.ts";
 import { statAt } from "../os/fs_at.ts";
-import { charBoundary } from "../files/utf8.ts";
+import { utf8CutIndex } from "../text/utf8.ts";
 import { treeOrder } from "../files/tree_order.ts";
 import { fitPage, type Paged, type PageRequest } from "../paging/cursor.ts";
 import { closeFd } from "../os/fd.ts";
@@ -96,7 +104,9 @@ export interface SearchResult {
  * otherwise take more than half of the page's JSON even at the worst growth, so that one match always fits.
  *
  * @example
+ * ```ts
  * lineBytes({ maxLineBytes: 65536, context: 10 }, 48_000); // 190
+ * ```
  */
 export function lineBytes(options: Pick<SearchOptions, "maxLineBytes" | "context">, maxChars: number): number {
   const fits = Math.floor(maxChars / 2 / (2 * options.context + 1) / JSON_GROWTH);
@@ -124,7 +134,9 @@ const decoder = new TextDecoder();
  * Trims a line to `maxBytes` UTF-8 bytes around byte `focus`, marking cut ends with {@linkcode TRIM_MARKER}.
  *
  * @example
+ * ```ts
  * trimLine("x".repeat(1000) + "needle", 1000, 40); // "…xxxxxxxx…needle" shape, at most 40 bytes
+ * ```
  */
 export function trimLine(text: string, focus: number, maxBytes: number): string {
   if (text.length * 3 <= maxBytes) return text;
@@ -132,9 +144,9 @@ export function trimLine(text: string, focus: number, maxBytes: number): string 
   if (bytes.length <= maxBytes) return text;
   const marker = encoder.encode(TRIM_MARKER).length;
   const room = Math.max(1, maxBytes - 2 * marker);
-  let start = charBoundary(bytes, Math.max(0, Math.min(focus - Math.floor(room / 4), bytes.length - room)));
+  let start = utf8CutIndex(bytes, Math.max(0, Math.min(focus - Math.floor(room / 4), bytes.length - room)));
   if (start < 0) start = 0;
-  const end = charBoundary(bytes, start + room);
+  const end = utf8CutIndex(bytes, start + room);
   return (start > 0 ? TRIM_MARKER : "") + decoder.decode(bytes.subarray(start, end)) +
     (end < bytes.length ? TRIM_MARKER : "");
 }
@@ -186,7 +198,15 @@ function searchRoot(ws: Workspace, opened: OpenedPath): { fd: number; rel: strin
  * with rg's reason.
  *
  * @example
+ * ```ts
+ * import { openWorkspace } from "../workspace/confine.ts";
+ * import type { RipgrepRunner } from "./ripgrep_runner.ts";
+ *
+ * declare const runner: RipgrepRunner;
+ * declare const options: SearchOptions;
+ * const ws = await openWorkspace(Deno.cwd());
  * (await searchText(ws, "src", runner, { ...options, pattern: "fn main", maxResults: 1 })).data.matches[0].path;
+ * ```
  */
 export async function searchText(
   ws: Workspace,

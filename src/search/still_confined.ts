@@ -5,7 +5,12 @@
  * redirected it; such results are refused rather than reported.
  *
  * @example
+ * ```ts
+ * import { confine, openWorkspace } from "../workspace/confine.ts";
+ *
+ * const target = await confine(await openWorkspace(Deno.cwd()), "src");
  * await assertStillConfined(target); // throws PATH_OUTSIDE_WORKSPACE if target.abs moved
+ * ```
  */
 import { ToolError } from "../errors.ts";
 import type { ConfinedPath } from "../workspace/confine.ts";

@@ -1,4 +1,4 @@
-import { assert, assertRejects } from "../../tests/assert.ts";
+import { assert, assertRejects } from "../testing/assert.ts";
 import { assertStillConfined } from "./still_confined.ts";
 import { confine, openWorkspace } from "../workspace/confine.ts";
 import { ToolError } from "../errors.ts";

@@ -8,9 +8,12 @@
  * registry) exist only once bound, so they always follow the chosen root.
  *
  * @example
+ * ```ts
+ * declare const options: OpenOptions; // the config, the machine's facts, the home directory
  * const binding = new WorkspaceBinding();
- * binding.settle(await openChoice(choice, options));
+ * binding.settle(await openChoice({ dir: "/home/u/app", source: "flag" }, options));
  * await binding.wait(); // resolves at once now
+ * ```
  */
 import { ToolError } from "../errors.ts";
 import type { Config } from "../config.ts";
@@ -142,7 +145,15 @@ export interface OpenOptions {
  * directory and came from anywhere but `--workspace`.
  *
  * @example
+ * ```ts
+ * import type { Config } from "../config.ts";
+ * import type { RuntimeFacts } from "../services.ts";
+ *
+ * declare const config: Config;
+ * declare const facts: RuntimeFacts;
+ * const binding = new WorkspaceBinding();
  * binding.settle(await openChoice({ dir: "/home/u/app", source: "roots" }, { config, facts, home: "/home/u" }));
+ * ```
  */
 export async function openChoice(choice: WorkspaceChoice, options: OpenOptions): Promise<Bound | Refusal> {
   let workspace: Workspace;

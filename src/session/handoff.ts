@@ -12,8 +12,11 @@
  * in a memfd the new process reads first.
  *
  * @example
- * const failure = await execInto(state, launchCwd); // returns only when the exec failed
+ * ```ts
+ * declare const state: HandoffState; // the choice, the session and the calls that wait for it
+ * const failure = await execInto(state, Deno.cwd()); // returns only when the exec failed
  * const handed = await takeHandoff(); // in the new process
+ * ```
  */
 import { readAllFd, writeAllFd } from "../os/fs_at.ts";
 import { cString, errno, libc, O, strerror } from "../os/libc.ts";
@@ -21,6 +24,7 @@ import type { RestoredSession } from "../server.ts";
 import type { WorkspaceChoice } from "../workspace/resolve.ts";
 import { LAUNCH_CWD_ENV } from "../compiled/relaunch.ts";
 import { closeFd } from "../os/fd.ts";
+import { joinBytes } from "../text/join_bytes.ts";
 
 /** The variable naming the memfd with the state, in the new process. */
 export const HANDOFF_FD_ENV = "WORKCELL_HANDOFF_FD";
@@ -60,7 +64,12 @@ function cStringArray(strings: string[]): { array: BigUint64Array<ArrayBuffer>; 
  * working directory is restored and nothing else has changed).
  *
  * @example
+ * ```ts
+ * import type { RestoredSession } from "../server.ts";
+ *
+ * declare const session: RestoredSession; // what the client said at initialize
  * const failure = await execInto({ choice: { dir: "/home/u/app", source: "roots" }, session, replay: "" }, "/");
+ * ```
  */
 export async function execInto(state: HandoffState, launchCwd: string): Promise<Error> {
   const here = Deno.cwd();
@@ -88,7 +97,9 @@ export async function execInto(state: HandoffState, launchCwd: string): Promise<
  * The state a previous process handed over, or null; its memfd is read and closed.
  *
  * @example
+ * ```ts
  * const handoff = await takeHandoff(); // null unless WORKCELL_HANDOFF_FD is set
+ * ```
  */
 export async function takeHandoff(): Promise<HandoffState | null> {
   const fdText = Deno.env.get(HANDOFF_FD_ENV);
@@ -106,16 +117,14 @@ export async function takeHandoff(): Promise<HandoffState | null> {
  * The replay bytes: each call as a JSON-RPC request line, then `partial`.
  *
  * @example
+ * ```ts
  * replayBytes([{ id: 3, request: { method: "tools/call", params: { name: "server_info" } } }], new Uint8Array());
+ * ```
  */
 export function replayBytes(
   calls: readonly { id: string | number; request: { method: string; params?: unknown } }[],
   partial: Uint8Array,
 ): Uint8Array {
   const lines = calls.map((call) => JSON.stringify({ jsonrpc: "2.0", id: call.id, ...call.request }) + "\n").join("");
-  const head = new TextEncoder().encode(lines);
-  const bytes = new Uint8Array(head.length + partial.length);
-  bytes.set(head);
-  bytes.set(partial, head.length);
-  return bytes;
+  return joinBytes([new TextEncoder().encode(lines), partial]);
 }

@@ -1,4 +1,4 @@
-import { assertEquals } from "../../tests/assert.ts";
+import { assertEquals } from "../testing/assert.ts";
 import { replayBytes } from "./handoff.ts";
 
 Deno.test("replayBytes: each waiting call as a JSON-RPC line, then the partial line as it was read", () => {

@@ -8,7 +8,33 @@
  * (./handoff.ts). Tool calls wait for this (bounded by the roots timeout).
  *
  * @example
- * chooseWorkspaceLate({ server, binding, fallback, startDir, home, launchCwd, input, transport, bind });
+ * ```ts
+ * import type { Server } from "../sdk/mod.ts";
+ * import type { FdInput } from "../transport/fd_input.ts";
+ * import type { LineTransport } from "../transport/stdio.ts";
+ * import { openChoice, type OpenOptions, WorkspaceBinding } from "./binding.ts";
+ *
+ * declare const server: Server;
+ * declare const input: FdInput;
+ * declare const transport: LineTransport;
+ * declare const options: OpenOptions;
+ * const binding = new WorkspaceBinding();
+ * chooseWorkspaceLate({
+ *   server,
+ *   binding,
+ *   fallback: { dir: Deno.cwd(), source: "cwd" },
+ *   startDir: Deno.cwd(),
+ *   home: null,
+ *   launchCwd: Deno.cwd(),
+ *   input,
+ *   transport,
+ *   bind: async (choice) => {
+ *     const outcome = await openChoice(choice, options);
+ *     binding.settle(outcome);
+ *     return outcome;
+ *   },
+ * });
+ * ```
  */
 import { Buffer } from "node:buffer";
 import type { Server } from "../sdk/mod.ts";

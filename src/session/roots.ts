@@ -8,8 +8,13 @@
  * changed and that a restart (or `--workspace`) switches.
  *
  * @example
+ * ```ts
+ * import type { Server } from "../sdk/mod.ts";
+ *
+ * declare const server: Server; // a session whose client declared the roots capability
  * const { pick, report } = await askRoots(server);
  * if (pick.choice) console.error(`workspace from roots: ${pick.choice.dir}`);
+ * ```
  */
 import { RootsListChangedNotificationSchema, type Server } from "../sdk/mod.ts";
 import { pickRoot, type RootsPick } from "../workspace/resolve.ts";
@@ -41,7 +46,12 @@ export interface RootsAnswer {
  * Asks the client for its roots (bounded by {@linkcode ROOTS_TIMEOUT_MS}); a failure is reported, not thrown.
  *
  * @example
+ * ```ts
+ * import type { Server } from "../sdk/mod.ts";
+ *
+ * declare const server: Server; // a session whose client declared the roots capability
  * const { pick } = await askRoots(server);
+ * ```
  */
 export async function askRoots(server: Server): Promise<RootsAnswer> {
   try {
@@ -71,7 +81,13 @@ export async function askRoots(server: Server): Promise<RootsAnswer> {
  * in place; `servedRoot` (the workspace as chosen) never changes.
  *
  * @example
- * watchRootChanges(server, session.roots!, bound.choice.dir);
+ * ```ts
+ * import type { Server } from "../sdk/mod.ts";
+ *
+ * declare const server: Server; // a session whose client declared the roots capability
+ * const { pick, report } = await askRoots(server);
+ * if (pick.choice) watchRootChanges(server, report, pick.choice.dir);
+ * ```
  */
 export function watchRootChanges(server: Server, report: RootsReport, servedRoot: string): void {
   server.setNotificationHandler(RootsListChangedNotificationSchema, async () => {

@@ -4,7 +4,9 @@
  * A byte count for people: "812 B", "41.3 KiB", "8.1 MiB".
  *
  * @example
+ * ```ts
  * formatBytes(5 * 1024 * 1024); // "5.0 MiB"
+ * ```
  */
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;

@@ -1,20 +1,116 @@
 /**
- * Cutting UTF-8 bytes without splitting a character, and decoding bytes that may not be UTF-8 (file names).
+ * UTF-8 at the byte level, for every module that handles bytes: where a cut
+ * can be made without splitting a character, where decoding fails, which
+ * part of a stream's window decodes whole, and decoding bytes that may not
+ * be UTF-8 (file names).
  *
  * @example
- * const end = utf8CutIndex(bytes, 4096); // bytes.subarray(0, end) decodes cleanly
+ * ```ts
+ * const bytes = new TextEncoder().encode("aé");
+ * new TextDecoder().decode(bytes.subarray(0, utf8CutIndex(bytes, 2))); // "a"
+ * ```
  */
 
+/** Whether `byte` continues a character (10xxxxxx) rather than starting one. */
+function isContinuation(byte: number): boolean {
+  return (byte & 0xc0) === 0x80;
+}
+
 /**
- * The largest index `<= max` at which `bytes` can be cut on a character
- * boundary. Needs the byte at `max` (when there is one) to tell whether a
- * character continues across the cut.
+ * The largest index `<= max` at which `bytes` can be cut on a character boundary: steps back over at most
+ * three continuation bytes (a character has no more, so bytes that are not UTF-8 are not walked through).
+ * Needs the byte at `max` (when there is one) to tell whether a character continues across the cut.
+ *
+ * @example
+ * ```ts
+ * utf8CutIndex(new TextEncoder().encode("aé"), 2); // 1
+ * utf8CutIndex(new TextEncoder().encode("ab"), 5); // 2
+ * ```
  */
 export function utf8CutIndex(bytes: Uint8Array, max: number): number {
   if (bytes.length <= max) return bytes.length;
   let end = max;
-  while (end > 0 && (bytes[end] & 0xc0) === 0x80) end--;
+  for (let back = 0; back < 3 && end > 0 && isContinuation(bytes[end]); back++) end--;
   return end;
+}
+
+/**
+ * The length of the sequence a lead byte announces (1 for ASCII and for a byte that cannot lead).
+ *
+ * @example
+ * ```ts
+ * utf8SequenceLength(0xe2); // 3: the first byte of "€"
+ * ```
+ */
+export function utf8SequenceLength(lead: number): number {
+  return lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
+}
+
+/**
+ * Index of the first byte that does not start a valid UTF-8 sequence (per
+ * the WHATWG decoder: no overlongs, no surrogates, nothing above U+10FFFF),
+ * or -1 when every byte is valid. A sequence cut off at the end is invalid.
+ *
+ * @example
+ * ```ts
+ * firstInvalidUtf8(new TextEncoder().encode("é")); // -1
+ * firstInvalidUtf8(new Uint8Array([0x61, 0xc3])); // 1
+ * ```
+ */
+export function firstInvalidUtf8(bytes: Uint8Array): number {
+  let i = 0;
+  while (i < bytes.length) {
+    const lead = bytes[i];
+    if (lead < 0x80) {
+      i++;
+      continue;
+    }
+    let need: number;
+    let low = 0x80;
+    let high = 0xbf;
+    if (lead >= 0xc2 && lead <= 0xdf) need = 1;
+    else if (lead >= 0xe0 && lead <= 0xef) {
+      need = 2;
+      if (lead === 0xe0) low = 0xa0;
+      if (lead === 0xed) high = 0x9f;
+    } else if (lead >= 0xf0 && lead <= 0xf4) {
+      need = 3;
+      if (lead === 0xf0) low = 0x90;
+      if (lead === 0xf4) high = 0x8f;
+    } else return i;
+    for (let k = 1; k <= need; k++) {
+      const next = bytes[i + k];
+      if (next === undefined || next < (k === 1 ? low : 0x80) || next > (k === 1 ? high : 0xbf)) return i;
+    }
+    i += need + 1;
+  }
+  return -1;
+}
+
+/**
+ * Trims a byte range to whole UTF-8 characters: leading continuation bytes
+ * are dropped, and a trailing incomplete sequence unless `atEnd` (the end of
+ * a finished stream, where it is decoded as U+FFFD instead).
+ *
+ * @example
+ * ```ts
+ * utf8Window(new Uint8Array([0xa9, 0x61, 0xc3]), false); // { from: 1, to: 2 }
+ * ```
+ */
+export function utf8Window(bytes: Uint8Array, atEnd: boolean): { from: number; to: number } {
+  let from = 0;
+  while (from < Math.min(3, bytes.length) && isContinuation(bytes[from])) from++;
+  if (from < bytes.length && isContinuation(bytes[from])) from = 0; // not UTF-8 anyway: keep the bytes
+  let to = bytes.length;
+  if (!atEnd) {
+    for (let back = 1; back <= Math.min(4, to - from); back++) {
+      const byte = bytes[to - back];
+      if (isContinuation(byte)) continue;
+      if (utf8SequenceLength(byte) > back) to -= back;
+      break;
+    }
+  }
+  return { from, to };
 }
 
 const strict = new TextDecoder("utf-8", { fatal: true });
@@ -30,7 +126,9 @@ export interface Decoded {
  * Decodes bytes as UTF-8, falling back to a lossy decoding with the flag set.
  *
  * @example
+ * ```ts
  * decodeBytes(new Uint8Array([0x61, 0xff])); // { text: "a\uFFFD", lossy: true }
+ * ```
  */
 export function decodeBytes(bytes: Uint8Array): Decoded {
   try {

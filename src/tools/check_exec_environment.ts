@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineTool } from "./tool.ts";
-import { gatesInForce, MODE_POLICIES } from "../policy/modes.ts";
+import { commandExecution, gatesInForce, MODE_POLICIES } from "../policy/modes.ts";
 import { SHELL } from "../policy/command_policy.ts";
 import { ENV_RULES } from "../policy/env_filter.ts";
 import { COMMAND_LIMITS } from "../exec/limits.ts";
@@ -171,7 +171,7 @@ export const checkExecEnvironmentTool = defineTool({
     const { policy } = ctx.services;
     const grants = ctx.sessionState.grants;
     const gates = gatesInForce(mode, grants);
-    const execution = gates.has("shell_syntax") ? "argv" as const : "shell" as const;
+    const execution = commandExecution(mode, grants);
     const sandbox = await policy.sandbox(grants);
     const tty = ctx.services.facts.tty;
     const data = {

@@ -7,7 +7,14 @@
  * (write_stdin while running, read_output for what the text left out) last.
  *
  * @example
- * return commandOutput(ctx.services.commands.poll(command, args.max_output_bytes), args.yield_time_ms, 48_000);
+ * ```ts
+ * import type { Command } from "../exec/command.ts";
+ * import type { ToolContext } from "./tool.ts";
+ *
+ * declare const ctx: ToolContext;
+ * declare const command: Command;
+ * commandOutput(ctx.services.commands.poll(command, DEFAULT_PREVIEW_BYTES), 10_000, ctx.config.maxResultChars);
+ * ```
  */
 import { z } from "zod";
 import type { CommandPoll } from "../exec/registry.ts";
@@ -58,6 +65,8 @@ export const commandResultSchema = z.object({
   next_actions: z.array(nextActionSchema),
 });
 
+/** A command result as its schema types it. */
+export type CommandResult = z.infer<typeof commandResultSchema>;
 type NextAction = z.infer<typeof nextActionSchema>;
 type Stream = "stdout" | "stderr";
 
@@ -124,7 +133,7 @@ export function commandOutput(
   yieldTimeMs: number,
   maxResultChars: number,
   hint: string | null = null,
-): ToolOutput {
+): ToolOutput<CommandResult> {
   const poller: NextAction[] = poll.status !== "running" ? [] : [{
     tool: "write_stdin",
     arguments: {
@@ -139,7 +148,7 @@ export function commandOutput(
     ...readAction(poll.command_id, "stderr", shown.stderr.gaps[0]),
   ];
   const cmd = poll.cmd.length > MAX_CMD_ECHO_CHARS ? `${poll.cmd.slice(0, MAX_CMD_ECHO_CHARS)}…` : poll.cmd;
-  const build = (shown: Record<Stream, Shown>) => {
+  const build = (shown: Record<Stream, Shown>): CommandResult => {
     const nextActions = actions(shown);
     return {
       command_id: poll.command_id,

@@ -7,7 +7,14 @@
  * lists it.
  *
  * @example
- * await waitForCommand(ctx, command, { yieldMs: args.yield_time_ms, settle: true });
+ * ```ts
+ * import type { Command } from "../exec/command.ts";
+ * import type { ToolContext } from "./tool.ts";
+ *
+ * declare const ctx: ToolContext; // the call's
+ * declare const command: Command; // the command it started or polls
+ * await waitForCommand(ctx, command, { yieldMs: 10_000, settle: true });
+ * ```
  */
 import type { Command } from "../exec/command.ts";
 import { SETTLE_MS } from "../exec/registry.ts";
@@ -24,7 +31,14 @@ export interface CommandWait {
  * Waits for `command`; a cancelled call kills and reaps it and says so on stderr.
  *
  * @example
+ * ```ts
+ * import type { Command } from "../exec/command.ts";
+ * import type { ToolContext } from "./tool.ts";
+ *
+ * declare const ctx: ToolContext; // the call's
+ * declare const command: Command; // the command it started or polls
  * await waitForCommand(ctx, command, { yieldMs: 10_000, settle: false }); // exec_command: until exit or yield
+ * ```
  */
 export async function waitForCommand(ctx: ToolContext, command: Command, wait: CommandWait): Promise<void> {
   const commands = ctx.services.commands;

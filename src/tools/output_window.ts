@@ -5,8 +5,11 @@
  * characters (structuredContent), so one preview serves both bounds.
  *
  * @example
- * const shown = windowOutput(preview.offset, preview.parts, 8000, BYTES);
+ * ```ts
+ * const parts = [{ start: 0, text: "line\n".repeat(1000) }, { start: 1_200_000, text: "last\n" }];
+ * const shown = windowOutput(0, parts, 8000, BYTES);
  * shown.gaps; // [{ start: 4000, end: 1200000 }]: read them with read_output
+ * ```
  */
 import type { ByteRange } from "../exec/output_stream.ts";
 import { jsonStringChars, prefixWithinJson } from "../paging/budget.ts";
@@ -53,7 +56,9 @@ function reverse(text: string): string {
  * The head of `text` within `room`, ending at a line end when one is in its second half.
  *
  * @example
+ * ```ts
  * headWithin("ab\ncd\nef", 7, BYTES); // "ab\ncd\n"
+ * ```
  */
 export function headWithin(text: string, room: number, measure: Measure): string {
   const cut = measure.prefix(text, room);
@@ -84,7 +89,9 @@ export interface Window {
  * need goes to the other). Around each gap the pieces end and start at line ends when one is in reach.
  *
  * @example
+ * ```ts
  * windowOutput(0, [{ start: 0, text: "a\nb\nc\n" }], 4, BYTES).pieces; // [{ start: 0, text: "a\n" }, { start: 4, text: "c\n" }]
+ * ```
  */
 export function windowOutput(from: number, parts: readonly Piece[], room: number, measure: Measure): Window {
   let pieces: Piece[] = [...parts];

@@ -4,7 +4,7 @@ import { utf8CutIndex } from "../text/utf8.ts";
 import { defineTool } from "./tool.ts";
 import { SERVER_NAME, SERVER_VERSION } from "../version.ts";
 import { projectContext } from "../project/context.ts";
-import { gatesInForce, MODE_POLICIES } from "../policy/modes.ts";
+import { commandExecution, gatesInForce, MODE_POLICIES } from "../policy/modes.ts";
 import { SUPPORTED_PROTOCOL_VERSIONS } from "../sdk/mod.ts";
 import { ERROR_CODES } from "../errors.ts";
 import { writeGrant } from "../permissions.ts";
@@ -186,7 +186,7 @@ export const serverInfoTool = defineTool({
         summary: policy.summary,
         gates: [...policy.gates],
         gates_in_force: [...gatesNow],
-        execution: gatesNow.has("shell_syntax") ? "argv" as const : "shell" as const,
+        execution: commandExecution(config.mode, ctx.sessionState.grants),
         landlock: sandbox.enforced,
         grants: [...ctx.sessionState.grants].sort(),
         grantable: [...policy.grantable],
@@ -209,7 +209,7 @@ export const serverInfoTool = defineTool({
       },
       auth: {
         transport: session.transport,
-        scheme: session.transport === "http" && !config.httpNoAuth ? "bearer" : "none",
+        scheme: session.transport === "http" && !config.httpNoAuth ? "bearer" as const : "none" as const,
       },
       protocol: {
         negotiated_version: session.protocolVersion,

@@ -94,11 +94,11 @@ export interface ImageBlock {
 }
 
 /** What a handler returns on success; the envelope adds `ok: true`. */
-export interface ToolOutput {
+export interface ToolOutput<Data extends object = Record<string, unknown>> {
   /** Agent-readable summary or bounded preview (not a JSON dump). */
   text: string;
-  /** The complete machine interface, without `ok`. */
-  data: Record<string, unknown>;
+  /** The complete machine interface, without `ok`: the tool's output schema. */
+  data: Data;
   image?: ImageBlock;
 }
 
@@ -117,17 +117,31 @@ export interface ToolDefinition<
   output: Output;
   /** Programs the tool runs; where one was not found at start-up the server answers PROGRAM_UNAVAILABLE. */
   requires?: readonly ProgramName[];
-  handler(args: z.infer<Input>, ctx: ToolContext): Promise<ToolOutput>;
+  handler(args: z.infer<Input>, ctx: ToolContext): Promise<ToolOutput<z.infer<Output>>>;
 }
 
 /**
- * Declares a tool with its handler typed from its input schema.
+ * Declares a tool with its handler typed from its schemas: the arguments from `input`, and the `data` it
+ * returns checked against `output` at compile time. A literal returned for an enum field needs `as const`
+ * (TypeScript widens literals that it checks against a generic type).
  *
  * @example
- * export const pingTool = defineTool({ name: "ping", ..., handler: async () => ({ text: "pong", data: {} }) });
+ * ```ts
+ * import { z } from "zod";
+ *
+ * export const pingTool = defineTool({
+ *   name: "ping",
+ *   title: "Ping",
+ *   description: "Answers pong.",
+ *   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+ *   input: z.strictObject({}),
+ *   output: z.object({ answer: z.enum(["pong"]) }),
+ *   handler: () => Promise.resolve({ text: "pong", data: { answer: "pong" as const } }),
+ * });
+ * ```
  */
 export function defineTool<Input extends z.ZodObject, Output extends z.ZodObject>(
   definition: ToolDefinition<Input, Output>,
-): ToolDefinition {
-  return definition as unknown as ToolDefinition;
+): ToolDefinition<Input, Output> {
+  return definition;
 }

@@ -8,11 +8,18 @@
  * last complete line, and nothing is lost.
  *
  * @example
+ * ```ts
+ * import type { Server } from "../sdk/mod.ts";
+ * import { LineTransport } from "./stdio.ts";
+ *
+ * declare const server: Server;
  * const input = new FdInput(0);
  * await server.connect(new LineTransport(input.readable, Deno.stdout.writable));
+ * ```
  */
 import { ERRNO, errno, libc, POLL } from "../os/libc.ts";
 import { MAX_MESSAGE_BYTES } from "./stdio.ts";
+import { joinBytes } from "../text/join_bytes.ts";
 
 /** How long one poll waits before looking again (so a paused or finished reader never holds a call for long). */
 const POLL_SLICE_MS = 1000;
@@ -55,7 +62,7 @@ export class FdInput {
    */
   pause(): Uint8Array {
     this.#paused ??= Promise.withResolvers<void>();
-    return concat(this.#tail);
+    return joinBytes(this.#tail);
   }
 
   /** Reads again after {@linkcode pause} (the hand-off failed). */
@@ -105,14 +112,4 @@ export class FdInput {
       if (code !== ERRNO.EINTR && code !== ERRNO.EAGAIN) return null;
     }
   }
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
 }

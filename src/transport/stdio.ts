@@ -9,9 +9,15 @@
  * id, an oversized line is skipped and refused, and the session goes on.
  *
  * @example
+ * ```ts
+ * import type { Server } from "../sdk/mod.ts";
+ *
+ * declare const server: Server;
  * await server.connect(new LineTransport(Deno.stdin.readable, Deno.stdout.writable));
+ * ```
  */
 import { type JSONRPCMessage, JSONRPCMessageSchema, type Transport } from "../sdk/mod.ts";
+import { joinBytes } from "../text/join_bytes.ts";
 
 /** Largest message accepted, in bytes; a longer line is skipped and refused. */
 export const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
@@ -125,7 +131,7 @@ export class LineTransport implements Transport {
         if (skipping) {
           this.#refuse(null, INVALID_REQUEST, `message longer than ${this.#maxBytes} bytes refused`);
           skipping = false;
-        } else this.#dispatch(concat(pending, pendingBytes));
+        } else this.#dispatch(joinBytes(pending));
         pending = [];
         pendingBytes = 0;
         start = newline + 1;
@@ -166,15 +172,4 @@ export class LineTransport implements Transport {
       this.#refuse(null, INVALID_REQUEST, "invalid request: JSON-RPC batches are not supported");
     }
   }
-}
-
-function concat(parts: Uint8Array[], length: number): Uint8Array {
-  if (parts.length === 1) return parts[0];
-  const out = new Uint8Array(length);
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
 }

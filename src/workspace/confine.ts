@@ -3,8 +3,10 @@
  * confinement with workspace-relative, `/`-separated reporting.
  *
  * @example
+ * ```ts
  * const ws = await openWorkspace("/repo");
  * const { abs, rel } = await confine(ws, "src/main.ts");
+ * ```
  */
 import * as path from "node:path";
 import { fromOsError, ToolError } from "../errors.ts";
@@ -57,7 +59,9 @@ const encoder = new TextEncoder();
  * Resolves and checks the workspace directory given on the command line.
  *
  * @example
+ * ```ts
  * const ws = await openWorkspace(Deno.cwd());
+ * ```
  */
 export async function openWorkspace(dir: string): Promise<Workspace> {
   const given = path.resolve(dir);
@@ -87,7 +91,10 @@ export function isInside(root: string, abs: string): boolean {
  * The workspace-relative, `/`-separated form of an absolute path inside the workspace.
  *
  * @example
+ * ```ts
+ * const ws = await openWorkspace("/repo");
  * toRelative(ws, "/repo/src/a.ts"); // "src/a.ts"
+ * ```
  */
 export function toRelative(ws: Workspace, abs: string): string {
   const rel = path.relative(ws.root, abs);
@@ -158,7 +165,10 @@ function resolutionError(input: string, error: unknown): ToolError {
  * no missing component may be a dangling symlink.
  *
  * @example
+ * ```ts
+ * const ws = await openWorkspace("/repo");
  * await confine(ws, "../etc/passwd"); // throws PATH_OUTSIDE_WORKSPACE
+ * ```
  */
 export async function confine(ws: Workspace, input: string, options: ConfineOptions = {}): Promise<ConfinedPath> {
   const relative = lexicalRelative(ws, input);
@@ -258,8 +268,26 @@ const OPEN_ATTEMPTS = 3;
  * whatever happens to the path later.
  *
  * @example
+ * ```ts
+ * import { closeFd } from "../os/fd.ts";
+ * import { readAllFd, reopenFd } from "../os/fs_at.ts";
+ * import { O } from "../os/libc.ts";
+ *
+ * const ws = await openWorkspace("/repo");
  * const { fd, stat } = await openConfined(ws, "src/main.ts");
- * try { if (stat.kind === "file") read(reopenFd(fd, O.RDONLY)); } finally { closeFd(fd); }
+ * try {
+ *   if (stat.kind === "file") {
+ *     const readable = reopenFd(fd, O.RDONLY);
+ *     try {
+ *       await readAllFd(readable);
+ *     } finally {
+ *       closeFd(readable);
+ *     }
+ *   }
+ * } finally {
+ *   closeFd(fd);
+ * }
+ * ```
  */
 export async function openConfined(ws: Workspace, input: string): Promise<OpenedPath> {
   for (let attempt = 1;; attempt++) {
@@ -292,7 +320,10 @@ export async function openConfined(ws: Workspace, input: string): Promise<Opened
  * any symlink, so a child started there runs in it even if the path is swapped for a symlink meanwhile.
  *
  * @example
+ * ```ts
+ * const ws = await openWorkspace("/repo");
  * await inPinnedDirectory(ws, "/repo/src", (cwd) => new Deno.Command("git", { cwd, args: ["status"] }).output());
+ * ```
  */
 export async function inPinnedDirectory<T>(ws: Workspace, abs: string, fn: (cwd: string) => Promise<T>): Promise<T> {
   const fd = pinDirectory(ws, toRelative(ws, abs));
@@ -308,7 +339,10 @@ export async function inPinnedDirectory<T>(ws: Workspace, abs: string, fn: (cwd:
  * any symlink; a symlink found on the way was swapped in after the check (INVALID_ARGUMENT, "changed").
  *
  * @example
+ * ```ts
+ * const ws = await openWorkspace("/repo");
  * const dirFd = pinDirectory(ws, "src");
+ * ```
  */
 export function pinDirectory(ws: Workspace, rel: string): number {
   try {
@@ -334,8 +368,18 @@ export interface ReadableFile {
  * a device may act on open).
  *
  * @example
+ * ```ts
+ * import { closeFd } from "../os/fd.ts";
+ * import { readAllFd } from "../os/fs_at.ts";
+ *
+ * const ws = await openWorkspace("/repo");
  * const file = await openReadable(ws, "README.md");
- * try { await readAllFd(file.fd); } finally { closeFd(file.fd); }
+ * try {
+ *   await readAllFd(file.fd);
+ * } finally {
+ *   closeFd(file.fd);
+ * }
+ * ```
  */
 export async function openReadable(ws: Workspace, input: string): Promise<ReadableFile> {
   const { target, fd, stat } = await openConfined(ws, input);

@@ -15,8 +15,13 @@
  * symlink out of it.
  *
  * @example
+ * ```ts
+ * import { openWorkspace } from "./confine.ts";
+ *
  * gitDirContaining("/ws", "/ws/meta/hooks/pre-commit"); // "/ws/meta" when meta/ is a git dir
- * findGitDirs(ws.root, ws.fd).paths;                     // ["/ws/.git"]
+ * const ws = await openWorkspace("/ws");
+ * findGitDirs(ws.root, ws.fd).paths; // ["/ws/.git"]
+ * ```
  */
 import * as path from "node:path";
 import { isInside } from "./confine.ts";
@@ -239,7 +244,9 @@ function outermost(paths: string[]): string[] {
  * or null.
  *
  * @example
+ * ```ts
  * gitDirContaining("/ws", "/ws/src/.GIT/config"); // "/ws/src/.GIT"
+ * ```
  */
 export function gitDirContaining(root: string, abs: string): string | null {
   const parts = path.relative(root, abs).split("/").filter((part) => part.length > 0);

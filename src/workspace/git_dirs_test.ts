@@ -1,6 +1,6 @@
 import * as path from "node:path";
-import { assertEquals } from "../../tests/assert.ts";
-import { git, initRepo } from "../../tests/git_fixtures.ts";
+import { assertEquals } from "../testing/assert.ts";
+import { git, initRepo } from "../testing/git_fixtures.ts";
 import { closeFd } from "../os/fd.ts";
 import { openDirectory } from "../os/fs_at.ts";
 import { findGitDirs, gitDirContaining, gitDirsAt, gitFileTarget, looksLikeGitDir } from "./git_dirs.ts";

@@ -7,8 +7,10 @@
  * ask for the whole disk. Pure rules: the callers do the I/O.
  *
  * @example
+ * ```ts
  * const launch = launchWorkspace({ flag: null, projectDir: "/home/u/app", cwd: "/" });
  * // { kind: "fixed", choice: { dir: "/home/u/app", source: "env" } }
+ * ```
  */
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -44,7 +46,9 @@ export const SOURCE_LABELS: Readonly<Record<WorkspaceSource, string>> = {
  * either the roots (if the client has any) or the working directory decide.
  *
  * @example
+ * ```ts
  * launchWorkspace({ flag: null, projectDir: undefined, cwd: "/srv" }); // { kind: "pending", fallback: { dir: "/srv", source: "cwd" } }
+ * ```
  */
 export function launchWorkspace(
   options: { flag: string | null; projectDir: string | undefined; cwd: string },
@@ -81,8 +85,10 @@ export interface RootsPick {
  * is ignored with the reason.
  *
  * @example
+ * ```ts
  * pickRoot([{ uri: "file:///home/u/app" }, { uri: "file:///home/u/lib" }]);
  * // { choice: { dir: "/home/u/app", source: "roots" }, others: ["/home/u/lib"], ignored: [] }
+ * ```
  */
 export function pickRoot(roots: readonly ClientRoot[]): RootsPick {
   const dirs: string[] = [];
@@ -106,7 +112,9 @@ export function pickRoot(roots: readonly ClientRoot[]): RootsPick {
  * null: `/` and the home directory are served only when `--workspace` names them.
  *
  * @example
+ * ```ts
  * implicitRefusal({ real: "/", source: "cwd", home: "/home/u" }); // "… is / (the whole file system) …"
+ * ```
  */
 export function implicitRefusal(
   options: { real: string; source: WorkspaceSource; home: string | null },

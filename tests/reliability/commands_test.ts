@@ -5,7 +5,7 @@
  * no process of any command survives anywhere, and the server has no fd
  * more than before (/proc/<server>/fd counted, and compared by target).
  */
-import { assert, assertEquals } from "../assert.ts";
+import { assert, assertEquals } from "../../src/testing/assert.ts";
 import { type CallResult, startServer, type TestServer } from "../harness.ts";
 import { children, eventually, fdTargets, scale } from "./proc.ts";
 

@@ -6,7 +6,7 @@
  * outside tree are compared before and after).
  */
 import * as path from "node:path";
-import { assertEquals } from "../assert.ts";
+import { assertEquals } from "../../src/testing/assert.ts";
 import { startServer } from "../harness.ts";
 import { accessTimes, ageAccessTimes, type Fixture, fixture, SECRET, snapshot } from "./outside.ts";
 

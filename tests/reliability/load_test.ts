@@ -6,7 +6,7 @@
  * client validates structuredContent against each outputSchema) and
  * correct; the server's RSS, sampled from /proc/<pid>/status, stays bounded.
  */
-import { assert, assertEquals } from "../assert.ts";
+import { assert, assertEquals } from "../../src/testing/assert.ts";
 import { type HttpClient, startHttpServer, TEST_TOKEN } from "../http_harness.ts";
 import { type CallResult, tempWorkspace } from "../harness.ts";
 import { FULL, rssMiB, scale } from "./proc.ts";

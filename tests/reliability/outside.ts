@@ -9,7 +9,7 @@
  * const leaks = await race((server) => server.call("read_file", { path: "race/secret.txt" }));
  */
 import * as path from "node:path";
-import { assert, assertEquals } from "../assert.ts";
+import { assert, assertEquals } from "../../src/testing/assert.ts";
 import { scale } from "./proc.ts";
 import { type CallResult, startServer, tempWorkspace, type TestServer } from "../harness.ts";
 

@@ -5,7 +5,7 @@
  * may be read, listed or written, and no answer may carry outside names or
  * content.
  */
-import { assertEquals } from "../assert.ts";
+import { assertEquals } from "../../src/testing/assert.ts";
 import { race } from "./outside.ts";
 import type { CallResult, TestServer } from "../harness.ts";
 

@@ -4,18 +4,15 @@
  * histories.
  *
  * @example
+ * ```ts
+ * const dir = await Deno.makeTempDir();
  * await initRepo(dir);
  * await writeFiles(dir, { "a.txt": "one\n" });
- * await git(dir, "add", "."); await git(dir, "commit", "-m", "first");
+ * await git(dir, "add", ".");
+ * await git(dir, "commit", "-m", "first");
+ * ```
  */
 import * as path from "node:path";
-import { rgPath } from "@vscode/ripgrep";
-import { openWorkspace } from "../src/workspace/confine.ts";
-import { ChildSandboxes } from "../src/policy/children.ts";
-import { probeLandlock } from "../src/policy/landlock_probe.ts";
-import { GitService } from "../src/git/service.ts";
-import { Reactor } from "../src/os/reactor.ts";
-import { closeFd } from "../src/os/fd.ts";
 
 const decoder = new TextDecoder();
 
@@ -75,7 +72,15 @@ export function fastImportData(text: string): string {
  * main.
  *
  * @example
- * await fastImport(dir, async (write) => await write(`commit refs/heads/main\n...`));
+ * ```ts
+ * const dir = await Deno.makeTempDir();
+ * await initRepo(dir);
+ * const when = "1700000000 +0200";
+ * await fastImport(dir, async (write) => {
+ *   await write(`commit refs/heads/main\ncommitter Ada <ada@example.org> ${when}\n${fastImportData("first\n")}`);
+ *   await write(`M 100644 inline a.txt\n${fastImportData("one\n")}\n`);
+ * });
+ * ```
  */
 export async function fastImport(dir: string, produce: (write: (text: string) => Promise<void>) => Promise<void>) {
   const child = new Deno.Command("git", {
@@ -109,7 +114,10 @@ export async function fastImport(dir: string, produce: (write: (text: string) =>
  * files under `files/`), then checks it out.
  *
  * @example
+ * ```ts
+ * const dir = await Deno.makeTempDir();
  * await importHistory(dir, 10_000); // about a second
+ * ```
  */
 export async function importHistory(dir: string, count: number): Promise<void> {
   await initRepo(dir);
@@ -128,19 +136,4 @@ export async function importHistory(dir: string, count: number): Promise<void> {
       );
     }
   });
-}
-
-/**
- * The git tools' GitService on a workspace at `root` (its children probed as the server would), for tests of
- * the git modules without a server. Dispose it to release the workspace's pinned fd.
- */
-export async function gitServiceFor(root: string): Promise<GitService & Disposable> {
-  const ws = await openWorkspace(root);
-  const children = new ChildSandboxes(ws, {
-    tmpdir: null,
-    env: Deno.env.toObject(),
-    landlock: probeLandlock(),
-    ripgrep: { path: rgPath, fd: null },
-  });
-  return Object.assign(new GitService(ws, children, new Reactor()), { [Symbol.dispose]: () => closeFd(ws.fd) });
 }

@@ -3,8 +3,10 @@
  * that must build the same data on every run.
  *
  * @example
+ * ```ts
  * const next = seededRandom(42);
  * next(); // the same number in [0, 1) on every run
+ * ```
  */
 export function seededRandom(seed: number): () => number {
   return () => {

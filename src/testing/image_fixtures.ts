@@ -3,12 +3,15 @@
  * as PNG, JPEG or GIF with imagescript; and a decoder for what came back.
  *
  * @example
+ * ```ts
  * const bytes = await encodeFixture("png", makeBitmap(4, 4, () => [255, 0, 0, 128]));
+ * ```
  */
 import { Frame, GIF, Image } from "imagescript";
-import { type Bitmap, decodeImage } from "../src/image/decode.ts";
-import { encodeBitmap } from "../src/image/encode.ts";
-import { type ImageFormat, sniffImage } from "../src/image/sniff.ts";
+import { type Bitmap, decodeImage } from "../image/decode.ts";
+import { encodeBitmap } from "../image/encode.ts";
+import { type ImageFormat, sniffImage } from "../image/sniff.ts";
+import { joinBytes } from "../text/join_bytes.ts";
 
 /** A bitmap whose pixel (x, y) is `pixel(x, y)` as [r, g, b, a]. */
 export function makeBitmap(
@@ -89,7 +92,9 @@ function chunk(type: string, data: Uint8Array): Uint8Array {
  * chunks (PLTE, tRNS) go before IDAT.
  *
  * @example
+ * ```ts
  * await rawPng({ width: 2, height: 1, bitDepth: 8, colorType: 0, rows: [new Uint8Array([0, 255])] });
+ * ```
  */
 export async function rawPng(options: {
   width: number;
@@ -121,11 +126,5 @@ export async function rawPng(options: {
     chunk("IDAT", zlib),
     chunk("IEND", new Uint8Array()),
   ];
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
+  return joinBytes(parts);
 }

@@ -1,0 +1,27 @@
+/**
+ * Joining byte chunks (pipe reads, request bodies, pages of a file) into
+ * one array.
+ */
+
+/**
+ * The chunks as one array: a new one, or, when one chunk holds every byte, that chunk itself (no copy; the
+ * callers never write to a chunk once it is joined).
+ *
+ * @example
+ * ```ts
+ * joinBytes([new Uint8Array([1, 2]), new Uint8Array([3])]); // Uint8Array [1, 2, 3]
+ * ```
+ */
+export function joinBytes(chunks: readonly Uint8Array[]): Uint8Array {
+  let total = 0;
+  for (const chunk of chunks) total += chunk.length;
+  const whole = chunks.find((chunk) => chunk.length === total);
+  if (whole) return whole;
+  const joined = new Uint8Array(total);
+  let at = 0;
+  for (const chunk of chunks) {
+    joined.set(chunk, at);
+    at += chunk.length;
+  }
+  return joined;
+}
