@@ -1,8 +1,9 @@
 /**
  * The shape of one program's rules: which calls they read, the findings
  * for a call, and examples of what they refuse and let through, which
- * {@linkcode checkExamples} runs against the rules themselves when they load
- * (as codex's execpolicy checks each rule's match and not_match examples).
+ * {@linkcode checkExamples} runs against the rules themselves before they
+ * judge a command (as codex's execpolicy checks each rule's match and
+ * not_match examples when it loads a policy).
  *
  * @example
  * ```ts

@@ -39,7 +39,7 @@ Deno.test("program rules: every module's examples hold, in another tree too", ()
   for (const rules of [...COMMON_RULES, ...GRAMMARS]) checkExamples(rules, elsewhere);
 });
 
-Deno.test("program rules: an example the rules contradict fails when the rules load", () => {
+Deno.test("program rules: an example the rules contradict fails the examples check", () => {
   const wrong: ProgramRules = {
     ...GIT,
     examples: { refused: [["git status", "destructive.git_discard"]], allowed: [] },
