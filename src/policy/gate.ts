@@ -26,10 +26,33 @@ import { commonFindings, programFindings } from "./programs/mod.ts";
 import { type Gate, type RuleId, RULES } from "./rules.ts";
 import { HEREDOC_BODY, type Token, tokenize, TokenizeError, type WordToken } from "./tokenizer.ts";
 
-/** Nesting of wrappers and shell code beyond which the gate refuses to guess. */
+/**
+ * Nesting of wrappers and shell code beyond which the gate refuses to guess.
+ *
+ * @example
+ * ```ts
+ * MAX_NESTING; // 12: `sh -c` inside `sh -c` … thirteen deep is refused
+ * ```
+ */
 export const MAX_NESTING = 12;
 
-/** What the gate needs to know about where the command runs. */
+/**
+ * What the gate needs to know about where the command runs.
+ *
+ * @example
+ * ```ts
+ * import { diskPaths } from "./gate_paths.ts";
+ * import { gatesInForce } from "./modes.ts";
+ *
+ * const options: GateOptions = {
+ *   mode: "trusted",
+ *   gates: gatesInForce("trusted", new Set()),
+ *   workspace: "/work",
+ *   cwd: "/work/src",
+ *   paths: diskPaths("/work", "/tmp/workcell-tmp-x"),
+ * };
+ * ```
+ */
 export interface GateOptions {
   mode: Mode;
   /** Gates in force: the mode's, minus what this session's grants lift. */
@@ -42,7 +65,20 @@ export interface GateOptions {
   paths: PathQuestions;
 }
 
-/** Why a command was refused. */
+/**
+ * Why a command was refused.
+ *
+ * @example
+ * ```ts
+ * const refusal: Refusal = {
+ *   rule: "destructive.kill",
+ *   gate: "destructive",
+ *   token: "kill 1",
+ *   message: "kill 1 signals a process this command did not start",
+ *   hint: "Stop commands this server started with kill_command.",
+ * };
+ * ```
+ */
 export interface Refusal {
   rule: RuleId;
   gate: Gate;
@@ -52,7 +88,14 @@ export interface Refusal {
   hint: string;
 }
 
-/** The gate's answer: refused, or accepted with the argv to run (null when a shell runs `cmd`). */
+/**
+ * The gate's answer: refused, or accepted with the argv to run (null when a shell runs `cmd`).
+ *
+ * @example
+ * ```ts
+ * const verdict: Verdict = { ok: true, argv: ["git", "status"], inlineEnv: {} };
+ * ```
+ */
 export type Verdict =
   | { ok: true; argv: string[] | null; inlineEnv: Record<string, string> }
   | { ok: false; refusal: Refusal };

@@ -16,7 +16,14 @@ import { sensitiveEnvKind } from "./env_filter.ts";
 import { type RuleId, RULES } from "./rules.ts";
 import type { Places } from "./gate_paths.ts";
 
-/** One finding of a rule. */
+/**
+ * One finding of a rule.
+ *
+ * @example
+ * ```ts
+ * const findings: Finding[] = [{ kind: "paths", words: ["src"] }, { kind: "shell", code: "ls | wc -l" }];
+ * ```
+ */
 export type Finding =
   /** The call is refused by `rule`, if its gate is in force. */
   | { kind: "refusal"; rule: RuleId; token: string; message: string }
@@ -27,7 +34,17 @@ export type Finding =
   /** Shell code the call runs (`sh -c`, `eval`, `watch`), walked like `cmd` in a shell mode. */
   | { kind: "shell"; code: string };
 
-/** One program call as the rules see it. */
+/**
+ * One program call as the rules see it.
+ *
+ * @example
+ * ```ts
+ * import { describedPaths, Places } from "./gate_paths.ts";
+ *
+ * const places = new Places("/work", "/work", describedPaths({ workspace: "/work", tmpdir: "/tmp/w" }));
+ * const call: Call = { program: "/usr/bin/git", name: "git", args: ["status"], places };
+ * ```
+ */
 export interface Call {
   /** The program word as written, for messages (`/usr/bin/git`). */
   program: string;

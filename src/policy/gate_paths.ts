@@ -14,7 +14,14 @@
  */
 import * as path from "node:path";
 
-/** What the gate needs to know about the file system; every path is absolute and normalised. */
+/**
+ * What the gate needs to know about the file system; every path is absolute and normalised.
+ *
+ * @example
+ * ```ts
+ * const nothingOutside: PathQuestions = { inside: () => true, realParent: (abs) => abs, exists: () => true };
+ * ```
+ */
 export interface PathQuestions {
   /** Whether a command may name `abs`: beneath the workspace or the private TMPDIR, or a harmless device. */
   inside(abs: string): boolean;
@@ -103,7 +110,14 @@ export function diskPaths(workspace: string, tmpdir: string): PathQuestions {
   };
 }
 
-/** A tree described instead of read: the workspace, the private TMPDIR and the symlinks in it. */
+/**
+ * A tree described instead of read: the workspace, the private TMPDIR and the symlinks in it.
+ *
+ * @example
+ * ```ts
+ * const tree: DescribedTree = { workspace: "/work", tmpdir: "/tmp/w", symlinks: { "/work/etc": "/etc" } };
+ * ```
+ */
 export interface DescribedTree {
   workspace: string;
   tmpdir: string;

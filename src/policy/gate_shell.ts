@@ -16,7 +16,14 @@
 import { type Call, type Finding, pathWords, refusal } from "./gate_findings.ts";
 import { namesStdin } from "./gate_paths.ts";
 
-/** Shells: `-c` runs inline code; no script operand reads code from stdin. */
+/**
+ * Shells: `-c` runs inline code; no script operand reads code from stdin.
+ *
+ * @example
+ * ```ts
+ * SHELLS.has("zsh"); // true
+ * ```
+ */
 export const SHELLS = new Set([
   "sh",
   "bash",
@@ -83,7 +90,14 @@ export function shellFindings({ program, args }: Call): Finding[] {
   return [...findings, pathWords(operands)];
 }
 
-/** Shell keywords and builtins that have no program of their own. */
+/**
+ * Shell keywords and builtins that have no program of their own.
+ *
+ * @example
+ * ```ts
+ * SHELL_BUILTINS.has("cd"); // true: safe mode has no shell to change directory in
+ * ```
+ */
 export const SHELL_BUILTINS = new Set([
   "if",
   "then",
@@ -135,7 +149,14 @@ export const SHELL_BUILTINS = new Set([
   "coproc",
 ]);
 
-/** Reserved words that begin or continue a compound command (skipped when walking shell code). */
+/**
+ * Reserved words that begin or continue a compound command (skipped when walking shell code).
+ *
+ * @example
+ * ```ts
+ * SHELL_RESERVED_PREFIX.has("then"); // true
+ * ```
+ */
 export const SHELL_RESERVED_PREFIX = new Set([
   "!",
   "{",
@@ -154,8 +175,22 @@ export const SHELL_RESERVED_PREFIX = new Set([
   "in",
 ]);
 
-/** A `NAME=value` word: an assignment before a command, or an argument of an exporter. */
+/**
+ * A `NAME=value` word: an assignment before a command, or an argument of an exporter.
+ *
+ * @example
+ * ```ts
+ * ASSIGNMENT.test("FOO=1"); // true
+ * ```
+ */
 export const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 
-/** Builtins whose NAME=value arguments set the environment. */
+/**
+ * Builtins whose NAME=value arguments set the environment.
+ *
+ * @example
+ * ```ts
+ * EXPORTERS.has("export"); // true
+ * ```
+ */
 export const EXPORTERS = new Set(["export", "declare", "typeset", "local", "readonly"]);

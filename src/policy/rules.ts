@@ -11,11 +11,34 @@
  */
 import type { Mode } from "../config.ts";
 
-/** The command gates, as MODE_POLICIES lists them. */
+/**
+ * The command gates, as MODE_POLICIES lists them.
+ *
+ * @example
+ * ```ts
+ * GATES.includes("network"); // true
+ * ```
+ */
 export const GATES = ["network", "shell_syntax", "inline_script", "destructive", "outside_path", "secret_env"] as const;
+
+/**
+ * One command gate.
+ *
+ * @example
+ * ```ts
+ * const gate: Gate = "outside_path";
+ * ```
+ */
 export type Gate = typeof GATES[number];
 
-/** One rule of the table. */
+/**
+ * One rule of the table.
+ *
+ * @example
+ * ```ts
+ * const rule: Rule = RULES["destructive.in_place_edit"]; // modes: ["safe"]
+ * ```
+ */
 export interface Rule {
   gate: Gate;
   /** What the rule refuses, for docs and messages. */
@@ -41,7 +64,14 @@ const SECRET_HINT =
 const PRIVILEGE_HINT =
   "Changing privileges, namespaces or containers is refused outside dangerous mode; use --mode dangerous only inside an isolated container or VM.";
 
-/** The rule table. */
+/**
+ * The rule table.
+ *
+ * @example
+ * ```ts
+ * RULES["secret_env.inline"].gate; // "secret_env"
+ * ```
+ */
 export const RULES = {
   "shell_syntax.operator": {
     gate: "shell_syntax",
@@ -180,4 +210,12 @@ export const RULES = {
   },
 } as const satisfies Record<string, Rule>;
 
+/**
+ * The name of one rule, as refusals report it.
+ *
+ * @example
+ * ```ts
+ * const id: RuleId = "network.url";
+ * ```
+ */
 export type RuleId = keyof typeof RULES;

@@ -20,7 +20,14 @@ const RUNS_COMMANDS = /system\s*\(|getline|\|/;
 /** Options that take a value. */
 const VALUE_OPTIONS = new Set(["-F", "-v", "-f", "--field-separator", "--assign", "--file", "-i", "--include"]);
 
-/** awk's rules. */
+/**
+ * awk's rules.
+ *
+ * @example
+ * ```ts
+ * AWK.covers("awk"); // true
+ * ```
+ */
 export const AWK: ProgramRules = {
   covers: named(["awk", "gawk", "mawk", "nawk", "busybox-awk"]),
   check({ program, args }: Call): Finding[] {
@@ -49,7 +56,14 @@ export const AWK: ProgramRules = {
   },
 };
 
-/** The corpus rows of awk (src/policy/gate_corpus.ts). */
+/**
+ * The corpus rows of awk (src/policy/gate_corpus.ts).
+ *
+ * @example
+ * ```ts
+ * CORPUS.filter(([, safe]) => safe === null).length; // the rows safe mode lets run
+ * ```
+ */
 export const CORPUS: CorpusEntry[] = [
   ["awk 'BEGIN { system(\"id\") }'", "inline_script.interpreter", null],
   ["awk '{ print | \"sh\" }' src/a.ts", "inline_script.interpreter", null],

@@ -35,7 +35,14 @@ const DISK_TOOLS = new Set([
   "pvremove",
 ]);
 
-/** The disk tools. */
+/**
+ * The disk tools.
+ *
+ * @example
+ * ```ts
+ * DISK.covers("dd"); // true
+ * ```
+ */
 export const DISK: ProgramRules = {
   covers: (name) => DISK_TOOLS.has(name) || /^(mkfs|mke2fs|mkdosfs)/.test(name),
   check: ({ program }: Call) => [refusedProgram("destructive.disk", program)],
@@ -45,7 +52,14 @@ export const DISK: ProgramRules = {
   },
 };
 
-/** The corpus rows of the disk tools (src/policy/gate_corpus.ts). */
+/**
+ * The corpus rows of the disk tools (src/policy/gate_corpus.ts).
+ *
+ * @example
+ * ```ts
+ * CORPUS.filter(([, safe]) => safe === null).length; // the rows safe mode lets run
+ * ```
+ */
 export const CORPUS: CorpusEntry[] = [
   ["dd if=/dev/zero of=/dev/sda", "destructive.disk", "destructive.disk"],
   ["dd if=src/a.ts of=b", "destructive.disk", "destructive.disk"],

@@ -19,7 +19,14 @@ import { removals } from "./remove.ts";
 
 const RUNNERS = ["-exec", "-execdir", "-ok", "-okdir"];
 
-/** find's rules. */
+/**
+ * find's rules.
+ *
+ * @example
+ * ```ts
+ * FIND.covers("find"); // true
+ * ```
+ */
 export const FIND: ProgramRules = {
   covers: named(["find"]),
   check({ args, places }: Call): Finding[] {
@@ -49,7 +56,14 @@ export const FIND: ProgramRules = {
   },
 };
 
-/** The corpus rows of find (src/policy/gate_corpus.ts). */
+/**
+ * The corpus rows of find (src/policy/gate_corpus.ts).
+ *
+ * @example
+ * ```ts
+ * CORPUS.filter(([, safe]) => safe === null).length; // the rows safe mode lets run
+ * ```
+ */
 export const CORPUS: CorpusEntry[] = [
   ["find . -exec sh -c 'id' ';'", "inline_script.shell", null],
   ["find . -name x -execdir bash -c id '+'", "inline_script.shell", null],

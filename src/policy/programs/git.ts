@@ -108,7 +108,14 @@ function subcommand(sub: string, rest: readonly string[]): Finding[] {
   return findings;
 }
 
-/** git's rules. */
+/**
+ * git's rules.
+ *
+ * @example
+ * ```ts
+ * GIT.covers("git"); // true
+ * ```
+ */
 export const GIT: ProgramRules = {
   covers: named(["git"]),
   check({ args }: Call): Finding[] {
@@ -135,7 +142,14 @@ export const GIT: ProgramRules = {
   },
 };
 
-/** The corpus rows of git (src/policy/gate_corpus.ts). */
+/**
+ * The corpus rows of git (src/policy/gate_corpus.ts).
+ *
+ * @example
+ * ```ts
+ * CORPUS.filter(([, safe]) => safe === null).length; // the rows safe mode lets run
+ * ```
+ */
 export const CORPUS: CorpusEntry[] = [
   ["git clone ../repo copy", "network.subcommand", null],
   ["git fetch origin", "network.subcommand", null],

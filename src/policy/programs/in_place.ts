@@ -21,7 +21,17 @@ const IN_PLACE_OPTION = new Map([
   ["ruby", /^-[A-Za-z]*i/],
 ]);
 
-/** A refusal when one of the option words asks the call's program to edit in place; nothing for other programs. */
+/**
+ * A refusal when one of the option words asks the call's program to edit in place; nothing for other programs.
+ *
+ * @example
+ * ```ts
+ * import { describedPaths, Places } from "../gate_paths.ts";
+ *
+ * const places = new Places("/work", "/work", describedPaths({ workspace: "/work", tmpdir: "/tmp/w" }));
+ * inPlaceEdit({ program: "perl", name: "perl", args: [], places }, ["-pi", "-e", "s/a/b/"]).length; // 1
+ * ```
+ */
 export function inPlaceEdit({ program, name }: Call, options: readonly string[]): Finding[] {
   const option = IN_PLACE_OPTION.get(name);
   if (option === undefined || !options.some((word) => option.test(word))) return [];

@@ -83,7 +83,14 @@ function inlineOptions(program: string, name: string, spec: InterpreterSpec, arg
   return findings;
 }
 
-/** The interpreters' rules. */
+/**
+ * The interpreters' rules.
+ *
+ * @example
+ * ```ts
+ * INTERPRETERS.covers("python"); // true
+ * ```
+ */
 export const INTERPRETERS: ProgramRules = {
   covers: (name) => SPECS.has(name),
   check(call: Call): Finding[] {
@@ -120,7 +127,14 @@ export const INTERPRETERS: ProgramRules = {
   },
 };
 
-/** The corpus rows of the interpreters (src/policy/gate_corpus.ts). */
+/**
+ * The corpus rows of the interpreters (src/policy/gate_corpus.ts).
+ *
+ * @example
+ * ```ts
+ * CORPUS.filter(([, safe]) => safe === null).length; // the rows safe mode lets run
+ * ```
+ */
 export const CORPUS: CorpusEntry[] = [
   ["python3 -m pip install requests", "network.subcommand", null],
   ["python -m http.server 8000", "network.subcommand", null],

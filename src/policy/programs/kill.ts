@@ -17,14 +17,28 @@ import { type Call, type Finding, pathWords, refusal, refusedProgram } from "../
 import type { CorpusEntry } from "../gate_corpus.ts";
 import { named, type ProgramRules } from "./program.ts";
 
-/** Programs that signal processes by name or all at once. */
+/**
+ * Programs that signal processes by name or all at once.
+ *
+ * @example
+ * ```ts
+ * SIGNALLERS.covers("pkill"); // true
+ * ```
+ */
 export const SIGNALLERS: ProgramRules = {
   covers: named(["pkill", "killall", "killall5", "skill"]),
   check: ({ program }: Call) => [refusedProgram("destructive.kill", program)],
   examples: { refused: [["killall5 -9", "destructive.kill"]], allowed: ["killer"] },
 };
 
-/** kill's rules: the first option is the signal (with its value after -s/-n); every later word, `-1` included, is a target. */
+/**
+ * kill's rules: the first option is the signal (with its value after -s/-n); every later word, `-1` included, is a target.
+ *
+ * @example
+ * ```ts
+ * KILL.covers("kill"); // true
+ * ```
+ */
 export const KILL: ProgramRules = {
   covers: named(["kill"]),
   check({ args }: Call): Finding[] {
@@ -44,7 +58,14 @@ export const KILL: ProgramRules = {
   },
 };
 
-/** The corpus rows of kill and the signallers (src/policy/gate_corpus.ts). */
+/**
+ * The corpus rows of kill and the signallers (src/policy/gate_corpus.ts).
+ *
+ * @example
+ * ```ts
+ * CORPUS.filter(([, safe]) => safe === null).length; // the rows safe mode lets run
+ * ```
+ */
 export const CORPUS: CorpusEntry[] = [
   ["kill 1", "destructive.kill", "destructive.kill"],
   ["kill -9 -1", "destructive.kill", "destructive.kill"],

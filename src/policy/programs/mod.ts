@@ -36,7 +36,14 @@ import { REMOVERS } from "./remove.ts";
 import { SED } from "./sed.ts";
 import { SYSTEM_PROGRAMS, SYSTEM_SETTINGS } from "./system.ts";
 
-/** Rules on every call, in order: the first refusal in force wins, so by-name refusals come before URLs. */
+/**
+ * Rules on every call, in order: the first refusal in force wins, so by-name refusals come before URLs.
+ *
+ * @example
+ * ```ts
+ * COMMON_RULES.filter((rules) => rules.covers("curl")).length; // 2: the network clients and URLs
+ * ```
+ */
 export const COMMON_RULES: readonly ProgramRules[] = [
   DISK,
   SYSTEM_PROGRAMS,
@@ -47,7 +54,14 @@ export const COMMON_RULES: readonly ProgramRules[] = [
   URLS,
 ];
 
-/** The programs' own grammars; no two cover the same program (programs_test.ts). */
+/**
+ * The programs' own grammars; no two cover the same program (programs_test.ts).
+ *
+ * @example
+ * ```ts
+ * GRAMMARS.filter((rules) => rules.covers("git")).length; // 1
+ * ```
+ */
 export const GRAMMARS: readonly ProgramRules[] = [
   INTERPRETERS,
   AWK,

@@ -17,7 +17,14 @@ import { type Call, type Finding, pathWords, refusal } from "../gate_findings.ts
 import type { CorpusEntry } from "../gate_corpus.ts";
 import { named, type ProgramRules } from "./program.ts";
 
-/** Network clients: any use is refused. */
+/**
+ * Network clients: any use is refused.
+ *
+ * @example
+ * ```ts
+ * NETWORK_CLIENTS.covers("ssh"); // true
+ * ```
+ */
 export const NETWORK_CLIENTS: ProgramRules = {
   covers: named([
     "curl",
@@ -81,7 +88,14 @@ const NETWORK_URL = /^(https?|ftps?|sftp|scp|ssh|git|git\+ssh|rsync|telnet|wss?|
 /** scp-like `user@host:path` remotes (git, rsync). */
 const SCP_REMOTE = /^[A-Za-z0-9._-]+@[A-Za-z0-9.-]+:/;
 
-/** Words of any command, a wrapper's included, that are network addresses (also as `--opt=value`). */
+/**
+ * Words of any command, a wrapper's included, that are network addresses (also as `--opt=value`).
+ *
+ * @example
+ * ```ts
+ * URLS.covers("anything"); // true
+ * ```
+ */
 export const URLS: ProgramRules = {
   covers: () => true,
   check: ({ args }: Call) =>
@@ -95,7 +109,14 @@ export const URLS: ProgramRules = {
   },
 };
 
-/** rsync: a `host:path` operand is a remote. */
+/**
+ * rsync: a `host:path` operand is a remote.
+ *
+ * @example
+ * ```ts
+ * RSYNC.covers("rsync"); // true
+ * ```
+ */
 export const RSYNC: ProgramRules = {
   covers: named(["rsync"]),
   check: ({ args }: Call): Finding[] => [
@@ -110,7 +131,14 @@ export const RSYNC: ProgramRules = {
   },
 };
 
-/** The corpus rows of the network clients, URLs and rsync (src/policy/gate_corpus.ts). */
+/**
+ * The corpus rows of the network clients, URLs and rsync (src/policy/gate_corpus.ts).
+ *
+ * @example
+ * ```ts
+ * CORPUS.filter(([, safe]) => safe === null).length; // the rows safe mode lets run
+ * ```
+ */
 export const CORPUS: CorpusEntry[] = [
   ["curl https://example.com", "network.command", null],
   ["curl -o out.html example.com", "network.command", null],

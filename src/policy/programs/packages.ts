@@ -114,7 +114,14 @@ const NETWORK_SUBCOMMANDS: Record<string, ReadonlySet<string>> = {
   docker: new Set(["pull", "push", "login"]),
 };
 
-/** The package managers' rules. */
+/**
+ * The package managers' rules.
+ *
+ * @example
+ * ```ts
+ * PACKAGE_MANAGERS.covers("npm"); // true
+ * ```
+ */
 export const PACKAGE_MANAGERS: ProgramRules = {
   covers: (name) => Object.hasOwn(NETWORK_SUBCOMMANDS, name),
   check({ program, name, args }: Call): Finding[] {
@@ -130,7 +137,14 @@ export const PACKAGE_MANAGERS: ProgramRules = {
   },
 };
 
-/** The corpus rows of the package managers (src/policy/gate_corpus.ts). */
+/**
+ * The corpus rows of the package managers (src/policy/gate_corpus.ts).
+ *
+ * @example
+ * ```ts
+ * CORPUS.filter(([, safe]) => safe === null).length; // the rows safe mode lets run
+ * ```
+ */
 export const CORPUS: CorpusEntry[] = [
   ["npm install", "network.subcommand", null],
   ["npm i left-pad", "network.subcommand", null],

@@ -16,7 +16,14 @@ import { type Call, type Finding, pathWords, refusal } from "../gate_findings.ts
 import type { CorpusEntry } from "../gate_corpus.ts";
 import { named, type ProgramRules } from "./program.ts";
 
-/** The permission changers' rules. */
+/**
+ * The permission changers' rules.
+ *
+ * @example
+ * ```ts
+ * PERMISSIONS.covers("chmod"); // true
+ * ```
+ */
 export const PERMISSIONS: ProgramRules = {
   covers: named(["chmod", "chown", "chgrp", "chattr", "setfacl"]),
   check({ program, args, places }: Call): Finding[] {
@@ -40,7 +47,14 @@ export const PERMISSIONS: ProgramRules = {
   },
 };
 
-/** The corpus rows of the permission changers (src/policy/gate_corpus.ts). */
+/**
+ * The corpus rows of the permission changers (src/policy/gate_corpus.ts).
+ *
+ * @example
+ * ```ts
+ * CORPUS.filter(([, safe]) => safe === null).length; // the rows safe mode lets run
+ * ```
+ */
 export const CORPUS: CorpusEntry[] = [
   ["chmod -R 777 src", "destructive.permissions", "destructive.permissions"],
   ["chown -R nobody src", "destructive.permissions", "destructive.permissions"],

@@ -12,7 +12,14 @@ import { type Call, refusedProgram } from "../gate_findings.ts";
 import type { CorpusEntry } from "../gate_corpus.ts";
 import { named, type ProgramRules } from "./program.ts";
 
-/** The privilege changers. */
+/**
+ * The privilege changers.
+ *
+ * @example
+ * ```ts
+ * PRIVILEGE.covers("sudo"); // true
+ * ```
+ */
 export const PRIVILEGE: ProgramRules = {
   covers: named([
     "sudo",
@@ -40,7 +47,14 @@ export const PRIVILEGE: ProgramRules = {
   },
 };
 
-/** The corpus rows of the privilege changers (src/policy/gate_corpus.ts). */
+/**
+ * The corpus rows of the privilege changers (src/policy/gate_corpus.ts).
+ *
+ * @example
+ * ```ts
+ * CORPUS.filter(([, safe]) => safe === null).length; // the rows safe mode lets run
+ * ```
+ */
 export const CORPUS: CorpusEntry[] = [
   ["sudo ls", "destructive.privilege", "destructive.privilege"],
   ["su -c id", "destructive.privilege", "destructive.privilege"],

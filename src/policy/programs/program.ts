@@ -23,7 +23,20 @@ import type { Places } from "../gate_paths.ts";
 import type { RuleId } from "../rules.ts";
 import { tokenize } from "../tokenizer.ts";
 
-/** The rules of one program (or of a family: the interpreters, the package managers). */
+/**
+ * The rules of one program (or of a family: the interpreters, the package managers).
+ *
+ * @example
+ * ```ts
+ * import { pathWords } from "../gate_findings.ts";
+ *
+ * const CAT: ProgramRules = {
+ *   covers: named(["cat"]),
+ *   check: ({ args }) => [pathWords(args)],
+ *   examples: { refused: [], allowed: ["cat /etc/hosts"] },
+ * };
+ * ```
+ */
 export interface ProgramRules {
   /** Whether these rules read a call of this program ({@linkcode programName}). */
   covers(name: string): boolean;

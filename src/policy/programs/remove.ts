@@ -60,7 +60,14 @@ export function removals(program: string, args: readonly string[], places: Place
   return findings;
 }
 
-/** The removers' rules. */
+/**
+ * The removers' rules.
+ *
+ * @example
+ * ```ts
+ * REMOVERS.covers("rm"); // true
+ * ```
+ */
 export const REMOVERS: ProgramRules = {
   covers: named(["rm", "rmdir", "unlink", "shred", "srm"]),
   check: ({ program, args, places }: Call) => [...removals(program, args, places), pathWords(args)],
@@ -74,7 +81,14 @@ export const REMOVERS: ProgramRules = {
   },
 };
 
-/** The corpus rows of the removers (src/policy/gate_corpus.ts). */
+/**
+ * The corpus rows of the removers (src/policy/gate_corpus.ts).
+ *
+ * @example
+ * ```ts
+ * CORPUS.filter(([, safe]) => safe === null).length; // the rows safe mode lets run
+ * ```
+ */
 export const CORPUS: CorpusEntry[] = [
   ["rm -rf /", "destructive.remove_outside", "destructive.remove_outside"],
   ["rm -rf /etc", "destructive.remove_outside", "destructive.remove_outside"],

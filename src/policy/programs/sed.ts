@@ -40,7 +40,14 @@ function words(args: readonly string[]): { options: string[]; scripts: string[];
   return { options, scripts, files };
 }
 
-/** sed's rules. */
+/**
+ * sed's rules.
+ *
+ * @example
+ * ```ts
+ * SED.covers("sed"); // true
+ * ```
+ */
 export const SED: ProgramRules = {
   covers: named(["sed"]),
   check(call: Call): Finding[] {
@@ -62,7 +69,14 @@ export const SED: ProgramRules = {
   },
 };
 
-/** The corpus rows of sed (src/policy/gate_corpus.ts). */
+/**
+ * The corpus rows of sed (src/policy/gate_corpus.ts).
+ *
+ * @example
+ * ```ts
+ * CORPUS.filter(([, safe]) => safe === null).length; // the rows safe mode lets run
+ * ```
+ */
 export const CORPUS: CorpusEntry[] = [
   ["sed 's/a/id/e' src/a.ts", "inline_script.interpreter", null],
   ["sed -n '1e id' src/a.ts", "inline_script.interpreter", null],

@@ -16,7 +16,14 @@ import { type Call, type Finding, pathWords, refusal, refusedProgram } from "../
 import type { CorpusEntry } from "../gate_corpus.ts";
 import { named, type ProgramRules } from "./program.ts";
 
-/** Power, init, firewall and cron programs. */
+/**
+ * Power, init, firewall and cron programs.
+ *
+ * @example
+ * ```ts
+ * SYSTEM_PROGRAMS.covers("reboot"); // true
+ * ```
+ */
 export const SYSTEM_PROGRAMS: ProgramRules = {
   covers: named([
     "shutdown",
@@ -52,7 +59,14 @@ const SYSTEMCTL_READS = new Set([
   "help",
 ]);
 
-/** systemctl and sysctl: refused when they change state. */
+/**
+ * systemctl and sysctl: refused when they change state.
+ *
+ * @example
+ * ```ts
+ * SYSTEM_SETTINGS.covers("systemctl"); // true
+ * ```
+ */
 export const SYSTEM_SETTINGS: ProgramRules = {
   covers: named(["systemctl", "sysctl"]),
   check({ name, args }: Call): Finding[] {
@@ -78,7 +92,14 @@ export const SYSTEM_SETTINGS: ProgramRules = {
   },
 };
 
-/** The corpus rows of the system programs (src/policy/gate_corpus.ts). */
+/**
+ * The corpus rows of the system programs (src/policy/gate_corpus.ts).
+ *
+ * @example
+ * ```ts
+ * CORPUS.filter(([, safe]) => safe === null).length; // the rows safe mode lets run
+ * ```
+ */
 export const CORPUS: CorpusEntry[] = [
   ["shutdown -h now", "destructive.system", "destructive.system"],
   ["reboot", "destructive.system", "destructive.system"],
