@@ -10,6 +10,7 @@
  */
 import { startServer } from "../tests/harness.ts";
 import { checkCommand } from "../src/policy/gate.ts";
+import { diskPaths } from "../src/policy/gate_paths.ts";
 import { gatesInForce } from "../src/policy/modes.ts";
 import { probeLandlock } from "../src/policy/landlock_probe.ts";
 import { ChildSandboxes } from "../src/policy/children.ts";
@@ -78,7 +79,7 @@ try {
     gates: gatesInForce("safe", new Set()),
     workspace,
     cwd: workspace,
-    tmpdir: workspace,
+    paths: diskPaths(workspace, workspace),
   };
   for (let i = 0; i < 2000; i++) {
     const start = performance.now();

@@ -34,6 +34,7 @@ import { gitDirContaining } from "../workspace/git_dirs.ts";
 import { ToolError } from "../errors.ts";
 import type { CommandPolicy, CommandRequest, LaunchPlan } from "./policy.ts";
 import { checkCommand } from "./gate.ts";
+import { diskPaths } from "./gate_paths.ts";
 import { type ChildEnvironment, childEnvironment } from "./env_filter.ts";
 import { gatesInForce, gitDirsReadOnly } from "./modes.ts";
 import type { ChildSandboxes, SandboxReport } from "./children.ts";
@@ -106,7 +107,7 @@ export function createCommandPolicy(
         workspace: workspace.root,
         cwd: request.cwd,
         // Without a private temp dir nothing but the workspace is allowed.
-        tmpdir: tmpdir ?? workspace.root,
+        paths: diskPaths(workspace.root, tmpdir ?? workspace.root),
       });
       if (!verdict.ok) {
         const { rule, gate, token, message, hint } = verdict.refusal;

@@ -1,70 +1,69 @@
 /**
  * The bypass corpus: commands with the rule that must refuse them in safe
- * mode and in trusted mode (null: the mode lets them run). gate_test.ts
- * checks every entry; tests/policy_test.ts runs a sample for real.
+ * mode and in trusted mode (null: the mode lets them run). Each program
+ * module keeps its own rows beside its rules (`CORPUS` in programs/*.ts);
+ * the rows here are the walker's — shell syntax, wrappers, shells, eval,
+ * assignments, the env argument and the path words of programs without a
+ * grammar. gate_test.ts checks every entry against {@linkcode corpusTree};
+ * tests/policy_test.ts sends them through exec_command on disk.
  *
- * Paths: the test workspace has `src/`, `src/a.ts`, `outlink` (a symlink to
+ * Paths: the corpus workspace has `src/`, `src/a.ts`, `outlink` (a symlink to
  * /etc) and `inlink` (a symlink to src); cwd is the workspace root.
+ *
+ * @example
+ * ```ts
+ * const [cmd, safe, trusted] = REFUSED_IN_SAFE[0];
+ * ```
  */
+import type { DescribedTree } from "./gate_paths.ts";
 import type { RuleId } from "./rules.ts";
+import { CORPUS as AWK } from "./programs/awk.ts";
+import { CORPUS as DISK } from "./programs/disk.ts";
+import { CORPUS as FIND } from "./programs/find.ts";
+import { CORPUS as GIT } from "./programs/git.ts";
+import { CORPUS as INTERPRETERS } from "./programs/interpreters.ts";
+import { CORPUS as KILL } from "./programs/kill.ts";
+import { CORPUS as NETWORK } from "./programs/network.ts";
+import { CORPUS as PACKAGES } from "./programs/packages.ts";
+import { CORPUS as PERMISSIONS } from "./programs/permissions.ts";
+import { CORPUS as PRIVILEGE } from "./programs/privilege.ts";
+import { CORPUS as REMOVE } from "./programs/remove.ts";
+import { CORPUS as SED } from "./programs/sed.ts";
+import { CORPUS as SYSTEM } from "./programs/system.ts";
 
-/** One corpus entry: [cmd, rule in safe mode, rule in trusted mode, env argument?]. */
+/**
+ * One corpus entry: [cmd, rule in safe mode, rule in trusted mode, env argument?].
+ *
+ * @example
+ * ```ts
+ * const entry: CorpusEntry = ["ls", "secret_env.env", "secret_env.env", { LD_PRELOAD: "x" }];
+ * ```
+ */
 export type CorpusEntry = [cmd: string, safe: RuleId | null, trusted: RuleId | null, env?: Record<string, string>];
 
-/** Commands safe mode must refuse (and what trusted does with them). */
-export const REFUSED_IN_SAFE: CorpusEntry[] = [
-  // network-looking commands
-  ["curl https://example.com", "network.command", null],
-  ["curl -o out.html example.com", "network.command", null],
-  ["wget example.com", "network.command", null],
-  ["nc -l 8080", "network.command", null],
-  ["ncat 127.0.0.1 80", "network.command", null],
-  ["socat - TCP:127.0.0.1:80", "network.command", null],
-  ["telnet localhost 25", "network.command", null],
-  ["ssh user@host", "network.command", null],
-  ["scp a.txt host:b.txt", "network.command", null],
-  ["sftp host", "network.command", null],
-  ["ping -c1 127.0.0.1", "network.command", null],
-  ["dig example.com", "network.command", null],
-  ["nslookup example.com", "network.command", null],
-  ["/usr/bin/curl example.com", "network.command", null],
+/**
+ * The corpus workspace as a described tree, rooted at `workspace`.
+ *
+ * @example
+ * ```ts
+ * corpusTree("/corpus", "/tmp/corpus-tmp").symlinks; // { "/corpus/outlink": "/etc", "/corpus/inlink": "/corpus/src" }
+ * ```
+ */
+export function corpusTree(workspace: string, tmpdir: string): DescribedTree {
+  return {
+    workspace,
+    tmpdir,
+    symlinks: { [`${workspace}/outlink`]: "/etc", [`${workspace}/inlink`]: `${workspace}/src` },
+  };
+}
+
+/** The walker's commands safe mode must refuse (and what trusted does with them). */
+const WALKER_REFUSED: CorpusEntry[] = [
+  // wrappers around network clients
   ["timeout 5 curl example.com", "network.command", null],
   ["env curl example.com", "network.command", null],
   ["nice -n 5 wget x", "network.command", null],
   ["xargs curl", "network.command", null],
-  ["npx cowsay hi", "network.command", null],
-  ["openssl s_client -connect host:443", "network.command", null],
-  ["git clone https://github.com/a/b", "network.url", null],
-  ["git clone ../repo copy", "network.subcommand", null],
-  ["git fetch origin", "network.subcommand", null],
-  ["git pull", "network.subcommand", null],
-  ["git push origin main", "network.subcommand", null],
-  ["git ls-remote origin", "network.subcommand", null],
-  ["git remote update", "network.subcommand", null],
-  ["git submodule update --init", "network.subcommand", null],
-  ["git -C src fetch", "network.subcommand", null],
-  ["npm install", "network.subcommand", null],
-  ["npm i left-pad", "network.subcommand", null],
-  ["npm ci", "network.subcommand", null],
-  ["pnpm add zod", "network.subcommand", null],
-  ["yarn", "network.subcommand", null],
-  ["yarn add react", "network.subcommand", null],
-  ["pip install requests", "network.subcommand", null],
-  ["pip3 install -r requirements.txt", "network.subcommand", null],
-  ["python3 -m pip install requests", "network.subcommand", null],
-  ["python -m http.server 8000", "network.subcommand", null],
-  ["cargo install ripgrep", "network.subcommand", null],
-  ["go get example.com/x", "network.subcommand", null],
-  ["go mod download", "network.subcommand", null],
-  ["gem install rails", "network.subcommand", null],
-  ["deno install npm:cowsay", "network.subcommand", null],
-  ["apt-get install -y jq", "network.subcommand", null],
-  ["uv pip install x", "network.subcommand", null],
-  ["deno run https://example.com/x.ts", "network.url", null],
-  ["git remote add origin git@github.com:a/b.git", "network.url", null],
-  ["python3 tool.py --url=http://x", "network.url", null],
-  ["rsync -a src/ host:backup/", "network.remote", null],
-  ["rsync rsync://host/module .", "network.url", null],
   // shell expansion and control syntax
   ["ls; rm x", "shell_syntax.operator", null],
   ["ls && ls", "shell_syntax.operator", null],
@@ -120,29 +119,6 @@ export const REFUSED_IN_SAFE: CorpusEntry[] = [
   ["bash -i", "inline_script.shell", null],
   ["sh /dev/stdin", "inline_script.shell", null],
   ["bash /proc/self/fd/0", "inline_script.shell", null],
-  ["python3 /dev/stdin", "inline_script.interpreter", null],
-  ["node -", "inline_script.interpreter", null],
-  ["deno run 'data:text/javascript,Deno.exit(3)'", "inline_script.interpreter", null],
-  ["node --import=data:text/javascript,1 x.js", "inline_script.interpreter", null],
-  ["python -c 'print(1)'", "inline_script.interpreter", null],
-  ["python3 -c 'import os'", "inline_script.interpreter", null],
-  ["python3.12 -Ic 'import os'", "inline_script.interpreter", null],
-  ["node -e 'console.log(1)'", "inline_script.interpreter", null],
-  ["node --eval 'process.exit(1)'", "inline_script.interpreter", null],
-  ["node -p 1+1", "inline_script.interpreter", null],
-  ["deno eval 'console.log(1)'", "inline_script.interpreter", null],
-  ["deno repl", "inline_script.interpreter", null],
-  ["perl -e 'print 1'", "inline_script.interpreter", null],
-  ["perl -ne 'print' src/a.ts", "inline_script.interpreter", null],
-  ["ruby -e 'puts 1'", "inline_script.interpreter", null],
-  ["php -r 'echo 1;'", "inline_script.interpreter", null],
-  ["lua -e 'print(1)'", "inline_script.interpreter", null],
-  ["bun -e 'console.log(1)'", "inline_script.interpreter", null],
-  ["awk 'BEGIN { system(\"id\") }'", "inline_script.interpreter", null],
-  ["awk '{ print | \"sh\" }' src/a.ts", "inline_script.interpreter", null],
-  ["gawk 'BEGIN { \"id\" | getline x }'", "inline_script.interpreter", null],
-  ["sed 's/a/id/e' src/a.ts", "inline_script.interpreter", null],
-  ["sed -n '1e id' src/a.ts", "inline_script.interpreter", null],
   ["eval ls", "inline_script.eval", null],
   ["env sh -c ls", "inline_script.shell", null],
   ["env -i bash -c ls", "inline_script.shell", null],
@@ -156,85 +132,15 @@ export const REFUSED_IN_SAFE: CorpusEntry[] = [
   ["xargs sh -c 'rm $0'", "inline_script.shell", null],
   ["xargs -I {} bash -c 'echo {}'", "inline_script.shell", null],
   ["xargs -0 -n1 perl -e 'print 1'", "inline_script.interpreter", null],
-  ["find . -exec sh -c 'id' ';'", "inline_script.shell", null],
-  ["find . -name x -execdir bash -c id '+'", "inline_script.shell", null],
-  ["find . -ok python3 -c 1 ';'", "inline_script.interpreter", null],
   ["env timeout 5 nice sh -c ls", "inline_script.shell", null],
   ["busybox sh -c ls", "inline_script.shell", null],
   ["watch ls", "inline_script.wrapper", null],
   ["flock lockfile -c 'id'", "inline_script.wrapper", null],
   ["script -qc id /dev/null", "inline_script.wrapper", null],
   ["command bash -c ls", "inline_script.shell", null],
-  ["git -c core.pager='sh -c id' log", "inline_script.git_config", null],
-  ["git -c core.sshCommand=x status", "inline_script.git_config", null],
-  ["git -c alias.x='!id' x", "inline_script.git_config", null],
-  ["git -c diff.external=./x diff", "inline_script.git_config", null],
-  ["git -c core.fsmonitor=./x status", "inline_script.git_config", null],
-  ["git --config-env=core.pager=X log", "inline_script.git_config", null],
-  ["git --exec-path=./x status", "inline_script.git_config", null],
-  ["git config core.pager 'sh -c id'", "inline_script.git_config", null],
-  ["git config alias.st '!id'", "inline_script.git_config", null],
-  // destructive commands (trusted keeps these)
-  ["rm -rf /", "destructive.remove_outside", "destructive.remove_outside"],
-  ["rm -rf /etc", "destructive.remove_outside", "destructive.remove_outside"],
-  ["rm -rf ..", "destructive.remove_outside", "destructive.remove_outside"],
-  ["rm -rf .", "destructive.remove_outside", "destructive.remove_outside"],
-  ["rm -r ./", "destructive.remove_outside", "destructive.remove_outside"],
-  ["rm -f ../x", "destructive.remove_outside", "destructive.remove_outside"],
-  ["rm --no-preserve-root -rf /", "destructive.remove_outside", "destructive.remove_outside"],
-  ["rm -rf outlink/passwd", "destructive.remove_outside", "destructive.remove_outside"],
-  ["/bin/rm -rf /var/tmp", "destructive.remove_outside", "destructive.remove_outside"],
-  ["rmdir /tmp", "destructive.remove_outside", "destructive.remove_outside"],
-  ["unlink /etc/hosts", "destructive.remove_outside", "destructive.remove_outside"],
-  ["shred -u /etc/hosts", "destructive.remove_outside", "destructive.remove_outside"],
-  ["find / -delete", "destructive.remove_outside", "destructive.remove_outside"],
-  ["find . -delete", "destructive.remove_outside", "destructive.remove_outside"],
+  // wrappers around destructive commands (trusted keeps these)
   ["xargs rm -rf /", "destructive.remove_outside", "destructive.remove_outside"],
   ["timeout 5 rm -rf /", "destructive.remove_outside", "destructive.remove_outside"],
-  ["git reset --hard", "destructive.git_discard", "destructive.git_discard"],
-  ["git reset --hard HEAD~3", "destructive.git_discard", "destructive.git_discard"],
-  ["git clean -fdx", "destructive.git_discard", "destructive.git_discard"],
-  ["git checkout -- .", "destructive.git_discard", "destructive.git_discard"],
-  ["git checkout .", "destructive.git_discard", "destructive.git_discard"],
-  ["git checkout -f main", "destructive.git_discard", "destructive.git_discard"],
-  ["git restore src/a.ts", "destructive.git_discard", "destructive.git_discard"],
-  ["git stash drop", "destructive.git_discard", "destructive.git_discard"],
-  ["git stash clear", "destructive.git_discard", "destructive.git_discard"],
-  ["git branch -D feature", "destructive.git_history", "destructive.git_history"],
-  ["git reflog expire --expire=now --all", "destructive.git_history", "destructive.git_history"],
-  ["git update-ref -d refs/heads/main", "destructive.git_history", "destructive.git_history"],
-  ["git filter-branch --tree-filter x", "destructive.git_history", "destructive.git_history"],
-  ["chmod -R 777 src", "destructive.permissions", "destructive.permissions"],
-  ["chown -R nobody src", "destructive.permissions", "destructive.permissions"],
-  ["chmod 777 /etc/passwd", "destructive.permissions", "destructive.permissions"],
-  ["chgrp nogroup /etc/hosts", "destructive.permissions", "destructive.permissions"],
-  ["dd if=/dev/zero of=/dev/sda", "destructive.disk", "destructive.disk"],
-  ["dd if=src/a.ts of=b", "destructive.disk", "destructive.disk"],
-  ["mkfs.ext4 /dev/sda1", "destructive.disk", "destructive.disk"],
-  ["fdisk /dev/sda", "destructive.disk", "destructive.disk"],
-  ["wipefs -a /dev/sda", "destructive.disk", "destructive.disk"],
-  ["mount /dev/sda1 /mnt", "destructive.disk", "destructive.disk"],
-  ["shutdown -h now", "destructive.system", "destructive.system"],
-  ["reboot", "destructive.system", "destructive.system"],
-  ["poweroff", "destructive.system", "destructive.system"],
-  ["systemctl stop ssh", "destructive.system", "destructive.system"],
-  ["sysctl -w kernel.x=1", "destructive.system", "destructive.system"],
-  ["iptables -F", "destructive.system", "destructive.system"],
-  ["crontab -r", "destructive.system", "destructive.system"],
-  ["kill 1", "destructive.kill", "destructive.kill"],
-  ["kill -9 -1", "destructive.kill", "destructive.kill"],
-  ["pkill deno", "destructive.kill", "destructive.kill"],
-  ["killall deno", "destructive.kill", "destructive.kill"],
-  ["sudo ls", "destructive.privilege", "destructive.privilege"],
-  ["su -c id", "destructive.privilege", "destructive.privilege"],
-  ["chroot / ls", "destructive.privilege", "destructive.privilege"],
-  ["unshare -r id", "destructive.privilege", "destructive.privilege"],
-  ["nsenter -t 1 -m id", "destructive.privilege", "destructive.privilege"],
-  ["docker run -v /:/host alpine", "destructive.privilege", "destructive.privilege"],
-  ["sed -i s/a/b/ src/a.ts", "destructive.in_place_edit", null],
-  ["sed --in-place=.bak s/a/b/ src/a.ts", "destructive.in_place_edit", null],
-  ["perl -pi -e s/a/b/ src/a.ts", "inline_script.interpreter", null],
-  ["perl -i.bak -p x.pl src/a.ts", "destructive.in_place_edit", null],
   // arguments naming paths outside the workspace
   ["cat /etc/passwd", "outside_path.argument", null],
   ["ls /", "outside_path.argument", null],
@@ -248,16 +154,10 @@ export const REFUSED_IN_SAFE: CorpusEntry[] = [
   ["tar -cf /var/tmp/x.tar src", "outside_path.argument", null],
   ["gcc -o/usr/local/bin/x a.c", "outside_path.argument", null],
   ["cc -I/usr/include a.c", "outside_path.argument", null],
-  ["python3 tool.py --out=/etc/x", "outside_path.argument", null],
   ["ln -s /etc/passwd p", "outside_path.argument", null],
-  ["git -C /etc status", "outside_path.argument", null],
-  ["git --git-dir=/root/.git log", "outside_path.argument", null],
   ["bash /etc/profile", "outside_path.argument", null],
-  ["python3 /root/x.py", "outside_path.argument", null],
   ["env -C /etc ls", "outside_path.argument", null],
   ["timeout 5 cat /etc/shadow", "outside_path.argument", null],
-  ["find /etc -name x", "outside_path.argument", null],
-  ["find . -newer /etc/passwd", "outside_path.argument", null],
   ["make -C /usr/src", "outside_path.argument", null],
   ["tee /etc/motd", "outside_path.argument", null],
   // secret and loader environment
@@ -286,8 +186,8 @@ export const REFUSED_IN_SAFE: CorpusEntry[] = [
   ["env GIT_CONFIG_KEY_0=core.pager git log", "secret_env.inline", "secret_env.inline"],
 ];
 
-/** Commands safe mode must let run (trusted too, unless noted). */
-export const ALLOWED_IN_SAFE: CorpusEntry[] = [
+/** The walker's commands safe mode must let run (trusted too, unless noted). */
+const WALKER_ALLOWED: CorpusEntry[] = [
   ["ls", null, null],
   ["ls -la src", null, null],
   ["ls -la inlink", null, null],
@@ -299,26 +199,6 @@ export const ALLOWED_IN_SAFE: CorpusEntry[] = [
   ["grep -n 'a*b' src/a.ts", null, null],
   ["grep -rn '/api/' src", null, null],
   ["rg -n 'foo|bar' src", null, null],
-  ["find . -name '*.ts'", null, null],
-  ["find src -type f -exec wc -l '{}' +", null, null],
-  ["git status", null, null],
-  ["git status --porcelain", null, null],
-  ["git log --oneline -5", null, null],
-  ["git diff HEAD", null, null],
-  ["git diff -- src/a.ts", null, null],
-  ["git show HEAD:src/a.ts", null, null],
-  ["git add src/a.ts", null, null],
-  ["git commit -m 'fix: a; b && c'", null, null],
-  ["git checkout -b feature", null, null],
-  ["git switch main", null, null],
-  ["git branch -d merged", null, null],
-  ["git restore --staged src/a.ts", null, null],
-  ["git clean -n", null, null],
-  ["git -c color.ui=always log", null, null],
-  ["git -c user.name=x commit -m x", null, null],
-  ["git config --get user.name", null, null],
-  ["git stash", null, null],
-  ["git remote add origin ../elsewhere.git", "outside_path.argument", null],
   ["echo hello world", null, null],
   ["echo 'a | b ; c $HOME'", null, null],
   ['echo "quoted \\"inner\\""', null, null],
@@ -327,34 +207,10 @@ export const ALLOWED_IN_SAFE: CorpusEntry[] = [
   ["touch build/x", null, null],
   ["cp src/a.ts src/b.ts", null, null],
   ["mv src/b.ts src/c.ts", null, null],
-  ["rm src/c.ts", null, null],
-  ["rm -rf build", null, null],
-  ["rm -f build/x", null, null],
-  ["chmod +x script.sh", null, null],
-  ["chmod 644 src/a.ts", null, null],
-  ["python3 script.py", null, null],
-  ["python3 -m pytest -q", null, null],
-  ["python3 -m venv .venv", null, null],
-  ["node script.js", null, null],
-  ["deno test -A", null, null],
-  ["deno run -A script.ts", null, null],
-  ["deno fmt --check", null, null],
-  ["deno task build", null, null],
   ["bash script.sh", null, null],
   ["sh ./script.sh arg", null, null],
-  ["perl script.pl", null, null],
   ["make", null, null],
   ["make -j2 test", null, null],
-  ["npm test", null, null],
-  ["npm run build", null, null],
-  ["cargo build --release", null, null],
-  ["cargo test", null, null],
-  ["go test ./...", null, null],
-  ["go build ./cmd/x", null, null],
-  ["awk '{ print $1 }' src/a.ts", null, null],
-  ["awk -F: '$3 > 5 { print }' src/a.ts", null, null],
-  ["sed -n '1,5p' src/a.ts", null, null],
-  ["sed 's/a/b/g' src/a.ts", null, null],
   ["sort -u src/a.ts", null, null],
   ["diff src/a.ts src/a.ts", null, null],
   ["tar -czf build.tgz src", null, null],
@@ -366,7 +222,6 @@ export const ALLOWED_IN_SAFE: CorpusEntry[] = [
   ["xargs -n1 echo", null, null],
   ["cat /dev/null", null, null],
   ["head -c 16 /dev/urandom", null, null],
-  ["kill -l", null, null],
   ["uname -a", null, null],
   ["which python3", null, null],
   ["/usr/bin/env python3 script.py", null, null],
@@ -376,7 +231,14 @@ export const ALLOWED_IN_SAFE: CorpusEntry[] = [
   ["node script.js", null, null, { NODE_ENV: "test", PATH: "/usr/bin:/bin" }],
 ];
 
-/** Shell-mode commands trusted must refuse or run, beyond the safe entries' counterparts. */
+/**
+ * Shell-mode commands trusted must refuse or run, beyond the safe entries' counterparts.
+ *
+ * @example
+ * ```ts
+ * TRUSTED_ONLY.filter(([, , trusted]) => trusted !== null).length;
+ * ```
+ */
 export const TRUSTED_ONLY: CorpusEntry[] = [
   ["ls | wc -l && echo done", "shell_syntax.operator", null],
   ['for f in *.ts; do wc -l "$f"; done', "shell_syntax.expansion", null],
@@ -403,8 +265,42 @@ export const TRUSTED_ONLY: CorpusEntry[] = [
   ["ls && pkill node", "shell_syntax.operator", "destructive.kill"],
   ["cat <<EOF\nrm -rf /\nEOF", "shell_syntax.heredoc", null],
   ["echo hi # rm -rf /", "shell_syntax.comment", null],
-  ["python3 -c 'import shutil; shutil.rmtree(\"/\")'", "inline_script.interpreter", null],
   ["echo x > /etc/passwd", "shell_syntax.operator", null],
-  ["git push --force origin main", "network.subcommand", "destructive.git_history"],
   ["git status && sudo ls", "shell_syntax.operator", "destructive.privilege"],
 ];
+
+const PROGRAM_ROWS: CorpusEntry[] = [
+  ...NETWORK,
+  ...PACKAGES,
+  ...GIT,
+  ...INTERPRETERS,
+  ...AWK,
+  ...SED,
+  ...FIND,
+  ...REMOVE,
+  ...PERMISSIONS,
+  ...DISK,
+  ...SYSTEM,
+  ...KILL,
+  ...PRIVILEGE,
+];
+
+/**
+ * Commands safe mode must refuse (and what trusted does with them).
+ *
+ * @example
+ * ```ts
+ * REFUSED_IN_SAFE.every(([, safe]) => safe !== null); // true
+ * ```
+ */
+export const REFUSED_IN_SAFE: CorpusEntry[] = [...WALKER_REFUSED, ...PROGRAM_ROWS.filter(([, safe]) => safe !== null)];
+
+/**
+ * Commands safe mode must let run (trusted too, unless noted).
+ *
+ * @example
+ * ```ts
+ * ALLOWED_IN_SAFE.every(([, safe]) => safe === null); // true
+ * ```
+ */
+export const ALLOWED_IN_SAFE: CorpusEntry[] = [...WALKER_ALLOWED, ...PROGRAM_ROWS.filter(([, safe]) => safe === null)];
