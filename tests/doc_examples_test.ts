@@ -36,8 +36,6 @@ const PENDING = new Set([
   "os/sandbox_script.ts",
   "os/seccomp.ts",
   "os/spawn.ts",
-  "policy/gate.ts",
-  "policy/rules.ts",
   "search/ripgrep.ts",
   "search/ripgrep_runner.ts",
 ]);

@@ -1,4 +1,4 @@
-import { assert, assertEquals, assertThrows } from "../../../tests/assert.ts";
+import { assert, assertEquals, assertThrows } from "../../testing/assert.ts";
 import { checkCommand } from "../gate.ts";
 import { programName } from "../gate_findings.ts";
 import { describedPaths, Places } from "../gate_paths.ts";
