@@ -20,8 +20,6 @@ const PENDING = new Set([
   "audit/summary.ts",
   "audit/trail.ts",
   "config.ts",
-  "exec/command.ts",
-  "exec/registry.ts",
   "policy/gate.ts",
   "policy/rules.ts",
   "search/ripgrep.ts",
