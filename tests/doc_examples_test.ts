@@ -22,8 +22,6 @@ const PENDING = new Set([
   "config.ts",
   "policy/gate.ts",
   "policy/rules.ts",
-  "search/ripgrep.ts",
-  "search/ripgrep_runner.ts",
 ]);
 
 async function* sources(dir: string): AsyncGenerator<string> {
