@@ -123,7 +123,8 @@ export async function spawnRipgrep(launch: RipgrepLaunch, request: RipgrepReques
  *
  * @example
  * ```ts
- * rgWarnings("rg: ./x: Permission denied (os error 13)\n", "src/", 20); // ["rg: src/x: Permission denied (os error 13)"]
+ * rgWarnings("rg: ./x: Permission denied (os error 13)\n", "src/", 20);
+ * // ["rg: src/x: Permission denied (os error 13)"]
  * ```
  */
 export function rgWarnings(stderr: string, prefix: string, max: number, name = "."): string[] {
