@@ -157,7 +157,9 @@ const SIZE_UNITS: Record<string, number> = { "": 1, K: 1024, M: 1024 ** 2, G: 10
  * Parses `--audit-log-max-bytes`: bytes, or with a K, M or G suffix (powers of 1024).
  *
  * @example
+ * ```ts
  * parseSize("16M"); // 16777216
+ * ```
  */
 export function parseSize(value: string): number {
   const match = /^(\d{1,12})([KMG]?)$/i.exec(value);

@@ -8,38 +8,6 @@ import { assertEquals } from "../src/testing/assert.ts";
 
 const SRC = new URL("../src/", import.meta.url).pathname;
 
-/**
- * Files whose examples still await fencing (issue 18). Remove a file here once its examples are fenced and compile.
- */
-const PENDING = new Set([
-  "audit/event.ts",
-  "audit/facts.ts",
-  "audit/file.ts",
-  "audit/limits.ts",
-  "audit/redact.ts",
-  "audit/summary.ts",
-  "audit/trail.ts",
-  "config.ts",
-  "exec/command.ts",
-  "exec/registry.ts",
-  "os/child.ts",
-  "os/executable.ts",
-  "os/fd.ts",
-  "os/fs_at.ts",
-  "os/launcher.ts",
-  "os/launcher_script.ts",
-  "os/libc.ts",
-  "os/os_error.ts",
-  "os/piped_child.ts",
-  "os/pty.ts",
-  "os/reactor.ts",
-  "os/sandbox_script.ts",
-  "os/seccomp.ts",
-  "os/spawn.ts",
-  "search/ripgrep.ts",
-  "search/ripgrep_runner.ts",
-]);
-
 async function* sources(dir: string): AsyncGenerator<string> {
   for await (const entry of Deno.readDir(dir)) {
     const full = path.join(dir, entry.name);
@@ -60,5 +28,5 @@ async function unfenced(): Promise<string[]> {
 }
 
 Deno.test("doc examples: every @example in src/ is a fenced ts block that deno check --doc compiles", async () => {
-  assertEquals(await unfenced(), [...PENDING].sort());
+  assertEquals(await unfenced(), []);
 });

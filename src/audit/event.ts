@@ -6,8 +6,13 @@
  * against that file.
  *
  * @example
- * const event: AuditEvent = JSON.parse(line);
- * if (event.event === "tool_call" && event.outcome !== "ok") console.error(event.tool, event.outcome);
+ * ```ts
+ * const log = await Deno.readTextFile("/var/log/workcell/audit.jsonl");
+ * for (const line of log.split("\n").filter(Boolean)) {
+ *   const event: AuditEvent = JSON.parse(line);
+ *   if (event.event === "tool_call" && event.outcome !== "ok") console.error(event.tool, event.outcome);
+ * }
+ * ```
  */
 import { z } from "zod";
 import { AUDIT_LIMITS } from "./limits.ts";
@@ -152,7 +157,9 @@ export type Digest = z.infer<typeof digestSchema>;
  * The JSON Schema of an audit line (draft-07), as schemas/audit-event.json holds it.
  *
  * @example
+ * ```ts
  * await Deno.writeTextFile("schemas/audit-event.json", JSON.stringify(auditEventJsonSchema(), null, 2));
+ * ```
  */
 export function auditEventJsonSchema(): Record<string, unknown> {
   const { $schema: _, ...schema } = z.toJSONSchema(auditEventSchema, { target: "draft-7", io: "output" });

@@ -6,8 +6,20 @@
  * functions of plain values: nothing here knows about MCP.
  *
  * @example
- * const { outcome, refusal } = outcomeOf(result.structuredContent);
- * const facts = callFacts("apply_patch", parsed, result.structuredContent, { mode: "safe", grants: [], sandbox: null, text });
+ * ```ts
+ * import { Redactor } from "./redact.ts";
+ *
+ * declare const parsed: Record<string, unknown> | null; // the call's validated arguments
+ * declare const structured: Structured; // its result's structuredContent
+ * const redactor = new Redactor(Deno.env.toObject(), []);
+ * const { outcome, refusal } = outcomeOf(structured);
+ * const facts = callFacts("apply_patch", parsed, structured, {
+ *   mode: "safe",
+ *   grants: [],
+ *   sandbox: null,
+ *   text: (value) => redactor.text(value),
+ * });
+ * ```
  */
 import type { SandboxDescription } from "../policy/child_policy.ts";
 import type { CallFacts, CommandFacts, ToolCallEvent } from "./event.ts";
@@ -47,8 +59,10 @@ const strings = (value: unknown): string[] => Array.isArray(value) ? value.map(S
  * "ok" or the error code of a result, and the rule when it was a refusal.
  *
  * @example
+ * ```ts
  * outcomeOf({ ok: false, error: { code: "COMMAND_BLOCKED", details: { rule: "network.command", gate: "network" } } });
  * // { outcome: "COMMAND_BLOCKED", refusal: { rule: "network.command", gate: "network" } }
+ * ```
  */
 export function outcomeOf(structured: Structured): Pick<ToolCallEvent, "outcome" | "refusal"> {
   const error = errorOf(structured);
@@ -65,7 +79,10 @@ export function outcomeOf(structured: Structured): Pick<ToolCallEvent, "outcome"
  * before the gate decided.
  *
  * @example
- * gateDecision({ outcome: "ok", refusal: null }); // "allowed"
+ * ```ts
+ * gateDecision({ outcome: "ok" }); // "allowed"
+ * gateDecision(outcomeOf({ ok: false, error: { code: "COMMAND_BLOCKED" } })); // "refused"
+ * ```
  */
 export function gateDecision(outcome: Pick<ToolCallEvent, "outcome">): "allowed" | "refused" | null {
   if (GATE_ALLOWED.has(outcome.outcome)) return "allowed";
@@ -113,8 +130,13 @@ function patchFacts(structured: Record<string, unknown>): NonNullable<CallFacts[
  * `structured` its result's structuredContent.
  *
  * @example
- * callFacts("write_stdin", { command_id: "c1" }, { ok: true, command_id: "c1", status: "exited", exit_code: 0 }, context);
- * // { command: { command_id: "c1", status: "exited", exit_code: 0, … } }
+ * ```ts
+ * const context: FactContext = { mode: "safe", grants: [], sandbox: null, text: (value) => value };
+ * const result = { ok: true, command_id: "c1", status: "exited", exit_code: 0 };
+ * callFacts("write_stdin", { command_id: "c1" }, result, context);
+ * // { command: { command_id: "c1", status: "exited", exit_code: 0, signal: null, duration_ms: 0,
+ * //   stdout_bytes: 0, stderr_bytes: 0 } }
+ * ```
  */
 export function callFacts(
   tool: string,

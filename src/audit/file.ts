@@ -13,9 +13,13 @@
  * another process's rotation) is followed rather than written into the void.
  *
  * @example
+ * ```ts
+ * import { AUDIT_LIMITS } from "./limits.ts";
+ *
  * const file = new AuditFile(resolveLogPath("/var/log/workcell/audit.jsonl"), AUDIT_LIMITS.defaultMaxBytes);
  * await file.append(new TextEncoder().encode('{"event":"x"}\n'));
  * await file.close();
+ * ```
  */
 import * as path from "node:path";
 import { O } from "../os/libc.ts";
@@ -43,7 +47,9 @@ const NEWLINE = new Uint8Array([0x0a]);
  * then says why.
  *
  * @example
+ * ```ts
  * resolveLogPath("/tmp/../var/log/audit.jsonl"); // "/var/log/audit.jsonl"
+ * ```
  */
 export function resolveLogPath(file: string): string {
   try {
@@ -61,7 +67,9 @@ export function resolveLogPath(file: string): string {
  * The name of the `index`-th rotated file beside `name` (1 is the newest).
  *
  * @example
+ * ```ts
  * rotatedName("audit.jsonl", 2); // "audit.jsonl.2"
+ * ```
  */
 export function rotatedName(name: string, index: number): string {
   return `${name}.${index}`;

@@ -4,7 +4,10 @@
  * limits table of docs/runtime-contract.md quotes them.
  *
  * @example
+ * ```ts
+ * const line = new TextEncoder().encode(JSON.stringify({ event: "tool_call", tool: "read_file" }) + "\n");
  * if (line.length > AUDIT_LIMITS.maxEventBytes) console.error("too long");
+ * ```
  */
 
 /** The variable that names the audit log for clients that cannot pass `--audit-log`. */

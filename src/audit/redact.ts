@@ -12,8 +12,12 @@
  * `Authorization: …`. A secret spelled any other way (a bare word) is not.
  *
  * @example
+ * ```ts
  * const redactor = new Redactor({ GITHUB_TOKEN: "ghp_0123456789abcdef" }, []);
- * redactor.text("curl -H 'Authorization: Bearer abc' https://u:pw@host"); // "curl -H 'Authorization: [redacted]' https://u:[redacted]@host"
+ * redactor.text("curl -H 'Authorization: Bearer abc' https://u:pw@host");
+ * // "curl -H 'Authorization: [redacted]' https://u:[redacted]@host"
+ * redactor.text("echo ghp_0123456789abcdef"); // "echo [redacted]"
+ * ```
  */
 import { envRule } from "../policy/env_filter.ts";
 import { sha256Hex } from "../os/executable.ts";
@@ -46,7 +50,9 @@ const encoder = new TextEncoder();
  * `password`), by the env rules.
  *
  * @example
+ * ```ts
  * isCredentialName("--api-key"); // true
+ * ```
  */
 export function isCredentialName(name: string): boolean {
   const normalised = name.replace(/^-+/, "").replaceAll("-", "_");
@@ -58,7 +64,9 @@ export function isCredentialName(name: string): boolean {
  * The size of `value` and, from {@linkcode AUDIT_LIMITS}.minHashedBytes on, its SHA-256.
  *
  * @example
- * await digest("*** Begin Patch\n…"); // { bytes: 17 }
+ * ```ts
+ * await digest("*** Begin Patch\n*** End Patch\n"); // { bytes: 30 }
+ * ```
  */
 export async function digest(value: string | Uint8Array): Promise<Digest> {
   const bytes = typeof value === "string" ? encoder.encode(value) : value;
@@ -110,7 +118,11 @@ export class Redactor {
    * The arguments of a call to `tool` as the audit line carries them.
    *
    * @example
-   * await redactor.arguments("exec_command", { cmd: "make", env: { CI: "1" } }); // { cmd: "make", env: { CI: "[redacted]" } }
+   * ```ts
+   * const redactor = new Redactor(Deno.env.toObject(), []);
+   * await redactor.arguments("exec_command", { cmd: "make", env: { CI: "1" } });
+   * // { cmd: "make", env: { CI: "[redacted]" } }
+   * ```
    */
   async arguments(tool: string, args: unknown): Promise<unknown> {
     if (args === null || typeof args !== "object" || Array.isArray(args)) return await this.#value(args, 0);

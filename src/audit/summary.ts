@@ -7,7 +7,9 @@
  * not events (a torn write) are counted, not fatal.
  *
  * @example
+ * ```ts
  * console.log(summarizeEvents(await readAuditLog("/var/log/workcell.jsonl")));
+ * ```
  */
 import * as path from "node:path";
 import { AUDIT_LIMITS } from "./limits.ts";
@@ -43,7 +45,9 @@ async function* lines(file: string): AsyncGenerator<string> {
  * Reads `file` and its rotated files (FILE.5 … FILE.1, then FILE); throws NotFound when `file` itself is missing.
  *
  * @example
+ * ```ts
  * const { events, unreadable } = await readAuditLog("audit.jsonl");
+ * ```
  */
 export async function readAuditLog(file: string): Promise<AuditLogRead> {
   await Deno.stat(file);
@@ -166,7 +170,9 @@ function addCall(session: SessionTally, call: ToolCallEvent): void {
  * A duration in words.
  *
  * @example
+ * ```ts
  * formatDuration(252_000); // "4 min 12 s"
+ * ```
  */
 export function formatDuration(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)} ms`;
@@ -242,7 +248,9 @@ function renderSession(session: SessionTally): string[] {
  * The summary of a log's events, session by session in the order they first appear.
  *
  * @example
+ * ```ts
  * summarizeEvents({ files: ["audit.jsonl"], events: [], unreadable: 0 }); // "audit.jsonl: no sessions"
+ * ```
  */
 export function summarizeEvents(log: AuditLogRead): string {
   const sessions = new Map<string, SessionTally>();
@@ -271,7 +279,9 @@ export function summarizeEvents(log: AuditLogRead): string {
  * Prints the summary of the log at `file` to stdout, or why it cannot be read to stderr; returns the exit status.
  *
  * @example
+ * ```ts
  * Deno.exit(await printAuditSummary("/var/log/workcell.jsonl"));
+ * ```
  */
 export async function printAuditSummary(file: string): Promise<number> {
   try {

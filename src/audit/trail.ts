@@ -8,10 +8,26 @@
  * before the call that could not be recorded is answered.
  *
  * @example
- * const trail = new AuditTrail({ file, maxBytes, required: false, mode: "safe", env: Deno.env.toObject(), secrets: [], onFatal });
+ * ```ts
+ * import { resolveLogPath } from "./file.ts";
+ * import { AUDIT_LIMITS } from "./limits.ts";
+ *
+ * const trail = new AuditTrail({
+ *   file: resolveLogPath("/var/log/workcell/audit.jsonl"),
+ *   maxBytes: AUDIT_LIMITS.defaultMaxBytes,
+ *   required: false,
+ *   mode: "safe",
+ *   env: Deno.env.toObject(),
+ *   secrets: [],
+ *   onFatal: (message) => {
+ *     console.error(message);
+ *     Deno.exit(1);
+ *   },
+ * });
  * const session = trail.session({ id: crypto.randomUUID(), transport: "stdio" }, false);
  * session.begin({ client: { name: "x", version: "1" }, protocolVersion: "2025-11-25", workspace: "/repo" });
  * await trail.close();
+ * ```
  */
 import * as path from "node:path";
 import { z } from "zod";
@@ -126,8 +142,11 @@ const MAX_TOOL_NAME_CHARS = 128;
  * which of those reasons `--audit-required` refuses (the log inside a writable root).
  *
  * @example
+ * ```ts
  * placementProblems("/repo/audit.jsonl", ["/repo", "/tmp/workcell-tmp-x"], "safe");
- * // { warnings: ["the audit log /repo/audit.jsonl lies in /repo, …"], inside: "/repo" }
+ * // { warnings: ["the audit log /repo/audit.jsonl lies in /repo, which commands may write: they could alter or
+ * //   delete it"], inside: "/repo" }
+ * ```
  */
 export function placementProblems(
   file: string,

@@ -9,8 +9,16 @@
  * so the output of a fast command is never lost.
  *
  * @example
+ * ```ts
+ * import type { Reactor } from "../os/reactor.ts";
+ * import type { LaunchPlan } from "../policy/policy.ts";
+ *
+ * declare const reactor: Reactor;
+ * declare const plan: LaunchPlan; // what the CommandPolicy planned for "ls"
  * const command = await Command.launch(reactor, plan, { id: "c1", cmd: "ls", tty: false, perStreamBytes: 1 << 20 });
  * await command.done;
+ * command.exit; // { code: 0, signal: null }
+ * ```
  */
 import type { LaunchPlan } from "../policy/policy.ts";
 import { ToolError } from "../errors.ts";

@@ -6,10 +6,21 @@
  * room.
  *
  * @example
- * const registry = new CommandRegistry({ policy, tty: { supported: true, reason: null }, reactor: new Reactor() });
- * const command = await registry.start({ cmd: "ls", cwd: ws.root, cwdFd: ws.fd, env: {}, tty: false, grants: new Set() }, owner);
+ * ```ts
+ * import { Reactor } from "../os/reactor.ts";
+ * import { probePty } from "../os/pty.ts";
+ * import type { CommandPolicy } from "../policy/policy.ts";
+ * import { openWorkspace } from "../workspace/confine.ts";
+ *
+ * declare const policy: CommandPolicy;
+ * const ws = await openWorkspace("/repo");
+ * const registry = new CommandRegistry({ policy, tty: probePty(), reactor: new Reactor() });
+ * const owner = new Set<string>(); // the ids of one session's commands
+ * const request = { cmd: "ls", cwd: ws.root, cwdFd: ws.fd, env: {}, tty: false, grants: new Set<string>() };
+ * const command = await registry.start(request, owner);
  * await registry.wait(command, 10_000);
- * registry.poll(command, 16384);
+ * registry.poll(command, 16384).stdout;
+ * ```
  */
 import { ToolError } from "../errors.ts";
 import type { CommandPolicy, CommandRequest } from "../policy/policy.ts";

@@ -6,10 +6,30 @@
  * — plus reading a nonblocking pipe in bounded bursts.
  *
  * @example
+ * ```ts
+ * import { POLL } from "./libc.ts";
+ * import { closeFd, makePipe, reap } from "./fd.ts";
+ * import type { Reactor } from "./reactor.ts";
+ * import type { Spawner } from "./spawn_request.ts";
+ *
+ * declare const spawner: Spawner;
+ * declare const reactor: Reactor;
+ * const [inRead, inWrite] = makePipe();
  * const [outRead, outWrite] = makePipe();
- * const child = await launchChild(spawner, { argv: ["true"], env: {}, cwd: "/",
- *   stdio: { stdin: devNull, stdout: outWrite, stderr: outWrite } }, { parent: [outRead], child: [outWrite] });
- * reactor.watch(child.pidfd, POLL.IN, () => reap(child.pid));
+ * const child = await launchChild(
+ *   spawner,
+ *   { argv: ["echo", "hi"], env: {}, cwd: "/", stdio: { stdin: inRead, stdout: outWrite, stderr: outWrite } },
+ *   { parent: [inWrite, outRead], child: [inRead, outWrite] },
+ * );
+ * closeFd(inWrite); // the child reads EOF
+ * const output = new PipeReader(outRead);
+ * reactor.watch(outRead, POLL.IN, () => {
+ *   if (output.read(reactor, (chunk) => console.log(chunk.length)) === "eof") reactor.close(outRead);
+ * });
+ * reactor.watch(child.pidfd, POLL.IN, () => {
+ *   if (reap(child.pid) !== null) reactor.close(child.pidfd);
+ * });
+ * ```
  */
 import { SIGNALS } from "./libc.ts";
 import type { Reactor } from "./reactor.ts";

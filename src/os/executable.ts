@@ -18,8 +18,11 @@
  *    rewritten.
  *
  * @example
- * const exe = await materializeExecutable("rg", await Deno.readFile(embeddedPath));
- * await new Deno.Command(exe.path, { args: ["--version"] }).output();
+ * ```ts
+ * const exe = await materializeExecutable("true", await Deno.readFile("/usr/bin/true"));
+ * exe.via; // "memfd", or "cache-dir" where vm.memfd_noexec forbids it
+ * const { code } = await new Deno.Command(exe.path).output(); // code: 0
+ * ```
  */
 import * as path from "node:path";
 import { cString, ERRNO, errno, F, libc, O } from "./libc.ts";

@@ -4,8 +4,14 @@
  * Every call is synchronous on the calling thread.
  *
  * @example
+ * ```ts
  * const [readEnd, writeEnd] = makePipe();
  * setNonblocking(readEnd);
+ * writeSome(writeEnd, new TextEncoder().encode("hi")); // 2
+ * readSome(readEnd, new Uint8Array(16)); // 2
+ * closeFd(readEnd);
+ * closeFd(writeEnd);
+ * ```
  */
 import { ERRNO, errno, F, libc, O, SYS, WAIT } from "./libc.ts";
 import { osError } from "./os_error.ts";

@@ -10,8 +10,18 @@
  * like errors of Deno's own file APIs.
  *
  * @example
+ * ```ts
+ * import { O } from "./libc.ts";
+ * import { closeFd } from "./fd.ts";
+ *
+ * const rootFd = openDirectory("/repo");
  * const fd = openBeneath(rootFd, "src/main.ts", O.RDONLY);
- * try { statFd(fd).size; } finally { closeFd(fd); }
+ * try {
+ *   statFd(fd).size;
+ * } finally {
+ *   closeFd(fd);
+ * }
+ * ```
  */
 import { AT, cString, ERRNO, errno, libc, O, SYS_GETDENTS64 } from "./libc.ts";
 import { closeFd } from "./fd.ts";
@@ -86,7 +96,9 @@ function check(result: number | bigint, what: string): number {
  * O_PATH fd to walk from.
  *
  * @example
+ * ```ts
  * const rootFd = openDirectory("/repo");
+ * ```
  */
 export function openDirectory(abs: string): number {
   return check(libc().open(cString(abs), O.PATH | O.DIRECTORY | O.CLOEXEC, 0), `open ${JSON.stringify(abs)}`);
@@ -96,7 +108,12 @@ export function openDirectory(abs: string): number {
  * Opens the single name `name` in `dirFd` with `flags` (plus O_NOFOLLOW and O_CLOEXEC).
  *
  * @example
+ * ```ts
+ * import { O } from "./libc.ts";
+ *
+ * declare const dirFd: number;
  * const fd = openAt(dirFd, ".workcell-1.tmp", O.WRONLY | O.CREAT | O.EXCL, 0o644);
+ * ```
  */
 export function openAt(dirFd: number, name: Name, flags: number, mode = 0): number {
   const bytes = cName(name);
@@ -117,7 +134,12 @@ export function openAt(dirFd: number, name: Name, flags: number, mode = 0): numb
  * `dirFd` itself.
  *
  * @example
+ * ```ts
+ * import { O } from "./libc.ts";
+ *
+ * const rootFd = openDirectory("/repo");
  * const dir = openBeneath(rootFd, "src/lib", O.RDONLY | O.DIRECTORY);
+ * ```
  */
 export function openBeneath(dirFd: number, relative: string, flags: number, mode = 0): number {
   const parts = relative.split("/").filter((part) => part !== "" && part !== ".");
@@ -141,7 +163,10 @@ export function openBeneath(dirFd: number, relative: string, flags: number, mode
  * child's working directory or program before exec, or a reopen.
  *
  * @example
+ * ```ts
+ * const dirFd = openDirectory("/repo");
  * new Deno.Command("pwd", { cwd: fdPath(dirFd) });
+ * ```
  */
 export function fdPath(fd: number): string {
   return `/proc/self/fd/${fd}`;
@@ -152,7 +177,12 @@ export function fdPath(fd: number): string {
  * (nothing is looked up by name again, so nothing can be swapped in).
  *
  * @example
+ * ```ts
+ * import { O } from "./libc.ts";
+ *
+ * const pathFd = openBeneath(openDirectory("/repo"), "src/main.ts", O.PATH);
  * const readable = reopenFd(pathFd, O.RDONLY);
+ * ```
  */
 export function reopenFd(fd: number, flags: number): number {
   return check(libc().open(cString(fdPath(fd)), flags | O.CLOEXEC, 0), "reopen");
@@ -206,7 +236,12 @@ export function statAt(dirFd: number, name: Name): FdStat {
  * Every entry of the directory open as `fd` (opened with O_RDONLY | O_DIRECTORY), in directory order.
  *
  * @example
+ * ```ts
+ * import { O } from "./libc.ts";
+ *
+ * const dirFd = openBeneath(openDirectory("/repo"), "src", O.RDONLY | O.DIRECTORY);
  * readDirFd(dirFd).map((entry) => new TextDecoder().decode(entry.name));
+ * ```
  */
 export function readDirFd(fd: number): RawDirEntry[] {
   const buffer = new Uint8Array(DIRENT_BUFFER_BYTES);
@@ -262,7 +297,12 @@ export async function readAt(fd: number, buffer: Uint8Array<ArrayBuffer>, positi
  * buffer up to READ_SPARE_BYTES (4 KiB) longer: use its byteOffset and length with `.buffer`.
  *
  * @example
+ * ```ts
+ * import { O } from "./libc.ts";
+ *
+ * const fd = openBeneath(openDirectory("/repo"), "README.md", O.RDONLY);
  * const bytes = await readAllFd(fd);
+ * ```
  */
 export async function readAllFd(fd: number): Promise<Uint8Array<ArrayBuffer>> {
   // One byte beyond the size: the read that finds the end then has room, so a file that did not grow is read

@@ -18,10 +18,22 @@
  * closes the pipe, which the server reads as "the command is running".
  *
  * @example
+ * ```ts
+ * import { LauncherScript } from "./launcher_script.ts";
+ * import { syscallTable } from "./syscalls.ts";
+ * import { closeFd, makePipe } from "./fd.ts";
+ *
+ * const PR_SET_NO_NEW_PRIVS = 38;
+ * const sys = syscallTable();
  * const launcher = await Launcher.create();
  * const script = new LauncherScript();
- * // ... steps ...; the last one execve's the command
- * const pid = await launcher.spawn(script, { env: {}, cwd: "/", stdio });
+ * script.step("set no_new_privs", sys.prctl, [PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0]);
+ * script.exec(sys.execve, "/usr/bin/true", ["true"], { PATH: "/usr/bin:/bin" }); // the last step
+ * const [inR, inW] = makePipe();
+ * const [outR, outW] = makePipe();
+ * const pid = await launcher.spawn(script, { env: {}, cwd: "/", stdio: { stdin: inR, stdout: outW, stderr: outW } });
+ * for (const fd of [inR, outW]) closeFd(fd);
+ * ```
  */
 import { LAUNCHER_CODE_HEX } from "./launcher_code.ts";
 import type { LauncherScript } from "./launcher_script.ts";

@@ -9,11 +9,20 @@
  * pointer arrays, 8-byte slots), each item 8-byte aligned.
  *
  * @example
+ * ```ts
+ * import { O } from "./libc.ts";
+ * import { LAUNCHER_DATA_ADDRESS } from "./launcher.ts";
+ * import { SYSCALLS } from "./syscalls.ts";
+ *
+ * const AT_FDCWD = -100;
+ * const sys = SYSCALLS.x86_64;
  * const script = new LauncherScript();
  * const fd = script.slot();
- * script.step("open uid_map", SYSCALLS.x86_64.openat, [AT_FDCWD, script.string("/proc/self/uid_map"), 1, 0], { store: fd });
- * script.step("write uid_map", SYSCALLS.x86_64.write, [deref(fd), script.string("0 0 1"), 5]);
+ * const path = script.string("/proc/self/uid_map");
+ * script.step("open uid_map", sys.openat, [AT_FDCWD, path, O.WRONLY | O.CLOEXEC, 0], { store: fd });
+ * script.step("write uid_map", sys.write, [deref(fd), script.string("0 0 1"), 5]);
  * const bytes = script.serialize(LAUNCHER_DATA_ADDRESS);
+ * ```
  */
 
 /** Bytes of one step record. */

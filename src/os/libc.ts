@@ -10,7 +10,12 @@
  * `errno()` right after a call reads that call's errno.
  *
  * @example
+ * ```ts
+ * import { osError } from "./os_error.ts";
+ *
  * const fd = libc().posix_openpt(O.RDWR | O.NOCTTY | O.CLOEXEC);
+ * if (fd < 0) throw osError("posix_openpt", errno());
+ * ```
  */
 
 /**

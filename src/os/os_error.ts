@@ -5,9 +5,11 @@
  * kept as `errno`.
  *
  * @example
- * const error = osError("openat \"a.txt\"", 2);
+ * ```ts
+ * const error = osError('openat "a.txt"', 2);
  * error instanceof Deno.errors.NotFound; // true
  * errnoOf(error); // 2
+ * ```
  */
 import { ERRNO, strerror } from "./libc.ts";
 
@@ -27,7 +29,13 @@ const ERROR_CLASSES: Record<number, new (message: string) => Error> = {
  * The Deno error for a failed call, e.g. `NotFound: openat "a.txt": No such file or directory (os error 2)`.
  *
  * @example
- * throw osError(`mkdirat ${JSON.stringify(name)}`, errno());
+ * ```ts
+ * import { cString, errno, libc } from "./libc.ts";
+ *
+ * declare const dirFd: number;
+ * const name = "build";
+ * if (libc().mkdirat(dirFd, cString(name), 0o777) !== 0) throw osError(`mkdirat ${JSON.stringify(name)}`, errno());
+ * ```
  */
 export function osError(what: string, code: number): Error {
   const ErrorClass = ERROR_CLASSES[code] ?? Error;

@@ -9,9 +9,25 @@
  * first `stderrKeepBytes`.
  *
  * @example
- * await using child = await startPipedChild(reactor, spawner, { argv: ["rg", "--files"], env: {}, cwd }, limits);
- * for await (const chunk of child.chunks()) { if (enough(chunk)) { child.kill(); break; } }
- * const outcome = await child.finish();
+ * ```ts
+ * import type { Reactor } from "./reactor.ts";
+ * import type { Spawner } from "./spawn_request.ts";
+ *
+ * declare const reactor: Reactor;
+ * declare const spawner: Spawner;
+ * const request = { argv: ["rg", "--files"], env: { PATH: "/usr/bin:/bin" }, cwd: "/repo" };
+ * const limits: PipedLimits = { bufferedBytes: 1 << 20, stderrKeepBytes: 4096 };
+ * await using child = await startPipedChild(reactor, spawner, request, limits);
+ * let lines = 0;
+ * for await (const chunk of child.chunks()) {
+ *   lines += chunk.filter((byte) => byte === 0x0a).length;
+ *   if (lines >= 1000) {
+ *     child.kill();
+ *     break;
+ *   }
+ * }
+ * const outcome = await child.finish(); // { code: null, killed: true, stderr: "" } when it was cut short
+ * ```
  */
 import { cString, errno, libc, O, POLL, SIGNALS } from "./libc.ts";
 import type { Spawner, SpawnRequest } from "./spawn_request.ts";

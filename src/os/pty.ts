@@ -4,8 +4,19 @@
  * the window size.
  *
  * @example
+ * ```ts
+ * import { spawnChild } from "./spawn.ts";
+ *
  * const pty = openPty({ rows: 24, cols: 80 });
- * spawnChild({ ..., ttySlave: pty.slavePath });
+ * // The child opens the slave as its controlling terminal (stdio is then unused); the server keeps pty.master.
+ * const pid = spawnChild({
+ *   argv: ["tty"],
+ *   env: { PATH: "/usr/bin:/bin" },
+ *   cwd: "/",
+ *   stdio: { stdin: -1, stdout: -1, stderr: -1 },
+ *   ttySlave: pty.slavePath,
+ * });
+ * ```
  */
 import { cString, errno, libc, O, TIOCSWINSZ } from "./libc.ts";
 import { closeFd } from "./fd.ts";
@@ -56,7 +67,10 @@ export function openPty(window: { rows: number; cols: number } = DEFAULT_WINDOW)
  * Whether a PTY can be made here, checked once at start-up.
  *
  * @example
+ * ```ts
  * const { supported, reason } = probePty();
+ * if (!supported) console.error(reason);
+ * ```
  */
 export function probePty(): { supported: boolean; reason: string | null } {
   try {

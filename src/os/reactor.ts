@@ -11,8 +11,19 @@
  * defers the close until poll returns.
  *
  * @example
+ * ```ts
+ * import { POLL } from "./libc.ts";
+ * import { closeFd, makePipe, readSome, setNonblocking } from "./fd.ts";
+ *
  * const reactor = new Reactor();
- * reactor.watch(fd, POLL.IN, (revents) => drain(fd));
+ * const [readEnd, writeEnd] = makePipe();
+ * setNonblocking(readEnd);
+ * reactor.watch(readEnd, POLL.IN, () => {
+ *   if (readSome(readEnd, reactor.scratch) === "eof") reactor.close(readEnd);
+ * });
+ * closeFd(writeEnd);
+ * await reactor.idle();
+ * ```
  */
 import { libc, POLL } from "./libc.ts";
 import { closeFd, eventfdOpen, readSome } from "./fd.ts";

@@ -13,8 +13,26 @@
  * 5. execve of the command.
  *
  * @example
+ * ```ts
+ * import { ERRNO } from "./libc.ts";
+ * import { Launcher } from "./launcher.ts";
+ * import { AF, socketFamilyFilter } from "./seccomp.ts";
+ * import type { SpawnRequest } from "./spawn_request.ts";
+ * import { syscallTable } from "./syscalls.ts";
+ *
+ * declare const stdio: SpawnRequest["stdio"];
+ * const plan: SandboxPlan = {
+ *   mounts: null,
+ *   landlock: null,
+ *   seccomp: socketFamilyFilter(syscallTable(), [AF.UNIX], ERRNO.EACCES),
+ *   dropCapabilities: true,
+ *   lastCapability: Number((await Deno.readTextFile("/proc/sys/kernel/cap_last_cap")).trim()),
+ * };
+ * const env = { PATH: "/usr/bin:/bin" };
  * const script = sandboxScript(plan, { path: "/usr/bin/git", argv: ["git", "status"], env });
- * await launcher.spawn(script, { env, cwd, stdio });
+ * const launcher = await Launcher.create();
+ * await launcher.spawn(script, { env, cwd: "/repo", stdio });
+ * ```
  */
 import { at, deref, LauncherScript } from "./launcher_script.ts";
 import { type LandlockRuleset, rulesetAttrBytes } from "./landlock.ts";

@@ -8,8 +8,14 @@
  * x86_64) end the process, since their numbers mean other calls.
  *
  * @example
+ * ```ts
+ * import { ERRNO } from "./libc.ts";
+ * import { SYSCALLS } from "./syscalls.ts";
+ *
  * const program = socketFamilyFilter(SYSCALLS.x86_64, [AF.UNIX, AF.NETLINK], ERRNO.EACCES);
+ * program.length / SOCK_FILTER_BYTES; // instructions
  * // installed by the launcher: seccomp(SECCOMP_SET_MODE_FILTER, 0, &{len, program})
+ * ```
  */
 import type { SyscallTable } from "./syscalls.ts";
 

@@ -9,8 +9,20 @@
  * that inherit its restrictions. No V8 process is forked.
  *
  * @example
- * const pid = spawnChild({ argv: ["true"], env: { PATH: "/usr/bin:/bin" }, cwd: "/tmp",
- *   stdio: { stdin: inR, stdout: outW, stderr: errW } });
+ * ```ts
+ * import { closeFd, makePipe } from "./fd.ts";
+ *
+ * const [inR, inW] = makePipe();
+ * const [outR, outW] = makePipe();
+ * const [errR, errW] = makePipe();
+ * const pid = spawnChild({
+ *   argv: ["true"],
+ *   env: { PATH: "/usr/bin:/bin" },
+ *   cwd: "/tmp",
+ *   stdio: { stdin: inR, stdout: outW, stderr: errW },
+ * });
+ * for (const fd of [inR, outW, errW]) closeFd(fd); // the child has its own copies
+ * ```
  */
 import * as path from "node:path";
 import { cString, ERRNO, errno, F, libc, O, SPAWN } from "./libc.ts";

@@ -14,9 +14,27 @@
  * slows rg instead of growing memory.
  *
  * @example
+ * ```ts
+ * import { closeFd } from "../os/fd.ts";
+ * import { openBeneath } from "../os/fs_at.ts";
+ * import { O } from "../os/libc.ts";
+ * import { openWorkspace } from "../workspace/confine.ts";
+ *
+ * declare const launch: RipgrepLaunch; // rg's binary, its sandboxed spawner and the reactor
+ * const ws = await openWorkspace("/repo");
+ * const dirFd = openBeneath(ws.fd, "src", O.PATH | O.DIRECTORY);
  * await using rg = await spawnRipgrep(launch, { args: ["--files", "-0", "--", "."], dir: dirFd });
- * for await (const chunk of rg.chunks()) { ...; if (enough) { rg.kill(); break; } }
- * const outcome = await rg.finish();
+ * closeFd(dirFd); // rg holds the directory as its cwd now
+ * let files = 0;
+ * for await (const chunk of rg.chunks()) {
+ *   files += chunk.filter((byte) => byte === 0).length;
+ *   if (files >= 1000) {
+ *     rg.kill();
+ *     break;
+ *   }
+ * }
+ * const outcome = await rg.finish(); // { code: null, killed: true, stderr: "" } when it was cut short
+ * ```
  */
 import { decodeBytes, type Decoded } from "../text/utf8.ts";
 import { ToolError } from "../errors.ts";
@@ -70,7 +88,11 @@ export interface RipgrepProcess extends PipedChild {
  * or zombie is left on any path.
  *
  * @example
+ * ```ts
+ * declare const launch: RipgrepLaunch;
+ * declare const srcFd: number; // an O_PATH fd of src/
  * await using rg = await spawnRipgrep(launch, { args: ["--json", "-F", "-e", "TODO", "--", "."], dir: srcFd });
+ * ```
  */
 export async function spawnRipgrep(launch: RipgrepLaunch, request: RipgrepRequest): Promise<RipgrepProcess> {
   try {
@@ -100,7 +122,10 @@ export async function spawnRipgrep(launch: RipgrepLaunch, request: RipgrepReques
  * workspace-relative path with a trailing `/` ("" for the root).
  *
  * @example
- * rgWarnings("rg: ./x: Permission denied (os error 13)\n", "src/", 20); // ["rg: src/x: Permission denied (os error 13)"]
+ * ```ts
+ * rgWarnings("rg: ./x: Permission denied (os error 13)\n", "src/", 20);
+ * // ["rg: src/x: Permission denied (os error 13)"]
+ * ```
  */
 export function rgWarnings(stderr: string, prefix: string, max: number, name = "."): string[] {
   return stderr.split("\n").map((line) => line.trim()).filter(Boolean).slice(0, max).map((line) =>
@@ -119,7 +144,9 @@ export type RgData = { text: string } | { bytes: string };
  * Decodes rg's `{text}` / `{bytes}` form; `{bytes}` that are not valid UTF-8 come back lossy.
  *
  * @example
+ * ```ts
  * decodeRgData({ bytes: "YWL/" }); // { text: "ab\uFFFD", lossy: true }
+ * ```
  */
 export function decodeRgData(data: RgData): Decoded {
   if ("text" in data) return { text: data.text, lossy: false };

@@ -15,9 +15,21 @@
  * path again afterwards (still_confined.ts).
  *
  * @example
- * const runner = new RipgrepRunner({ rg, children, reactor });
- * await using rg = await runner.start({ args: ["--files", "--", "."], dir: dirFd });
+ * ```ts
+ * import { Reactor } from "../os/reactor.ts";
+ * import type { ChildSandboxes } from "../policy/children.ts";
+ * import { openWorkspace } from "../workspace/confine.ts";
+ * import { locateRipgrep } from "./ripgrep_binary.ts";
+ *
+ * declare const children: ChildSandboxes; // the server's, planned for this workspace
+ * const ws = await openWorkspace("/repo");
+ * const runner = new RipgrepRunner({ rg: await locateRipgrep(), children, reactor: new Reactor() });
+ * {
+ *   await using rg = await runner.start({ args: ["--files", "--", "."], dir: ws.fd });
+ *   for await (const chunk of rg.chunks()) console.log(new TextDecoder().decode(chunk));
+ * }
  * await runner.close();
+ * ```
  */
 import type { Reactor } from "../os/reactor.ts";
 import type { ChildSandboxes } from "../policy/children.ts";
@@ -48,7 +60,12 @@ export class RipgrepRunner {
    * Starts rg (see {@linkcode spawnRipgrep}).
    *
    * @example
+   * ```ts
+   * declare const runner: RipgrepRunner;
+   * declare const dirFd: number; // the directory rg starts in
    * await using rg = await runner.start({ args: ["--json", "-e", "x", "--", "."], dir: dirFd });
+   * const outcome = await rg.finish(); // outcome.code: 0 found, 1 nothing found
+   * ```
    */
   async start(request: RipgrepRequest): Promise<RipgrepProcess> {
     if (this.#closed) throw new Error("the ripgrep runner is closed");
