@@ -1,8 +1,8 @@
 /**
  * The audit events, one JSON object per line: what a session was and what
  * each tool call asked, decided and did — never file contents, command
- * output or a secret. `deno task schemas` writes {@linkcode auditEventSchema}
- * to schemas/audit-event.json; tests/audit_test.ts checks real events
+ * output or a secret. `deno task schemas` writes
+ * {@linkcode auditEventJsonSchema}'s answer to schemas/audit-event.json; tests/audit_test.ts checks real events
  * against that file.
  *
  * @example

@@ -28,13 +28,13 @@ import { COMMAND_LIMITS } from "./limits.ts";
 import { Command, type StreamName } from "./command.ts";
 import type { Reactor } from "../os/reactor.ts";
 import { isArgumentListTooLong, isProgramNotFound } from "../os/spawn.ts";
-
-/** The kernel's limit on one argument or environment string (MAX_ARG_STRLEN: 32 pages). */
-export const MAX_ARG_STRLEN = 131072;
 import { signalName, SIGNALS } from "../os/libc.ts";
 import { previewRange, type StreamPreview } from "./preview.ts";
 import type { ByteRange } from "./output_stream.ts";
 import { utf8Window } from "../text/utf8.ts";
+
+/** The kernel's limit on one argument or environment string (MAX_ARG_STRLEN: 32 pages). */
+const MAX_ARG_STRLEN = 131072;
 
 /** The limits a registry enforces (the SPEC defaults are {@linkcode COMMAND_LIMITS}). */
 export type CommandLimits = { [K in keyof typeof COMMAND_LIMITS]: number };
