@@ -7,7 +7,7 @@
  * const server = createMcpServer(runtime, "stdio");
  * await server.connect(new LineTransport(Deno.stdin.readable, Deno.stdout.writable));
  */
-import { z } from "zod";
+import { z } from "./zod.ts";
 import {
   CallToolRequestSchema,
   type CallToolResult,

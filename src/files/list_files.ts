@@ -26,7 +26,7 @@
  *   page: { after: null, encode: (position) => JSON.stringify(position), maxChars: 48_000 },
  * });
  */
-import { z } from "zod";
+import { z } from "../zod.ts";
 import { assertStillConfined } from "../search/still_confined.ts";
 import { Smallest } from "./smallest.ts";
 import { type ConfinedPath, openConfined, type Workspace } from "../workspace/confine.ts";

@@ -11,7 +11,7 @@
  * const { data } = await gitStatus(git, { path: "src", includeIgnored: false, limit: 200, page });
  * data.entries[0]; // { path: "src/a.ts", index: ".", worktree: "M", type: "changed", ... }
  */
-import { z } from "zod";
+import { z } from "../zod.ts";
 import type { GitService } from "./service.ts";
 import { gitFailure } from "./runner.ts";
 import { type GitRepo, openRepoAt } from "./repo.ts";

@@ -10,7 +10,7 @@
  * const after = cursors.position(z.object({ path: z.string() })); // null on the first page
  * const next = cursors.encode({ path: "src/z.ts" });
  */
-import type { z } from "zod";
+import type { z } from "../zod.ts";
 import { ToolError } from "../errors.ts";
 import { fitCount, jsonChars } from "./budget.ts";
 

@@ -19,7 +19,7 @@
  * const { data } = await searchText(ws, "src", runner, { ...options, pattern: "TODO" });
  */
 import * as path from "node:path";
-import { z } from "zod";
+import { z } from "../zod.ts";
 import { assertStillConfined } from "./still_confined.ts";
 import { changing, openConfined, type OpenedPath, pinDirectory, type Workspace } from "../workspace/confine.ts";
 import { fromOsError, ToolError } from "../errors.ts";

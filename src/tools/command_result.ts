@@ -9,7 +9,7 @@
  * @example
  * return commandOutput(ctx.services.commands.poll(command, args.max_output_bytes), args.yield_time_ms, 48_000);
  */
-import { z } from "zod";
+import { z } from "../zod.ts";
 import type { CommandPoll } from "../exec/registry.ts";
 import { gapLine, type StreamPreview } from "../exec/preview.ts";
 import type { ByteRange } from "../exec/output_stream.ts";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../zod.ts";
 import { defineTool } from "./tool.ts";
 import { readLines, type ReadLinesResult } from "../files/read_file.ts";
 import { dataBudget } from "../paging/budget.ts";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../zod.ts";
 import { defineTool } from "./tool.ts";
 import { DEFAULT_MAX_DIMENSION, describeView, viewImage } from "../image/view.ts";
 
