@@ -125,6 +125,7 @@ const SYMBOLS = {
   write: { parameters: ["i32", "buffer", "usize"], result: "isize" },
   close: { parameters: ["i32"], result: "i32" },
   poll: { parameters: ["buffer", "u64", "i32"], result: "i32", nonblocking: true },
+  poll_now: { name: "poll", parameters: ["buffer", "u64", "i32"], result: "i32" },
   waitpid: { parameters: ["i32", "buffer", "i32"], result: "i32" },
   waitid: { parameters: ["i32", "i32", "buffer", "i32"], result: "i32" },
   kill: { parameters: ["i32", "i32"], result: "i32" },

@@ -1,0 +1,156 @@
+/**
+ * Runs the server once main.ts has read the command line: probes the
+ * machine, binds the workspace with its services, and serves MCP over stdio
+ * or Streamable HTTP. main.ts imports this module lazily, so `--version`
+ * and `--help` never load it and a stdio client's initialize is answered
+ * while it loads.
+ *
+ * @example
+ * const { serveHttp } = await import("./src/serve.ts");
+ * await serveHttp(config, Deno.cwd(), null);
+ */
+import { type Config, UsageError } from "./config.ts";
+import { probeFacts } from "./services.ts";
+import { createMcpServer, type Runtime } from "./server.ts";
+import { LineTransport } from "./transport/stdio.ts";
+import type { FdInput } from "./transport/fd_input.ts";
+import { SERVER_NAME } from "./version.ts";
+import { AuthSetupError, loadAuthToken } from "./http/auth.ts";
+import { type Bound, openChoice, type OpenOptions, withServices, WorkspaceBinding } from "./session/binding.ts";
+import type { Pinned, Refusal } from "./session/pin.ts";
+import type { HandoffState } from "./session/handoff.ts";
+import type { EarlyStart } from "./session/early_initialize.ts";
+import { chooseWorkspaceLate } from "./session/late_workspace.ts";
+import { watchRootChanges } from "./session/roots.ts";
+import { launchWorkspace, PROJECT_DIR_ENV, type WorkspaceChoice } from "./workspace/resolve.ts";
+
+/** Runs `shutdown` once, on the first SIGINT or SIGTERM. */
+function onTerminate(shutdown: () => Promise<void>): void {
+  // Windows delivers only SIGINT and SIGBREAK to Deno.
+  const signals: Deno.Signal[] = Deno.build.os === "windows" ? ["SIGINT", "SIGBREAK"] : ["SIGINT", "SIGTERM"];
+  for (const signal of signals) Deno.addSignalListener(signal, () => void shutdown());
+}
+
+/** Settles `binding`; without a workspace the server keeps no write grant at all. */
+async function settle(binding: WorkspaceBinding, outcome: Bound | Refusal): Promise<Bound | Refusal> {
+  binding.settle(outcome);
+  if (!("workspace" in outcome)) {
+    console.error(`${SERVER_NAME}: no workspace: ${outcome.reason}`);
+    await Deno.permissions.revoke({ name: "write" });
+  }
+  return outcome;
+}
+
+/** What main.ts has settled before a stdio session starts. */
+export interface StdioStart {
+  config: Config;
+  /** The session a previous process handed over, or null. */
+  handoff: HandoffState | null;
+  /** The workspace the command line, CLAUDE_PROJECT_DIR or a hand-off fixed, pinned or refused; null when late. */
+  pinned: Pinned | Refusal | null;
+  /** The working directory, when the client's roots may still decide the workspace. */
+  fallback: WorkspaceChoice | null;
+  /** Real paths: the home directory (or null) and the directory this process started in. */
+  home: string | null;
+  startDir: string;
+  launchCwd: string;
+  /** stdin, which a hand-off pauses. */
+  input: FdInput;
+  /** The first line, answered when it was a plain initialize, and the input to read from its first byte. */
+  early: Promise<EarlyStart>;
+}
+
+/**
+ * Serves one MCP session over stdin and stdout.
+ *
+ * @example
+ * await serveStdio({ config, handoff: null, pinned, fallback: null, home, startDir, launchCwd, input, early });
+ */
+export async function serveStdio(start: StdioStart): Promise<void> {
+  const { config, handoff } = start;
+  const facts = await probeFacts();
+  const binding = new WorkspaceBinding();
+  if (start.pinned) await settle(binding, await withServices(start.pinned, config, facts));
+  const runtime: Runtime = { config, facts, binding };
+  let closing = false;
+  const shutdown = async () => {
+    if (closing) return;
+    closing = true;
+    await binding.close();
+    Deno.exit(0);
+  };
+  onTerminate(shutdown);
+  const server = createMcpServer(runtime, "stdio", { restored: handoff?.session });
+  // Chain, do not replace: createMcpServer's own close handling releases the session's commands.
+  const closeSession = server.onclose;
+  server.onclose = () => {
+    closeSession?.();
+    void shutdown();
+  };
+  const bound = binding.bound;
+  if (handoff?.session.roots && bound) watchRootChanges(server, handoff.session.roots, bound.choice.dir);
+  const early = await start.early;
+  const transport = new LineTransport(early.input, Deno.stdout.writable);
+  if (early.answered !== null) transport.skipAnswer(early.answered);
+  if (binding.pending && start.fallback) {
+    const { fallback, home, startDir, launchCwd, input } = start;
+    const options: OpenOptions = { config, facts, home };
+    const bind = async (choice: WorkspaceChoice) => await settle(binding, await openChoice(choice, options));
+    chooseWorkspaceLate({ server, binding, fallback, startDir, home, launchCwd, input, transport, bind });
+  }
+  await server.connect(transport);
+}
+
+/**
+ * Serves MCP Streamable HTTP at `config.http`; one process, one workspace, many sessions. `home` is the real
+ * path of the home directory, or null. Throws UsageError when the token or the workspace on the command line
+ * cannot be used.
+ *
+ * @example
+ * await serveHttp(config, Deno.cwd(), "/home/u");
+ */
+export async function serveHttp(config: Config, launchCwd: string, home: string | null): Promise<void> {
+  let token: string | null;
+  try {
+    token = await loadAuthToken(config, launchCwd);
+  } catch (error) {
+    if (error instanceof AuthSetupError) throw new UsageError(error.message);
+    throw error;
+  }
+  const facts = await probeFacts();
+  const options: OpenOptions = { config, facts, home };
+  const binding = new WorkspaceBinding();
+  const plan = launchWorkspace({ flag: config.workspace, projectDir: Deno.env.get(PROJECT_DIR_ENV), cwd: launchCwd });
+  // One process serves every HTTP session: no roots.
+  const choice = plan.kind === "fixed" ? plan.choice : plan.fallback;
+  const outcome = await openChoice(choice, options);
+  if (!("workspace" in outcome) && choice.source === "flag") throw new UsageError(outcome.reason);
+  await settle(binding, outcome);
+  const runtime: Runtime = { config, facts, binding };
+  // Loaded only here: stdio servers never pay for the HTTP transport's modules.
+  const { endpointUrl, serveHttp: listen } = await import("./http/serve.ts");
+  let http;
+  try {
+    http = await listen({
+      address: config.http!,
+      token,
+      config,
+      openSession: () => createMcpServer(runtime, "http"),
+    });
+  } catch (error) {
+    console.error(`${SERVER_NAME}: cannot listen on ${endpointUrl(config.http!)}: ${(error as Error).message}`);
+    await binding.close();
+    Deno.exit(1);
+  }
+  console.error(
+    `${SERVER_NAME}: serving MCP Streamable HTTP at ${http.url} (${token === null ? "no auth" : "bearer auth"})`,
+  );
+  let closing = false;
+  onTerminate(async () => {
+    if (closing) return;
+    closing = true;
+    await http.shutdown();
+    await binding.close();
+    Deno.exit(0);
+  });
+}
