@@ -25,6 +25,17 @@ function exitWithUsage(message: string): never {
   Deno.exit(2);
 }
 
+/**
+ * The server (src/serve.ts), imported by a computed specifier: Deno builds the module graph of a literal `import()`
+ * before main.ts runs (18 ms, paid by `--version` and before the early initialize answer too), and `deno compile`
+ * does not follow a computed one: build.ts includes this module explicitly.
+ */
+export const SERVER_MODULE: URL = new URL("./src/serve.ts", import.meta.url);
+
+async function loadServer(): Promise<typeof import("./src/serve.ts")> {
+  return await import(SERVER_MODULE.href);
+}
+
 async function realPathOrNull(dir: string | undefined): Promise<string | null> {
   return dir ? await Deno.realPath(dir).catch(() => null) : null;
 }
@@ -42,21 +53,9 @@ async function main(args: string[]): Promise<void> {
     return;
   }
   const config = parsed.config;
-  if (parsed.kind === "card") {
-    const [{ serverCard }, { endpointUrl }] = await Promise.all([
-      import("./src/card/server_card.ts"),
-      import("./src/http/serve.ts"),
-    ]);
-    console.log(
-      JSON.stringify(serverCard(config, config.http ? { url: endpointUrl(config.http) } : undefined), null, 2),
-    );
-    return;
-  }
+  if (parsed.kind === "card") return (await loadServer()).printServerCard(config);
   const home = await realPathOrNull(Deno.env.get("HOME"));
-  if (config.http) {
-    const { serveHttp } = await import("./src/serve.ts");
-    return await serveHttp(config, launch.cwd, home);
-  }
+  if (config.http) return await (await loadServer()).serveHttp(config, launch.cwd, home);
 
   const handoff = await takeHandoff();
   const plan = handoff
@@ -83,7 +82,7 @@ async function main(args: string[]): Promise<void> {
   // Evaluating the server's modules holds the thread for ~150 ms: when the first line is already there (clients
   // send initialize as soon as they spawn), answer it first; otherwise load while it is awaited.
   if (!handoff && input.ready()) await early;
-  const { serveStdio } = await import("./src/serve.ts");
+  const { serveStdio } = await loadServer();
   await serveStdio({
     config,
     handoff,

@@ -1,9 +1,9 @@
 /**
  * Runs the server once main.ts has read the command line: probes the
  * machine, binds the workspace with its services, and serves MCP over stdio
- * or Streamable HTTP. main.ts imports this module lazily, so `--version`
- * and `--help` never load it and a stdio client's initialize is answered
- * while it loads.
+ * or Streamable HTTP (or prints the server card). main.ts imports this
+ * module lazily, so `--version` and `--help` never load it and a stdio
+ * client's initialize is answered before it loads.
  *
  * @example
  * const { serveHttp } = await import("./src/serve.ts");
@@ -15,6 +15,7 @@ import { createMcpServer, type Runtime } from "./server.ts";
 import { LineTransport } from "./transport/stdio.ts";
 import type { FdInput } from "./transport/fd_input.ts";
 import { SERVER_NAME } from "./version.ts";
+import { serverCard } from "./card/server_card.ts";
 import { AuthSetupError, loadAuthToken } from "./http/auth.ts";
 import { type Bound, openChoice, type OpenOptions, withServices, WorkspaceBinding } from "./session/binding.ts";
 import type { Pinned, Refusal } from "./session/pin.ts";
@@ -99,6 +100,17 @@ export async function serveStdio(start: StdioStart): Promise<void> {
     chooseWorkspaceLate({ server, binding, fallback, startDir, home, launchCwd, input, transport, bind });
   }
   await server.connect(transport);
+}
+
+/**
+ * Prints the server card for this configuration (`--print-server-card`).
+ *
+ * @example
+ * await printServerCard(config);
+ */
+export async function printServerCard(config: Config): Promise<void> {
+  const { endpointUrl } = await import("./http/serve.ts");
+  console.log(JSON.stringify(serverCard(config, config.http ? { url: endpointUrl(config.http) } : undefined), null, 2));
 }
 
 /**

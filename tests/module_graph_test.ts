@@ -2,9 +2,10 @@
  * The shape of the module graph that start-up time depends on (measured in
  * bench/startup_bench.ts; docs/runtime-contract.md#start-up says where the
  * time goes), from `deno info --json`:
- * - main.ts's static imports (what `--version`, `--help` and the early
- *   initialize answer load) reach no npm package and stay a handful of
- *   modules; the server comes in through one dynamic import;
+ * - main.ts's imports (what `--version`, `--help` and the early initialize
+ *   answer load) reach no npm package and stay a handful of modules, and
+ *   no literal `import()` makes Deno build the server's graph up front: the
+ *   server comes in by a computed specifier;
  * - only a few funnel modules import npm specifiers: Deno 2.9.6 re-checks
  *   the node_modules set-up for each local module that does (about 3 ms
  *   each, while it builds the graph before anything runs).
@@ -16,7 +17,6 @@ const ROOT = new URL("..", import.meta.url);
 interface Dependency {
   specifier: string;
   code?: { specifier: string };
-  isDynamic?: boolean;
 }
 interface Graph {
   modules: { specifier: string; dependencies?: Dependency[] }[];
@@ -34,24 +34,24 @@ async function graphOf(entry: string): Promise<Graph> {
 
 const local = (specifier: string) => specifier.replace(ROOT.href, "");
 
-/** The modules `entry` loads before it runs: code imports, followed, dynamic ones and type-only ones left out. */
-function staticClosure(graph: Graph, entry: string): string[] {
+/** The modules Deno loads before `entry` runs: code imports, literal dynamic ones included, type-only ones not. */
+function loadedUpFront(graph: Graph, entry: string): string[] {
   const byName = new Map(graph.modules.map((module) => [module.specifier, module]));
   const seen = new Set<string>();
   const visit = (specifier: string) => {
     if (seen.has(specifier)) return;
     seen.add(specifier);
     for (const dependency of byName.get(specifier)?.dependencies ?? []) {
-      if (dependency.code && !dependency.isDynamic) visit(dependency.code.specifier);
+      if (dependency.code) visit(dependency.code.specifier);
     }
   };
   visit(new URL(entry, ROOT).href);
   return [...seen].map(local).sort();
 }
 
-Deno.test("module graph: main.ts loads no npm package and few modules before it runs; the server is imported later", async () => {
+Deno.test("module graph: main.ts loads no npm package and few modules before it runs; the server comes later", async () => {
   const graph = await graphOf("main.ts");
-  const loaded = staticClosure(graph, "main.ts");
+  const loaded = loadedUpFront(graph, "main.ts");
   assertEquals(loaded.filter((specifier) => !specifier.startsWith("src/") && !specifier.startsWith("node:")), [
     "deno.json",
     "main.ts",
