@@ -39,8 +39,15 @@ export interface ReadLinesOptions {
   limit: number;
   /** Maximum bytes of text returned. */
   maxBytes: number;
-  /** Absolute byte position to start at (from a previous `next_byte_offset`); its line number is counted. */
+  /** Absolute byte position to start at (from a previous `next_byte_offset`). */
   byteOffset?: number;
+  /**
+   * The number of the line `byteOffset` is in, as the previous page's `next_offset` gave it: the read then
+   * starts at `byteOffset` at once (O(page) deep in a large file). Without it the lines before `byteOffset`
+   * are counted from the start of the file. It is taken as given: it decides the line numbers reported,
+   * never which bytes are read.
+   */
+  lineAtByte?: number;
   /** Bound on the characters of the whole page's JSON (the result ceiling less the envelope). */
   maxChars?: number;
 }
@@ -58,7 +65,11 @@ export interface ReadLinesResult {
   has_more: boolean;
   /** The line to pass as `offset` for the next page; null at the end of the file. */
   next_offset: number | null;
-  /** Set when the last returned line was cut at `maxBytes`: pass it as `byte_offset` to resume inside that line. */
+  /**
+   * Where the next page starts: the first byte of line `next_offset`, or inside it when the last returned line
+   * was cut at `maxBytes`. Passed back as `byteOffset` with `next_offset` as `lineAtByte`, the next page
+   * costs O(page) wherever it is in the file; null at the end of the file.
+   */
   next_byte_offset: number | null;
   /** Bytes read from disk for this page. */
   bytes_read: number;
@@ -116,9 +127,18 @@ async function readOpenLines(
   /** File position of buffer[0]. */
   let base = 0;
   let bom = false;
+  // A known line at a known byte: nothing before it is read but the first three bytes (the BOM).
+  const jump = byteOffset !== undefined && options.lineAtByte !== undefined && byteOffset > 0 && byteOffset < size;
+  if (jump) {
+    const head = buffer.subarray(0, BOM.length);
+    const n = await readAt(fd, head, 0);
+    bytesRead += n;
+    bom = n === BOM.length && BOM.every((byte, k) => head[k] === byte);
+    base = byteOffset;
+  }
 
   // Skip phase: count lines until the range starts.
-  let line = 1;
+  let line = jump ? options.lineAtByte! : 1;
   let lastByte = -1;
   let startPos = -1; // absolute position where the returned text starts
   let chunk = new Uint8Array(0);
@@ -132,7 +152,7 @@ async function readOpenLines(
       bytesRead += n;
       chunk = buffer.subarray(0, n);
       i = 0;
-      if (base === 0 && n >= 3 && chunk[0] === BOM[0] && chunk[1] === BOM[1] && chunk[2] === BOM[2]) {
+      if (!jump && base === 0 && n >= 3 && chunk[0] === BOM[0] && chunk[1] === BOM[1] && chunk[2] === BOM[2]) {
         bom = true;
         if (byteOffset === undefined) i = 3;
       }
@@ -249,7 +269,7 @@ async function readOpenLines(
       lines_returned: lines,
       has_more: hasMore,
       next_offset: hasMore ? (cutLine ? line : line + lines) : null,
-      next_byte_offset: hasMore && cutLine ? endPos : null,
+      next_byte_offset: hasMore ? endPos : null,
       bytes_read: bytesRead,
       file_size: size,
       newline: lf + crlf === 0 ? "none" : lf === 0 ? "crlf" : crlf === 0 ? "lf" : "mixed",
