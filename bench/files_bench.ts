@@ -423,6 +423,50 @@ async function readRows(server: McpProcess, peer: McpProcess, big: string, small
   }
 }
 
+/**
+ * read_file paged at its default page size from line `from` until `lines` lines have come back, each call the
+ * continuation the previous page gave: with its byte position (`next_byte_offset` with `next_offset`), or, as a
+ * client that ignores it would, by line alone (every page then counts lines from the start of the file).
+ */
+async function pagedRead(server: McpProcess, file: string, from: number, lines: number, byByte: boolean) {
+  let next: Record<string, unknown> = { offset: from };
+  let read = 0;
+  while (read < lines) {
+    const result = await server.call("read_file", { path: file, limit: lines - read, ...next });
+    if (result.isError) throw new Error(JSON.stringify(result.structured));
+    const page = result.structured as { lines_returned: number; next_offset: number; next_byte_offset: number };
+    read += page.lines_returned;
+    next = byByte
+      ? { offset: page.next_offset, byte_offset: page.next_byte_offset }
+      : { offset: page.next_offset };
+  }
+}
+
+/** Paged reads against the raw tool reading the same lines (`head`, `sed -n`), in the same rounds. */
+async function pagedReadRows(server: McpProcess, dir: string, big: string) {
+  const name = path.basename(big);
+  const raw = (args: string[]) => async () => {
+    const out = await new Deno.Command(args[0], { args: args.slice(1), cwd: dir, stdout: "piped" }).output();
+    if (!out.success) throw new Error(`${args.join(" ")} failed`);
+  };
+  const cases: [string, number, string[]][] = [
+    ["lines 1-2000", 1, ["head", "-n", "2000", name]],
+    ["lines 5,000,000-5,002,000", 5_000_000, ["sed", "-n", "5000000,5001999p;5002000q", name]],
+  ];
+  for (const [label, from, command] of cases) {
+    const [ours, baseline] = await compare(() => pagedRead(server, name, from, 2000, true), raw(command));
+    addTimed(
+      `read_file ${label} of the big file, paged by the tool's own continuation (default page)`,
+      ours,
+      `\`${command.slice(0, -1).join(" ")}\``,
+      baseline,
+      from === 1 ? "≤ 2×" : "≤ 1.5×",
+    );
+    const [byLine] = await compare(() => pagedRead(server, name, from, 2000, false), () => Promise.resolve());
+    addTimed(`read_file ${label} of the big file, paged by offset alone`, byLine, "the same by byte", ours, "");
+  }
+}
+
 async function peerSearchRow(server: McpProcess, peer: McpProcess, root: string) {
   const ours = () =>
     server.call("list_files", { glob: "**/*.md", respect_gitignore: false, include_hidden: true, limit: 100000 });
@@ -488,6 +532,7 @@ await rawRg(["--no-ignore", "--hidden", "-c", "warm-cache-nothing-matches", "--"
   const server = await startWorkcell(DATA);
   const peer = await startPeer(peerMain, DATA);
   await readRows(server, peer, big, small);
+  await pagedReadRows(server, DATA, big);
   await peer.close();
   await server.close();
 }

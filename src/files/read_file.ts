@@ -1,6 +1,6 @@
 /**
  * Streaming, bounded reads of a UTF-8 text file by line range. The file is
- * read in growing chunks (64 KiB doubling to 1 MiB) through one reused buffer: lines before the range are
+ * read in growing chunks (64 KiB doubling to 1 MiB, the buffer growing with them): lines before the range are
  * only counted, reading stops at the end of the range, and what is kept is
  * at most `maxBytes`, so memory stays flat whatever the file's size.
  *
@@ -19,7 +19,7 @@ import { charBoundary, firstInvalidUtf8 } from "./utf8.ts";
 import { fitLines, jsonChars, jsonStringChars } from "../paging/budget.ts";
 import { closeFd } from "../os/fd.ts";
 
-/** Largest read from disk (one buffer of this size, reused). */
+/** Largest read from disk (the buffer grows to this size, then is reused). */
 export const READ_CHUNK_BYTES = 1024 * 1024;
 /** The first read; each next one doubles up to READ_CHUNK_BYTES, so small ranges read little past their end. */
 export const FIRST_READ_BYTES = 64 * 1024;
@@ -121,7 +121,8 @@ async function readOpenLines(
   if (byteOffset !== undefined && byteOffset > size) {
     throw invalidByteOffset(byteOffset, `is past the end of the file (${size} bytes)`);
   }
-  const buffer = new Uint8Array(READ_CHUNK_BYTES);
+  // Grown with the reads (a 1 MiB buffer zeroed for every small file cost more than reading it).
+  let buffer = new Uint8Array(FIRST_READ_BYTES);
   let want = FIRST_READ_BYTES;
   let bytesRead = 0;
   /** File position of buffer[0]. */
@@ -146,6 +147,7 @@ async function readOpenLines(
   while (startPos < 0) {
     if (i >= chunk.length) {
       base += chunk.length;
+      if (buffer.length < want) buffer = new Uint8Array(want);
       const n = await readAt(fd, buffer.subarray(0, want), base);
       want = Math.min(READ_CHUNK_BYTES, want * 2);
       if (n === 0) break;
@@ -199,9 +201,17 @@ async function readOpenLines(
   let truncatedBy: ReadLinesResult["truncated_by"] = null;
   let endPos = -1; // absolute position after the returned text
   let cutLine = false;
+  // Kept bytes of the current chunk are copied once per chunk, not line by line: from `from` to `i`.
+  let from = i;
+  const flush = () => {
+    if (i > from) parts.push(chunk.slice(from, i));
+    from = i;
+  };
   while (endPos < 0) {
     if (i >= chunk.length) {
+      flush();
       base += chunk.length;
+      if (buffer.length < want) buffer = new Uint8Array(want);
       const n = await readAt(fd, buffer.subarray(0, want), base);
       want = Math.min(READ_CHUNK_BYTES, want * 2);
       if (n === 0) {
@@ -212,11 +222,12 @@ async function readOpenLines(
       }
       bytesRead += n;
       chunk = buffer.subarray(0, n);
-      i = 0;
+      i = from = 0;
     }
     const at = chunk.indexOf(LF, i);
     const segmentEnd = at < 0 ? chunk.length : at + 1;
     if (kept + segmentEnd - i > maxBytes) {
+      flush();
       truncatedBy = maxBytes < options.maxBytes ? "result_size" : "bytes";
       if (lines > 0) {
         endPos = startPos + committed;
@@ -236,7 +247,6 @@ async function readOpenLines(
       }
       break;
     }
-    parts.push(chunk.slice(i, segmentEnd));
     kept += segmentEnd - i;
     if (at >= 0) {
       lines++;
@@ -248,6 +258,7 @@ async function readOpenLines(
     }
     i = segmentEnd;
   }
+  flush();
   const bytes = concat(parts, committed);
   const invalid = firstInvalidUtf8(bytes);
   if (invalid >= 0) {
