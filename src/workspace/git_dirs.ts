@@ -20,19 +20,12 @@
  */
 import * as path from "node:path";
 import { isInside } from "./confine.ts";
+import { lstatPath } from "../os/fs_at.ts";
 
 /** Directories the search looks into, at most (a bound on its cost in a huge tree). */
 export const GIT_DIR_SEARCH_MAX_DIRS = 2_000;
 /** How deep below the workspace root the search looks for nested repositories. */
 export const GIT_DIR_SEARCH_MAX_DEPTH = 4;
-
-function lstatOrNull(p: string): Deno.FileInfo | null {
-  try {
-    return Deno.lstatSync(p);
-  } catch {
-    return null;
-  }
-}
 
 /**
  * Whether `dir` is a git dir as git's own test has it: a HEAD file, and
@@ -40,10 +33,11 @@ function lstatOrNull(p: string): Deno.FileInfo | null {
  * worktree's git dir). A symlinked HEAD counts, as in old repositories.
  */
 export function looksLikeGitDir(dir: string): boolean {
-  const head = lstatOrNull(path.join(dir, "HEAD"));
-  if (head === null || !(head.isFile || head.isSymlink)) return false;
+  // Asked for every command and on every path component of a workdir: lstat without building errors.
+  const head = lstatPath(path.join(dir, "HEAD"));
+  if (head === null || !(head.kind === "file" || head.kind === "symlink")) return false;
   const common = commonDirOf(dir) ?? dir;
-  return ["objects", "refs"].every((name) => lstatOrNull(path.join(common, name))?.isDirectory === true);
+  return ["objects", "refs"].every((name) => lstatPath(path.join(common, name))?.kind === "dir");
 }
 
 /** Largest `.git` file read (a `gitdir:` line is short; anything bigger is not one). */
@@ -91,15 +85,15 @@ function realInside(root: string, p: string): string | null {
 export function gitDirsAt(root: string, dir: string): string[] {
   if (looksLikeGitDir(dir)) return [dir];
   const dotGit = path.join(dir, ".git");
-  const info = lstatOrNull(dotGit);
+  const info = lstatPath(dotGit);
   if (info === null) return [];
-  if (info.isDirectory) return [dotGit];
+  if (info.kind === "dir") return [dotGit];
   const found = new Set<string>();
   let gitDir: string | null = null;
-  if (info.isFile) {
+  if (info.kind === "file") {
     found.add(dotGit);
     gitDir = gitFileTarget(dotGit);
-  } else if (info.isSymlink) {
+  } else if (info.kind === "symlink") {
     gitDir = dotGit;
   }
   const real = gitDir === null ? null : realInside(root, gitDir);
