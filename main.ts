@@ -17,6 +17,7 @@ import { pinChoice, type Pinned, type Refusal } from "./src/session/pin.ts";
 import { answerInitializeEarly, type EarlyStart } from "./src/session/early_initialize.ts";
 import { serverInstructions } from "./src/instructions.ts";
 import { FdInput } from "./src/transport/fd_input.ts";
+import { Termination } from "./src/termination.ts";
 import { launchWorkspace, PROJECT_DIR_ENV } from "./src/workspace/resolve.ts";
 
 function exitWithUsage(message: string): never {
@@ -55,7 +56,8 @@ async function main(args: string[]): Promise<void> {
   const config = parsed.config;
   if (parsed.kind === "card") return (await loadServer()).printServerCard(config);
   const home = await realPathOrNull(Deno.env.get("HOME"));
-  if (config.http) return await (await loadServer()).serveHttp(config, launch.cwd, home);
+  const termination = new Termination();
+  if (config.http) return await (await loadServer()).serveHttp(config, launch.cwd, home, termination);
 
   const handoff = await takeHandoff();
   const plan = handoff
@@ -93,6 +95,7 @@ async function main(args: string[]): Promise<void> {
     launchCwd: launch.cwd,
     input,
     early,
+    termination,
   });
 }
 

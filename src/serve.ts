@@ -7,7 +7,7 @@
  *
  * @example
  * const { serveHttp } = await import("./src/serve.ts");
- * await serveHttp(config, Deno.cwd(), null);
+ * await serveHttp(config, Deno.cwd(), null, new Termination());
  */
 import { type Config, UsageError } from "./config.ts";
 import { probeFacts } from "./services.ts";
@@ -21,16 +21,10 @@ import { type Bound, openChoice, type OpenOptions, withServices, WorkspaceBindin
 import type { Pinned, Refusal } from "./session/pin.ts";
 import type { HandoffState } from "./session/handoff.ts";
 import type { EarlyStart } from "./session/early_initialize.ts";
+import type { Termination } from "./termination.ts";
 import { chooseWorkspaceLate } from "./session/late_workspace.ts";
 import { watchRootChanges } from "./session/roots.ts";
 import { launchWorkspace, PROJECT_DIR_ENV, type WorkspaceChoice } from "./workspace/resolve.ts";
-
-/** Runs `shutdown` once, on the first SIGINT or SIGTERM. */
-function onTerminate(shutdown: () => Promise<void>): void {
-  // Windows delivers only SIGINT and SIGBREAK to Deno.
-  const signals: Deno.Signal[] = Deno.build.os === "windows" ? ["SIGINT", "SIGBREAK"] : ["SIGINT", "SIGTERM"];
-  for (const signal of signals) Deno.addSignalListener(signal, () => void shutdown());
-}
 
 /** Settles `binding`; without a workspace the server keeps no write grant at all. */
 async function settle(binding: WorkspaceBinding, outcome: Bound | Refusal): Promise<Bound | Refusal> {
@@ -59,13 +53,15 @@ export interface StdioStart {
   input: FdInput;
   /** The first line, answered when it was a plain initialize, and the input to read from its first byte. */
   early: Promise<EarlyStart>;
+  /** The signals, listened for since start-up: the session's shutdown is set here. */
+  termination: Termination;
 }
 
 /**
  * Serves one MCP session over stdin and stdout.
  *
  * @example
- * await serveStdio({ config, handoff: null, pinned, fallback: null, home, startDir, launchCwd, input, early });
+ * await serveStdio({ config, handoff: null, pinned, fallback: null, home, startDir, launchCwd, input, early, termination });
  */
 export async function serveStdio(start: StdioStart): Promise<void> {
   const { config, handoff } = start;
@@ -73,20 +69,17 @@ export async function serveStdio(start: StdioStart): Promise<void> {
   const binding = new WorkspaceBinding();
   if (start.pinned) await settle(binding, await withServices(start.pinned, config, facts));
   const runtime: Runtime = { config, facts, binding };
-  let closing = false;
-  const shutdown = async () => {
-    if (closing) return;
-    closing = true;
+  const { termination } = start;
+  termination.set(async () => {
     await binding.close();
     Deno.exit(0);
-  };
-  onTerminate(shutdown);
+  });
   const server = createMcpServer(runtime, "stdio", { restored: handoff?.session });
   // Chain, do not replace: createMcpServer's own close handling releases the session's commands.
   const closeSession = server.onclose;
   server.onclose = () => {
     closeSession?.();
-    void shutdown();
+    void termination.run();
   };
   const bound = binding.bound;
   if (handoff?.session.roots && bound) watchRootChanges(server, handoff.session.roots, bound.choice.dir);
@@ -119,9 +112,14 @@ export async function printServerCard(config: Config): Promise<void> {
  * cannot be used.
  *
  * @example
- * await serveHttp(config, Deno.cwd(), "/home/u");
+ * await serveHttp(config, Deno.cwd(), "/home/u", new Termination());
  */
-export async function serveHttp(config: Config, launchCwd: string, home: string | null): Promise<void> {
+export async function serveHttp(
+  config: Config,
+  launchCwd: string,
+  home: string | null,
+  termination: Termination,
+): Promise<void> {
   let token: string | null;
   try {
     token = await loadAuthToken(config, launchCwd);
@@ -157,10 +155,7 @@ export async function serveHttp(config: Config, launchCwd: string, home: string 
   console.error(
     `${SERVER_NAME}: serving MCP Streamable HTTP at ${http.url} (${token === null ? "no auth" : "bearer auth"})`,
   );
-  let closing = false;
-  onTerminate(async () => {
-    if (closing) return;
-    closing = true;
+  termination.set(async () => {
     await http.shutdown();
     await binding.close();
     Deno.exit(0);
