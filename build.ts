@@ -15,7 +15,8 @@
  *   from a memfd, never written into the workspace (src/os/executable.ts).
  * - Workers: every `*_worker.ts` under src/ is passed with `--include`, since
  *   `deno compile` does not follow `new Worker(...)`; so is the icon that
- *   serverInfo carries inline (src/metadata.ts).
+ *   serverInfo carries inline (src/metadata.ts), and the server itself,
+ *   which main.ts imports by a computed specifier (main.ts SERVER_MODULE).
  * - denort: `deno compile` needs Deno's `denort` runtime for the target. It
  *   is taken from DENORT_BIN, or from DENO_DIR's download cache; otherwise the
  *   build stops with one message saying how to supply it.
@@ -29,6 +30,7 @@ import { EMBEDDED_RIPGREP_DIR, RIPGREP_FILE_NAME } from "./src/search/ripgrep_bi
 import { sha256Hex } from "./src/os/executable.ts";
 import { ICON_FILE } from "./src/metadata.ts";
 import manifest from "./deno.json" with { type: "json" };
+import { SERVER_MODULE } from "./main.ts";
 
 /** A `deno compile --target` and the ripgrep platform package for it. */
 export interface BuildTarget {
@@ -94,6 +96,8 @@ export function compileArgs(target: string): string[] {
     ...workerModules().flatMap((worker) => ["--include", worker]),
     "--include",
     ICON_FILE.pathname,
+    "--include",
+    SERVER_MODULE.pathname,
     "--target",
     target,
     "--output",

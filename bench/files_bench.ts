@@ -359,31 +359,36 @@ async function listRows(server: McpProcess, label: string, target: string, hidde
   addTimed(`list_files glob **/*.ts, ${label}`, ourGlob, "rg --files -t", rgGlob, "≤ 1.3×");
 }
 
-async function readRows(server: McpProcess, peer: McpProcess, big: string, small: string) {
-  const ours = async (file: string, offset: number) => {
-    await resetPeak(server.pid);
-    const before = await rssKiB(server.pid);
-    const start = performance.now();
-    const result = await server.call("read_file", {
-      path: path.basename(file),
-      offset,
-      limit: 2000,
-      max_bytes: 1048576,
-    });
-    const elapsed = performance.now() - start;
-    if (result.isError || result.structured.lines_returned !== 2000) throw new Error(JSON.stringify(result.structured));
-    const after = await rssKiB(server.pid);
-    return { elapsed, rss: before.rss, peak: after.peak };
-  };
-  const theirs = async (file: string) => {
-    await resetPeak(peer.pid);
-    const before = await rssKiB(peer.pid);
-    const start = performance.now();
-    const result = await peer.call("read_text_file", { path: file, head: 2000 });
-    const elapsed = performance.now() - start;
+/**
+ * read_file paged at its default page size from line `from` until `lines` lines have come back, each call the
+ * continuation the previous page gave: with its byte position (`next_byte_offset` with `next_offset`), or, as a
+ * client that ignores it would, by line alone (every page then counts lines from the start of the file).
+ */
+async function pagedRead(server: McpProcess, file: string, from: number, lines: number, byByte: boolean) {
+  let next: Record<string, unknown> = { offset: from };
+  let read = 0;
+  while (read < lines) {
+    const result = await server.call("read_file", { path: file, limit: lines - read, ...next });
     if (result.isError) throw new Error(JSON.stringify(result.structured));
-    const after = await rssKiB(peer.pid);
-    return { elapsed, rss: before.rss, peak: after.peak };
+    const page = result.structured as { lines_returned: number; next_offset: number; next_byte_offset: number };
+    read += page.lines_returned;
+    next = byByte ? { offset: page.next_offset, byte_offset: page.next_byte_offset } : { offset: page.next_offset };
+  }
+}
+
+/**
+ * 2,000 lines read by read_file's own continuation (pages of its default size, as bounded by the result ceiling)
+ * against the raw tool reading the same lines (`head`, `sed -n`) and, from the start, the reference filesystem
+ * server's one `read_text_file head` call; the peak RSS of both servers; and the same pages by line alone.
+ */
+async function readRows(server: McpProcess, peer: McpProcess, dir: string, big: string, small: string) {
+  const measured = async (pid: number, fn: () => Promise<unknown>) => {
+    await resetPeak(pid);
+    const before = await rssKiB(pid);
+    const start = performance.now();
+    await fn();
+    const elapsed = performance.now() - start;
+    return { elapsed, rss: before.rss, peak: (await rssKiB(pid)).peak };
   };
   const repeat = async (fn: () => Promise<{ elapsed: number; rss: number; peak: number }>) => {
     await fn();
@@ -395,31 +400,54 @@ async function readRows(server: McpProcess, peer: McpProcess, big: string, small
       peak: Math.max(...runs.map((run) => run.peak)),
     };
   };
-  const bigSize = (await Deno.stat(big)).size;
-  const smallSize = (await Deno.stat(small)).size;
+  const raw = (args: string[]) => async () => {
+    const out = await new Deno.Command(args[0], { args: args.slice(1), cwd: dir, stdout: "piped" }).output();
+    if (!out.success) throw new Error(`${args.join(" ")} failed`);
+  };
   const gb = (bytes: number) => `${(bytes / 1e9).toFixed(bytes < 1e8 ? 3 : 1)} GB`;
-  const cases: [string, string, number][] = [
-    [`lines 1-2000 of ${gb(smallSize)}`, small, 1],
-    [`lines 1-2000 of ${gb(bigSize)}`, big, 1],
-    [`lines 5,000,000-5,002,000 of ${gb(bigSize)}`, big, 5_000_000],
+  const cases: [string, string, number, string[]][] = [
+    [`lines 1-2000 of ${gb((await Deno.stat(small)).size)}`, small, 1, ["head", "-n", "2000"]],
+    [`lines 1-2000 of ${gb((await Deno.stat(big)).size)}`, big, 1, ["head", "-n", "2000"]],
+    [`lines 5,000,000-5,002,000 of ${gb((await Deno.stat(big)).size)}`, big, 5_000_000, [
+      "sed",
+      "-n",
+      "5000000,5001999p;5002000q",
+    ]],
   ];
-  for (const [label, file, offset] of cases) {
-    const result = await repeat(() => ours(file, offset));
-    let baseline = "n/a (no line offset)";
-    let ratio = "";
-    if (offset === 1) {
-      const peerResult = await repeat(() => theirs(file));
-      baseline = `server-filesystem read_text_file head ${ms(peerResult.elapsed)}, peak RSS ${mib(peerResult.peak)}`;
-      ratio = `${(result.elapsed / peerResult.elapsed).toFixed(2)}×`;
-    }
+  for (const [label, file, from, command] of cases) {
+    const name = path.basename(file);
+    const ours = () => pagedRead(server, name, from, 2000, true);
+    const result = await repeat(() => measured(server.pid, ours));
+    const [timed, rawTime] = await compare(ours, raw([...command, name]));
+    addTimed(
+      `read_file ${label}, paged by the tool's own continuation`,
+      timed,
+      `\`${command.join(" ")}\``,
+      rawTime,
+      from === 1 ? "≤ 2×" : "≤ 1.5×",
+    );
     rows.push({
-      what: `read_file ${label}`,
-      ours: `${ms(result.elapsed)}, peak RSS ${mib(result.peak)} (idle ${mib(result.rss)})`,
-      baseline,
-      ratio,
+      what: `read_file ${label}: memory`,
+      ours: `peak RSS ${mib(result.peak)} (idle ${mib(result.rss)})`,
+      baseline: "",
+      ratio: "",
       goal: "RSS flat in file size",
     });
-    log(`read_file ${label}: ${ms(result.elapsed)}, peak ${mib(result.peak)}`);
+    if (from === 1) {
+      const peerResult = await repeat(() =>
+        measured(peer.pid, () => peer.call("read_text_file", { path: file, head: 2000 }))
+      );
+      rows.push({
+        what: `read_file ${label} vs server-filesystem`,
+        ours: ms(result.elapsed),
+        baseline: `server-filesystem read_text_file head ${ms(peerResult.elapsed)}, peak RSS ${mib(peerResult.peak)}`,
+        ratio: `${(result.elapsed / peerResult.elapsed).toFixed(2)}×`,
+        goal: "below server-filesystem",
+      });
+    } else {
+      const [byLine] = await compare(() => pagedRead(server, name, from, 2000, false), () => Promise.resolve());
+      addTimed(`read_file ${label}, paged by offset alone`, byLine, "by its continuation", timed, "");
+    }
   }
 }
 
@@ -487,7 +515,7 @@ await rawRg(["--no-ignore", "--hidden", "-c", "warm-cache-nothing-matches", "--"
 {
   const server = await startWorkcell(DATA);
   const peer = await startPeer(peerMain, DATA);
-  await readRows(server, peer, big, small);
+  await readRows(server, peer, DATA, big, small);
   await peer.close();
   await server.close();
 }

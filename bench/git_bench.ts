@@ -1,6 +1,6 @@
 /**
- * `deno task bench git`: git_log on a 10,000-commit history and git_status
- * on a 100,000-file tree, against raw git with the same options in the
+ * `deno task bench git`: git_log on a 10,000-commit history, git_status and
+ * server_info (whose git context reads HEAD) on a 100,000-file tree, against raw git with the same options in the
  * same run, and against `@cyanheads/git-mcp-server` (when installed under
  * bench/.data/peers) on the same operations over the same SDK client.
  *
@@ -234,6 +234,21 @@ const peerServer = await peer();
     "--untracked-files=normal",
     "--ignore-submodules=dirty",
   ];
+  // server_info's git context names HEAD only: its floor is the two ref reads, raw; it used to run a full status.
+  await measure(
+    `server_info on the ${FILES}-file repository vs raw \`git symbolic-ref\` + \`git rev-parse\` (its git part)`,
+    () =>
+      Promise.all([
+        rawGit(TREE, ["symbolic-ref", "-q", "--short", "HEAD"]),
+        rawGit(TREE, ["rev-parse", "-q", "--verify", "HEAD^{commit}"]),
+      ]),
+    () => ours.call("server_info", {}),
+    null,
+    {
+      operation: `server_info on the ${FILES}-file repository vs ONE raw git status (what it ran before)`,
+      raw: () => rawGit(TREE, statusArgs),
+    },
+  );
   await measure(
     `git_status, ${FILES} files, clean`,
     () => rawGit(TREE, statusArgs),

@@ -178,4 +178,4 @@ ${
     : `Peer: ${peerFailure}.\n\n`
 }Peak RSS is the server process's VmHWM. The peer returns the file's own bytes as base64 and never decodes
 it; workcell decodes at 1/2 scale (JPEG DCT scaling), area-averages to 2048x1365 and re-encodes at quality 85,
-in a worker that is terminated after each view.`);
+in a worker that is terminated after each view (the next view's worker is started as soon as one ends).`);

@@ -12,15 +12,13 @@
  * await server.connect(new LineTransport(Deno.stdin.readable, Deno.stdout.writable));
  * ```
  */
-import { z } from "zod";
+import { z } from "./zod.ts";
 import {
   CallToolRequestSchema,
   type CallToolResult,
   InitializeRequestSchema,
-  LATEST_PROTOCOL_VERSION,
   ListToolsRequestSchema,
   Server,
-  SUPPORTED_PROTOCOL_VERSIONS,
   type Tool,
 } from "./sdk/mod.ts";
 import { advertisedTools, CATALOG } from "./catalog.ts";
@@ -28,6 +26,7 @@ import { fail, ok } from "./envelope.ts";
 import { ERROR_CODE_NAMES, ToolError } from "./errors.ts";
 import { serverInfo } from "./metadata.ts";
 import { serverInstructions } from "./instructions.ts";
+import { initializeResult, negotiateProtocolVersion, SERVER_CAPABILITIES } from "./session/initialize.ts";
 import type { Config } from "./config.ts";
 import type { RuntimeFacts } from "./services.ts";
 import type { WorkspaceBinding } from "./session/binding.ts";
@@ -194,10 +193,7 @@ export function createMcpServer(
     workspace: binding.bound?.workspace.root ?? null,
   });
 
-  const server = new Server(serverInfo(), {
-    capabilities: { tools: { listChanged: false } },
-    instructions: serverInstructions(config, binding.bound?.workspace.root ?? null),
-  });
+  const server = new Server(serverInfo(), { capabilities: SERVER_CAPABILITIES });
   sessions.set(server, session);
   // A session's commands die with its transport (chain, do not replace, this handler).
   server.onclose = () => {
@@ -205,16 +201,19 @@ export function createMcpServer(
     void binding.bound?.services.commands.release(sessionState.commandIds);
   };
 
-  // The SDK does not keep the negotiated version; record it as it negotiates it.
+  // The answer is ours (./session/initialize.ts, shared with the early answer on stdio); the SDK's own handler
+  // still runs, for the client's capabilities and version that elicitation and roots/list check.
   const initialize = (server as unknown as { _oninitialize(request: unknown): Promise<unknown> })._oninitialize
     .bind(server);
-  server.setRequestHandler(InitializeRequestSchema, (request) => {
+  const instructions = serverInstructions(config, binding.bound?.workspace.root ?? null);
+  server.setRequestHandler(InitializeRequestSchema, async (request) => {
     const requested = request.params.protocolVersion;
-    session.protocolVersion = SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION;
+    session.protocolVersion = negotiateProtocolVersion(requested);
     session.client = request.params.clientInfo;
     session.capabilities = request.params.capabilities;
     audit?.begin(auditBegin());
-    return initialize(request) as never;
+    await initialize(request);
+    return initializeResult(requested, instructions) as never;
   });
   if (restored) {
     // The SDK keeps the client's capabilities from initialize; the answer itself already went out.

@@ -16,6 +16,7 @@ import { Reactor } from "./os/reactor.ts";
 import { GitService } from "./git/service.ts";
 import { makeNonDumpable } from "./os/process.ts";
 import { SerialQueue } from "./image/serial.ts";
+import { ImageRenderer } from "./image/renderer.ts";
 import { RipgrepRunner } from "./search/ripgrep_runner.ts";
 import { probePrograms, type ProgramFacts } from "./exec/programs.ts";
 import { cString, libc } from "./os/libc.ts";
@@ -43,6 +44,8 @@ export interface Services {
   git: GitService;
   /** view_image decodes one image at a time through this, bounding its memory to one image. */
   imageQueue: SerialQueue;
+  /** The worker view_image renders large images in. */
+  imageRenderer: ImageRenderer;
   /** Runs rg for list_files and search_text, in its read-only sandbox. */
   ripgrepRunner: RipgrepRunner;
   /** Stops background work and children; called once at shutdown. */
@@ -109,6 +112,7 @@ export function createServices(config: Config, workspace: Workspace, facts: Runt
   });
   const commands = new CommandRegistry({ policy, tty: facts.tty, reactor });
   const ripgrepRunner = new RipgrepRunner({ rg: ripgrep, children, reactor });
+  const imageRenderer = new ImageRenderer();
   return {
     facts,
     workspaceWritable: isWritable(workspace.root),
@@ -116,8 +120,10 @@ export function createServices(config: Config, workspace: Workspace, facts: Runt
     policy,
     git,
     imageQueue: new SerialQueue(),
+    imageRenderer,
     ripgrepRunner,
     close: async () => {
+      imageRenderer.close();
       await Promise.all([commands.close(), ripgrepRunner.close()]);
       await tmp?.remove();
     },

@@ -80,7 +80,14 @@ Deno.test("read_file, list_dir, list_files end to end", async (t) => {
       3,
       "lines",
     ]);
-    assertEquals(page.text.split("\n").at(-1), 'next: read_file {"path":"a.txt","limit":1,"offset":3}');
+    // The next call names the next line and its byte: that page starts there without counting lines.
+    assertEquals(page.text.split("\n").at(-1), 'next: read_file {"path":"a.txt","limit":1,"offset":3,"byte_offset":8}');
+    const third = await read({ path: "a.txt", limit: 1, offset: 3, byte_offset: 8 });
+    assertEquals([third.structured.text, third.structured.start_line, third.structured.has_more], [
+      "three\n",
+      3,
+      false,
+    ]);
     const bytes = await read({ path: "a.txt", max_bytes: 8 });
     assertEquals([bytes.structured.text, bytes.structured.truncated_by, bytes.structured.next_offset], [
       "one\ntwo\n",
@@ -115,7 +122,7 @@ Deno.test("read_file, list_dir, list_files end to end", async (t) => {
     ]);
     assertEquals(
       first.text.split("\n").at(-1),
-      'next: read_file {"path":"long.txt","max_bytes":100,"byte_offset":100}',
+      'next: read_file {"path":"long.txt","max_bytes":100,"offset":1,"byte_offset":100}',
     );
     const rest = await read({ path: "long.txt", byte_offset: 100, max_bytes: 1000 });
     assertEquals([rest.structured.text, rest.structured.start_line, rest.structured.end_line], [

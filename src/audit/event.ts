@@ -14,7 +14,7 @@
  * }
  * ```
  */
-import { z } from "zod";
+import { z } from "../zod.ts";
 import { AUDIT_LIMITS } from "./limits.ts";
 
 /** The format version every event carries; it changes only when a field changes meaning or goes away. */

@@ -30,7 +30,7 @@
  * ```
  */
 import * as path from "node:path";
-import { z } from "zod";
+import { z } from "../zod.ts";
 import type { Mode } from "../config.ts";
 import type { SandboxDescription } from "../policy/child_policy.ts";
 import { SERVER_NAME, SERVER_VERSION } from "../version.ts";

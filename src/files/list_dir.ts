@@ -21,7 +21,7 @@
  * });
  * ```
  */
-import { z } from "zod";
+import { z } from "../zod.ts";
 import { confine, openConfined, type Workspace } from "../workspace/confine.ts";
 import { fromOsError, ToolError } from "../errors.ts";
 import { openAt, type RawDirEntry, readDirFd, reopenFd, statAt } from "../os/fs_at.ts";

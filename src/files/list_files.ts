@@ -38,7 +38,7 @@
  * });
  * ```
  */
-import { z } from "zod";
+import { z } from "../zod.ts";
 import { assertStillConfined } from "../search/still_confined.ts";
 import { Smallest } from "./smallest.ts";
 import { type ConfinedPath, openConfined, type Workspace } from "../workspace/confine.ts";

@@ -1,6 +1,6 @@
 /**
  * Streaming, bounded reads of a UTF-8 text file by line range. The file is
- * read in growing chunks (64 KiB doubling to 1 MiB) through one reused buffer: lines before the range are
+ * read in growing chunks (64 KiB doubling to 1 MiB, the buffer growing with them): lines before the range are
  * only counted, reading stops at the end of the range, and what is kept is
  * at most `maxBytes`, so memory stays flat whatever the file's size.
  *
@@ -25,7 +25,7 @@ import { fitLines, jsonChars, jsonStringChars } from "../paging/budget.ts";
 import { closeFd } from "../os/fd.ts";
 import { joinBytes } from "../text/join_bytes.ts";
 
-/** Largest read from disk (one buffer of this size, reused). */
+/** Largest read from disk (the buffer grows to this size, then is reused). */
 export const READ_CHUNK_BYTES = 1024 * 1024;
 /** The first read; each next one doubles up to READ_CHUNK_BYTES, so small ranges read little past their end. */
 export const FIRST_READ_BYTES = 64 * 1024;
@@ -45,8 +45,15 @@ export interface ReadLinesOptions {
   limit: number;
   /** Maximum bytes of text returned. */
   maxBytes: number;
-  /** Absolute byte position to start at (from a previous `next_byte_offset`); its line number is counted. */
+  /** Absolute byte position to start at (from a previous `next_byte_offset`). */
   byteOffset?: number;
+  /**
+   * The number of the line `byteOffset` is in, as the previous page's `next_offset` gave it: the read then
+   * starts at `byteOffset` at once (O(page) deep in a large file). Without it the lines before `byteOffset`
+   * are counted from the start of the file. It is taken as given: it decides the line numbers reported,
+   * never which bytes are read.
+   */
+  lineAtByte?: number;
   /** Bound on the characters of the whole page's JSON (the result ceiling less the envelope). */
   maxChars?: number;
 }
@@ -64,7 +71,11 @@ export interface ReadLinesResult {
   has_more: boolean;
   /** The line to pass as `offset` for the next page; null at the end of the file. */
   next_offset: number | null;
-  /** Set when the last returned line was cut at `maxBytes`: pass it as `byte_offset` to resume inside that line. */
+  /**
+   * Where the next page starts: the first byte of line `next_offset`, or inside it when the last returned line
+   * was cut at `maxBytes`. Passed back as `byteOffset` with `next_offset` as `lineAtByte`, the next page
+   * costs O(page) wherever it is in the file; null at the end of the file.
+   */
   next_byte_offset: number | null;
   /** Bytes read from disk for this page. */
   bytes_read: number;
@@ -121,15 +132,25 @@ async function readOpenLines(
   if (byteOffset !== undefined && byteOffset > size) {
     throw invalidByteOffset(byteOffset, `is past the end of the file (${size} bytes)`);
   }
-  const buffer = new Uint8Array(READ_CHUNK_BYTES);
+  // Grown with the reads (a 1 MiB buffer zeroed for every small file cost more than reading it).
+  let buffer = new Uint8Array(FIRST_READ_BYTES);
   let want = FIRST_READ_BYTES;
   let bytesRead = 0;
   /** File position of buffer[0]. */
   let base = 0;
   let bom = false;
+  // A known line at a known byte: nothing before it is read but the first three bytes (the BOM).
+  const jump = byteOffset !== undefined && options.lineAtByte !== undefined && byteOffset > 0 && byteOffset < size;
+  if (jump) {
+    const head = buffer.subarray(0, BOM.length);
+    const n = await readAt(fd, head, 0);
+    bytesRead += n;
+    bom = n === BOM.length && BOM.every((byte, k) => head[k] === byte);
+    base = byteOffset;
+  }
 
   // Skip phase: count lines until the range starts.
-  let line = 1;
+  let line = jump ? options.lineAtByte! : 1;
   let lastByte = -1;
   let startPos = -1; // absolute position where the returned text starts
   let chunk = new Uint8Array(0);
@@ -137,13 +158,14 @@ async function readOpenLines(
   while (startPos < 0) {
     if (i >= chunk.length) {
       base += chunk.length;
+      if (buffer.length < want) buffer = new Uint8Array(want);
       const n = await readAt(fd, buffer.subarray(0, want), base);
       want = Math.min(READ_CHUNK_BYTES, want * 2);
       if (n === 0) break;
       bytesRead += n;
       chunk = buffer.subarray(0, n);
       i = 0;
-      if (base === 0 && n >= 3 && chunk[0] === BOM[0] && chunk[1] === BOM[1] && chunk[2] === BOM[2]) {
+      if (!jump && base === 0 && n >= 3 && chunk[0] === BOM[0] && chunk[1] === BOM[1] && chunk[2] === BOM[2]) {
         bom = true;
         if (byteOffset === undefined) i = 3;
       }
@@ -190,9 +212,17 @@ async function readOpenLines(
   let truncatedBy: ReadLinesResult["truncated_by"] = null;
   let endPos = -1; // absolute position after the returned text
   let cutLine = false;
+  // Kept bytes of the current chunk are copied once per chunk, not line by line: from `from` to `i`.
+  let from = i;
+  const flush = () => {
+    if (i > from) parts.push(chunk.slice(from, i));
+    from = i;
+  };
   while (endPos < 0) {
     if (i >= chunk.length) {
+      flush();
       base += chunk.length;
+      if (buffer.length < want) buffer = new Uint8Array(want);
       const n = await readAt(fd, buffer.subarray(0, want), base);
       want = Math.min(READ_CHUNK_BYTES, want * 2);
       if (n === 0) {
@@ -203,11 +233,12 @@ async function readOpenLines(
       }
       bytesRead += n;
       chunk = buffer.subarray(0, n);
-      i = 0;
+      i = from = 0;
     }
     const at = chunk.indexOf(LF, i);
     const segmentEnd = at < 0 ? chunk.length : at + 1;
     if (kept + segmentEnd - i > maxBytes) {
+      flush();
       truncatedBy = maxBytes < options.maxBytes ? "result_size" : "bytes";
       if (lines > 0) {
         endPos = startPos + committed;
@@ -227,7 +258,6 @@ async function readOpenLines(
       }
       break;
     }
-    parts.push(chunk.slice(i, segmentEnd));
     kept += segmentEnd - i;
     if (at >= 0) {
       lines++;
@@ -239,6 +269,7 @@ async function readOpenLines(
     }
     i = segmentEnd;
   }
+  flush();
   const bytes = joinBytes(parts).subarray(0, committed);
   const invalid = firstInvalidUtf8(bytes);
   if (invalid >= 0) {
@@ -260,7 +291,7 @@ async function readOpenLines(
       lines_returned: lines,
       has_more: hasMore,
       next_offset: hasMore ? (cutLine ? line : line + lines) : null,
-      next_byte_offset: hasMore && cutLine ? endPos : null,
+      next_byte_offset: hasMore ? endPos : null,
       bytes_read: bytesRead,
       file_size: size,
       newline: lf + crlf === 0 ? "none" : lf === 0 ? "crlf" : crlf === 0 ? "lf" : "mixed",

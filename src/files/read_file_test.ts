@@ -61,7 +61,7 @@ Deno.test("readLines: newline style and BOM", async () => {
 
 Deno.test("readLines: max_bytes stops before a line that does not fit", async () => {
   const r = await page("aaaa\nbbbb\ncccc\n", { maxBytes: 12 });
-  assertEquals([r.text, r.truncated_by, r.next_offset, r.next_byte_offset], ["aaaa\nbbbb\n", "bytes", 3, null]);
+  assertEquals([r.text, r.truncated_by, r.next_offset, r.next_byte_offset], ["aaaa\nbbbb\n", "bytes", 3, 10]);
 });
 
 Deno.test("readLines: a line longer than max_bytes is cut with a byte resume point", async () => {
@@ -132,7 +132,7 @@ Deno.test("readLines: maxChars bounds the page's JSON, by whole lines, then insi
   const content = quoted.repeat(1000);
   const r = await page(content, { maxChars: 5000 });
   assert(JSON.stringify(r).length <= 5000, `${JSON.stringify(r).length}`);
-  assertEquals([r.truncated_by, r.has_more, r.next_byte_offset], ["result_size", true, null]);
+  assertEquals([r.truncated_by, r.has_more, r.next_byte_offset], ["result_size", true, r.text.length]);
   assertEquals(r.text, quoted.repeat(r.lines_returned));
   assertEquals([r.next_offset, r.start_byte], [r.lines_returned + 1, 0]);
   const next = await page(content, { offset: r.next_offset!, maxChars: 5000 });
@@ -151,4 +151,35 @@ Deno.test("readLines: the newline style is of the lines returned", async () => {
   assertEquals((await page("a\r\nb\n", { limit: 1 })).newline, "crlf");
   assertEquals((await page("a\r\nb\n")).newline, "mixed");
   assertEquals((await page("a\r\nb\n", { offset: 2 })).newline, "lf");
+});
+
+Deno.test("readLines: next_byte_offset with next_offset as lineAtByte starts there at once, with the same pages", async () => {
+  const content = "\uFEFF" + Array.from({ length: 5000 }, (_, i) => `line ${i + 1} ${"é".repeat(i % 7)}\n`).join("");
+  const name = `f${crypto.randomUUID()}`;
+  await Deno.writeTextFile(`${dir}/${name}`, content);
+  const options = { offset: 1, limit: 700, maxBytes: 9000 };
+  let counted = await readLines(ws, name, options);
+  let jumped = counted;
+  const pages = [counted.text];
+  while (counted.has_more) {
+    const at = { byteOffset: counted.next_byte_offset!, offset: counted.next_offset! };
+    counted = await readLines(ws, name, { ...options, ...at });
+    jumped = await readLines(ws, name, {
+      ...options,
+      byteOffset: jumped.next_byte_offset!,
+      lineAtByte: jumped.next_offset!,
+    });
+    const { bytes_read: countedRead, ...countedPage } = counted;
+    const { bytes_read: jumpedRead, ...jumpedPage } = jumped;
+    assertEquals(jumpedPage, countedPage);
+    // Only the page's first chunk and the BOM's three bytes are read, not the lines before it.
+    assert(jumpedRead <= 3 + FIRST_READ_BYTES && countedRead >= jumped.start_byte, `${jumpedRead} vs ${countedRead}`);
+    pages.push(jumped.text);
+  }
+  assertEquals(pages.join(""), content.slice(1));
+  assertEquals([jumped.end_line, jumped.total_lines, jumped.bom], [5000, 5000, true]);
+  // Inside a long line, the line given is the line reported.
+  const long = await page("a\n" + "x".repeat(100) + "\nz\n", { maxBytes: 40, offset: 2 });
+  const rest = await readLines(ws, long.path, { ...options, byteOffset: long.next_byte_offset!, lineAtByte: 2 });
+  assertEquals([rest.start_line, rest.text], [2, "x".repeat(60) + "\nz\n"]);
 });

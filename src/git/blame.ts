@@ -14,7 +14,7 @@
  * data.lines[0]; // { line: 10, sha: "3f2a…", author: "Ada", time: "2024-05-01T10:00:00+02:00", summary, text }
  * ```
  */
-import { z } from "zod";
+import { z } from "../zod.ts";
 import { ToolError } from "../errors.ts";
 import { openReadable, toRelative } from "../workspace/confine.ts";
 import type { GitService } from "./service.ts";

@@ -18,7 +18,7 @@
  * const kept = cutPatch(read.lines, overflowAt(read.lines, [[20_000, cost]]), overflowAt(read.lines, [[10_000, cost]]), 0);
  * ```
  */
-import { z } from "zod";
+import { z } from "../zod.ts";
 import { RecordSplitter } from "./records.ts";
 import { jsonStringChars } from "../paging/budget.ts";
 

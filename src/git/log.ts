@@ -20,7 +20,7 @@
  * data.commits[0].author; // { name: "Ada", email: "ada@example.org", time: "2024-05-01T10:00:00+02:00" }
  * ```
  */
-import { z } from "zod";
+import { z } from "../zod.ts";
 import { ToolError } from "../errors.ts";
 import type { GitService } from "./service.ts";
 import { gitFailure, gitMessage } from "./runner.ts";

@@ -15,7 +15,7 @@
  * await gitShow(git, { rev: "v1.0", path: "src/a.ts", maxBytes: 20480, page }); // kind "file"
  * ```
  */
-import { z } from "zod";
+import { z } from "../zod.ts";
 import { ToolError } from "../errors.ts";
 import { toRelative } from "../workspace/confine.ts";
 import type { GitService } from "./service.ts";

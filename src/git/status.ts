@@ -17,7 +17,7 @@
  * data.entries[0]; // { path: "src/a.ts", index: ".", worktree: "M", type: "changed", ... }
  * ```
  */
-import { z } from "zod";
+import { z } from "../zod.ts";
 import type { GitService } from "./service.ts";
 import { gitFailure } from "./runner.ts";
 import { type GitRepo, openRepoAt } from "./repo.ts";

@@ -68,19 +68,18 @@ function axisWeights(from: number, to: number): AxisWeights {
 
 /** Reduces one source row (starting at byte `base`) horizontally into `line`, premultiplied by alpha. */
 function reduceRow(src: Uint8Array, base: number, xs: AxisWeights, line: Float64Array): void {
-  for (let x = 0; x < xs.start.length; x++) {
+  // The typed arrays in locals: this loop runs for every source pixel of every view.
+  const { start, count, offset, weights } = xs;
+  for (let x = 0, q = 0; x < start.length; x++, q += 4) {
     let r = 0, g = 0, b = 0, a = 0;
-    const first = xs.start[x];
-    const weightAt = xs.offset[x];
-    for (let j = 0; j < xs.count[x]; j++) {
-      const p = base + (first + j) * 4;
-      const wa = xs.weights[weightAt + j] * src[p + 3];
+    let p = base + start[x] * 4;
+    for (let w = offset[x], end = w + count[x]; w < end; w++, p += 4) {
+      const wa = weights[w] * src[p + 3];
       r += wa * src[p];
       g += wa * src[p + 1];
       b += wa * src[p + 2];
       a += wa;
     }
-    const q = x * 4;
     line[q] = r;
     line[q + 1] = g;
     line[q + 2] = b;
@@ -112,27 +111,26 @@ export function reduceBitmap(bitmap: Bitmap, size: Size): Bitmap {
   // One source row reduced horizontally, premultiplied; the row shared by two output rows is reduced once.
   const line = new Float64Array(dw * 4);
   let lineRow = -1;
+  const n = row.length;
   for (let y = 0; y < dh; y++) {
-    row.fill(0);
     for (let k = 0; k < ys.count[y]; k++) {
       const sy = ys.start[y] + k;
       const wy = ys.weights[ys.offset[y] + k];
       if (sy !== lineRow) reduceRow(src, sy * sw * 4, xs, line);
       lineRow = sy;
-      for (let q = 0; q < row.length; q++) row[q] += wy * line[q];
+      // The first source row sets the sums (no separate clearing pass), the others add to them.
+      if (k === 0) { for (let q = 0; q < n; q++) row[q] = wy * line[q]; }
+      else for (let q = 0; q < n; q++) row[q] += wy * line[q];
     }
-
-    const target = y * dw * 4;
-    for (let x = 0; x < dw; x++) {
-      const q = x * 4;
+    // Rounded half up by the store itself: a Uint8Array keeps the integer part of a value in [0, 256).
+    for (let q = 0, o = y * n; q < n; q += 4, o += 4) {
       const a = row[q + 3];
-      const o = target + q;
       if (a > 0) {
-        out[o] = Math.round(row[q] / a);
-        out[o + 1] = Math.round(row[q + 1] / a);
-        out[o + 2] = Math.round(row[q + 2] / a);
+        out[o] = row[q] / a + 0.5;
+        out[o + 1] = row[q + 1] / a + 0.5;
+        out[o + 2] = row[q + 2] / a + 0.5;
       }
-      out[o + 3] = Math.round(a);
+      out[o + 3] = a + 0.5;
     }
   }
   return { width: dw, height: dh, rgba: out };

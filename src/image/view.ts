@@ -7,9 +7,11 @@
  * @example
  * ```ts
  * import { openWorkspace } from "../workspace/confine.ts";
+ * import type { ImageRenderer } from "./renderer.ts";
  *
+ * declare const renderer: ImageRenderer;
  * const ws = await openWorkspace(Deno.cwd());
- * const view = await viewImage(ws, "shot.png", { width: 2048, height: 2048 });
+ * const view = await viewImage(ws, "shot.png", { width: 2048, height: 2048 }, renderer);
  * view.output; // { width: 2048, height: 1152 }
  * ```
  */
@@ -17,9 +19,8 @@ import { fromOsError, ToolError } from "../errors.ts";
 import { readAt, statFd } from "../os/fs_at.ts";
 import { openReadable, type Workspace } from "../workspace/confine.ts";
 import type { Size } from "./decode.ts";
-import type { Rendering } from "./render.ts";
 import { formatBytes } from "../text/format_bytes.ts";
-import type { RenderReply, RenderRequest } from "./render_worker.ts";
+import type { ImageRenderer } from "./renderer.ts";
 import { formatFromName, type ImageHeader, sniffImage } from "./sniff.ts";
 import { closeFd } from "../os/fd.ts";
 
@@ -118,53 +119,30 @@ function checkPixels(rel: string, header: ImageHeader): void {
   );
 }
 
-/** {@linkcode renderImage} in a fresh worker, terminated when it answers or when `signal` aborts. */
-async function renderInWorker(
-  request: RenderRequest,
-  signal: AbortSignal | undefined,
-): Promise<Rendering> {
-  const worker = new Worker(new URL("./render_worker.ts", import.meta.url), { type: "module" });
-  let onAbort = () => {};
-  try {
-    const reply = await new Promise<RenderReply>((resolve, reject) => {
-      onAbort = () => reject(signal!.reason);
-      signal?.addEventListener("abort", onAbort, { once: true });
-      worker.onmessage = (event: MessageEvent<RenderReply>) => resolve(event.data);
-      worker.onerror = (event) => {
-        event.preventDefault();
-        reject(new ToolError("INTERNAL", `the image worker failed: ${event.message}`));
-      };
-      worker.postMessage(request);
-    });
-    if (reply.ok) return reply.rendering;
-    throw new ToolError(reply.code, reply.message, { hint: reply.hint, details: reply.details });
-  } finally {
-    signal?.removeEventListener("abort", onAbort);
-    worker.terminate();
-  }
-}
-
 /**
  * Views the image at `input` (a workspace path, opened by fd). The type comes from the
  * bytes; a file whose extension promises another type gets a warning.
  * Images within `box` are decoded (to prove they are whole) and sent as
  * the file's own bytes; larger ones are reduced to fit, keeping the aspect
  * ratio, and re-encoded: PNG as PNG, JPEG as JPEG, GIF's first frame as PNG.
- * Aborting `signal` stops work running in a worker (it rejects with the
- * signal's reason).
+ * Large images render in `renderer`'s worker; aborting `signal` stops work
+ * running there (it rejects with the signal's reason).
  *
  * @example
  * ```ts
  * import { openWorkspace } from "../workspace/confine.ts";
+ * import type { ImageRenderer } from "./renderer.ts";
  *
+ * declare const renderer: ImageRenderer;
  * const ws = await openWorkspace(Deno.cwd());
- * await viewImage(ws, "a.gif", { width: 256, height: 256 }); // mediaType "image/png" if reduced
+ * await viewImage(ws, "a.gif", { width: 256, height: 256 }, renderer); // mediaType "image/png" if reduced
  * ```
  */
 export async function viewImage(
   ws: Workspace,
   input: string,
   box: Size,
+  renderer: ImageRenderer,
   signal?: AbortSignal,
 ): Promise<ImageView> {
   const file = await readImageFile(ws, input);
@@ -185,8 +163,9 @@ export async function viewImage(
         `it is not applied: the image is shown as stored`,
     );
   }
+  const fileBytes = source.length; // a render in the worker takes the buffer
   const rendering = header.width * header.height > IN_THREAD_MAX_PIXELS
-    ? await renderInWorker({ source, header, box, name: file.rel }, signal)
+    ? await renderer.render({ source, header, box, name: file.rel }, signal)
     // Loaded on first use: the codecs cost ~100 ms of start-up that servers without images never need.
     : await (await import("./render.ts")).renderImage(source, header, box, file.rel);
   const original = { width: header.width, height: header.height };
@@ -196,7 +175,7 @@ export async function viewImage(
     bytes: rendering.bytes,
     mediaType: rendering.mediaType,
     sourceMediaType: header.mediaType,
-    fileBytes: source.length,
+    fileBytes,
     original,
     output,
     resized: rendering.resized,
@@ -211,8 +190,10 @@ export async function viewImage(
  * @example
  * ```ts
  * import { openWorkspace } from "../workspace/confine.ts";
+ * import type { ImageRenderer } from "./renderer.ts";
  *
- * const view = await viewImage(await openWorkspace(Deno.cwd()), "a.png", { width: 2048, height: 2048 });
+ * declare const renderer: ImageRenderer;
+ * const view = await viewImage(await openWorkspace(Deno.cwd()), "a.png", { width: 2048, height: 2048 }, renderer);
  * describeView(view); // "a.png: PNG 6000x4000, 2.1 MiB, resized to 2048x1365 and sent as PNG (412.0 KiB)."
  * ```
  */

@@ -8,6 +8,7 @@ import { assert } from "../testing/assert.ts";
 import { encodeFixture, makeBitmap } from "../testing/image_fixtures.ts";
 import { ToolError } from "../errors.ts";
 import { viewImage } from "./view.ts";
+import { ImageRenderer } from "./renderer.ts";
 import { openWorkspace } from "../workspace/confine.ts";
 
 const SEED = Number(Deno.env.get("FUZZ_SEED") ?? 8);
@@ -55,6 +56,7 @@ function mutate(source: Uint8Array, random: () => number): Uint8Array {
 Deno.test("view_image pipeline: mutated PNG, JPEG and GIF files end as a view or UNSUPPORTED_IMAGE/FILE_TOO_LARGE", async () => {
   const dir = await Deno.makeTempDir({ prefix: "workcell-image-fuzz-" });
   const ws = await openWorkspace(dir);
+  const renderer = new ImageRenderer();
   try {
     const random = prng(SEED);
     const bitmap = makeBitmap(48, 32, (x, y) => [x * 5, y * 7, (x * y) % 256, x < 24 ? 255 : 100]);
@@ -67,7 +69,7 @@ Deno.test("view_image pipeline: mutated PNG, JPEG and GIF files end as a view or
         await Deno.writeFile(abs, mutant);
         let outcome: string;
         try {
-          const view = await viewImage(ws, `m.${format}`, { width: 32, height: 32 });
+          const view = await viewImage(ws, `m.${format}`, { width: 32, height: 32 }, renderer);
           assert(
             view.output.width <= 32 && view.output.height <= 32,
             `${format} #${i}: ${JSON.stringify(view.output)}`,
@@ -88,6 +90,7 @@ Deno.test("view_image pipeline: mutated PNG, JPEG and GIF files end as a view or
     for (const format of ["png", "jpeg", "gif"]) assert(outcomes[`${format} UNSUPPORTED_IMAGE`] > 0, format);
     assert((outcomes["jpeg viewed"] ?? 0) + (outcomes["gif viewed"] ?? 0) > 0, JSON.stringify(outcomes));
   } finally {
+    renderer.close();
     await Deno.remove(dir, { recursive: true });
   }
 });

@@ -1,6 +1,7 @@
 import { assert, assertEquals, assertRejects } from "../testing/assert.ts";
 import { encodeFixture, makeBitmap } from "../testing/image_fixtures.ts";
 import { viewImage } from "./view.ts";
+import { ImageRenderer } from "./renderer.ts";
 import { openWorkspace } from "../workspace/confine.ts";
 
 Deno.test("viewImage: aborting stops a large image rendering in its worker", async () => {
@@ -13,15 +14,19 @@ Deno.test("viewImage: aborting stops a large image rendering in its worker", asy
     );
     const ws = await openWorkspace(dir);
     const box = { width: 512, height: 512 };
-    const done = await viewImage(ws, "photo.jpg", box);
+    const renderer = new ImageRenderer();
+    const done = await viewImage(ws, "photo.jpg", box, renderer);
     assertEquals(done.output, { width: 512, height: 341 });
     const controller = new AbortController();
     const started = performance.now();
-    const view = viewImage(ws, "photo.jpg", box, controller.signal);
+    const view = viewImage(ws, "photo.jpg", box, renderer, controller.signal);
     setTimeout(() => controller.abort(new Error("cancelled by the client")), 20);
     const error = await assertRejects(() => view);
     assert(error instanceof Error && error.message === "cancelled by the client", String(error));
     assert(performance.now() - started < 5000);
+    // The cancelled worker was terminated; the next view has a fresh one.
+    assertEquals((await viewImage(ws, "photo.jpg", box, renderer)).output, { width: 512, height: 341 });
+    renderer.close();
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -196,6 +196,16 @@ function kindOfMode(mode: number): FileKind {
 function statx(dirFd: number, name: Name, flags: number, what: string): FdStat {
   const buffer = new Uint8Array(STATX_BYTES);
   check(libc().statx(dirFd, cName(name), flags, STATX_BASIC, buffer), what);
+  return parseStatx(buffer);
+}
+
+/** statx without an error: null when it fails (building an error costs more than the call, on hot paths). */
+function statxOrNull(abs: string, flags: number): FdStat | null {
+  const buffer = new Uint8Array(STATX_BYTES);
+  return libc().statx(AT_FDCWD, cString(abs), flags, STATX_BASIC, buffer) < 0 ? null : parseStatx(buffer);
+}
+
+function parseStatx(buffer: Uint8Array<ArrayBuffer>): FdStat {
   const view = new DataView(buffer.buffer);
   const mode = view.getUint16(28, true);
   const seconds = Number(view.getBigInt64(112, true));
@@ -220,11 +230,17 @@ export function statFd(fd: number): FdStat {
  * libc rather than Deno: Deno wants --allow-all for anything under /dev.
  */
 export function statPath(abs: string): FdStat | null {
-  try {
-    return statx(AT_FDCWD, abs, 0, `stat ${abs}`);
-  } catch {
-    return null;
-  }
+  return statxOrNull(abs, 0);
+}
+
+/**
+ * What the absolute path `abs` names, not following a symlink there (lstat), or null when it cannot be stat'ed.
+ *
+ * @example
+ * lstatPath("/ws/.git")?.kind; // "dir", "file", "symlink" or "other"
+ */
+export function lstatPath(abs: string): FdStat | null {
+  return statxOrNull(abs, AT.SYMLINK_NOFOLLOW);
 }
 
 /** What the entry `name` of `dirFd` is, not following a symlink there (lstat). */

@@ -131,6 +131,7 @@ const SYMBOLS = {
   write: { parameters: ["i32", "buffer", "usize"], result: "isize" },
   close: { parameters: ["i32"], result: "i32" },
   poll: { parameters: ["buffer", "u64", "i32"], result: "i32", nonblocking: true },
+  poll_now: { name: "poll", parameters: ["buffer", "u64", "i32"], result: "i32" },
   waitpid: { parameters: ["i32", "buffer", "i32"], result: "i32" },
   waitid: { parameters: ["i32", "i32", "buffer", "i32"], result: "i32" },
   kill: { parameters: ["i32", "i32"], result: "i32" },
@@ -176,11 +177,30 @@ export type Libc = Deno.DynamicLibrary<typeof SYMBOLS>["symbols"];
 
 let handle: Libc | null = null;
 
-/** The libc symbols, opened on first use; throws on a platform without glibc. */
+/** Binds one symbol (a dlopen of the already loaded libc.so.6 only takes a reference) and keeps it. */
+function bindOnFirstUse(symbols: Record<string, unknown>, name: keyof typeof SYMBOLS): void {
+  Object.defineProperty(symbols, name, {
+    configurable: true,
+    enumerable: true,
+    get() {
+      const bound = Deno.dlopen("libc.so.6", { [name]: SYMBOLS[name] }).symbols[name];
+      Object.defineProperty(symbols, name, { value: bound, enumerable: true });
+      return bound;
+    },
+  });
+}
+
+/**
+ * The libc symbols, each bound on its first use: binding all of them at once cost 12-15 ms in every realm (the
+ * start-up before initialize, each Web Worker), most of it for symbols that realm never calls. Throws on a
+ * platform without glibc.
+ */
 export function libc(): Libc {
   if (handle) return handle;
   if (Deno.build.os !== "linux") throw new Error(`workcell needs Linux (this is ${Deno.build.os})`);
-  handle = Deno.dlopen("libc.so.6", SYMBOLS).symbols;
+  const symbols: Record<string, unknown> = {};
+  for (const name of Object.keys(SYMBOLS) as (keyof typeof SYMBOLS)[]) bindOnFirstUse(symbols, name);
+  handle = symbols as Libc;
   return handle;
 }
 

@@ -26,7 +26,7 @@
  */
 import * as path from "node:path";
 import { cString, ERRNO, errno, F, libc, O, SPAWN } from "./libc.ts";
-import { fdPath } from "./fs_at.ts";
+import { fdPath, statPath } from "./fs_at.ts";
 import type { Spawner, SpawnRequest } from "./spawn_request.ts";
 
 /** Bytes reserved for glibc's opaque spawn structs (80 and 336 bytes on x86_64; room to spare). */
@@ -72,12 +72,9 @@ export function resolveProgram(program: string, searchPath: string | undefined):
   for (const dir of (searchPath ?? "/usr/local/bin:/usr/bin:/bin").split(":")) {
     if (!path.isAbsolute(dir)) continue;
     const candidate = path.join(dir, program);
-    try {
-      const info = Deno.statSync(candidate);
-      if (info.isFile && ((info.mode ?? 0) & 0o111) !== 0) return candidate;
-    } catch {
-      // not in this directory
-    }
+    // Most directories of PATH do not have it: a stat that fails without an error object (they cost 30 µs each).
+    const info = statPath(candidate);
+    if (info?.kind === "file" && (info.mode & 0o111) !== 0) return candidate;
   }
   throw new SpawnError(ERRNO.ENOENT, `${program}: command not found on PATH`);
 }

@@ -15,7 +15,7 @@
  * const next = cursors.encode({ path: "src/z.ts" });
  * ```
  */
-import type { z } from "zod";
+import type { z } from "../zod.ts";
 import { ToolError } from "../errors.ts";
 import { fitCount, jsonChars } from "./budget.ts";
 

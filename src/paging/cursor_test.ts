@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../zod.ts";
 import { assert, assertEquals, assertThrows } from "../testing/assert.ts";
 import { Cursors, fitPage, queryKey, resumeChars } from "./cursor.ts";
 import { ToolError } from "../errors.ts";

@@ -20,8 +20,22 @@ import { utf8CutIndex } from "../text/utf8.ts";
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
+/**
+ * The UTF-8 length of `text` as TextEncoder would encode it (a lone surrogate becomes U+FFFD, 3 bytes), counted
+ * without encoding: every page measures each of its items, and encoding them cost more than the page's read.
+ */
 function bytes(text: string): number {
-  return encoder.encode(text).length;
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x80) n += 1;
+    else if (unit < 0x800) n += 2;
+    else if ((unit & 0xfc00) === 0xd800 && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      n += 4;
+      i++;
+    } else n += 3;
+  }
+  return n;
 }
 
 /** What {@linkcode layoutText} lays out. */

@@ -44,3 +44,17 @@ Deno.test("nextCall repeats the call's arguments, drops the replaced ones and pu
     'next: list_files {"glob":"*","cursor":"new"}',
   );
 });
+
+Deno.test("layoutText measures items as TextEncoder does: astral characters, lone surrogates, exactly at the bound", () => {
+  const samples = ["a", "é", "€", "😀", "\ud800", "\udc00x", "😀\ud83d", "ab\u07ff\u0800"];
+  for (const sample of samples) {
+    const items = Array.from({ length: 50 }, (_, i) => `${i}${sample.repeat(i % 5)}`);
+    for (let max = 40; max < 200; max += 7) {
+      const laid = layoutText({ header: () => "h", items, next: () => null }, max);
+      assert(bytes(laid.text) <= max || laid.cutFirst, `${sample} ${max}`);
+      // One more item would not have fitted.
+      const more = ["h", ...items.slice(0, laid.shown + 1)].join("\n");
+      if (!laid.cutFirst && laid.shown < items.length) assert(bytes(more) > max, `${sample} ${max}: ${laid.shown}`);
+    }
+  }
+});

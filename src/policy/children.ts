@@ -42,6 +42,7 @@ import { cString, ERRNO, libc, O } from "../os/libc.ts";
 import { AF, socketFamilyFilter } from "../os/seccomp.ts";
 import { syscallTable } from "../os/syscalls.ts";
 import { reapKilled } from "../os/fd.ts";
+import { statPath } from "../os/fs_at.ts";
 import type { LandlockRule } from "../os/landlock.ts";
 import { findGitDirs, gitDirsAt } from "../workspace/git_dirs.ts";
 import { ancestorIgnoreFiles } from "../search/ignore_files.ts";
@@ -162,6 +163,7 @@ export class ChildSandboxes {
   #readRules: { key: string; rules: LandlockRule[] } | null = null;
   /** The plan (null: none) of the latest command started per mode and grants: what the audit trail reports. */
   readonly #commandPlans = new Map<string, SandboxPlan | null>();
+  #passwd: { mtime: number | null; home: string | null } | null = null;
 
   constructor(ws: Workspace, options: ChildOptions) {
     this.#ws = ws;
@@ -241,9 +243,16 @@ export class ChildSandboxes {
     });
   }
 
+  /** The account's home in /etc/passwd, read again only when the file changes. */
+  #passwdHome(): string | null {
+    const mtime = statPath("/etc/passwd")?.mtime.getTime() ?? null;
+    if (this.#passwd?.mtime !== mtime) this.#passwd = { mtime, home: passwdHome(libc().getuid()) };
+    return this.#passwd.home;
+  }
+
   /** The read rules without the credential stores, rebuilt only when a directory the walk lists has changed. */
   #credentialRules(): LandlockRule[] {
-    const homes = homeDirectories(this.#options.env, passwdHome(libc().getuid()));
+    const homes = homeDirectories(this.#options.env, this.#passwdHome());
     const denied = credentialPaths(...homes);
     const walked = new Set<string>();
     for (const store of denied) {
@@ -252,13 +261,7 @@ export class ChildSandboxes {
         if (dir === path.dirname(dir)) break;
       }
     }
-    const key = [...walked].sort().map((dir) => {
-      try {
-        return `${dir}@${Deno.statSync(dir).mtime?.getTime()}`;
-      } catch {
-        return `${dir}@-`;
-      }
-    }).join("|");
+    const key = [...walked].sort().map((dir) => `${dir}@${statPath(dir)?.mtime.getTime() ?? "-"}`).join("|");
     if (this.#readRules?.key !== key) this.#readRules = { key, rules: readRulesExcept(denied, REAL_WALK_IO) };
     return this.#readRules.rules;
   }

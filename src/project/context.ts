@@ -15,7 +15,7 @@ import { confine, isInside, openReadable, toRelative, type Workspace } from "../
 import { readAt } from "../os/fs_at.ts";
 import { ToolError } from "../errors.ts";
 import type { GitService } from "../git/service.ts";
-import { readStatus } from "../git/status.ts";
+import { readHead } from "../git/head.ts";
 import { utf8CutIndex } from "../text/utf8.ts";
 import { closeFd } from "../os/fd.ts";
 
@@ -50,7 +50,6 @@ export interface GitContext {
   root: string;
   branch: string | null;
   head: string | null;
-  dirty: boolean;
 }
 
 /** The whole context. */
@@ -68,9 +67,9 @@ const decoder = new TextDecoder();
  */
 async function gitContext(git: GitService): Promise<GitContext | null> {
   const ws = git.ws;
-  let status;
+  let head;
   try {
-    status = await readStatus(git, { includeIgnored: false }, 0);
+    head = await readHead(git);
   } catch (error) {
     if (error instanceof ToolError) return null; // no repository, or a work tree outside the workspace
     throw error;
@@ -80,9 +79,7 @@ async function gitContext(git: GitService): Promise<GitContext | null> {
   return {
     relation,
     root: relation === "parent" ? rootReal : toRelative(ws, rootReal),
-    branch: status.info.branch,
-    head: status.info.head,
-    dirty: status.changes > 0,
+    ...head,
   };
 }
 

@@ -27,7 +27,7 @@
  * ```
  */
 import * as path from "node:path";
-import { z } from "zod";
+import { z } from "../zod.ts";
 import { assertStillConfined } from "./still_confined.ts";
 import { changing, openConfined, type OpenedPath, pinDirectory, type Workspace } from "../workspace/confine.ts";
 import { fromOsError, ToolError } from "../errors.ts";

@@ -17,24 +17,13 @@
  */
 import { ToolError } from "../errors.ts";
 import type { Config } from "../config.ts";
-
 import { createServices, type RuntimeFacts, type Services } from "../services.ts";
-import { openWorkspace, type Workspace, WorkspaceError } from "../workspace/confine.ts";
-import { implicitRefusal, SOURCE_LABELS, type WorkspaceChoice } from "../workspace/resolve.ts";
-import { closeFd } from "../os/fd.ts";
+import type { WorkspaceChoice } from "../workspace/resolve.ts";
+import { pinChoice, type Pinned, type Refusal } from "./pin.ts";
 
 /** A bound workspace and the services built on it. */
-export interface Bound {
-  choice: WorkspaceChoice;
-  workspace: Workspace;
+export interface Bound extends Pinned {
   services: Services;
-}
-
-/** Why there is no workspace. */
-export interface Refusal {
-  /** The directory that was refused, or null when nothing named one. */
-  choice: WorkspaceChoice | null;
-  reason: string;
 }
 
 /** A tool call waiting for the workspace: its id, its request as received, and its cancellation. */
@@ -140,9 +129,23 @@ export interface OpenOptions {
 }
 
 /**
- * Pins `choice` and builds its services, or says why it cannot be served:
- * it does not exist or is not a directory, or it is `/` or the home
- * directory and came from anywhere but `--workspace`.
+ * Builds the services of a pinned workspace, or passes a refusal on.
+ *
+ * @example
+ * binding.settle(await withServices(await pinChoice(choice, home), config, facts));
+ */
+export async function withServices(
+  pinned: Pinned | Refusal,
+  config: Config,
+  facts: RuntimeFacts,
+): Promise<Bound | Refusal> {
+  if (!("workspace" in pinned)) return pinned;
+  return { ...pinned, services: await createServices(config, pinned.workspace, facts) };
+}
+
+/**
+ * Pins `choice` and builds its services, or says why it cannot be served
+ * (./pin.ts).
  *
  * @example
  * ```ts
@@ -156,17 +159,5 @@ export interface OpenOptions {
  * ```
  */
 export async function openChoice(choice: WorkspaceChoice, options: OpenOptions): Promise<Bound | Refusal> {
-  let workspace: Workspace;
-  try {
-    workspace = await openWorkspace(choice.dir);
-  } catch (error) {
-    if (!(error instanceof WorkspaceError)) throw error;
-    return { choice, reason: `${error.message} (from ${SOURCE_LABELS[choice.source]})` };
-  }
-  const reason = implicitRefusal({ real: workspace.root, source: choice.source, home: options.home });
-  if (reason !== null) {
-    closeFd(workspace.fd);
-    return { choice, reason };
-  }
-  return { choice, workspace, services: await createServices(options.config, workspace, options.facts) };
+  return await withServices(await pinChoice(choice, options.home), options.config, options.facts);
 }

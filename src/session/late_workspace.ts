@@ -43,7 +43,8 @@ import type { FdInput } from "../transport/fd_input.ts";
 import { sessionOf } from "../server.ts";
 import { implicitRefusal, type WorkspaceChoice } from "../workspace/resolve.ts";
 import { askRoots, watchRootChanges } from "./roots.ts";
-import type { Bound, Refusal, WorkspaceBinding } from "./binding.ts";
+import type { Bound, WorkspaceBinding } from "./binding.ts";
+import type { Refusal } from "./pin.ts";
 import { execInto, replayBytes } from "./handoff.ts";
 
 /** How long a hand-off waits for requests already being answered (tools/list, ping) before it goes ahead. */

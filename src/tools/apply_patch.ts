@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../zod.ts";
 import { defineTool } from "./tool.ts";
 import { applyPatch, type PatchResult } from "../patch/apply.ts";
 import { dataBudget, fitCount, jsonChars } from "../paging/budget.ts";

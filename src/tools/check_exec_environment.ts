@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../zod.ts";
 import { defineTool } from "./tool.ts";
 import { commandExecution, gatesInForce, MODE_POLICIES } from "../policy/modes.ts";
 import { SHELL } from "../policy/command_policy.ts";

@@ -16,7 +16,7 @@
  * commandOutput(ctx.services.commands.poll(command, DEFAULT_PREVIEW_BYTES), 10_000, ctx.config.maxResultChars);
  * ```
  */
-import { z } from "zod";
+import { z } from "../zod.ts";
 import type { CommandPoll } from "../exec/registry.ts";
 import { gapLine, type StreamPreview } from "../exec/preview.ts";
 import type { ByteRange } from "../exec/output_stream.ts";

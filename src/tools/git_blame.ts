@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../zod.ts";
 import { defineTool } from "./tool.ts";
 import { BLAME_POSITION, type GitBlame, gitBlame, MAX_BLAME_LINE_CHARS, MAX_BLAME_LINES } from "../git/blame.ts";
 import { dataBudget } from "../paging/budget.ts";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../zod.ts";
 import { defineTool } from "./tool.ts";
 import { gitDiff, type PagedDiff } from "../git/diff.ts";
 import { type DiffFile, MAX_DIFF_FILES } from "../git/diff_stream.ts";

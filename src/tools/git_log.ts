@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../zod.ts";
 import { defineTool } from "./tool.ts";
 import { type GitLog, gitLog, LOG_POSITION, MAX_LOG_COUNT, MAX_MESSAGE_CHARS } from "../git/log.ts";
 import { dataBudget } from "../paging/budget.ts";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../zod.ts";
 import { defineTool } from "./tool.ts";
 import { CONTENT_POSITION, type GitShow, gitShow } from "../git/show.ts";
 import { DIFF_POSITION } from "../git/diff_page.ts";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../zod.ts";
 import { defineTool } from "./tool.ts";
 import { type GitStatus, gitStatus, MAX_STATUS_ENTRIES, STATUS_POSITION, type StatusEntry } from "../git/status.ts";
 import { dataBudget } from "../paging/budget.ts";

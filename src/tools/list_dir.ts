@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../zod.ts";
 import { defineTool } from "./tool.ts";
 import { DIR_POSITION, type DirEntry, type DirListing, listDir } from "../files/list_dir.ts";
 import { dataBudget } from "../paging/budget.ts";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../zod.ts";
 import { defineTool } from "./tool.ts";
 import { type FileListing, listFiles, listPositionSchema } from "../files/list_files.ts";
 import { dataBudget } from "../paging/budget.ts";

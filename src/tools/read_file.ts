@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../zod.ts";
 import { defineTool } from "./tool.ts";
 import { readLines, type ReadLinesResult } from "../files/read_file.ts";
 import { dataBudget } from "../paging/budget.ts";
@@ -11,6 +11,7 @@ export const DEFAULT_READ_BYTES = 24 * 1024;
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
+const LF = 0x0a;
 
 /** Bytes of a line the text shows when one line alone is over the text bound (the rest follows by byte_offset). */
 const LONG_LINE_TEXT_BYTES = MAX_TEXT_BYTES - 1024;
@@ -30,8 +31,8 @@ function render(page: ReadLinesResult, given: Readonly<Record<string, unknown>>)
   const content = lines.map((line) => (line.endsWith("\r") ? line.slice(0, -1) : line));
   const facts = [`${page.file_size} bytes`, page.newline === "none" ? null : page.newline, page.bom ? "BOM" : null]
     .filter(Boolean).join(", ");
-  const fromByte = (byte: number) => nextCall("read_file", given, { byte_offset: byte }, ["offset"]);
-  const fromLine = (line: number) => nextCall("read_file", given, { offset: line }, ["byte_offset"]);
+  // Every continuation names its line and that line's byte: the next page starts there without counting lines.
+  const from = (line: number, byte: number) => nextCall("read_file", given, { offset: line, byte_offset: byte });
   const first = encoder.encode(content[0]);
   if (first.length > LONG_LINE_TEXT_BYTES) {
     // One line longer than the text bound: show its start, continue inside it.
@@ -39,18 +40,25 @@ function render(page: ReadLinesResult, given: Readonly<Record<string, unknown>>)
     return [
       `${page.path} line ${page.start_line}, its first ${shown} of ${first.length} bytes here (${facts})`,
       `${page.start_line}\t${decoder.decode(first.subarray(0, shown))}`,
-      fromByte(page.start_byte + shown),
+      from(page.start_line, page.start_byte + shown),
     ].join("\n");
   }
+  let raw: Uint8Array | null = null;
+  /** Where the text's line `k` (0-based) starts, in bytes from the text's start. */
+  const lineStart = (k: number) => {
+    raw ??= encoder.encode(page.text);
+    let at = 0;
+    for (let n = 0; n < k; n++) at = raw.indexOf(LF, at) + 1;
+    return at;
+  };
   const width = String(page.end_line).length;
   const numbered = content.map((line, i) => `${String(page.start_line + i).padStart(width)}\t${line}`);
   return layoutText({
     header: (shown) => `${page.path} lines ${page.start_line}-${page.start_line + shown - 1} (${facts})`,
     items: numbered,
     next: (shown) => {
-      if (shown < page.lines_returned) return fromLine(page.start_line + shown);
-      if (page.next_byte_offset !== null) return fromByte(page.next_byte_offset);
-      return page.has_more ? fromLine(page.next_offset!) : null;
+      if (shown < page.lines_returned) return from(page.start_line + shown, page.start_byte + lineStart(shown));
+      return page.has_more ? from(page.next_offset!, page.next_byte_offset!) : null;
     },
   }).text;
 }
@@ -59,17 +67,20 @@ export const readFileTool = defineTool({
   name: "read_file",
   title: "Read file",
   description:
-    "Read a bounded range of a UTF-8 text file by lines, streaming (never the whole file). content shows numbered lines and ends with the exact call that continues; structuredContent.text has the raw lines. Page with next_offset while has_more is true; a line longer than a page resumes with byte_offset=next_byte_offset.",
+    "Read a bounded range of a UTF-8 text file by lines, streaming (never the whole file). content shows numbered lines and ends with the exact call that continues; structuredContent.text has the raw lines. While has_more is true, continue with offset=next_offset and byte_offset=next_byte_offset (the next page then starts there at once, however deep in the file; a line longer than a page resumes inside it the same way).",
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
     path: z.string().describe("File path, relative to the workspace root (or absolute inside it)."),
-    offset: z.int().min(1).default(1).describe("1-based line to start at."),
+    offset: z.int().min(1).default(1).describe(
+      "1-based line to start at; with byte_offset, the line byte_offset is in (next_offset with next_byte_offset).",
+    ),
     limit: z.int().min(1).max(100000).default(2000).describe("Maximum number of lines."),
     max_bytes: z.int().min(1).max(1048576).default(DEFAULT_READ_BYTES).describe(
       "Maximum bytes of text returned (the result ceiling may stop the page sooner).",
     ),
     byte_offset: z.int().min(0).optional().describe(
-      "Resume inside a long line at this byte offset (a previous next_byte_offset); offset is then ignored.",
+      "Start at this byte (a previous next_byte_offset, even inside a long line). With offset, that is its line " +
+        "number and nothing before it is read; alone, the lines before it are counted.",
     ),
   }),
   output: z.object({
@@ -94,6 +105,8 @@ export const readFileTool = defineTool({
       limit: args.limit,
       maxBytes: args.max_bytes,
       byteOffset: args.byte_offset,
+      // offset has a default: only an offset the caller gave names byte_offset's line.
+      lineAtByte: ctx.arguments.offset === undefined ? undefined : args.offset,
       maxChars: dataBudget(ctx.config.maxResultChars),
     });
     const { start_byte: _start, ...data } = page;

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../zod.ts";
 import { defineTool } from "./tool.ts";
 import type { OutputPage } from "../exec/registry.ts";
 import { dataBudget, jsonChars, jsonStringChars } from "../paging/budget.ts";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../zod.ts";
 import { defineTool } from "./tool.ts";
 import { allowedByMode, MODE_POLICIES, type Permission, PERMISSION_LIFTS, PERMISSION_NAMES } from "../policy/modes.ts";
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../zod.ts";
 import { defineTool } from "./tool.ts";
 import { SEARCH_POSITION, type SearchMatch, type SearchResult, searchText } from "../search/search_text.ts";
 import { dataBudget } from "../paging/budget.ts";

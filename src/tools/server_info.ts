@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../zod.ts";
 import { MAX_TEXT_BYTES } from "../envelope.ts";
 import { utf8CutIndex } from "../text/utf8.ts";
 import { defineTool } from "./tool.ts";
@@ -95,8 +95,7 @@ export const serverInfoTool = defineTool({
         root: z.string(),
         branch: z.string().nullable(),
         head: z.string().nullable(),
-        dirty: z.boolean(),
-      }).nullable(),
+      }).nullable().describe("What HEAD names; whether the work tree is clean is git_status's to say."),
       manifests: z.array(z.string()),
       instructions: z.array(z.object({
         path: z.string(),
@@ -242,9 +241,7 @@ export const serverInfoTool = defineTool({
           : `NOT enforced for commands${sandbox.reason ? ` (${sandbox.reason})` : ""}`
       }`,
       git
-        ? `git: ${git.branch ?? "(detached)"} at ${git.head?.slice(0, 12) ?? "(no commits)"}${
-          git.dirty ? ", dirty" : ", clean"
-        }` +
+        ? `git: ${git.branch ?? "(detached)"} at ${git.head?.slice(0, 12) ?? "(no commits)"}` +
           (git.relation === "parent" ? ` (repository root ${git.root} is above the workspace)` : "")
         : facts.programs.git === null
         ? "git: unavailable (git is not on the server's PATH)"

@@ -3,7 +3,7 @@
  * a handler that turns validated arguments into a {@linkcode ToolOutput}.
  * Adapters are thin: the work lives in domain modules under src/.
  */
-import type { z } from "zod";
+import type { z } from "../zod.ts";
 import type { Config } from "../config.ts";
 import type { Workspace } from "../workspace/confine.ts";
 import type { RuntimeFacts, Services } from "../services.ts";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../zod.ts";
 import { defineTool } from "./tool.ts";
 import { DEFAULT_MAX_DIMENSION, describeView, viewImage } from "../image/view.ts";
 
@@ -36,7 +36,7 @@ export const viewImageTool = defineTool({
     const box = { width: args.max_width, height: args.max_height };
     const view = await ctx.services.imageQueue.run(() => {
       ctx.signal.throwIfAborted(); // cancelled while waiting for its turn
-      return viewImage(ctx.workspace, args.path, box, ctx.signal);
+      return viewImage(ctx.workspace, args.path, box, ctx.services.imageRenderer, ctx.signal);
     });
     return {
       text: describeView(view),

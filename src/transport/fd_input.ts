@@ -18,7 +18,7 @@
  * ```
  */
 import { ERRNO, errno, libc, POLL } from "../os/libc.ts";
-import { MAX_MESSAGE_BYTES } from "./stdio.ts";
+import { MAX_MESSAGE_BYTES } from "./message_size.ts";
 import { joinBytes } from "../text/join_bytes.ts";
 
 /** How long one poll waits before looking again (so a paused or finished reader never holds a call for long). */
@@ -63,6 +63,18 @@ export class FdInput {
   pause(): Uint8Array {
     this.#paused ??= Promise.withResolvers<void>();
     return joinBytes(this.#tail);
+  }
+
+  /**
+   * Whether a read would return at once: input (or its end) is there now. A zero-timeout poll(2) on this
+   * thread, so it never waits.
+   */
+  ready(): boolean {
+    const pollfd = new Uint8Array(8);
+    const view = new DataView(pollfd.buffer);
+    view.setInt32(0, this.#fd, true);
+    view.setInt16(4, POLL.IN, true);
+    return libc().poll_now(pollfd, 1n, 0) > 0;
   }
 
   /** Reads again after {@linkcode pause} (the hand-off failed). */

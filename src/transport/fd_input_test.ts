@@ -29,3 +29,17 @@ Deno.test("FdInput: hands out the prefix, then the fd; pause names the partial l
     closeFd(readEnd);
   }
 });
+
+Deno.test("FdInput.ready: false on an empty pipe, true once bytes (or the end of input) are there, and never waits", () => {
+  const [readEnd, writeEnd] = makePipe();
+  try {
+    const input = new FdInput(readEnd);
+    assertEquals(input.ready(), false);
+    writeSome(writeEnd, encoder.encode("x"));
+    assertEquals(input.ready(), true);
+    closeFd(writeEnd);
+    assertEquals(input.ready(), true);
+  } finally {
+    closeFd(readEnd);
+  }
+});

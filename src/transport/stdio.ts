@@ -18,9 +18,7 @@
  */
 import { type JSONRPCMessage, JSONRPCMessageSchema, type Transport } from "../sdk/mod.ts";
 import { joinBytes } from "../text/join_bytes.ts";
-
-/** Largest message accepted, in bytes; a longer line is skipped and refused. */
-export const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+import { MAX_MESSAGE_BYTES } from "./message_size.ts";
 
 /** After stdin ends, how long requests already received may still take to be answered. */
 export const DRAIN_GRACE_MS = 30_000;
@@ -47,6 +45,8 @@ export class LineTransport implements Transport {
   /** Ids of requests received and not answered yet, so input ending does not cut their answers off. */
   readonly #inFlight = new Set<string | number>();
   #drained: (() => void) | null = null;
+  /** The id whose answer {@linkcode skipAnswer} drops, or null. */
+  #answered: string | number | null = null;
   readonly #encoder = new TextEncoder();
   readonly #decoder = new TextDecoder();
 
@@ -65,8 +65,20 @@ export class LineTransport implements Transport {
     if (("result" in message || "error" in message) && message.id !== undefined && message.id !== null) {
       this.#inFlight.delete(message.id);
       if (this.#inFlight.size === 0) this.#drained?.();
+      if (message.id === this.#answered) {
+        this.#answered = null;
+        return Promise.resolve();
+      }
     }
     return this.#write(message);
+  }
+
+  /**
+   * The answer to request `id` already went out, before this transport started (the early initialize,
+   * src/session/early_initialize.ts): the server still handles the request, and its answer is dropped.
+   */
+  skipAnswer(id: string | number): void {
+    this.#answered = id;
   }
 
   /** Ids of the requests received and not answered yet. */

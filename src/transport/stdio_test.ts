@@ -2,7 +2,7 @@ import { assertEquals } from "../testing/assert.ts";
 import { LineTransport } from "./stdio.ts";
 
 /** Feeds `input` through a transport and collects what it emits and answers. */
-async function run(input: string[], maxBytes?: number) {
+async function run(input: string[], maxBytes?: number, skip?: string | number) {
   const encoder = new TextEncoder();
   const readable = new ReadableStream<Uint8Array>({
     start(controller) {
@@ -15,6 +15,7 @@ async function run(input: string[], maxBytes?: number) {
     write: (chunk) => void written.push(new TextDecoder().decode(chunk)),
   });
   const transport = new LineTransport(readable, writable, maxBytes);
+  if (skip !== undefined) transport.skipAnswer(skip);
   const messages: unknown[] = [];
   const closed = new Promise<void>((resolve) => transport.onclose = resolve);
   transport.onmessage = (message) => {
@@ -25,7 +26,7 @@ async function run(input: string[], maxBytes?: number) {
   await transport.start();
   await closed;
   const lines = written.join("").split("\n").filter(Boolean).map((line) => JSON.parse(line));
-  return { messages, answers: lines.filter((line) => "error" in line) };
+  return { messages, lines, answers: lines.filter((line) => "error" in line), unanswered: transport.unanswered() };
 }
 
 Deno.test("lines split across chunks and CRLF endings arrive as whole messages", async () => {
@@ -77,4 +78,12 @@ Deno.test("when input ends, answers to requests already received are still writt
   await transport.start();
   await closed;
   assertEquals(JSON.parse(written.join("")), { jsonrpc: "2.0", id: 7, result: {} });
+});
+
+Deno.test("skipAnswer: the server still receives the request; only its answer is dropped, once", async () => {
+  const ping = (id: number) => `{"jsonrpc":"2.0","id":${id},"method":"ping"}\n`;
+  const { messages, lines, unanswered } = await run([ping(1) + ping(2)], undefined, 1);
+  assertEquals(messages.length, 2);
+  assertEquals(lines, [{ jsonrpc: "2.0", id: 2, result: {} }]);
+  assertEquals(unanswered.size, 0);
 });

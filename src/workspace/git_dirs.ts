@@ -26,7 +26,7 @@
 import * as path from "node:path";
 import { isInside } from "./confine.ts";
 import { closeFd } from "../os/fd.ts";
-import { openAt, readDirFd, reopenFd, statAt, statFd } from "../os/fs_at.ts";
+import { lstatPath, openAt, readDirFd, reopenFd, statAt, statFd } from "../os/fs_at.ts";
 import { libc, O } from "../os/libc.ts";
 
 /** Directories the search looks into, at most (a bound on its cost in a huge tree). */
@@ -34,24 +34,17 @@ export const GIT_DIR_SEARCH_MAX_DIRS = 2_000;
 /** How deep below the workspace root the search looks for nested repositories. */
 export const GIT_DIR_SEARCH_MAX_DEPTH = 4;
 
-function lstatOrNull(p: string): Deno.FileInfo | null {
-  try {
-    return Deno.lstatSync(p);
-  } catch {
-    return null;
-  }
-}
-
 /**
  * Whether `dir` is a git dir as git's own test has it: a HEAD file, and
  * objects/ and refs/ directories — in its common dir when it names one (a
  * worktree's git dir). A symlinked HEAD counts, as in old repositories.
  */
 export function looksLikeGitDir(dir: string): boolean {
-  const head = lstatOrNull(path.join(dir, "HEAD"));
-  if (head === null || !(head.isFile || head.isSymlink)) return false;
+  // Asked for every command and on every path component of a workdir: lstat without building errors.
+  const head = lstatPath(path.join(dir, "HEAD"));
+  if (head === null || !(head.kind === "file" || head.kind === "symlink")) return false;
   const common = commonDirOf(dir) ?? dir;
-  return ["objects", "refs"].every((name) => lstatOrNull(path.join(common, name))?.isDirectory === true);
+  return ["objects", "refs"].every((name) => lstatPath(path.join(common, name))?.kind === "dir");
 }
 
 /** Largest `.git` file read (a `gitdir:` line is short; anything bigger is not one). */

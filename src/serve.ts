@@ -1,0 +1,272 @@
+/**
+ * Runs the server once main.ts has read the command line: probes the
+ * machine, binds the workspace with its services, and serves MCP over stdio
+ * or Streamable HTTP (or prints the server card). main.ts imports this
+ * module lazily, so `--version` and `--help` never load it and a stdio
+ * client's initialize is answered before it loads.
+ *
+ * @example
+ * const { serveHttp } = await import("./src/serve.ts");
+ * await serveHttp(config, Deno.cwd(), null, new Termination());
+ */
+import * as path from "node:path";
+import { type Config, UsageError } from "./config.ts";
+import { probeFacts } from "./services.ts";
+import { createMcpServer, type Runtime } from "./server.ts";
+import { LineTransport } from "./transport/stdio.ts";
+import type { FdInput } from "./transport/fd_input.ts";
+import { SERVER_NAME } from "./version.ts";
+import { serverCard } from "./card/server_card.ts";
+import { AuthSetupError, loadAuthToken } from "./http/auth.ts";
+import { type Bound, openChoice, type OpenOptions, withServices, WorkspaceBinding } from "./session/binding.ts";
+import type { Pinned, Refusal } from "./session/pin.ts";
+import type { HandoffState } from "./session/handoff.ts";
+import type { EarlyStart } from "./session/early_initialize.ts";
+import type { Termination } from "./termination.ts";
+import { chooseWorkspaceLate } from "./session/late_workspace.ts";
+import { watchRootChanges } from "./session/roots.ts";
+import { launchWorkspace, PROJECT_DIR_ENV, type WorkspaceChoice } from "./workspace/resolve.ts";
+import { AuditTrail } from "./audit/trail.ts";
+import { resolveLogPath } from "./audit/file.ts";
+import { printAuditSummary as printSummary } from "./audit/summary.ts";
+
+/** What a bound workspace is checked against as it is settled. */
+interface Settling {
+  binding: WorkspaceBinding;
+  audit: AuditTrail | null;
+  /** Ends the server when --audit-required cannot hold: a UsageError for the command line's own workspace. */
+  refuse(message: string, choice: WorkspaceChoice): Promise<void>;
+}
+
+/**
+ * Settles the binding; without a workspace the server keeps no write grant at all. A bound workspace has the
+ * audit log checked against the trees its commands may write.
+ */
+async function settle(settling: Settling, outcome: Bound | Refusal): Promise<Bound | Refusal> {
+  settling.binding.settle(outcome);
+  if (!("workspace" in outcome)) {
+    console.error(`${SERVER_NAME}: no workspace: ${outcome.reason}`);
+    await Deno.permissions.revoke({ name: "write" });
+    return outcome;
+  }
+  const refused = await auditPlacement(settling.audit, outcome);
+  if (refused !== null) await settling.refuse(refused, outcome.choice);
+  return outcome;
+}
+
+/**
+ * Opens the trail of --audit-log (resolved against the launch directory), or null without one. A log that cannot
+ * be opened is a UsageError only with --audit-required; otherwise a warning, and calls go unrecorded until it can
+ * be written.
+ */
+function openAuditTrail(
+  config: Config,
+  launchCwd: string,
+  token: string | null,
+  stop: (message: string) => Promise<void>,
+): AuditTrail | null {
+  if (!config.auditLog) return null;
+  const file = path.resolve(launchCwd, config.auditLog);
+  const trail = new AuditTrail({
+    file: resolveLogPath(file),
+    maxBytes: config.auditLogMaxBytes,
+    required: config.auditRequired,
+    mode: config.mode,
+    env: Deno.env.toObject(),
+    secrets: token === null ? [] : [token],
+    onFatal: stop,
+  });
+  const problem = trail.open();
+  if (problem === null) return trail;
+  if (config.auditRequired) throw new UsageError(`--audit-log ${file}: ${problem}`);
+  console.error(
+    `${SERVER_NAME}: WARNING: audit log ${trail.path}: ${problem}; serving without an audit trail until it can be written`,
+  );
+  return trail;
+}
+
+/**
+ * Checks the audit log against the trees the workspace's commands may write (their sandbox's writable roots):
+ * a warning when they could alter it, and, with --audit-required, the refusal of a log inside one of them.
+ */
+async function auditPlacement(audit: AuditTrail | null, bound: Bound): Promise<string | null> {
+  if (audit === null) return null;
+  const { commands } = await bound.services.policy.sandbox(new Set());
+  const problem = audit.notePlacement(commands.writes);
+  return problem !== null && audit.status().required
+    ? `${problem} (--audit-required: choose a log outside the workspace and the private TMPDIR)`
+    : null;
+}
+
+/** The settling of a server: a refusal of the command line's own workspace is a usage error, later ones stop it. */
+function settling(
+  binding: WorkspaceBinding,
+  audit: AuditTrail | null,
+  stop: (message: string) => Promise<void>,
+): Settling {
+  return {
+    binding,
+    audit,
+    refuse: async (message, choice) => {
+      if (choice.source === "flag") throw new UsageError(message);
+      await stop(message);
+    },
+  };
+}
+
+/** Stops a serving server whose --audit-required trail cannot hold (its commands are killed first). */
+function stopper(binding: WorkspaceBinding): (message: string) => Promise<void> {
+  return async (message) => {
+    console.error(`${SERVER_NAME}: ${message}`);
+    await binding.close();
+    Deno.exit(1);
+  };
+}
+
+/** What main.ts has settled before a stdio session starts. */
+export interface StdioStart {
+  config: Config;
+  /** The session a previous process handed over, or null. */
+  handoff: HandoffState | null;
+  /** The workspace the command line, CLAUDE_PROJECT_DIR or a hand-off fixed, pinned or refused; null when late. */
+  pinned: Pinned | Refusal | null;
+  /** The working directory, when the client's roots may still decide the workspace. */
+  fallback: WorkspaceChoice | null;
+  /** Real paths: the home directory (or null) and the directory this process started in. */
+  home: string | null;
+  startDir: string;
+  launchCwd: string;
+  /** stdin, which a hand-off pauses. */
+  input: FdInput;
+  /** The first line, answered when it was a plain initialize, and the input to read from its first byte. */
+  early: Promise<EarlyStart>;
+  /** The signals, listened for since start-up: the session's shutdown is set here. */
+  termination: Termination;
+}
+
+/**
+ * Serves one MCP session over stdin and stdout.
+ *
+ * @example
+ * await serveStdio({ config, handoff: null, pinned, fallback: null, home, startDir, launchCwd, input, early, termination });
+ */
+export async function serveStdio(start: StdioStart): Promise<void> {
+  const { config, handoff } = start;
+  const facts = await probeFacts();
+  const binding = new WorkspaceBinding();
+  const stop = stopper(binding);
+  const audit = openAuditTrail(config, start.launchCwd, null, stop);
+  const settles = settling(binding, audit, stop);
+  if (start.pinned) await settle(settles, await withServices(start.pinned, config, facts));
+  const runtime: Runtime = { config, facts, binding, audit };
+  const { termination } = start;
+  termination.set(async () => {
+    audit?.stopping();
+    await binding.close();
+    await audit?.close();
+    Deno.exit(0);
+  });
+  const server = createMcpServer(runtime, "stdio", { restored: handoff?.session });
+  // Chain, do not replace: createMcpServer's own close handling releases the session's commands.
+  const closeSession = server.onclose;
+  server.onclose = () => {
+    closeSession?.();
+    void termination.run();
+  };
+  const bound = binding.bound;
+  if (handoff?.session.roots && bound) watchRootChanges(server, handoff.session.roots, bound.choice.dir);
+  const early = await start.early;
+  const transport = new LineTransport(early.input, Deno.stdout.writable);
+  if (early.answered !== null) transport.skipAnswer(early.answered);
+  if (binding.pending && start.fallback) {
+    const { fallback, home, startDir, launchCwd, input } = start;
+    const options: OpenOptions = { config, facts, home };
+    const bind = async (choice: WorkspaceChoice) => await settle(settles, await openChoice(choice, options));
+    chooseWorkspaceLate({ server, binding, fallback, startDir, home, launchCwd, input, transport, bind });
+  }
+  await server.connect(transport);
+}
+
+/**
+ * Prints the summary of the audit log `file` (resolved against `launchCwd`) for `--audit-summary`; its exit code.
+ *
+ * @example
+ * ```ts
+ * Deno.exit(await printAuditSummary("audit.jsonl", Deno.cwd()));
+ * ```
+ */
+export async function printAuditSummary(file: string, launchCwd: string): Promise<number> {
+  return await printSummary(path.resolve(launchCwd, file));
+}
+
+/**
+ * Prints the server card for this configuration (`--print-server-card`).
+ *
+ * @example
+ * await printServerCard(config);
+ */
+export async function printServerCard(config: Config): Promise<void> {
+  const { endpointUrl } = await import("./http/serve.ts");
+  console.log(JSON.stringify(serverCard(config, config.http ? { url: endpointUrl(config.http) } : undefined), null, 2));
+}
+
+/**
+ * Serves MCP Streamable HTTP at `config.http`; one process, one workspace, many sessions. `home` is the real
+ * path of the home directory, or null. Throws UsageError when the token or the workspace on the command line
+ * cannot be used.
+ *
+ * @example
+ * await serveHttp(config, Deno.cwd(), "/home/u", new Termination());
+ */
+export async function serveHttp(
+  config: Config,
+  launchCwd: string,
+  home: string | null,
+  termination: Termination,
+): Promise<void> {
+  let token: string | null;
+  try {
+    token = await loadAuthToken(config, launchCwd);
+  } catch (error) {
+    if (error instanceof AuthSetupError) throw new UsageError(error.message);
+    throw error;
+  }
+  const facts = await probeFacts();
+  const options: OpenOptions = { config, facts, home };
+  const binding = new WorkspaceBinding();
+  const stop = stopper(binding);
+  const audit = openAuditTrail(config, launchCwd, token, stop);
+  const plan = launchWorkspace({ flag: config.workspace, projectDir: Deno.env.get(PROJECT_DIR_ENV), cwd: launchCwd });
+  // One process serves every HTTP session: no roots.
+  const choice = plan.kind === "fixed" ? plan.choice : plan.fallback;
+  const outcome = await openChoice(choice, options);
+  if (!("workspace" in outcome) && choice.source === "flag") throw new UsageError(outcome.reason);
+  await settle(settling(binding, audit, stop), outcome);
+  const runtime: Runtime = { config, facts, binding, audit };
+  // Loaded only here: stdio servers never pay for the HTTP transport's modules.
+  const { endpointUrl, serveHttp: listen } = await import("./http/serve.ts");
+  let http;
+  try {
+    http = await listen({
+      address: config.http!,
+      token,
+      config,
+      openSession: () => createMcpServer(runtime, "http"),
+    });
+  } catch (error) {
+    console.error(`${SERVER_NAME}: cannot listen on ${endpointUrl(config.http!)}: ${(error as Error).message}`);
+    await binding.close();
+    await audit?.close();
+    Deno.exit(1);
+  }
+  console.error(
+    `${SERVER_NAME}: serving MCP Streamable HTTP at ${http.url} (${token === null ? "no auth" : "bearer auth"})`,
+  );
+  termination.set(async () => {
+    audit?.stopping();
+    await http.shutdown();
+    await binding.close();
+    await audit?.close();
+    Deno.exit(0);
+  });
+}

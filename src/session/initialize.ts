@@ -1,0 +1,154 @@
+/**
+ * The answer to `initialize`, built without the MCP SDK so that a stdio
+ * server can give it before the SDK (and the rest of the server) has
+ * loaded: the SDK's `types.js` alone spends ~60 ms building zod schemas,
+ * its Server pulls in ajv (~40 ms). The negotiation reproduces the SDK's
+ * `Server._oninitialize` exactly (`initialize_test.ts` checks the version
+ * list against the SDK's constants and the answer against the SDK's own),
+ * and {@linkcode plainInitialize} accepts only requests the SDK's schemas
+ * certainly accept, so answering early never says yes where the SDK would
+ * have said no: anything unusual waits for the SDK.
+ *
+ * @example
+ * const request = plainInitialize(JSON.parse(line));
+ * if (request) write(initializeResponse(request, serverInstructions(config, root)));
+ */
+import { serverInfo } from "../metadata.ts";
+
+/** The newest protocol version (the SDK's `LATEST_PROTOCOL_VERSION` of 1.32.2). */
+export const LATEST_PROTOCOL_VERSION = "2025-11-25";
+
+/** Every version the server speaks, newest first (the SDK's `SUPPORTED_PROTOCOL_VERSIONS`). */
+export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = [
+  LATEST_PROTOCOL_VERSION,
+  "2025-06-18",
+  "2025-03-26",
+  "2024-11-05",
+  "2024-10-07",
+];
+
+/** What the server declares at initialize. */
+export const SERVER_CAPABILITIES = { tools: { listChanged: false } };
+
+/**
+ * The version both sides speak: the client's when supported, else the latest (the client then decides whether
+ * it can go on), as the SDK negotiates.
+ *
+ * @example
+ * negotiateProtocolVersion("2025-06-18"); // "2025-06-18"
+ * negotiateProtocolVersion("1999-01-01"); // "2025-11-25"
+ */
+export function negotiateProtocolVersion(requested: string): string {
+  return SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION;
+}
+
+/** The initialize result, with the key order the SDK gives it. */
+export interface InitializeResult {
+  protocolVersion: string;
+  capabilities: typeof SERVER_CAPABILITIES;
+  serverInfo: ReturnType<typeof serverInfo>;
+  instructions: string;
+}
+
+/**
+ * The initialize result for a client that asked for `requested`.
+ *
+ * @example
+ * initializeResult("2025-06-18", "workcell gives you one workspace: /repo.").protocolVersion; // "2025-06-18"
+ */
+export function initializeResult(requested: string, instructions: string): InitializeResult {
+  return {
+    protocolVersion: negotiateProtocolVersion(requested),
+    capabilities: SERVER_CAPABILITIES,
+    serverInfo: serverInfo(),
+    instructions,
+  };
+}
+
+/** An initialize request as {@linkcode plainInitialize} accepts it. */
+export interface PlainInitialize {
+  id: string | number;
+  protocolVersion: string;
+}
+
+type Json = Record<string, unknown>;
+
+const isRecord = (value: unknown): value is Json =>
+  value !== null && typeof value === "object" && !Array.isArray(value);
+const isOptional = (value: unknown, check: (value: unknown) => boolean) => value === undefined || check(value);
+const isString = (value: unknown) => typeof value === "string";
+const isObject = (value: unknown) => value !== null && typeof value === "object";
+const isBoolean = (value: unknown) => typeof value === "boolean";
+const onlyKeys = (value: Json, keys: readonly string[]) => Object.keys(value).every((key) => keys.includes(key));
+const everyValue = (value: unknown, check: (value: unknown) => boolean) =>
+  isRecord(value) && Object.values(value).every(check);
+
+/** The SDK's IconSchema, closed (unknown keys are left to the SDK). */
+function isIcon(value: unknown): boolean {
+  return isRecord(value) && onlyKeys(value, ["src", "mimeType", "sizes", "theme"]) && isString(value.src) &&
+    isOptional(value.mimeType, isString) &&
+    isOptional(value.sizes, (sizes) => Array.isArray(sizes) && sizes.every(isString)) &&
+    isOptional(value.theme, (theme) => theme === "light" || theme === "dark");
+}
+
+/** The SDK's ImplementationSchema (unknown keys it strips, so they may stay). */
+function isImplementation(value: unknown): boolean {
+  return isRecord(value) && isString(value.name) && isString(value.version) && isOptional(value.title, isString) &&
+    isOptional(value.websiteUrl, isString) && isOptional(value.description, isString) &&
+    isOptional(value.icons, (icons) => Array.isArray(icons) && icons.every(isIcon));
+}
+
+/**
+ * The SDK's ClientCapabilitiesSchema, narrowed: `tasks` and elicitation keys beyond `form`/`url` are left to the
+ * SDK (their schemas are intersections and preprocessors whose corners are not worth reproducing).
+ */
+function isClientCapabilities(value: unknown): boolean {
+  if (!isRecord(value)) return false;
+  const { experimental, sampling, elicitation, roots, tasks, extensions } = value;
+  return tasks === undefined &&
+    isOptional(experimental, (entry) => everyValue(entry, isObject)) &&
+    isOptional(extensions, (entry) => everyValue(entry, isObject)) &&
+    isOptional(sampling, (entry) =>
+      isRecord(entry) && isOptional(entry.context, isObject) &&
+      isOptional(entry.tools, isObject)) &&
+    isOptional(elicitation, (entry) =>
+      isRecord(entry) && onlyKeys(entry, ["form", "url"]) &&
+      isOptional(entry.form, (form) => isRecord(form) && isOptional(form.applyDefaults, isBoolean)) &&
+      isOptional(entry.url, isObject)) &&
+    isOptional(roots, (entry) => isRecord(entry) && isOptional(entry.listChanged, isBoolean));
+}
+
+/**
+ * The id and requested version of `message` when it is an initialize request that both the transport's
+ * JSON-RPC schema and the SDK's InitializeRequestSchema certainly accept; null otherwise (the SDK then decides,
+ * with its own error when it refuses). A `_meta` is always left to the SDK.
+ *
+ * @example
+ * plainInitialize({ jsonrpc: "2.0", id: 1, method: "initialize",
+ *   params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "c", version: "1" } } });
+ * // { id: 1, protocolVersion: "2025-06-18" }
+ */
+export function plainInitialize(message: unknown): PlainInitialize | null {
+  if (!isRecord(message) || !onlyKeys(message, ["jsonrpc", "id", "method", "params"])) return null;
+  const { jsonrpc, id, method, params } = message;
+  if (jsonrpc !== "2.0" || method !== "initialize") return null;
+  if (!(typeof id === "string" || Number.isSafeInteger(id))) return null;
+  if (!isRecord(params) || params._meta !== undefined || !isString(params.protocolVersion)) return null;
+  if (!isClientCapabilities(params.capabilities) || !isImplementation(params.clientInfo)) return null;
+  return { id: id as string | number, protocolVersion: params.protocolVersion as string };
+}
+
+/**
+ * The JSON-RPC response line the stdio transport would write for this request (key order included).
+ *
+ * @example
+ * await writeAll(Deno.stdout, initializeResponse({ id: 1, protocolVersion: "2025-06-18" }, instructions));
+ */
+export function initializeResponse(request: PlainInitialize, instructions: string): Uint8Array {
+  const response = {
+    result: initializeResult(request.protocolVersion, instructions),
+    jsonrpc: "2.0",
+    id: request.id,
+  };
+  return new TextEncoder().encode(JSON.stringify(response) + "\n");
+}

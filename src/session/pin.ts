@@ -1,0 +1,51 @@
+/**
+ * The first half of binding a workspace: pin the chosen directory by an fd
+ * and apply the refusal rules, without building any service. It loads
+ * nothing heavy, so a stdio server can pin a workspace named on its command
+ * line (and exit 2 when it cannot serve it) before it answers initialize;
+ * the services follow once the rest of the server has loaded
+ * (./binding.ts).
+ *
+ * @example
+ * const pinned = await pinChoice({ dir: "/home/u/app", source: "flag" }, "/home/u");
+ * if ("reason" in pinned) console.error(pinned.reason);
+ */
+import { openWorkspace, type Workspace, WorkspaceError } from "../workspace/confine.ts";
+import { implicitRefusal, SOURCE_LABELS, type WorkspaceChoice } from "../workspace/resolve.ts";
+import { closeFd } from "../os/fd.ts";
+
+/** A chosen directory, pinned. */
+export interface Pinned {
+  choice: WorkspaceChoice;
+  workspace: Workspace;
+}
+
+/** Why there is no workspace. */
+export interface Refusal {
+  /** The directory that was refused, or null when nothing named one. */
+  choice: WorkspaceChoice | null;
+  reason: string;
+}
+
+/**
+ * Pins `choice`, or says why it cannot be served: it does not exist or is not a directory, or it is `/` or the
+ * home directory (`home`, a real path or null) and came from anywhere but `--workspace`.
+ *
+ * @example
+ * await pinChoice({ dir: "/", source: "cwd" }, null); // { choice, reason: "… never served implicitly …" }
+ */
+export async function pinChoice(choice: WorkspaceChoice, home: string | null): Promise<Pinned | Refusal> {
+  let workspace: Workspace;
+  try {
+    workspace = await openWorkspace(choice.dir);
+  } catch (error) {
+    if (!(error instanceof WorkspaceError)) throw error;
+    return { choice, reason: `${error.message} (from ${SOURCE_LABELS[choice.source]})` };
+  }
+  const reason = implicitRefusal({ real: workspace.root, source: choice.source, home });
+  if (reason !== null) {
+    closeFd(workspace.fd);
+    return { choice, reason };
+  }
+  return { choice, workspace };
+}

@@ -1,0 +1,33 @@
+/**
+ * SIGINT and SIGTERM, listened for from the first moment (main.ts): a stdio
+ * client's initialize is answered before the server has loaded, so a
+ * signal can come before there is anything to shut down. Until the server
+ * sets its shutdown, a signal exits 0 at once; afterwards it runs that
+ * shutdown, once.
+ *
+ * @example
+ * const termination = new Termination();
+ * termination.set(async () => { await binding.close(); Deno.exit(0); });
+ */
+export class Termination {
+  #shutdown: () => Promise<void> = () => Promise.resolve(Deno.exit(0));
+  #started = false;
+
+  constructor() {
+    // Windows delivers only SIGINT and SIGBREAK to Deno.
+    const signals: Deno.Signal[] = Deno.build.os === "windows" ? ["SIGINT", "SIGBREAK"] : ["SIGINT", "SIGTERM"];
+    for (const signal of signals) Deno.addSignalListener(signal, () => void this.run());
+  }
+
+  /** What a signal (or {@linkcode run}) does from now on. */
+  set(shutdown: () => Promise<void>): void {
+    this.#shutdown = shutdown;
+  }
+
+  /** Runs the shutdown, the first time only. */
+  async run(): Promise<void> {
+    if (this.#started) return;
+    this.#started = true;
+    await this.#shutdown();
+  }
+}
