@@ -6,8 +6,13 @@
  * client's initialize is answered before it loads.
  *
  * @example
- * const { serveHttp } = await import("./src/serve.ts");
- * await serveHttp(config, Deno.cwd(), null, new Termination());
+ * ```ts
+ * import { parseArgs } from "./config.ts";
+ * import { Termination } from "./termination.ts";
+ *
+ * const parsed = parseArgs(["--http", "127.0.0.1:8765"], {});
+ * if (parsed.kind === "run") await serveHttp(parsed.config, Deno.cwd(), null, new Termination());
+ * ```
  */
 import * as path from "node:path";
 import { type Config, UsageError } from "./config.ts";
@@ -148,7 +153,15 @@ export interface StdioStart {
  * Serves one MCP session over stdin and stdout.
  *
  * @example
- * await serveStdio({ config, handoff: null, pinned, fallback: null, home, startDir, launchCwd, input, early, termination });
+ * ```ts
+ * import { FdInput } from "./transport/fd_input.ts";
+ * import { Termination } from "./termination.ts";
+ *
+ * declare const start: Pick<StdioStart, "config" | "pinned" | "early">; // from the command line and the first line
+ * const input = new FdInput(0);
+ * const cwd = Deno.cwd();
+ * await serveStdio({ ...start, handoff: null, fallback: null, home: null, startDir: cwd, launchCwd: cwd, input, termination: new Termination() });
+ * ```
  */
 export async function serveStdio(start: StdioStart): Promise<void> {
   const { config, handoff } = start;
@@ -203,7 +216,12 @@ export async function printAuditSummary(file: string, launchCwd: string): Promis
  * Prints the server card for this configuration (`--print-server-card`).
  *
  * @example
+ * ```ts
+ * import type { Config } from "./config.ts";
+ *
+ * declare const config: Config;
  * await printServerCard(config);
+ * ```
  */
 export async function printServerCard(config: Config): Promise<void> {
   const { endpointUrl } = await import("./http/serve.ts");
@@ -216,7 +234,13 @@ export async function printServerCard(config: Config): Promise<void> {
  * cannot be used.
  *
  * @example
+ * ```ts
+ * import type { Config } from "./config.ts";
+ * import { Termination } from "./termination.ts";
+ *
+ * declare const config: Config;
  * await serveHttp(config, Deno.cwd(), "/home/u", new Termination());
+ * ```
  */
 export async function serveHttp(
   config: Config,

@@ -6,8 +6,13 @@
  * shutdown, once.
  *
  * @example
+ * ```ts
+ * import type { WorkspaceBinding } from "./session/binding.ts";
+ *
+ * declare const binding: WorkspaceBinding;
  * const termination = new Termination();
  * termination.set(async () => { await binding.close(); Deno.exit(0); });
+ * ```
  */
 export class Termination {
   #shutdown: () => Promise<void> = () => Promise.resolve(Deno.exit(0));

@@ -8,7 +8,9 @@
  * (tests/module_graph_test.ts keeps it so).
  *
  * @example
+ * ```ts
  * import { z } from "./zod.ts";
  * const schema = z.object({ path: z.string() });
+ * ```
  */
 export { z } from "zod";

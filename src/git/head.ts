@@ -5,7 +5,12 @@
  * work tree is clean is git_status's to say.
  *
  * @example
+ * ```ts
+ * import type { GitService } from "./service.ts";
+ *
+ * declare const git: GitService;
  * const { branch, head } = await readHead(git); // { branch: "main", head: "3f2a…" }
+ * ```
  */
 import type { GitService } from "./service.ts";
 import { openRepo } from "./repo.ts";
@@ -23,7 +28,12 @@ const decoder = new TextDecoder();
  * Reads HEAD of the workspace root's repository (throws NOT_A_GIT_REPO as the other git tools do).
  *
  * @example
+ * ```ts
+ * import type { GitService } from "./service.ts";
+ *
+ * declare const git: GitService;
  * await readHead(git); // { branch: null, head: "3f2a…" } when detached
+ * ```
  */
 export async function readHead(git: GitService): Promise<HeadInfo> {
   const repo = await openRepo(git, null, { readsWorkTree: false });

@@ -9,9 +9,16 @@
  * shutdown. One render runs at a time.
  *
  * @example
+ * ```ts
+ * import { sniffImage } from "./sniff.ts";
+ *
+ * declare const signal: AbortSignal;
+ * const source = await Deno.readFile("photo.jpg");
+ * const header = sniffImage(source)!;
  * const renderer = new ImageRenderer();
- * const rendering = await renderer.render({ source, header, box, name: "photo.jpg" }, signal);
+ * const rendering = await renderer.render({ source, header, box: { width: 2048, height: 2048 }, name: "photo.jpg" }, signal);
  * renderer.close();
+ * ```
  */
 import { ToolError } from "../errors.ts";
 import type { Rendering } from "./render.ts";

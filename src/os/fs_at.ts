@@ -237,7 +237,9 @@ export function statPath(abs: string): FdStat | null {
  * What the absolute path `abs` names, not following a symlink there (lstat), or null when it cannot be stat'ed.
  *
  * @example
+ * ```ts
  * lstatPath("/ws/.git")?.kind; // "dir", "file", "symlink" or "other"
+ * ```
  */
 export function lstatPath(abs: string): FdStat | null {
   return statxOrNull(abs, AT.SYMLINK_NOFOLLOW);

@@ -132,7 +132,16 @@ export interface OpenOptions {
  * Builds the services of a pinned workspace, or passes a refusal on.
  *
  * @example
- * binding.settle(await withServices(await pinChoice(choice, home), config, facts));
+ * ```ts
+ * import type { Config } from "../config.ts";
+ * import type { RuntimeFacts } from "../services.ts";
+ * import { pinChoice } from "./pin.ts";
+ *
+ * declare const config: Config;
+ * declare const facts: RuntimeFacts;
+ * const binding = new WorkspaceBinding();
+ * binding.settle(await withServices(await pinChoice({ dir: "/home/u/app", source: "flag" }, "/home/u"), config, facts));
+ * ```
  */
 export async function withServices(
   pinned: Pinned | Refusal,

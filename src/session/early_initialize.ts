@@ -10,9 +10,15 @@
  * (./initialize.ts) is left to the server, which answers it once loaded.
  *
  * @example
- * const early = await answerInitializeEarly(input.readable, Deno.stdout.writable, instructions);
+ * ```ts
+ * import { FdInput } from "../transport/fd_input.ts";
+ * import { LineTransport } from "../transport/stdio.ts";
+ *
+ * const input = new FdInput(0);
+ * const early = await answerInitializeEarly(input.readable, Deno.stdout.writable, "workcell serves /repo.");
  * const transport = new LineTransport(early.input, Deno.stdout.writable);
  * if (early.answered !== null) transport.skipAnswer(early.answered);
+ * ```
  */
 import { initializeResponse, plainInitialize } from "./initialize.ts";
 import { MAX_MESSAGE_BYTES } from "../transport/message_size.ts";

@@ -10,8 +10,11 @@
  * have said no: anything unusual waits for the SDK.
  *
  * @example
+ * ```ts
+ * declare const line: string; // the first line of input
  * const request = plainInitialize(JSON.parse(line));
- * if (request) write(initializeResponse(request, serverInstructions(config, root)));
+ * if (request) await Deno.stdout.write(initializeResponse(request, "workcell serves /repo."));
+ * ```
  */
 import { serverInfo } from "../metadata.ts";
 
@@ -35,8 +38,10 @@ export const SERVER_CAPABILITIES = { tools: { listChanged: false } };
  * it can go on), as the SDK negotiates.
  *
  * @example
+ * ```ts
  * negotiateProtocolVersion("2025-06-18"); // "2025-06-18"
  * negotiateProtocolVersion("1999-01-01"); // "2025-11-25"
+ * ```
  */
 export function negotiateProtocolVersion(requested: string): string {
   return SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION;
@@ -54,7 +59,9 @@ export interface InitializeResult {
  * The initialize result for a client that asked for `requested`.
  *
  * @example
+ * ```ts
  * initializeResult("2025-06-18", "workcell gives you one workspace: /repo.").protocolVersion; // "2025-06-18"
+ * ```
  */
 export function initializeResult(requested: string, instructions: string): InitializeResult {
   return {
@@ -124,9 +131,11 @@ function isClientCapabilities(value: unknown): boolean {
  * with its own error when it refuses). A `_meta` is always left to the SDK.
  *
  * @example
+ * ```ts
  * plainInitialize({ jsonrpc: "2.0", id: 1, method: "initialize",
  *   params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "c", version: "1" } } });
  * // { id: 1, protocolVersion: "2025-06-18" }
+ * ```
  */
 export function plainInitialize(message: unknown): PlainInitialize | null {
   if (!isRecord(message) || !onlyKeys(message, ["jsonrpc", "id", "method", "params"])) return null;
@@ -142,7 +151,9 @@ export function plainInitialize(message: unknown): PlainInitialize | null {
  * The JSON-RPC response line the stdio transport would write for this request (key order included).
  *
  * @example
- * await writeAll(Deno.stdout, initializeResponse({ id: 1, protocolVersion: "2025-06-18" }, instructions));
+ * ```ts
+ * await Deno.stdout.write(initializeResponse({ id: 1, protocolVersion: "2025-06-18" }, "workcell serves /repo."));
+ * ```
  */
 export function initializeResponse(request: PlainInitialize, instructions: string): Uint8Array {
   const response = {

@@ -7,8 +7,10 @@
  * (./binding.ts).
  *
  * @example
+ * ```ts
  * const pinned = await pinChoice({ dir: "/home/u/app", source: "flag" }, "/home/u");
  * if ("reason" in pinned) console.error(pinned.reason);
+ * ```
  */
 import { openWorkspace, type Workspace, WorkspaceError } from "../workspace/confine.ts";
 import { implicitRefusal, SOURCE_LABELS, type WorkspaceChoice } from "../workspace/resolve.ts";
@@ -32,7 +34,9 @@ export interface Refusal {
  * home directory (`home`, a real path or null) and came from anywhere but `--workspace`.
  *
  * @example
+ * ```ts
  * await pinChoice({ dir: "/", source: "cwd" }, null); // { choice, reason: "… never served implicitly …" }
+ * ```
  */
 export async function pinChoice(choice: WorkspaceChoice, home: string | null): Promise<Pinned | Refusal> {
   let workspace: Workspace;

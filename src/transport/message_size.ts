@@ -5,7 +5,10 @@
  * initialize that stops looking for one (src/session/early_initialize.ts).
  *
  * @example
- * if (lineBytes > MAX_MESSAGE_BYTES) refuse();
+ * ```ts
+ * declare const line: Uint8Array;
+ * if (line.length > MAX_MESSAGE_BYTES) throw new Error(`a message over ${MAX_MESSAGE_BYTES} bytes`);
+ * ```
  */
 
 /** Largest message accepted, in bytes; a longer line is skipped and refused. */
