@@ -16,7 +16,7 @@ import * as path from "node:path";
 import { applyPatch } from "../src/patch/apply.ts";
 import { openWorkspace } from "../src/workspace/confine.ts";
 import { startServer } from "../tests/harness.ts";
-import { loadScenarios, prepare, setImmutable } from "../tests/patch_scenarios.ts";
+import { loadScenarios, prepare, setImmutable } from "../src/testing/patch_scenarios.ts";
 import { type Entry, snapshot, treeDifferences } from "../src/testing/tree_snapshot.ts";
 import { ToolError } from "../src/errors.ts";
 import { CODEX, CODEX_BINARY, ensurePeer, peerDir, PEERS_DIR } from "./peers.ts";

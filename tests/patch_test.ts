@@ -7,7 +7,7 @@
  */
 import { assert, assertEquals } from "../src/testing/assert.ts";
 import { startServer, tempWorkspace } from "./harness.ts";
-import { clearDir, loadScenarios, runScenario } from "./patch_scenarios.ts";
+import { clearDir, loadScenarios, runScenario } from "../src/testing/patch_scenarios.ts";
 
 /** One of each kind: every operation, a tolerant match, CRLF, a miss with the nearest lines, confinement, a git dir, a real fault. */
 const SAMPLE = [

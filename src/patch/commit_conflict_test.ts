@@ -5,7 +5,7 @@
  */
 import * as path from "node:path";
 import { assert, assertEquals, assertRejects } from "../testing/assert.ts";
-import { interrupted, openFds } from "../../tests/patch_faults.ts";
+import { interrupted, openFds } from "../testing/patch_faults.ts";
 import { snapshot, treeDifferences } from "../testing/tree_snapshot.ts";
 import { ToolError } from "../errors.ts";
 import { O } from "../os/libc.ts";

@@ -1,6 +1,6 @@
 import * as path from "node:path";
 import { assert, assertEquals, assertRejects } from "../testing/assert.ts";
-import { FaultyFs, openFds } from "../../tests/patch_faults.ts";
+import { FaultyFs, openFds } from "../testing/patch_faults.ts";
 import { snapshot, treeDifferences } from "../testing/tree_snapshot.ts";
 import { ToolError } from "../errors.ts";
 import { openWorkspace, type Workspace } from "../workspace/confine.ts";

@@ -1,6 +1,6 @@
 import * as path from "node:path";
 import { assert, assertEquals, assertThrows } from "../testing/assert.ts";
-import { openFds } from "../../tests/patch_faults.ts";
+import { openFds } from "../testing/patch_faults.ts";
 import { ToolError } from "../errors.ts";
 import { openWorkspace, type Workspace } from "../workspace/confine.ts";
 import { FS_AT } from "./fs_ops.ts";

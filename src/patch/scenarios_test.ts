@@ -7,7 +7,7 @@
  * runs a sample of them through the MCP client.
  */
 import { assert } from "../testing/assert.ts";
-import { clearDir, loadScenarios, type Outcome, runScenario } from "../../tests/patch_scenarios.ts";
+import { clearDir, loadScenarios, type Outcome, runScenario } from "../testing/patch_scenarios.ts";
 import { fail } from "../envelope.ts";
 import { openWorkspace } from "../workspace/confine.ts";
 import { applyPatch } from "./apply.ts";

@@ -20,11 +20,11 @@
  * it becomes `.git` when a tree is laid out or compared.
  */
 import * as path from "node:path";
-import { assert, assertEquals } from "../src/testing/assert.ts";
-import { type Entry, snapshot, treeDifferences } from "../src/testing/tree_snapshot.ts";
+import { assert, assertEquals } from "./assert.ts";
+import { type Entry, snapshot, treeDifferences } from "./tree_snapshot.ts";
 
 /** Where the scenario folders live. */
-export const SCENARIO_DIR = new URL("./patch_scenarios/", import.meta.url).pathname;
+export const SCENARIO_DIR = new URL("../../tests/patch_scenarios/", import.meta.url).pathname;
 
 /** A scenario as read from disk. */
 export interface Scenario {

@@ -10,7 +10,7 @@
  * faults.phase = "pin"; // calls are counted per phase
  * ```
  */
-import { FS_AT, type FsOps } from "../src/patch/fs_ops.ts";
+import { FS_AT, type FsOps } from "../patch/fs_ops.ts";
 
 /**
  * FS_AT whose chosen call fails (a throw, or a rejection for an async call): the `at`-th (1-based) of all
