@@ -105,11 +105,18 @@ async function confirm(
   found: { location: RepositoryLocation; repo: GitRepo; start: string },
   listConfig: boolean,
   signal?: AbortSignal,
-): Promise<Record<string, string>> {
+  pin?: string,
+): Promise<{ env: Record<string, string>; tips: string[] }> {
   const { location, start } = found;
+  // `pin`: the same rev-parse also names the commits the revision points at now (one git start, not two).
+  const revParse = [
+    "rev-parse",
+    "--show-toplevel",
+    ...(pin === undefined ? [] : ["--revs-only", "--end-of-options", pin]),
+  ];
   const [top, config] = await inPinnedDirectory(git.ws, start, (cwd) =>
     Promise.all([
-      git.run(location, { cwd, args: ["rev-parse", "--show-toplevel"], signal }),
+      git.run(location, { cwd, args: revParse, signal }),
       listConfig ? git.run(location, { cwd, args: ["config", "-z", "--list", "--name-only"], signal }) : null,
     ]));
   if (top.code !== 0) {
@@ -121,7 +128,7 @@ async function confirm(
     }
     throw gitFailure(top, "rev-parse");
   }
-  const topText = decoder.decode(top.stdout).replace(/\n$/, "");
+  const { topText, tips } = splitTopLevel(decoder.decode(top.stdout), pin !== undefined);
   let topReal = topText;
   try {
     topReal = Deno.realPathSync(topText); // sync: microseconds, where the async op costs a thread-pool hop
@@ -132,10 +139,25 @@ async function confirm(
       details: { work_tree: topReal, expected: location.top },
     });
   }
-  if (!config) return {};
+  if (!config) return { env: {}, tips };
   // Fail closed: a listing that failed or was cut could hide a driver.
   if (config.code !== 0 || config.stopped) throw gitFailure(config, "config");
-  return driverOverrides(decoder.decode(config.stdout).split("\0").filter((key) => key.length > 0));
+  return { env: driverOverrides(decoder.decode(config.stdout).split("\0").filter((key) => key.length > 0)), tips };
+}
+
+/** A commit rev-parse prints for a revision: a sha, `^sha` for the excluded end of a range. */
+const TIP = /^\^?[0-9a-f]{40,64}$/;
+
+/**
+ * The top level and, `withTips`, the commit lines rev-parse printed after it (taken from the end, so a top level
+ * whose name has a newline stays whole unless its last line looks like a commit; it then no longer equals the
+ * repository found on disk, and the call is refused).
+ */
+function splitTopLevel(output: string, withTips: boolean): { topText: string; tips: string[] } {
+  const lines = output.replace(/\n$/, "").split("\n");
+  const tips: string[] = [];
+  while (withTips && lines.length > 1 && TIP.test(lines[lines.length - 1])) tips.unshift(lines.pop()!);
+  return { topText: lines.join("\n"), tips };
 }
 
 /**
@@ -152,7 +174,7 @@ async function confirm(
  */
 export async function openRepo(git: GitService, target: string | null, options: OpenOptions): Promise<GitRepo> {
   const found = await locate(git, target);
-  const env = await confirm(git, found, options.readsWorkTree, options.signal);
+  const { env } = await confirm(git, found, options.readsWorkTree, options.signal);
   return repoAt(git, found.location, found.repo.parent, env);
 }
 
@@ -217,6 +239,8 @@ export interface PlannedRead<C> {
  * whole git start, so the read does not wait for it: both start at once, and
  * the read's output is kept only when the confirmation agrees (otherwise the
  * read is killed and dropped, and the confirmation's error is the answer).
+ * With `pin` (a revision), the confirmation also returns the commits it
+ * names at that moment (`tips`, as `rev-parse --revs-only` prints them).
  *
  * @example
  * ```ts
@@ -233,9 +257,9 @@ export interface PlannedRead<C> {
 export async function readRepoAt<C>(
   git: GitService,
   input: string | undefined,
-  options: { allowMissing: boolean; signal?: AbortSignal },
+  options: { allowMissing: boolean; signal?: AbortSignal; pin?: string },
   plan: (repo: GitRepo, target: string | null) => PlannedRead<C>,
-): Promise<{ repo: GitRepo; target: string | null; run: GitRun; consumer: C }> {
+): Promise<{ repo: GitRepo; target: string | null; run: GitRun; consumer: C; tips: string[] }> {
   const { signal } = options;
   const target = input === undefined ? null : (await confine(git.ws, input, options)).abs;
   const found = await locate(git, target);
@@ -246,14 +270,15 @@ export async function readRepoAt<C>(
     signal: signal ? AbortSignal.any([signal, stop.signal]) : stop.signal,
   });
   run.catch(() => {}); // awaited below, or dropped
+  let tips: string[];
   try {
-    await confirm(git, found, false, signal);
+    ({ tips } = await confirm(git, found, false, signal, options.pin));
   } catch (error) {
     stop.abort();
     await run.catch(() => {});
     throw error;
   }
-  return { repo: found.repo, target, run: await run, consumer: read.consumer };
+  return { repo: found.repo, target, run: await run, consumer: read.consumer, tips };
 }
 
 /**
