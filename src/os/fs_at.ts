@@ -362,6 +362,15 @@ export async function syncFd(fd: number): Promise<void> {
   if ((await libc().fsync(fd)) !== 0) throw new Deno.errors.InvalidData("fsync failed (an I/O error or a full disk)");
 }
 
+/**
+ * syncfs(2) on Deno's blocking pool: everything written to the file system `fd` lies on is made durable, data
+ * and metadata, whoever wrote it. Since Linux 5.8 it fails when any writeback error happened on that file
+ * system after `fd` was opened (before, it always succeeded: see src/patch/durability.ts).
+ */
+export async function syncFs(fd: number): Promise<void> {
+  if ((await libc().syncfs(fd)) !== 0) throw new Deno.errors.InvalidData("syncfs failed (an I/O error or a full disk)");
+}
+
 /** Waits for an exclusive flock(2) on `fd` (on Deno's blocking pool). */
 export async function lockFd(fd: number): Promise<void> {
   if ((await libc().flock(fd, LOCK_EX)) !== 0) throw new Deno.errors.InvalidData("flock failed");

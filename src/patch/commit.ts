@@ -9,7 +9,9 @@
  *    for a symlink after planning can make the commit fail but never redirect
  *    it: nothing is read, written or left outside the workspace.
  * 2. **stage**: each new content goes to an exclusive temp file in its pinned
- *    directory, given its mode and fsynced.
+ *    directory, given its mode, and made durable: each fsynced, or, for a
+ *    large patch, all written first and then one syncfs per file system
+ *    (durability.ts says when).
  * 3. **lock**: every existing file the patch replaces or deletes is opened
  *    and locked (an exclusive flock, taken in path order, held until the
  *    commit ends), so a concurrent writer in this or another process that
@@ -50,6 +52,7 @@ import { commitFailure, conflictError, directoryError, labelled } from "./commit
 import { FS_AT, type FsOps } from "./fs_ops.ts";
 import { type PinnedDir, UndoJournal } from "./journal.ts";
 import { PinnedDirs } from "./pinned_dirs.ts";
+import { type DurabilityOptions, syncStrategy } from "./durability.ts";
 
 /** File operations in flight at once (fsyncs overlap; one file's steps stay in order). */
 export const COMMIT_CONCURRENCY = 16;
@@ -101,10 +104,12 @@ export class CommitTransaction implements Disposable {
   readonly #journal = new UndoJournal();
   readonly #dirs: PinnedDirs;
   readonly #locks = new Map<Change, { fd: number; stat: FdStat }>();
+  readonly #durability: DurabilityOptions;
   #status: Status = "new";
 
-  constructor(ws: Workspace, changes: readonly Change[], fs: FsOps = FS_AT) {
+  constructor(ws: Workspace, changes: readonly Change[], fs: FsOps = FS_AT, durability: DurabilityOptions = {}) {
     this.#fs = fs;
+    this.#durability = durability;
     this.#active = changes.filter((change) => change.before !== null || change.after !== null);
     this.#dirs = new PinnedDirs(ws, fs, this.#journal);
   }
@@ -124,15 +129,31 @@ export class CommitTransaction implements Disposable {
     });
   }
 
-  /** Writes every new content to an exclusive temp file beside its target, with its mode, fsynced. */
+  /** Writes every new content to an exclusive temp file beside its target, with its mode, made durable. */
   stage(): Promise<void> {
     const writes = this.#active.filter((change) => change.after !== null);
-    return this.#phase("stage", () =>
-      eachLimited(
+    return this.#phase("stage", async () => {
+      const strategy = syncStrategy(writes.length, this.#durability);
+      await eachLimited(
         writes,
         COMMIT_CONCURRENCY,
-        (change) => labelled(`writing the new content of ${change.rel}`, () => this.#writeTemp(change)),
-      ));
+        (change) =>
+          labelled(`writing the new content of ${change.rel}`, () => this.#writeTemp(change, strategy === "fsync")),
+      );
+      if (strategy === "fsync") return;
+      // One syncfs per file system the temp files lie on (a mount inside the workspace is another one).
+      const byDevice = new Map<number, PinnedDir>();
+      for (const change of writes) {
+        const dir = this.#dirs.parentOf(change.rel);
+        if (!byDevice.has(dir.dev)) byDevice.set(dir.dev, dir);
+      }
+      for (const dir of byDevice.values()) {
+        await labelled(
+          `writing the new content of ${writes.length} files (syncing the file system of ${dir.rel})`,
+          () => this.#fs.syncFs(dir.fd),
+        );
+      }
+    });
   }
 
   /** Locks every file the patch replaces or deletes, in path order (two commits never deadlock). */
@@ -214,7 +235,8 @@ export class CommitTransaction implements Disposable {
     this.#locks.clear();
   }
 
-  async #writeTemp(change: Change): Promise<void> {
+  /** Writes `change`'s new content to a temp file; `sync`: fsyncs it too (else the stage syncs its file system). */
+  async #writeTemp(change: Change, sync: boolean): Promise<void> {
     const { bytes, mode } = change.after!;
     const dir = this.#dirs.parentOf(change.rel);
     const temp = scratchName("tmp");
@@ -223,7 +245,7 @@ export class CommitTransaction implements Disposable {
     try {
       this.#fs.writeAllFd(fd, bytes);
       if (mode !== null) this.#fs.chmodFd(fd, mode); // the creation mode went through the umask
-      await this.#fs.syncFd(fd);
+      if (sync) await this.#fs.syncFd(fd);
     } finally {
       closeFd(fd);
     }
@@ -320,7 +342,8 @@ export class CommitTransaction implements Disposable {
 /**
  * Commits `changes` atomically as a group: every phase of a
  * {@linkcode CommitTransaction} in order, a rollback on any failure.
- * Changes whose before and after are both null are ignored.
+ * Changes whose before and after are both null are ignored; `durability`
+ * is for tests (durability.ts).
  *
  * @example
  * ```ts
@@ -334,8 +357,13 @@ export class CommitTransaction implements Disposable {
  *   .catch((error) => error.code); // "PATCH_WRITE_FAILED", and no a.txt
  * ```
  */
-export async function commitChanges(ws: Workspace, changes: readonly Change[], fs: FsOps = FS_AT): Promise<void> {
-  using tx = new CommitTransaction(ws, changes, fs);
+export async function commitChanges(
+  ws: Workspace,
+  changes: readonly Change[],
+  fs: FsOps = FS_AT,
+  durability: DurabilityOptions = {},
+): Promise<void> {
+  using tx = new CommitTransaction(ws, changes, fs, durability);
   try {
     for (const phase of PHASES) await tx[phase]();
   } catch (error) {

@@ -7,6 +7,7 @@ import { openWorkspace, type Workspace } from "../workspace/confine.ts";
 import { applyPatch } from "./apply.ts";
 import { commitChanges, CommitTransaction, type Phase, PHASES } from "./commit.ts";
 import { FS_AT } from "./fs_ops.ts";
+import type { DurabilityOptions } from "./durability.ts";
 import { planPatch } from "./plan.ts";
 import { parsePatch } from "./parse.ts";
 
@@ -38,24 +39,43 @@ async function workspace(): Promise<Workspace> {
   return await openWorkspace(await Deno.makeTempDir({ prefix: "workcell-commit-" }));
 }
 
+/** The two ways the stage makes its contents durable (durability.ts), each forced whatever the patch's size. */
+const STRATEGIES: Record<string, DurabilityOptions> = {
+  "an fsync per file": { syncfsMinFiles: Infinity },
+  "one syncfs": { syncfsMinFiles: 1, release: "6.1.0", dirtyBytes: () => 0 },
+};
+
 Deno.test("a fault at any single file-system step leaves the tree as before or fully patched, and no fd open", async () => {
   const ws = await workspace();
   try {
-    await layout(ws.root);
+    const called = new Set<string>();
+    for (const [strategy, durability] of Object.entries(STRATEGIES)) {
+      await layout(ws.root);
+      await faultEveryStep(ws, durability, strategy, called);
+    }
+    for (const name of Object.keys(FS_AT)) assert(called.has(name), `${name} is never called`);
+  } finally {
+    await Deno.remove(ws.root, { recursive: true });
+  }
+});
+
+/** Applies PATCH with a fault at each of its steps in turn (`called` gets the names of the calls made). */
+async function faultEveryStep(ws: Workspace, durability: DurabilityOptions, strategy: string, called: Set<string>) {
+  {
     const before = await snapshot(ws.root);
     const clean = new FaultyFs();
     const calls = clean.calls;
-    await applyPatch(ws, PATCH, clean.fs);
+    await applyPatch(ws, PATCH, clean.fs, durability);
     const after = await snapshot(ws.root);
     assert(calls.length > 30, `only ${calls.length} operations`);
-    for (const name of Object.keys(FS_AT)) assert(calls.includes(name), `${name} is never called`);
+    for (const name of calls) called.add(name);
     for (let step = 1; step <= calls.length; step++) {
       await layout(ws.root);
       let failed: unknown = null;
       const faults = new FaultyFs({ at: step });
       const run = faults.calls;
       const fds = openFds(ws.root);
-      await applyPatch(ws, PATCH, faults.fs).catch((error) => failed = error);
+      await applyPatch(ws, PATCH, faults.fs, durability).catch((error) => failed = error);
       assertEquals(openFds(ws.root), fds, `step ${step} (${run[step - 1]}): fds left open`);
       const tree = await snapshot(ws.root);
       if (failed === null) {
@@ -64,20 +84,18 @@ Deno.test("a fault at any single file-system step leaves the tree as before or f
         const problems = treeDifferences(tree, after).filter((p) => !/^unexpected .*\.bak$/.test(p));
         assertEquals(problems, [], `step ${step}: partial result`);
       } else {
-        assert(failed instanceof ToolError, `step ${step}: ${failed}`);
+        assert(failed instanceof ToolError, `${strategy}, step ${step}: ${failed}`);
         assertEquals(failed.code, "PATCH_WRITE_FAILED", failed.message);
-        assertEquals(treeDifferences(tree, before), [], `step ${step} (${run[step - 1]}): tree changed`);
+        assertEquals(treeDifferences(tree, before), [], `${strategy}, step ${step} (${run[step - 1]}): tree changed`);
       }
     }
-  } finally {
-    await Deno.remove(ws.root, { recursive: true });
   }
-});
+}
 
 /** Runs the phases of a commit of PATCH one by one, as commitChanges does; returns the error and what the rollback left. */
-async function commitByPhase(ws: Workspace, faults: FaultyFs) {
+async function commitByPhase(ws: Workspace, faults: FaultyFs, durability: DurabilityOptions = {}) {
   const plan = await planPatch(ws, parsePatch(PATCH));
-  using tx = new CommitTransaction(ws, plan.changes, faults.fs);
+  using tx = new CommitTransaction(ws, plan.changes, faults.fs, durability);
   try {
     for (const phase of PHASES) {
       faults.phase = phase;
@@ -104,23 +122,26 @@ const DOING: Record<Phase, RegExp> = {
 Deno.test("each phase, faulted alone at each of its steps, is rolled back completely and names what it was doing", async () => {
   const ws = await workspace();
   try {
-    await layout(ws.root);
-    const before = await snapshot(ws.root);
-    const clean = new FaultyFs();
-    assertEquals(await commitByPhase(ws, clean), null);
-    for (const phase of PHASES) {
-      const steps = clean.counts.get(phase) ?? 0;
-      assert(steps > 0, `${phase} makes no file-system call`);
-      for (let step = 1; step <= steps; step++) {
-        await layout(ws.root);
-        const fds = openFds(ws.root);
-        const outcome = await commitByPhase(ws, new FaultyFs({ at: step, phase }));
-        assert(outcome !== null, `${phase} step ${step}: the fault was swallowed`);
-        assertEquals(outcome.unrestored, [], `${phase} step ${step}`);
-        const message = (outcome.error as Error).message;
-        assert(DOING[phase].test(message), `${phase} step ${step}: ${message}`);
-        assertEquals(openFds(ws.root), fds, `${phase} step ${step}: fds left open`);
-        assertEquals(treeDifferences(await snapshot(ws.root), before), [], `${phase} step ${step}: tree changed`);
+    for (const [strategy, durability] of Object.entries(STRATEGIES)) {
+      await layout(ws.root);
+      const before = await snapshot(ws.root);
+      const clean = new FaultyFs();
+      assertEquals(await commitByPhase(ws, clean, durability), null);
+      for (const phase of PHASES) {
+        const steps = clean.counts.get(phase) ?? 0;
+        assert(steps > 0, `${phase} makes no file-system call`);
+        for (let step = 1; step <= steps; step++) {
+          const where = `${strategy}: ${phase} step ${step}`;
+          await layout(ws.root);
+          const fds = openFds(ws.root);
+          const outcome = await commitByPhase(ws, new FaultyFs({ at: step, phase }), durability);
+          assert(outcome !== null, `${where}: the fault was swallowed`);
+          assertEquals(outcome.unrestored, [], where);
+          const message = (outcome.error as Error).message;
+          assert(DOING[phase].test(message), `${where}: ${message}`);
+          assertEquals(openFds(ws.root), fds, `${where}: fds left open`);
+          assertEquals(treeDifferences(await snapshot(ws.root), before), [], `${where}: tree changed`);
+        }
       }
     }
   } finally {

@@ -22,6 +22,7 @@ import {
   statAt,
   statFd,
   syncFd,
+  syncFs,
   unlinkAt,
   writeAllFd,
 } from "../os/fs_at.ts";
@@ -47,6 +48,8 @@ export interface FsOps {
   writeAllFd(fd: number, bytes: Uint8Array): void;
   chmodFd(fd: number, mode: number): void;
   syncFd(fd: number): Promise<void>;
+  /** syncfs: makes everything on the file system of `fd` durable (src/patch/durability.ts says when). */
+  syncFs(fd: number): Promise<void>;
   /** Waits for an exclusive flock. */
   lockFd(fd: number): Promise<void>;
   linkAt(fromDir: number, from: string, toDir: number, to: string): void;
@@ -73,6 +76,7 @@ export const FS_AT: FsOps = {
   writeAllFd,
   chmodFd,
   syncFd,
+  syncFs,
   lockFd,
   linkAt,
   renameAt,
