@@ -151,6 +151,7 @@ const SYMBOLS = {
   fsync: { parameters: ["i32"], result: "i32", nonblocking: true },
   syncfs: { parameters: ["i32"], result: "i32", nonblocking: true },
   flock: { parameters: ["i32", "i32"], result: "i32", nonblocking: true },
+  flock_now: { name: "flock", parameters: ["i32", "i32"], result: "i32" },
   fchmod: { parameters: ["i32", "u32"], result: "i32" },
   mkdirat: { parameters: ["i32", "buffer", "u32"], result: "i32" },
   renameat: { parameters: ["i32", "buffer", "i32", "buffer"], result: "i32" },
