@@ -173,9 +173,18 @@ function splitTopLevel(output: string, withTips: boolean): { topText: string; ti
  * ```
  */
 export async function openRepo(git: GitService, target: string | null, options: OpenOptions): Promise<GitRepo> {
+  return (await openPinned(git, target, options)).repo;
+}
+
+/** {@linkcode openRepo}, with the commits `options.pin` names as the confirmation saw them. */
+async function openPinned(
+  git: GitService,
+  target: string | null,
+  options: OpenOptions & { pin?: string },
+): Promise<{ repo: GitRepo; tips: string[] }> {
   const found = await locate(git, target);
-  const { env } = await confirm(git, found, options.readsWorkTree, options.signal);
-  return repoAt(git, found.location, found.repo.parent, env);
+  const { env, tips } = await confirm(git, found, options.readsWorkTree, options.signal, options.pin);
+  return { repo: repoAt(git, found.location, found.repo.parent, env), tips };
 }
 
 /** The repository at `location` (`parent`: its work tree contains the workspace). */
@@ -205,7 +214,9 @@ function repoAt(git: GitService, location: RepositoryLocation, parent: boolean, 
 }
 
 /**
- * Confines a user path and opens its repository in one step.
+ * Confines a user path and opens its repository in one step. With `pin` (a
+ * revision), the confirming rev-parse also names the commits it points at
+ * (`tips`, as `rev-parse --revs-only` prints them; none when it names none).
  *
  * @example
  * ```ts
@@ -218,11 +229,11 @@ function repoAt(git: GitService, location: RepositoryLocation, parent: boolean, 
 export async function openRepoAt(
   git: GitService,
   input: string | undefined,
-  options: OpenOptions & { allowMissing: boolean },
-): Promise<{ repo: GitRepo; target: string | null }> {
-  if (input === undefined) return { repo: await openRepo(git, null, options), target: null };
+  options: OpenOptions & { allowMissing: boolean; pin?: string },
+): Promise<{ repo: GitRepo; target: string | null; tips: string[] }> {
+  if (input === undefined) return { ...(await openPinned(git, null, options)), target: null };
   const confined = await confine(git.ws, input, { allowMissing: options.allowMissing });
-  return { repo: await openRepo(git, confined.abs, options), target: confined.abs };
+  return { ...(await openPinned(git, confined.abs, options)), target: confined.abs };
 }
 
 /** One read planned for a repository: git's arguments, and a fresh consumer of its stdout. */
