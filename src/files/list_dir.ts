@@ -28,7 +28,7 @@ import { openAt, type RawDirEntry, readDirFd, reopenFd, statAt } from "../os/fs_
 import { O } from "../os/libc.ts";
 import { decodeBytes } from "../text/utf8.ts";
 import { fitPage, type Paged, type PageRequest } from "../paging/cursor.ts";
-import { treeOrder } from "./tree_order.ts";
+import { treeOrder } from "../paging/tree_order.ts";
 import { closeFd } from "../os/fd.ts";
 
 /** Entries counted past a full page before the walk stops counting (those before a cursor are always walked). */

@@ -30,7 +30,7 @@
  * ```
  */
 import * as path from "node:path";
-import type { Mode } from "../config.ts";
+import type { Mode } from "./modes.ts";
 import type { Workspace } from "../workspace/confine.ts";
 import type { Spawner, SpawnRequest } from "../os/spawn_request.ts";
 import { resolveProgram, spawnChild, SpawnError } from "../os/spawn.ts";
@@ -45,7 +45,7 @@ import { reapKilled } from "../os/fd.ts";
 import { statPath } from "../os/fs_at.ts";
 import type { LandlockRule } from "../os/landlock.ts";
 import { findGitDirs, gitDirsAt } from "../workspace/git_dirs.ts";
-import { ancestorIgnoreFiles } from "../search/ignore_files.ts";
+import { ancestorIgnoreFiles } from "./ignore_files.ts";
 import { credentialPaths, homeDirectories, readRulesExcept, REAL_WALK_IO } from "./credentials.ts";
 import {
   type Availability,

@@ -28,7 +28,6 @@
  * });
  * ```
  */
-import type { Config, Mode } from "../config.ts";
 import { toRelative, type Workspace } from "../workspace/confine.ts";
 import { gitDirContaining } from "../workspace/git_dirs.ts";
 import { ToolError } from "../errors.ts";
@@ -36,7 +35,7 @@ import type { CommandPolicy, CommandRequest, LaunchPlan } from "./policy.ts";
 import { checkCommand } from "./gate.ts";
 import { diskPaths } from "./gate_paths.ts";
 import { type ChildEnvironment, childEnvironment } from "./env_filter.ts";
-import { gatesInForce, gitDirsReadOnly } from "./modes.ts";
+import { gatesInForce, gitDirsReadOnly, type Mode } from "./modes.ts";
 import type { ChildSandboxes, SandboxReport } from "./children.ts";
 import type { SandboxDescription } from "./child_policy.ts";
 
@@ -87,7 +86,7 @@ function refuseGitDirWorkdir(workspace: Workspace, cwd: string): void {
 
 /** Creates the policy for `config.mode`. */
 export function createCommandPolicy(
-  config: Pick<Config, "mode">,
+  config: { mode: Mode },
   workspace: Workspace,
   facts: PolicyFacts,
 ): WorkcellPolicy {

@@ -5,7 +5,7 @@ import { createCommandPolicy, SHELL } from "./command_policy.ts";
 import { ChildSandboxes } from "./children.ts";
 import { type LandlockProbe, probeLandlock } from "./landlock_probe.ts";
 import { createPrivateTmp } from "./private_tmp.ts";
-import type { Mode } from "../config.ts";
+import type { Mode } from "./modes.ts";
 import { openWorkspace } from "../workspace/confine.ts";
 
 import { cString, libc, O } from "../os/libc.ts";

@@ -2,7 +2,7 @@
  * Where rg runs for one server process: in the read-only sandbox
  * child_policy.ts plans for it, started through the launcher at every run.
  * rg may read files and list directories only beneath the workspace root,
- * read the ignore files of the root's ancestors (ignore_files.ts), execute
+ * read the ignore files of the root's ancestors (src/policy/ignore_files.ts), execute
  * only itself (so `--pre` programs cannot start), write, create or remove
  * nothing (truncating is allowed in the workspace, see child_policy.ts),
  * open no socket but a unix one, and it holds no capability. So a directory

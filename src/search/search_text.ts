@@ -36,7 +36,7 @@ import { decodeRgData, type RgData, rgWarnings } from "./ripgrep.ts";
 import type { RipgrepRunner } from "./ripgrep_runner.ts";
 import { statAt } from "../os/fs_at.ts";
 import { utf8CutIndex } from "../text/utf8.ts";
-import { treeOrder } from "../files/tree_order.ts";
+import { treeOrder } from "../paging/tree_order.ts";
 import { fitPage, type Paged, type PageRequest } from "../paging/cursor.ts";
 import { closeFd } from "../os/fd.ts";
 

@@ -1,5 +1,5 @@
 import { z } from "../zod.ts";
-import { MAX_TEXT_BYTES } from "../envelope.ts";
+import { MAX_TEXT_BYTES } from "../paging/budget.ts";
 import { utf8CutIndex } from "../text/utf8.ts";
 import { defineTool } from "./tool.ts";
 import { SERVER_NAME, SERVER_VERSION } from "../version.ts";
