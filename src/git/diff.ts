@@ -111,20 +111,7 @@ export async function readDiff(
   const after = page.after;
   const stats = new DiffStatsParser(repo.fromCwd, after?.f ?? 0);
   const patch = new PatchLines(after, page.maxChars, options.maxBytes);
-  const common = [...head, ...COMMON_ARGS, ...pathArgs(repo)];
-  const [statsRun, patchRun] = await Promise.all([
-    repo.run([...common, "--raw", "--numstat", "-z", ...tail], {
-      onStdout: (chunk) => stats.push(chunk),
-      signal: options.signal,
-    }),
-    repo.run([...common, "-p", `-U${options.context}`, "--submodule=short", ...tail], {
-      onStdout: (chunk) => patch.push(chunk),
-      signal: options.signal,
-    }),
-  ]);
-  if (statsRun.code !== 0) throw gitFailure(statsRun, head[0]);
-  if (!patchRun.stopped && patchRun.code !== 0) throw gitFailure(patchRun, head[0]);
-  patch.end();
+  await runDiffs(repo, [...head, ...COMMON_ARGS, ...pathArgs(repo)], tail, options, { stats, patch });
   const { total_files } = stats.result();
   const lines = patch.lines;
   const minKeep = Math.min(lines.length, patch.replayed + 1);
@@ -175,6 +162,32 @@ export async function readDiff(
     replayed: patch.replayed,
     fileAt,
   };
+}
+
+/**
+ * Runs the stats and the patch of one diff side by side, each feeding its parser as git writes; the patch run
+ * may stop early once its page is full.
+ */
+async function runDiffs(
+  repo: GitRepo,
+  common: string[],
+  tail: string[],
+  options: { context: number; signal?: AbortSignal },
+  parsers: { stats: DiffStatsParser; patch: PatchLines },
+): Promise<void> {
+  const [statsRun, patchRun] = await Promise.all([
+    repo.run([...common, "--raw", "--numstat", "-z", ...tail], {
+      onStdout: (chunk) => parsers.stats.push(chunk),
+      signal: options.signal,
+    }),
+    repo.run([...common, "-p", `-U${options.context}`, "--submodule=short", ...tail], {
+      onStdout: (chunk) => parsers.patch.push(chunk),
+      signal: options.signal,
+    }),
+  ]);
+  if (statsRun.code !== 0) throw gitFailure(statsRun, common[0]);
+  if (!patchRun.stopped && patchRun.code !== 0) throw gitFailure(patchRun, common[0]);
+  parsers.patch.end();
 }
 
 /**
