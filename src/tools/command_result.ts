@@ -17,7 +17,7 @@
  * ```
  */
 import { z } from "../zod.ts";
-import type { CommandPoll } from "../exec/registry.ts";
+import type { CommandPoll } from "../exec/views.ts";
 import { gapLine, type StreamPreview } from "../exec/preview.ts";
 import type { ByteRange } from "../exec/output_stream.ts";
 import type { ToolOutput } from "./tool.ts";

@@ -1,6 +1,6 @@
 import { z } from "../zod.ts";
 import { defineTool } from "./tool.ts";
-import type { OutputPage } from "../exec/registry.ts";
+import type { OutputPage } from "../exec/views.ts";
 import { dataBudget, jsonChars, jsonStringChars, MAX_TEXT_BYTES } from "../paging/budget.ts";
 import { nextCall } from "../paging/text_layout.ts";
 import { BYTES, headWithin, JSON_CHARS } from "./output_window.ts";
