@@ -8,15 +8,14 @@ import { assert, assertEquals, assertRejects } from "../testing/assert.ts";
 import { interrupted, openFds } from "../testing/patch_faults.ts";
 import { snapshot, treeDifferences } from "../testing/tree_snapshot.ts";
 import { ToolError } from "../errors.ts";
-import { O } from "../os/libc.ts";
-import { openWorkspace, type Workspace } from "../workspace/confine.ts";
+import { openWorkspace, type Workspace } from "../workspace/workspace.ts";
 import { commitChanges } from "./commit.ts";
-import { FS_AT, type FsOps } from "./fs_ops.ts";
+import { type FsOps, HANDLE_OPS } from "./fs_ops.ts";
 import { planPatch } from "./plan.ts";
 import { parsePatch } from "./parse.ts";
 
 async function workspace(): Promise<Workspace> {
-  return await openWorkspace(await Deno.makeTempDir({ prefix: "workcell-commit-" }));
+  return openWorkspace(await Deno.makeTempDir({ prefix: "workcell-commit-" }));
 }
 
 Deno.test("a target swapped for a symlink to outside after matching is never written through", async () => {
@@ -41,26 +40,27 @@ Deno.test("a target swapped for a symlink to outside after matching is never wri
   }
 });
 
-/** Whether an openBeneath call is the check, right before install, that a parent still is the pinned directory. */
-const isRecheck = (_dirFd: unknown, _relative: unknown, flags: unknown) => ((flags as number) & O.PATH) !== 0;
+/**
+ * A predicate for openBeneath calls that accepts the check, right before install, that the parent `dir` still is
+ * the pinned directory: the second open of `dir` (the first pinned it).
+ */
+function recheckOf(dir: string): (...args: unknown[]) => boolean {
+  let opens = 0;
+  return (_from, rel) => rel === dir && ++opens === 2;
+}
 
 Deno.test("a parent directory swapped for a symlink to outside at any point of the commit is never acted through", async (t) => {
   // Where the swap happens, and what the commit then does. Every act goes through the directory fd pinned
   // at the start, so it lands in the directory that was moved away (inside the workspace), never outside.
-  const cases: { name: string; op: keyof FsOps; when: (...args: unknown[]) => boolean; installed: boolean }[] = [
-    {
-      name: "before the temp file is created",
-      op: "openAt",
-      when: (_dir, _name, flags) => ((flags as number) & O.CREAT) !== 0,
-      installed: false,
-    },
+  const cases: { name: string; op: keyof FsOps; when: () => (...args: unknown[]) => boolean; installed: boolean }[] = [
+    { name: "before the temp file is created", op: "create", when: () => () => true, installed: false },
     {
       name: "before the directory is checked again at install",
       op: "openBeneath",
-      when: isRecheck,
+      when: () => recheckOf("dir"),
       installed: false,
     },
-    { name: "after that check, before the backup link", op: "linkAt", when: () => true, installed: true },
+    { name: "after that check, before the backup link", op: "link", when: () => () => true, installed: true },
   ];
   for (const c of cases) {
     await t.step(c.name, async () => {
@@ -76,7 +76,7 @@ Deno.test("a parent directory swapped for a symlink to outside at any point of t
           parsePatch("*** Begin Patch\n*** Update File: dir/a.txt\n@@\n-a\n+pwned\n*** End Patch"),
         );
         const dir = path.join(ws.root, "dir");
-        const fs = interrupted(c.op, c.when, () => {
+        const fs = interrupted(c.op, c.when(), () => {
           Deno.renameSync(dir, `${dir}-moved-away`);
           Deno.symlinkSync(outside, dir);
         });
@@ -112,7 +112,7 @@ Deno.test("a parent directory replaced by another real directory before install 
       parsePatch("*** Begin Patch\n*** Update File: dir/a.txt\n@@\n-a\n+A\n*** End Patch"),
     );
     const dir = path.join(ws.root, "dir");
-    const replacing = interrupted("openBeneath", isRecheck, () => {
+    const replacing = interrupted("openBeneath", recheckOf("dir"), () => {
       Deno.renameSync(dir, `${dir}-old`);
       Deno.mkdirSync(dir);
       Deno.writeTextFileSync(path.join(dir, "a.txt"), "a\n");
@@ -138,10 +138,10 @@ Deno.test("a file that appears at a new file's path right before install is kept
       parsePatch("*** Begin Patch\n*** Update File: a.txt\n@@\n-a\n+A\n*** Add File: n.txt\n+mine\n*** End Patch"),
     );
     const intruding: FsOps = {
-      ...FS_AT,
-      linkAt(fromDir, from, toDir, to) {
+      ...HANDLE_OPS,
+      link(dir, from, to) {
         if (to === "n.txt") Deno.writeTextFileSync(path.join(ws.root, "n.txt"), "theirs\n"); // after the baseline check
-        FS_AT.linkAt(fromDir, from, toDir, to);
+        HANDLE_OPS.link(dir, from, to);
       },
     };
     const error = await assertRejects(() => commitChanges(ws, plan.changes, intruding));
