@@ -16,6 +16,7 @@
  * ```
  */
 import { ToolError } from "../errors.ts";
+import { isInside } from "../workspace/confine.ts";
 import type { GitService } from "./service.ts";
 import { gitFailure } from "./runner.ts";
 import { checkRevision, type GitRepo, openRepo } from "./repo.ts";
@@ -209,7 +210,7 @@ export async function gitDiff(git: GitService, options: DiffOptions): Promise<Pa
   // Every form of diff may read the work tree (`rev` ":/.." compares one commit with it): drivers are blanked.
   const repo = await openRepo(git, targets[0] ?? null, { readsWorkTree: true, signal: options.signal });
   const pathspec = targets.map((target) => repo.toGit(target));
-  const outside = pathspec.find((spec) => spec === ".." || spec.startsWith("../"));
+  const outside = pathspec.find((spec) => !isInside(repo.cwd, spec));
   if (outside !== undefined) {
     throw new ToolError("INVALID_ARGUMENT", `paths: ${outside} is not in the repository at ${repo.fromCwd(".")}`, {
       hint: "Give paths of one repository per call.",
