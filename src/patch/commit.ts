@@ -44,6 +44,7 @@
  */
 import * as path from "node:path";
 import { eachLimited } from "../async/each_limited.ts";
+import { PathChanged } from "../workspace/confine.ts";
 import { type FileStat, type Handle, sameObject } from "../workspace/handle.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import { type Change, sameBytes } from "./change.ts";
@@ -245,7 +246,8 @@ export class CommitTransaction implements Disposable {
       await this.#fs.lock(file);
     } catch (error) {
       file[Symbol.dispose]();
-      throw error;
+      // A backend that opens by path found another file there than the one it had checked: replaced meanwhile.
+      throw error instanceof PathChanged ? conflictError(change.rel, "was replaced") : error;
     }
     this.#locks.set(change, file);
   }

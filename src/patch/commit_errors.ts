@@ -10,7 +10,7 @@
  * ```
  */
 import { ToolError } from "../errors.ts";
-import { PathChanged } from "../workspace/handle.ts";
+import { PathChanged } from "../workspace/confine.ts";
 import { errnoOf } from "../os/os_error.ts";
 import { ERRNO } from "../os/libc.ts";
 
@@ -100,10 +100,11 @@ export function directoryError(rel: string, error: unknown): unknown {
 }
 
 /**
- * The error a failed commit reports: a ToolError keeps its code; a path found changed around an act
- * (PathChanged) becomes PATH_OUTSIDE_WORKSPACE; an OS error WORKSPACE_READ_ONLY (EROFS) or PATCH_WRITE_FAILED,
- * with what was being done. Either way the message says whether the rollback
- * was complete, and `details.unrestored` lists what it could not undo.
+ * The error a failed commit reports: a directory found changed around an act (PathChanged, from a backend that
+ * checks paths: it may have been swapped for a symlink leading outside) is PATH_OUTSIDE_WORKSPACE; another
+ * ToolError keeps its code; an OS error becomes WORKSPACE_READ_ONLY (EROFS) or PATCH_WRITE_FAILED with what was
+ * being done. Either way the message says whether the rollback was complete, and `details.unrestored` lists what
+ * it could not undo.
  *
  * @example
  * ```ts
@@ -114,6 +115,14 @@ export function commitFailure(error: unknown, unrestored: string[]): ToolError {
   const rolledBack = unrestored.length === 0
     ? "Every file was left as it was before the patch."
     : `ROLLBACK INCOMPLETE, check these by hand: ${unrestored.join("; ")}`;
+  if (error instanceof PathChanged) {
+    const message = `${error.message}, in the middle of the commit (a directory may have been swapped for a symlink ` +
+      `leading outside the workspace)`;
+    return new ToolError("PATH_OUTSIDE_WORKSPACE", `${message}. ${rolledBack}`, {
+      details: { ...error.details, unrestored },
+      cause: error,
+    });
+  }
   if (error instanceof ToolError) {
     return new ToolError(error.code, `${error.message}. ${rolledBack}`, {
       details: { ...error.details, unrestored },
@@ -124,12 +133,7 @@ export function commitFailure(error: unknown, unrestored: string[]): ToolError {
   const cause = error instanceof StepError ? error.error : error;
   // A Deno file API's error (the portable backend's) names its errno by `code`.
   const readOnly = errnoOf(cause) === ERRNO.EROFS || (cause as { code?: unknown } | null)?.code === "EROFS";
-  // A path found changed around an act: it may have reached where a swapped-in symlink led.
-  const code = cause instanceof PathChanged
-    ? "PATH_OUTSIDE_WORKSPACE"
-    : readOnly
-    ? "WORKSPACE_READ_ONLY"
-    : "PATCH_WRITE_FAILED";
+  const code = readOnly ? "WORKSPACE_READ_ONLY" : "PATCH_WRITE_FAILED";
   return new ToolError(code, `${doing} failed: ${describe(cause)}. ${rolledBack}`, {
     details: { os_error: describe(cause), unrestored },
     cause: error,

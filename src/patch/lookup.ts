@@ -17,7 +17,7 @@
 import { eachLimited } from "../async/each_limited.ts";
 import { ToolError } from "../errors.ts";
 import type { Workspace } from "../workspace/workspace.ts";
-import { toRelative } from "../workspace/confine.ts";
+import { PathChanged, toRelative } from "../workspace/confine.ts";
 import type { Handle, MissingPath } from "../workspace/handle.ts";
 import { gitDirContaining } from "../workspace/git_dirs.ts";
 import type { FileState } from "./change.ts";
@@ -25,6 +25,8 @@ import type { Patch } from "./parse.ts";
 
 /** Largest file a patch may read or write, in bytes. */
 export const MAX_PATCH_FILE_BYTES = 128 * 1024 * 1024;
+/** Times a path whose file is replaced between the check and the read is looked up. */
+const LOOKUP_ATTEMPTS = 3;
 /** Files read at once while looking paths up. */
 const LOOKUP_CONCURRENCY = 16;
 
@@ -90,6 +92,18 @@ export async function lookupPath(ws: Workspace, spelled: string): Promise<PathSt
       details: { path: spelled },
     });
   }
+  for (let attempt = 1;; attempt++) {
+    try {
+      return await lookupOnce(ws, spelled);
+    } catch (error) {
+      // A backend that opens by path found the file replaced between the check and the read (a concurrent
+      // writer's rename): looked up again, as an open whose path changed is.
+      if (!(error instanceof PathChanged) || attempt === LOOKUP_ATTEMPTS) throw error;
+    }
+  }
+}
+
+async function lookupOnce(ws: Workspace, spelled: string): Promise<PathState> {
   using target = ws.open(spelled, { expect: "any", allowMissing: true });
   const gitDir = protectingGitDir(ws, spelled, target);
   if (gitDir !== null) {

@@ -29,7 +29,7 @@
 import * as path from "node:path";
 import { z } from "../zod.ts";
 import type { Workspace } from "../workspace/workspace.ts";
-import { changing, isInside } from "../workspace/confine.ts";
+import { isInside, PathChanged } from "../workspace/confine.ts";
 import { type Handle, sameObject } from "../workspace/handle.ts";
 import { fromOsError, ToolError } from "../errors.ts";
 import { compileGlobs, isHiddenPath, prefilterArgs } from "./glob.ts";
@@ -182,7 +182,7 @@ function searchRoot(ws: Workspace, target: Handle): { dir: Handle; name: string 
   const name = path.posix.basename(target.rel);
   const dir = ws.open(path.posix.dirname(target.rel), { expect: "dir" });
   try {
-    if (!sameObject(dir.statEntry(name), target.stat)) throw changing(target.rel);
+    if (!sameObject(dir.statEntry(name), target.stat)) throw new PathChanged(target.rel);
   } catch (error) {
     dir[Symbol.dispose]();
     throw error;

@@ -114,18 +114,23 @@ function lexicalRelative(place: CheckedRoot, input: string): string {
 }
 
 /**
- * INVALID_ARGUMENT for a path that something renamed or replaced while it was being checked or pinned.
+ * INVALID_ARGUMENT for a path that something renamed or replaced while it was being checked, pinned or acted on:
+ * the check before an open found a symlink or another object where it had approved one, or (the portable backend)
+ * the path no longer led to the object a handle holds. Code that retries or reports such a race more precisely
+ * (the open's retries, the patch commit) tells it apart by its class.
  *
  * @example
  * ```ts
- * changing("src/a.ts").code; // "INVALID_ARGUMENT"
+ * new PathChanged("src/a.ts").message; // "src/a.ts changed while it was being checked"
  * ```
  */
-export function changing(input: string): ToolError {
-  return new ToolError("INVALID_ARGUMENT", `${input} changed while it was being checked`, {
-    hint: "Something renamed or replaced part of the path at the same time; call again.",
-    details: { field: "path" },
-  });
+export class PathChanged extends ToolError {
+  constructor(input: string) {
+    super("INVALID_ARGUMENT", `${input} changed while it was being checked`, {
+      hint: "Something renamed or replaced part of the path at the same time; call again.",
+      details: { field: "path" },
+    });
+  }
 }
 
 /**
@@ -157,7 +162,7 @@ function followLink(place: CheckedRoot, input: string, base: string, next: strin
       link = Deno.readLinkSync(next);
     } catch {
       // The link vanished or stopped being a link since lstat: the path is being changed under us.
-      throw changing(input);
+      throw new PathChanged(input);
     }
     if (!isInside(place.root, path.resolve(base, link))) {
       throw outside(input, "goes through a dangling symlink that points outside the workspace");

@@ -50,23 +50,6 @@ export type Reach = "dir" | "any";
 export type BackendName = "fd" | "portable";
 
 /**
- * The path a handle was opened at no longer leads, without a symlink, to the object it holds: something renamed,
- * replaced or swapped part of it meanwhile. A backend throws it where it checks (the portable backend around every
- * act); callers treat it like a symlink found on the way.
- *
- * @example
- * ```ts
- * new PathChanged("src").message; // "src no longer leads to the object that was opened"
- * ```
- */
-export class PathChanged extends Error {
-  constructor(rel: string) {
-    super(`${rel} no longer leads to the object that was opened`);
-    this.name = "PathChanged";
-  }
-}
-
-/**
  * NOT_A_FILE for `rel`, which is a directory or a special file: refused before anything opens it for reading
  * (a FIFO would block, a device may act on open).
  *
@@ -102,7 +85,7 @@ export function entryPath(rel: string, name: string): string {
  * @example
  * ```ts
  * declare const a: FileStat, b: FileStat;
- * if (!sameObject(a, b)) throw new PathChanged("src");
+ * if (!sameObject(a, b)) console.log("another object");
  * ```
  */
 export function sameObject(a: Pick<FileStat, "dev" | "ino">, b: Pick<FileStat, "dev" | "ino">): boolean {

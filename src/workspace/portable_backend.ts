@@ -28,7 +28,7 @@
  * ```
  */
 import * as path from "node:path";
-import { changing, resolutionError } from "./confine.ts";
+import { PathChanged, resolutionError } from "./confine.ts";
 import {
   entryPath,
   type FileBackend,
@@ -36,7 +36,6 @@ import {
   Handle,
   type Name,
   notAFile,
-  PathChanged,
   type RawDirEntry,
   type Reach,
   sameObject,
@@ -93,6 +92,11 @@ function walk(base: string, parts: readonly string[], expect: Reach): Checked[] 
     stats.push(stat);
   }
   return stats;
+}
+
+/** The bytes of a name Deno decoded lossily: 0xFF (never valid UTF-8) where it put U+FFFD. */
+function lossyBytes(name: string): Uint8Array {
+  return encoder.encode(name.replaceAll("\uFFFD", "\x00")).map((byte) => byte === 0 ? 0xff : byte);
 }
 
 function components(rel: string): string[] {
@@ -153,10 +157,26 @@ class PathHandle extends Handle {
     this.#verify();
     const listed = [...Deno.readDirSync(this.abs)];
     this.#verify();
-    return listed.map((entry) => ({
-      name: this.#rawName(entry.name),
-      kind: entry.isFile ? "file" : entry.isDirectory ? "dir" : entry.isSymlink ? "symlink" : "other",
-    }));
+    // Each name is looked up again in the directory now checked: a listing made through a symlink swapped in and
+    // out between the two checks would name what is not here, and such names are dropped with the ones removed
+    // meanwhile. The kind comes from that lstat too.
+    const entries: RawDirEntry[] = [];
+    for (const entry of listed) {
+      try {
+        entries.push({
+          name: encoder.encode(entry.name),
+          kind: toStat(Deno.lstatSync(path.join(this.abs, entry.name))).kind,
+        });
+      } catch {
+        // Deno gives a name that is not UTF-8 with U+FFFD for its bad bytes: it cannot be found again by that
+        // string, and is kept with 0xFF there so that it reads as lossy.
+        if (!entry.name.includes("\uFFFD")) continue;
+        const kind = entry.isFile ? "file" : entry.isDirectory ? "dir" : entry.isSymlink ? "symlink" : "other";
+        entries.push({ name: lossyBytes(entry.name), kind });
+      }
+    }
+    this.#verify();
+    return entries;
   }
 
   statEntry(name: Name): FileStat {
@@ -194,7 +214,7 @@ class PathHandle extends Handle {
   }
 
   childCwd(): string {
-    if (!this.isCurrent()) throw changing(this.rel);
+    if (!this.isCurrent()) throw new PathChanged(this.rel);
     return this.abs;
   }
 
@@ -332,34 +352,22 @@ class PathHandle extends Handle {
   }
 
   async #openReader(): Promise<Deno.FsFile> {
+    // Checked right before the open too: Deno cannot open with O_NONBLOCK, so a FIFO renamed over the file since
+    // the handle was opened would make the open wait for a writer; this leaves it microseconds to land in.
+    if (!this.isCurrent()) throw new PathChanged(this.rel);
     let file: Deno.FsFile;
     try {
-      // Async: were a FIFO swapped in after the lstat, only this call would wait, never the event loop.
+      // Async: were a FIFO swapped in even so, only this call would wait, never the event loop.
       file = await Deno.open(this.abs, { read: true });
     } catch (error) {
       throw resolutionError(this.rel, error);
     }
     if (!same(toStat(file.statSync()), this.#self) || !this.isCurrent()) {
       file.close();
-      throw changing(this.rel);
+      throw new PathChanged(this.rel);
     }
     this.#held = { file, writable: false };
     return file;
-  }
-
-  /**
-   * The bytes of a listed name. Deno gives names as strings, a name that is not UTF-8 with U+FFFD in place of
-   * its bad bytes: such a name cannot be found again, and is given with 0xFF there so that it reads as lossy.
-   */
-  #rawName(name: string): Uint8Array {
-    const bytes = encoder.encode(name);
-    if (!name.includes("\uFFFD")) return bytes;
-    try {
-      Deno.lstatSync(path.join(this.abs, name));
-      return bytes;
-    } catch {
-      return encoder.encode(name.replaceAll("\uFFFD", "\x00")).map((byte) => byte === 0 ? 0xff : byte);
-    }
   }
 }
 

@@ -17,9 +17,9 @@
  */
 import * as path from "node:path";
 import { ToolError } from "../errors.ts";
-import { changing, checkPath, type ConfinedPath, resolutionError } from "./confine.ts";
+import { checkPath, type ConfinedPath, PathChanged, resolutionError } from "./confine.ts";
 import { FD_BACKEND } from "./fd_backend.ts";
-import { type FileBackend, type Handle, type MissingPath, notAFile, PathChanged } from "./handle.ts";
+import { type FileBackend, type Handle, type MissingPath, notAFile } from "./handle.ts";
 import { PORTABLE_BACKEND } from "./portable_backend.ts";
 
 /** The environment variable that selects the file backend: `portable`, or unset (the fd backend). */
@@ -117,14 +117,14 @@ export class Workspace implements Disposable {
         if (!changed) throw resolutionError(input, error);
         if (attempt < OPEN_ATTEMPTS) continue;
         this.#assertRootInPlace();
-        if (!(error instanceof Deno.errors.NotFound)) throw changing(input);
+        if (!(error instanceof Deno.errors.NotFound)) throw new PathChanged(input);
         if (options.allowMissing) return missing(target);
         throw new ToolError("NOT_FOUND", `${input} does not exist`, { details: { path: target.rel } });
       }
       // The check resolved every symlink, so a symlink here was swapped in after it.
       if (handle.stat.kind === "symlink") {
         handle[Symbol.dispose]();
-        if (attempt === OPEN_ATTEMPTS) throw changing(input);
+        if (attempt === OPEN_ATTEMPTS) throw new PathChanged(input);
         continue;
       }
       return this.#expected(handle, options.expect);
