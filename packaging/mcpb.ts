@@ -15,7 +15,7 @@
  */
 import * as path from "node:path";
 import { CATALOG } from "../src/catalog.ts";
-import { MODES } from "../src/config.ts";
+import { MODES } from "../src/policy/modes.ts";
 import {
   ICON_FILE,
   NPM_PACKAGE,

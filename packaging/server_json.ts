@@ -13,7 +13,7 @@
 import { Ajv } from "ajv";
 import formats from "ajv-formats";
 import { NPM_PACKAGE, registryIdentity, REPOSITORY_URL } from "../src/metadata.ts";
-import { MODES } from "../src/config.ts";
+import { MODES } from "../src/policy/modes.ts";
 import { SERVER_VERSION } from "../src/version.ts";
 import { BUNDLE_FILE } from "./mcpb.ts";
 

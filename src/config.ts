@@ -8,12 +8,8 @@
  * ```
  */
 import { AUDIT_LIMITS, AUDIT_LOG_ENV } from "./audit/limits.ts";
-
 import { DEFAULT_MAX_RESULT_CHARS, MAX_MAX_RESULT_CHARS, MIN_MAX_RESULT_CHARS } from "./paging/budget.ts";
-
-/** Permission modes, from most to least restrictive. */
-export const MODES = ["safe", "trusted", "dangerous"] as const;
-export type Mode = typeof MODES[number];
+import { type Mode, MODES } from "./policy/modes.ts";
 
 /** Host used when --http gives only a port. */
 export const DEFAULT_HTTP_HOST = "127.0.0.1";

@@ -16,9 +16,7 @@ import { ToolError } from "./errors.ts";
 import type { ToolOutput } from "./tools/tool.ts";
 import type { CallToolResult } from "./sdk/mod.ts";
 import { utf8CutIndex } from "./text/utf8.ts";
-
-/** Upper bound of the model-facing text, in UTF-8 bytes. */
-export const MAX_TEXT_BYTES = 16 * 1024;
+import { MAX_TEXT_BYTES } from "./paging/budget.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();

@@ -1,5 +1,6 @@
 import { assert, assertEquals } from "./testing/assert.ts";
-import { boundText, fail, MAX_TEXT_BYTES, ok } from "./envelope.ts";
+import { boundText, fail, ok } from "./envelope.ts";
+import { MAX_TEXT_BYTES } from "./paging/budget.ts";
 import { ToolError } from "./errors.ts";
 
 const bytes = (text: string) => new TextEncoder().encode(text).length;

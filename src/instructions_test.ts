@@ -1,6 +1,6 @@
 import { assert } from "./testing/assert.ts";
 import { MAX_INSTRUCTIONS_BYTES, serverInstructions } from "./instructions.ts";
-import { MODES } from "./config.ts";
+import { MODES } from "./policy/modes.ts";
 
 Deno.test("the instructions name the root, the mode and how to continue, under 2 KB in every mode", () => {
   const root = `/home/someone/${"projects/".repeat(20)}app`;

@@ -30,7 +30,8 @@ import { initializeResult, negotiateProtocolVersion, SERVER_CAPABILITIES } from 
 import type { Config } from "./config.ts";
 import type { RuntimeFacts } from "./services.ts";
 import type { WorkspaceBinding } from "./session/binding.ts";
-import type { SessionInfo, SessionState, ToolContext } from "./tools/tool.ts";
+import type { ToolContext } from "./tools/tool.ts";
+import { recordSession, type RestoredSession, type SessionInfo, type SessionState } from "./session/info.ts";
 import type { AuditTrail } from "./audit/trail.ts";
 
 /**
@@ -52,9 +53,6 @@ export interface Runtime {
   audit?: AuditTrail | null;
 }
 
-/** A session taken over from the process that answered its initialize (src/session/handoff.ts). */
-export type RestoredSession = Pick<SessionInfo, "id" | "protocolVersion" | "client" | "capabilities" | "roots">;
-
 /** Options of {@linkcode createMcpServer}. */
 export interface ServerOptions {
   /** Start as already initialized with this session (its initialize answer went out from another process). */
@@ -74,24 +72,6 @@ export function invalidArguments(error: z.ZodError): ToolError {
   return new ToolError("INVALID_ARGUMENT", message, {
     details: { fields: issues.map((issue) => issue.field), issues },
   });
-}
-
-const sessions = new WeakMap<Server, SessionInfo>();
-
-/**
- * What the client of `server` said at initialize (and about its roots), for the transport's own use.
- *
- * @example
- * ```ts
- * import { askRoots } from "./session/roots.ts";
- *
- * declare const runtime: Runtime;
- * const server = createMcpServer(runtime, "stdio");
- * if (sessionOf(server).capabilities?.roots) await askRoots(server);
- * ```
- */
-export function sessionOf(server: Server): SessionInfo {
-  return sessions.get(server)!;
 }
 
 /** Creates one MCP server (one session) over the shared runtime. */
@@ -122,7 +102,7 @@ export function createMcpServer(
   });
 
   const server = new Server(serverInfo(), { capabilities: SERVER_CAPABILITIES });
-  sessions.set(server, session);
+  recordSession(server, session);
   // A session's commands die with its transport (chain, do not replace, this handler).
   server.onclose = () => {
     audit?.end();

@@ -18,8 +18,7 @@ import { assert, assertEquals } from "../src/testing/assert.ts";
 import { type CallResult, startServer, tempWorkspace, type TestServer } from "./harness.ts";
 import { createClientViewsRepo } from "./client_views_repo.ts";
 import { git } from "../src/testing/git_fixtures.ts";
-import { MAX_TEXT_BYTES } from "../src/envelope.ts";
-import { DEFAULT_MAX_RESULT_CHARS, DEFAULT_PAGE_TARGET_CHARS } from "../src/paging/budget.ts";
+import { DEFAULT_MAX_RESULT_CHARS, DEFAULT_PAGE_TARGET_CHARS, MAX_TEXT_BYTES } from "../src/paging/budget.ts";
 import { MAX_INSTRUCTIONS_BYTES } from "../src/instructions.ts";
 
 const repo = await createClientViewsRepo(`${await tempWorkspace()}/repo`);

@@ -59,7 +59,11 @@ Deno.test("module graph: main.ts loads no npm package and few modules before it 
     "main.ts",
     "schemas/tools.json",
   ]);
-  assert(loaded.length <= 30, `main.ts loads ${loaded.length} modules up front: ${loaded.join(", ")}`);
+  // 31 since the workspace pins its root through a file backend chosen at start-up (workspace.ts, handle.ts and
+  // both backends): measured at +0.3-0.7 ms to the initialize answer, median of 30 interleaved starts. 33 with the
+  // stored listing main.ts answers an early tools/list from (schemas/tools.json, catalog_listing.ts): spawn -> first
+  // tools/list 218-242 -> 40 ms over raw JSON lines (961a297).
+  assert(loaded.length <= 33, `main.ts loads ${loaded.length} modules up front: ${loaded.join(", ")}`);
   assert(!loaded.includes("src/serve.ts") && !loaded.includes("src/server.ts"), loaded.join(", "));
 });
 

@@ -31,7 +31,7 @@
  */
 import * as path from "node:path";
 import { z } from "../zod.ts";
-import type { Mode } from "../config.ts";
+import type { Mode } from "../policy/modes.ts";
 import type { SandboxDescription } from "../policy/child_policy.ts";
 import { SERVER_NAME, SERVER_VERSION } from "../version.ts";
 import { AUDIT_FORMAT_VERSION, type AuditEvent, type SessionStartEvent, type ToolCallEvent } from "./event.ts";

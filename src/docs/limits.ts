@@ -5,7 +5,6 @@
 import { COMMAND_LIMITS } from "../exec/limits.ts";
 import { SETTLE_MS } from "../exec/registry.ts";
 import { ROOTS_TIMEOUT_MS } from "../session/roots.ts";
-import { MAX_TEXT_BYTES } from "../envelope.ts";
 import { MAX_COMPONENT_BYTES, MAX_PATH_BYTES } from "../workspace/confine.ts";
 import { EXCERPT_BYTES } from "../project/context.ts";
 import { DEFAULT_MAX_DIMENSION, MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS } from "../image/view.ts";
@@ -20,6 +19,7 @@ import {
   DEFAULT_MAX_RESULT_CHARS,
   DEFAULT_PAGE_TARGET_CHARS,
   MAX_MAX_RESULT_CHARS,
+  MAX_TEXT_BYTES,
   MIN_MAX_RESULT_CHARS,
 } from "../paging/budget.ts";
 import { MAX_INSTRUCTIONS_BYTES } from "../instructions.ts";

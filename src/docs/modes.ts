@@ -1,7 +1,7 @@
 /** The per-mode table, the gate's rules and the environment rules, from the policy itself. */
 import { commandExecution, MODE_POLICIES } from "../policy/modes.ts";
 import { type Rule, RULES } from "../policy/rules.ts";
-import { type Mode, MODES } from "../config.ts";
+import { type Mode, MODES } from "../policy/modes.ts";
 import { ENV_RULES } from "../policy/env_filter.ts";
 
 /** One row per mode: execution, gates, sandbox, network. */

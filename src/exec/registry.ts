@@ -10,13 +10,14 @@
  * import { Reactor } from "../os/reactor.ts";
  * import { probePty } from "../os/pty.ts";
  * import type { CommandPolicy } from "../policy/policy.ts";
- * import { openWorkspace } from "../workspace/confine.ts";
+ * import { openWorkspace } from "../workspace/workspace.ts";
  *
  * declare const policy: CommandPolicy;
- * const ws = await openWorkspace("/repo");
+ * const ws = openWorkspace("/repo");
  * const registry = new CommandRegistry({ policy, tty: probePty(), reactor: new Reactor() });
  * const owner = new Set<string>(); // the ids of one session's commands
- * const request = { cmd: "ls", cwd: ws.root, cwdFd: ws.fd, env: {}, tty: false, grants: new Set<string>() };
+ * using root = ws.open(".", { expect: "dir" });
+ * const request = { cmd: "ls", cwd: ws.root, chdir: root.childCwd(), env: {}, tty: false, grants: new Set<string>() };
  * const command = await registry.start(request, owner);
  * await registry.wait(command, 10_000);
  * registry.poll(command, 16384).stdout;
@@ -28,10 +29,8 @@ import { COMMAND_LIMITS } from "./limits.ts";
 import { Command, type StreamName } from "./command.ts";
 import type { Reactor } from "../os/reactor.ts";
 import { isArgumentListTooLong, isProgramNotFound } from "../os/spawn.ts";
-import { signalName, SIGNALS } from "../os/libc.ts";
-import { previewRange, type StreamPreview } from "./preview.ts";
-import type { ByteRange } from "./output_stream.ts";
-import { utf8Window } from "../text/utf8.ts";
+import { SIGNALS } from "../os/libc.ts";
+import { type CommandListing, type CommandPoll, listingOf, type OutputPage, outputPageOf, pollOf } from "./views.ts";
 
 /** The kernel's limit on one argument or environment string (MAX_ARG_STRLEN: 32 pages). */
 const MAX_ARG_STRLEN = 131072;
@@ -65,36 +64,6 @@ const PROGRESS_INTERVAL_MS = 1000;
  */
 export const SETTLE_MS = 200;
 
-/** The state of a command as one poll reports it. */
-export interface CommandPoll {
-  command_id: string;
-  cmd: string;
-  status: "running" | "exited";
-  exit_code: number | null;
-  signal: string | null;
-  duration_ms: number;
-  tty: boolean;
-  stdin_open: boolean;
-  stdout: StreamPreview;
-  stderr: StreamPreview;
-  stdout_total_bytes: number;
-  stderr_total_bytes: number;
-}
-
-/** A page of read_output. */
-export interface OutputPage {
-  output_ref: string;
-  data: string;
-  offset: number;
-  next_offset: number;
-  eof: boolean;
-  total_bytes: number;
-  retained: ByteRange[];
-  evicted_gap_bytes: number;
-  omitted_bytes: number;
-  command_status: "running" | "exited";
-}
-
 /** Options of {@linkcode CommandRegistry.wait}. */
 export interface WaitOptions {
   /** Stops waiting early (the client cancelled). */
@@ -106,21 +75,6 @@ export interface WaitOptions {
    * this many quiet milliseconds (the program answered and waits again).
    */
   settleMs?: number;
-}
-
-/** One command as the listing shows it (check_exec_environment, server_info). */
-export interface CommandListing {
-  command_id: string;
-  cmd: string;
-  status: "running" | "exited";
-  pid: number;
-  /** ISO 8601 wall-clock start time. */
-  started_at: string;
-  exit_code: number | null;
-  signal: string | null;
-  tty: boolean;
-  stdout_bytes: number;
-  stderr_bytes: number;
 }
 
 const OUTPUT_REF = /^command:([^:]+):(stdout|stderr)$/;
@@ -262,26 +216,7 @@ export class CommandRegistry {
 
   /** The output since the last poll (bounded to `maxBytes` per stream); advances the cursors. */
   poll(command: Command, maxBytes: number): CommandPoll {
-    const preview = (name: StreamName) => {
-      const result = previewRange(command.streams[name], command.cursors[name], maxBytes);
-      command.cursors[name] = result.end;
-      return result;
-    };
-    const exit = command.status === "exited" ? command.exit : null;
-    return {
-      command_id: command.id,
-      cmd: command.cmd,
-      status: command.status,
-      exit_code: exit?.code ?? null,
-      signal: exit?.signal ? signalName(exit.signal) : null,
-      duration_ms: command.durationMs,
-      tty: command.tty,
-      stdin_open: command.stdinOpen,
-      stdout: preview("stdout"),
-      stderr: preview("stderr"),
-      stdout_total_bytes: command.streams.stdout.total,
-      stderr_total_bytes: command.streams.stderr.total,
-    };
+    return pollOf(command, maxBytes);
   }
 
   /** Writes to stdin (and closes it when asked); COMMAND_EXITED once the command is done. */
@@ -358,42 +293,13 @@ export class CommandRegistry {
         },
       );
     }
-    const page = stream.read(offset, limit);
-    const window = utf8Window(page.bytes, stream.closed && page.start + page.bytes.length === stream.total);
-    const start = page.start + window.from;
-    const next = page.start + window.to;
-    return {
-      output_ref: outputRef,
-      data: new TextDecoder().decode(page.bytes.subarray(window.from, window.to)),
-      offset: start,
-      next_offset: next,
-      eof: stream.closed && next === stream.total,
-      total_bytes: stream.total,
-      retained: stream.retained(),
-      evicted_gap_bytes: page.skipped,
-      omitted_bytes: stream.evictedBytes,
-      command_status: command.status,
-    };
+    return outputPageOf(command, outputRef, stream, offset, limit);
   }
 
   /** The retained commands of `owner`, in start order. */
   list(owner: ReadonlySet<string>): CommandListing[] {
     this.#pruneExpired();
-    return [...this.#commands.values()].filter((command) => owner.has(command.id)).map((command) => {
-      const exit = command.status === "exited" ? command.exit : null;
-      return {
-        command_id: command.id,
-        cmd: command.cmd,
-        status: command.status,
-        pid: command.pid,
-        started_at: new Date(command.startedAtEpoch).toISOString(),
-        exit_code: exit?.code ?? null,
-        signal: exit?.signal ? signalName(exit.signal) : null,
-        tty: command.tty,
-        stdout_bytes: command.streams.stdout.total,
-        stderr_bytes: command.streams.stderr.total,
-      };
-    });
+    return [...this.#commands.values()].filter((command) => owner.has(command.id)).map(listingOf);
   }
 
   /** Commands still running (for limits and shutdown). */

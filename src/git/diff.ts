@@ -16,7 +16,7 @@
  * ```
  */
 import { ToolError } from "../errors.ts";
-import { confine } from "../workspace/confine.ts";
+import { isInside } from "../workspace/confine.ts";
 import type { GitService } from "./service.ts";
 import { gitFailure } from "./runner.ts";
 import { checkRevision, type GitRepo, openRepo } from "./repo.ts";
@@ -111,20 +111,7 @@ export async function readDiff(
   const after = page.after;
   const stats = new DiffStatsParser(repo.fromCwd, after?.f ?? 0);
   const patch = new PatchLines(after, page.maxChars, options.maxBytes);
-  const common = [...head, ...COMMON_ARGS, ...pathArgs(repo)];
-  const [statsRun, patchRun] = await Promise.all([
-    repo.run([...common, "--raw", "--numstat", "-z", ...tail], {
-      onStdout: (chunk) => stats.push(chunk),
-      signal: options.signal,
-    }),
-    repo.run([...common, "-p", `-U${options.context}`, "--submodule=short", ...tail], {
-      onStdout: (chunk) => patch.push(chunk),
-      signal: options.signal,
-    }),
-  ]);
-  if (statsRun.code !== 0) throw gitFailure(statsRun, head[0]);
-  if (!patchRun.stopped && patchRun.code !== 0) throw gitFailure(patchRun, head[0]);
-  patch.end();
+  await runDiffs(repo, [...head, ...COMMON_ARGS, ...pathArgs(repo)], tail, options, { stats, patch });
   const { total_files } = stats.result();
   const lines = patch.lines;
   const minKeep = Math.min(lines.length, patch.replayed + 1);
@@ -178,6 +165,32 @@ export async function readDiff(
 }
 
 /**
+ * Runs the stats and the patch of one diff side by side, each feeding its parser as git writes; the patch run
+ * may stop early once its page is full.
+ */
+async function runDiffs(
+  repo: GitRepo,
+  common: string[],
+  tail: string[],
+  options: { context: number; signal?: AbortSignal },
+  parsers: { stats: DiffStatsParser; patch: PatchLines },
+): Promise<void> {
+  const [statsRun, patchRun] = await Promise.all([
+    repo.run([...common, "--raw", "--numstat", "-z", ...tail], {
+      onStdout: (chunk) => parsers.stats.push(chunk),
+      signal: options.signal,
+    }),
+    repo.run([...common, "-p", `-U${options.context}`, "--submodule=short", ...tail], {
+      onStdout: (chunk) => parsers.patch.push(chunk),
+      signal: options.signal,
+    }),
+  ]);
+  if (statsRun.code !== 0) throw gitFailure(statsRun, common[0]);
+  if (!patchRun.stopped && patchRun.code !== 0) throw gitFailure(patchRun, common[0]);
+  parsers.patch.end();
+}
+
+/**
  * Runs git diff with the options of the tool, for one page.
  *
  * @example
@@ -190,13 +203,14 @@ export async function readDiff(
  * ```
  */
 export async function gitDiff(git: GitService, options: DiffOptions): Promise<PagedDiff> {
-  const targets = await Promise.all(
-    (options.paths ?? []).map((input) => confine(git.ws, input, { allowMissing: true })),
-  );
+  const targets = (options.paths ?? []).map((input) => {
+    using target = git.ws.open(input, { expect: "any", allowMissing: true });
+    return target.abs;
+  });
   // Every form of diff may read the work tree (`rev` ":/.." compares one commit with it): drivers are blanked.
-  const repo = await openRepo(git, targets[0]?.abs ?? null, { readsWorkTree: true, signal: options.signal });
-  const pathspec = targets.map((target) => repo.toGit(target.abs));
-  const outside = pathspec.find((spec) => spec === ".." || spec.startsWith("../"));
+  const repo = await openRepo(git, targets[0] ?? null, { readsWorkTree: true, signal: options.signal });
+  const pathspec = targets.map((target) => repo.toGit(target));
+  const outside = pathspec.find((spec) => !isInside(repo.cwd, spec));
   if (outside !== undefined) {
     throw new ToolError("INVALID_ARGUMENT", `paths: ${outside} is not in the repository at ${repo.fromCwd(".")}`, {
       hint: "Give paths of one repository per call.",

@@ -111,15 +111,15 @@ export function firstNonText(bytes: Uint8Array): number {
   return invalid !== -1 ? invalid : nul;
 }
 
-async function showFile(
+/** The blob `target` names at `sha`, by ls-tree (which runs no filter), and its size; a refusal otherwise. */
+async function blobAt(
   repo: GitRepo,
   options: ShowOptions,
-  page: PageRequest<ContentPosition>,
   sha: string,
   target: string,
-): Promise<Paged<GitShow>> {
-  const rel = toRelative(repo.ws, target);
-  // ls-tree names the object and its type without running any filter; paths are relative to cwd.
+  rel: string,
+): Promise<{ object: string; size: number | null }> {
+  // Paths are relative to cwd.
   const tree = await repo.run(["ls-tree", "-z", "--long", "--end-of-options", sha, "--", repo.toGit(target)], {
     signal: options.signal,
   });
@@ -133,27 +133,31 @@ async function showFile(
     });
   }
   const [, , type, object, sizeText] = match;
-  // ls-tree prints "-" for trees and "BAD" for an object it cannot read.
-  const size = /^\d+$/.test(sizeText) ? Number(sizeText) : null;
   if (type !== "blob") {
     throw new ToolError("NOT_A_FILE", `${rel} is a ${type === "tree" ? "directory" : "submodule"} at ${options.rev}`, {
       details: { path: rel, rev: options.rev, type },
     });
   }
-  const offset = page.after?.o ?? 0;
-  if (size !== null && offset > size) {
-    throw new ToolError("INVALID_ARGUMENT", `cursor: offset ${offset} is past the end of ${rel} (${size} bytes)`, {
-      details: { field: "cursor" },
-    });
-  }
-  // A UTF-8 byte is at least a third of a JSON character: more bytes than that could never fit the page.
-  const limit = Math.min(options.maxBytes, 3 * page.maxChars);
-  // cat-file prints the stored bytes: no textconv, no smudge filter. Bytes before the offset are dropped.
+  // ls-tree prints "-" for trees and "BAD" for an object it cannot read.
+  return { object, size: /^\d+$/.test(sizeText) ? Number(sizeText) : null };
+}
+
+/**
+ * The stored bytes of `object` from `offset`, at most `limit` + 1 of them (one more tells that more follow), by
+ * cat-file: no textconv, no smudge filter.
+ */
+async function blobBytes(
+  repo: GitRepo,
+  object: string,
+  offset: number,
+  limit: number,
+  signal: AbortSignal | undefined,
+): Promise<Uint8Array> {
   const parts: Uint8Array[] = [];
   let seen = 0;
   let kept = 0;
   const run = await repo.run(["cat-file", "blob", object], {
-    signal: options.signal,
+    signal,
     onStdout: (chunk) => {
       const from = Math.max(0, offset - seen);
       seen += chunk.length;
@@ -164,7 +168,28 @@ async function showFile(
     },
   });
   if (!run.stopped && run.code !== 0) throw gitFailure(run, "cat-file");
-  const all = joinBytes(parts);
+  return joinBytes(parts);
+}
+
+async function showFile(
+  repo: GitRepo,
+  options: ShowOptions,
+  page: PageRequest<ContentPosition>,
+  sha: string,
+  target: string,
+): Promise<Paged<GitShow>> {
+  const rel = toRelative(repo.ws, target);
+  const { object, size } = await blobAt(repo, options, sha, target, rel);
+  const offset = page.after?.o ?? 0;
+  if (size !== null && offset > size) {
+    throw new ToolError("INVALID_ARGUMENT", `cursor: offset ${offset} is past the end of ${rel} (${size} bytes)`, {
+      details: { field: "cursor" },
+    });
+  }
+  // A UTF-8 byte is at least a third of a JSON character: more bytes than that could never fit the page.
+  const limit = Math.min(options.maxBytes, 3 * page.maxChars);
+  const all = await blobBytes(repo, object, offset, limit, options.signal);
+  const kept = all.length;
   if (offset > 0 && all.length > 0 && (all[0] & 0xc0) === 0x80) {
     throw new ToolError("INVALID_ARGUMENT", `cursor: offset ${offset} falls inside a UTF-8 character of ${rel}`, {
       details: { field: "cursor" },

@@ -14,6 +14,9 @@
  * ```
  */
 
+/** Upper bound of the model-facing text, in UTF-8 bytes (the envelope cuts longer text). */
+export const MAX_TEXT_BYTES = 16 * 1024;
+
 /** Default ceiling: under Claude Code's 50,000-character persist-to-file threshold, with room for the envelope. */
 export const DEFAULT_MAX_RESULT_CHARS = 48_000;
 /** Smallest ceiling `--max-result-chars` accepts: one bounded item (a 4 KiB blame or log text) must still fit. */

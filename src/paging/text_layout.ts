@@ -14,7 +14,7 @@
  * });
  * ```
  */
-import { MAX_TEXT_BYTES } from "../envelope.ts";
+import { MAX_TEXT_BYTES } from "./budget.ts";
 import { utf8CutIndex } from "../text/utf8.ts";
 
 const encoder = new TextEncoder();

@@ -10,6 +10,10 @@
  * syncfs flushes everything dirty on that file system, other programs'
  * writes too, and reports a writeback error only since Linux 5.8. So it is
  * chosen only when all of these hold:
+ * - the file backend can sync a file system (`Handle.syncsFileSystem`): the
+ *   fd backend's handles call syncfs(2); the portable backend (Deno's path
+ *   APIs only) has no such call, so there every temp file is fsynced, however
+ *   large the patch;
  * - at least {@linkcode SYNCFS_MIN_FILES} files are staged (below that the
  *   fsyncs cost little, and a small patch never waits for a build's output);
  * - the kernel reports syncfs errors (5.8 or later);
@@ -19,8 +23,10 @@
  *
  * @example
  * ```ts
- * const batch = syncStrategy(1000, { release: "6.8.0", dirtyBytes: () => 4096 }); // "syncfs"
- * const small = syncStrategy(3, { release: "6.8.0", dirtyBytes: () => 4096 }); // "fsync"
+ * const quiet = { release: "6.8.0", dirtyBytes: () => 4096 };
+ * const batch = syncStrategy({ files: 1000, syncsFileSystem: true }, quiet); // "syncfs"
+ * const small = syncStrategy({ files: 3, syncsFileSystem: true }, quiet); // "fsync"
+ * const portable = syncStrategy({ files: 1000, syncsFileSystem: false }, quiet); // "fsync"
  * ```
  */
 
@@ -79,16 +85,24 @@ export function machineDirtyBytes(): number | null {
   return Number.isFinite(total) ? total : null;
 }
 
+/** What is staged: how many files, and whether the backend holding their directories can sync a file system. */
+export interface Staged {
+  files: number;
+  /** `Handle.syncsFileSystem` of every directory written in (false on the portable backend). */
+  syncsFileSystem: boolean;
+}
+
 /**
- * How `files` staged contents are made durable (see the module doc).
+ * How the `staged.files` contents are made durable (see the module doc).
  *
  * @example
  * ```ts
- * syncStrategy(500, { release: "5.4.0", dirtyBytes: () => 0 }); // "fsync": syncfs would not report errors
+ * syncStrategy({ files: 500, syncsFileSystem: true }, { release: "5.4.0", dirtyBytes: () => 0 }); // "fsync": syncfs would not report errors
  * ```
  */
-export function syncStrategy(files: number, options: DurabilityOptions = {}): SyncStrategy {
-  if (files < (options.syncfsMinFiles ?? SYNCFS_MIN_FILES)) return "fsync";
+export function syncStrategy(staged: Staged, options: DurabilityOptions = {}): SyncStrategy {
+  if (!staged.syncsFileSystem) return "fsync";
+  if (staged.files < (options.syncfsMinFiles ?? SYNCFS_MIN_FILES)) return "fsync";
   if (!syncfsReportsErrors(options.release ?? Deno.osRelease())) return "fsync";
   const dirty = (options.dirtyBytes ?? machineDirtyBytes)();
   return dirty !== null && dirty <= SYNCFS_MAX_DIRTY_BYTES ? "syncfs" : "fsync";

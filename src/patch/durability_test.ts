@@ -21,15 +21,18 @@ Deno.test("syncfs reports writeback errors from Linux 5.8 on; a release it canno
   for (const [release, expected] of cases) assertEquals(syncfsReportsErrors(release), expected, release);
 });
 
-Deno.test("syncfs only for a large patch, on a kernel that reports its errors, with little else to write", () => {
+Deno.test("syncfs only for a large patch, on a backend and kernel that have it and report its errors, with little else to write", () => {
   const quiet = { release: "6.1.0", dirtyBytes: () => 1024 };
-  assertEquals(syncStrategy(SYNCFS_MIN_FILES - 1, quiet), "fsync");
-  assertEquals(syncStrategy(SYNCFS_MIN_FILES, quiet), "syncfs");
-  assertEquals(syncStrategy(1000, { ...quiet, release: "5.4.0" }), "fsync");
-  assertEquals(syncStrategy(1000, { ...quiet, dirtyBytes: () => SYNCFS_MAX_DIRTY_BYTES }), "syncfs");
-  assertEquals(syncStrategy(1000, { ...quiet, dirtyBytes: () => SYNCFS_MAX_DIRTY_BYTES + 1 }), "fsync");
-  assertEquals(syncStrategy(1000, { ...quiet, dirtyBytes: () => null }), "fsync");
-  assertEquals(syncStrategy(2, { ...quiet, syncfsMinFiles: 1 }), "syncfs");
+  const fd = (files: number) => ({ files, syncsFileSystem: true });
+  assertEquals(syncStrategy(fd(SYNCFS_MIN_FILES - 1), quiet), "fsync");
+  assertEquals(syncStrategy(fd(SYNCFS_MIN_FILES), quiet), "syncfs");
+  assertEquals(syncStrategy({ files: 1000, syncsFileSystem: false }, quiet), "fsync");
+  assertEquals(syncStrategy({ files: 2, syncsFileSystem: false }, { ...quiet, syncfsMinFiles: 1 }), "fsync");
+  assertEquals(syncStrategy(fd(1000), { ...quiet, release: "5.4.0" }), "fsync");
+  assertEquals(syncStrategy(fd(1000), { ...quiet, dirtyBytes: () => SYNCFS_MAX_DIRTY_BYTES }), "syncfs");
+  assertEquals(syncStrategy(fd(1000), { ...quiet, dirtyBytes: () => SYNCFS_MAX_DIRTY_BYTES + 1 }), "fsync");
+  assertEquals(syncStrategy(fd(1000), { ...quiet, dirtyBytes: () => null }), "fsync");
+  assertEquals(syncStrategy(fd(2), { ...quiet, syncfsMinFiles: 1 }), "syncfs");
 });
 
 Deno.test("machineDirtyBytes reads Dirty + Writeback of /proc/meminfo", () => {

@@ -23,7 +23,7 @@
  * const plan = childSandbox({ kind: "git", root: "/repo", readable: [], git, config: [] }, facts);
  * ```
  */
-import type { Mode } from "../config.ts";
+import type { Mode } from "./modes.ts";
 import {
   ACCESS_FS,
   ACCESS_NET,

@@ -14,12 +14,12 @@
  * @example
  * ```ts
  * import { rgPath } from "@vscode/ripgrep";
- * import { openWorkspace } from "../workspace/confine.ts";
+ * import { openWorkspace } from "../workspace/workspace.ts";
  * import type { SpawnRequest } from "../os/spawn_request.ts";
  * import { probeLandlock } from "./landlock_probe.ts";
  *
  * declare const request: SpawnRequest; // argv, env, cwd and stdio of one command
- * const workspace = await openWorkspace(Deno.cwd());
+ * const workspace = openWorkspace(Deno.cwd());
  * const children = new ChildSandboxes(workspace, {
  *   tmpdir: null,
  *   env: Deno.env.toObject(),
@@ -30,8 +30,8 @@
  * ```
  */
 import * as path from "node:path";
-import type { Mode } from "../config.ts";
-import type { Workspace } from "../workspace/confine.ts";
+import type { Mode } from "./modes.ts";
+import type { Workspace } from "../workspace/workspace.ts";
 import type { Spawner, SpawnRequest } from "../os/spawn_request.ts";
 import { resolveProgram, spawnChild, SpawnError } from "../os/spawn.ts";
 import { Launcher, LAUNCHER_FDS, LaunchStepError } from "../os/launcher.ts";
@@ -45,7 +45,7 @@ import { reapKilled } from "../os/fd.ts";
 import { lstatPath, statPath } from "../os/fs_at.ts";
 import type { LandlockRule } from "../os/landlock.ts";
 import { findGitDirs, gitDirsAt } from "../workspace/git_dirs.ts";
-import { ancestorIgnoreFiles } from "../search/ignore_files.ts";
+import { ancestorIgnoreFiles } from "./ignore_files.ts";
 import { credentialPaths, homeDirectories, readRulesExcept, REAL_WALK_IO } from "./credentials.ts";
 import {
   type Availability,
@@ -229,10 +229,11 @@ export class ChildSandboxes {
   }
 
   /** The git dirs inside the workspace now: the root's (looked at every time), nested ones (searched once), registered ones. */
-  #gitDirs(): string[] {
+  async #gitDirs(): Promise<string[]> {
     const root = this.#ws.root;
-    this.#nested ??= findGitDirs(root, this.#ws.fd).paths;
-    const all = new Set([...gitDirsAt(root, this.#ws.fd, root), ...this.#nested, ...this.#registeredGitDirs]);
+    this.#nested ??= (await findGitDirs(this.#ws)).paths;
+    using top = this.#ws.open(".", { expect: "dir" });
+    const all = new Set([...await gitDirsAt(root, top), ...this.#nested, ...this.#registeredGitDirs]);
     // Gone ones are left out (an lstat that fails builds no error object: it is asked at every spawn).
     return [...all].filter((p) => lstatPath(p) !== null);
   }
@@ -261,7 +262,7 @@ export class ChildSandboxes {
   }
 
   /** The request a command child makes (for its plan and for reports). */
-  #commandChild(mode: Mode, grants: ReadonlySet<string>, ttySlave?: string): ChildRequest {
+  async #commandChild(mode: Mode, grants: ReadonlySet<string>, ttySlave?: string): Promise<ChildRequest> {
     const readOnly = gitDirsReadOnly(mode, grants);
     return {
       kind: "command",
@@ -270,7 +271,7 @@ export class ChildSandboxes {
       root: this.#ws.root,
       tmpdir: this.#options.tmpdir,
       ttySlave,
-      gitDirs: readOnly ? this.#gitDirs().map((p) => ({ path: p, flags: mountFlagsOf(p) })) : [],
+      gitDirs: readOnly ? (await this.#gitDirs()).map((p) => ({ path: p, flags: mountFlagsOf(p) })) : [],
       readRules: mode === "safe" ? this.#credentialRules() : [],
     };
   }
@@ -342,7 +343,7 @@ export class ChildSandboxes {
     return {
       landlock_abi: facts.abi,
       missing,
-      commands: describe(this.#commandChild(mode, grants)),
+      commands: describe(await this.#commandChild(mode, grants)),
       git: describe(this.#gitChild(git ?? noGit, trustedReadable)),
       ripgrep: describe(this.#ripgrepChild()),
     };
@@ -350,11 +351,11 @@ export class ChildSandboxes {
 
   async #spawn(
     request: SpawnRequest,
-    child: () => ChildRequest,
+    child: () => ChildRequest | Promise<ChildRequest>,
     planned?: (plan: SandboxPlan | null) => void,
   ): Promise<number> {
     const facts = await this.facts();
-    const plan = facts.launcher.available ? childSandbox(child(), facts) : null;
+    const plan = facts.launcher.available ? childSandbox(await child(), facts) : null;
     planned?.(plan);
     if (plan === null) return spawnChild(request);
     const { launcher } = await this.#launcherState();

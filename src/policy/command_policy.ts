@@ -6,11 +6,12 @@
  *
  * @example
  * ```ts
- * import { openWorkspace } from "../workspace/confine.ts";
+ * import { openWorkspace } from "../workspace/workspace.ts";
  * import type { ChildSandboxes } from "./children.ts";
  *
  * declare const children: ChildSandboxes;
- * const workspace = await openWorkspace(Deno.cwd());
+ * using workspace = openWorkspace(Deno.cwd());
+ * using root = workspace.open(".", { expect: "dir" });
  * const policy = createCommandPolicy({ mode: "safe" }, workspace, {
  *   children,
  *   tmpdir: null,
@@ -21,22 +22,22 @@
  * const plan = await policy.plan({
  *   cmd: "git status",
  *   cwd: workspace.root,
- *   cwdFd: workspace.fd,
+ *   chdir: root.childCwd(),
  *   env: {},
  *   tty: false,
  *   grants: new Set(),
  * });
  * ```
  */
-import type { Config, Mode } from "../config.ts";
-import { toRelative, type Workspace } from "../workspace/confine.ts";
+import type { Workspace } from "../workspace/workspace.ts";
+import { toRelative } from "../workspace/confine.ts";
 import { gitDirContaining } from "../workspace/git_dirs.ts";
 import { ToolError } from "../errors.ts";
 import type { CommandPolicy, CommandRequest, LaunchPlan } from "./policy.ts";
 import { checkCommand } from "./gate.ts";
 import { diskPaths } from "./gate_paths.ts";
 import { type ChildEnvironment, childEnvironment } from "./env_filter.ts";
-import { gatesInForce, gitDirsReadOnly } from "./modes.ts";
+import { gatesInForce, gitDirsReadOnly, type Mode } from "./modes.ts";
 import type { ChildSandboxes, SandboxReport } from "./children.ts";
 import type { SandboxDescription } from "./child_policy.ts";
 
@@ -87,7 +88,7 @@ function refuseGitDirWorkdir(workspace: Workspace, cwd: string): void {
 
 /** Creates the policy for `config.mode`. */
 export function createCommandPolicy(
-  config: Pick<Config, "mode">,
+  config: { mode: Mode },
   workspace: Workspace,
   facts: PolicyFacts,
 ): WorkcellPolicy {
@@ -120,7 +121,7 @@ export function createCommandPolicy(
         argv: verdict.argv ?? [SHELL, "-c", request.cmd],
         env: { ...environment.env, ...verdict.inlineEnv, ...request.env },
         cwd: request.cwd,
-        cwdFd: request.cwdFd,
+        chdir: request.chdir,
         spawner: children.commandSpawner(mode, request.grants),
       });
     },

@@ -17,7 +17,7 @@
  * checkCommand("rm -rf /", {}, options); // { ok: false, refusal: { rule: "destructive.remove_outside", token: "/", … } }
  * ```
  */
-import type { Mode } from "../config.ts";
+import type { Mode } from "./modes.ts";
 import { type Call, type Finding, programName, secretName } from "./gate_findings.ts";
 import { pathCandidate, type PathQuestions, Places } from "./gate_paths.ts";
 import { ASSIGNMENT, EXPORTERS, SHELL_BUILTINS, SHELL_RESERVED_PREFIX, shellFindings, SHELLS } from "./gate_shell.ts";

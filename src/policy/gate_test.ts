@@ -3,7 +3,7 @@ import { checkCommand, type GateOptions } from "./gate.ts";
 import { ALLOWED_IN_SAFE, type CorpusEntry, corpusTree, REFUSED_IN_SAFE, TRUSTED_ONLY } from "./gate_corpus.ts";
 import { describedPaths } from "./gate_paths.ts";
 import { gatesInForce } from "./modes.ts";
-import type { Mode } from "../config.ts";
+import type { Mode } from "./modes.ts";
 
 /** The corpus workspace, described: src/a.ts, outlink → /etc, inlink → src (gate_paths_test.ts: as on disk). */
 const WORKSPACE = "/corpus";

@@ -9,8 +9,11 @@
  * gatesInForce("safe", new Set(["network"])); // every safe gate except "network"
  * ```
  */
-import type { Mode } from "../config.ts";
 import type { Gate } from "./rules.ts";
+
+/** Permission modes, from most to least restrictive. */
+export const MODES = ["safe", "trusted", "dangerous"] as const;
+export type Mode = typeof MODES[number];
 
 /** Permissions an agent may ask the user for through request_permissions. */
 export const PERMISSION_NAMES = ["network", "shell", "outside_read", "destructive", "git_write"] as const;

@@ -9,7 +9,7 @@
  * RULES["network.command"].gate; // "network"
  * ```
  */
-import type { Mode } from "../config.ts";
+import type { Mode } from "./modes.ts";
 
 /**
  * The command gates, as MODE_POLICIES lists them.

@@ -20,7 +20,7 @@
  */
 import { readAllFd, writeAllFd } from "../os/fs_at.ts";
 import { cString, errno, libc, O, strerror } from "../os/libc.ts";
-import type { RestoredSession } from "../server.ts";
+import type { RestoredSession } from "./info.ts";
 import type { WorkspaceChoice } from "../workspace/resolve.ts";
 import { LAUNCH_CWD_ENV } from "../compiled/relaunch.ts";
 import { closeFd } from "../os/fd.ts";
@@ -65,7 +65,7 @@ function cStringArray(strings: string[]): { array: BigUint64Array<ArrayBuffer>; 
  *
  * @example
  * ```ts
- * import type { RestoredSession } from "../server.ts";
+ * import type { RestoredSession } from "./info.ts";
  *
  * declare const session: RestoredSession; // what the client said at initialize
  * const failure = await execInto({ choice: { dir: "/home/u/app", source: "roots" }, session, replay: "" }, "/");

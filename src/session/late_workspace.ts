@@ -40,7 +40,7 @@ import { Buffer } from "node:buffer";
 import type { Server } from "../sdk/mod.ts";
 import type { LineTransport } from "../transport/stdio.ts";
 import type { FdInput } from "../transport/fd_input.ts";
-import { sessionOf } from "../server.ts";
+import { sessionOf } from "./info.ts";
 import { implicitRefusal, type WorkspaceChoice } from "../workspace/resolve.ts";
 import { askRoots, watchRootChanges } from "./roots.ts";
 import type { Bound, WorkspaceBinding } from "./binding.ts";

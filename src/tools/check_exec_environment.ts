@@ -4,7 +4,7 @@ import { commandExecution, gatesInForce, MODE_POLICIES } from "../policy/modes.t
 import { SHELL } from "../policy/command_policy.ts";
 import { ENV_RULES } from "../policy/env_filter.ts";
 import { COMMAND_LIMITS } from "../exec/limits.ts";
-import type { CommandListing } from "../exec/registry.ts";
+import type { CommandListing } from "../exec/views.ts";
 import { type ProgramName, PROGRAMS } from "../exec/programs.ts";
 import type { SandboxReport } from "../policy/children.ts";
 import type { SandboxDescription } from "../policy/child_policy.ts";

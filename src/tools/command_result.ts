@@ -17,12 +17,11 @@
  * ```
  */
 import { z } from "../zod.ts";
-import type { CommandPoll } from "../exec/registry.ts";
+import type { CommandPoll } from "../exec/views.ts";
 import { gapLine, type StreamPreview } from "../exec/preview.ts";
 import type { ByteRange } from "../exec/output_stream.ts";
 import type { ToolOutput } from "./tool.ts";
-import { dataBudget, jsonChars, jsonStringChars } from "../paging/budget.ts";
-import { MAX_TEXT_BYTES } from "../envelope.ts";
+import { dataBudget, jsonChars, jsonStringChars, MAX_TEXT_BYTES } from "../paging/budget.ts";
 import { BYTES, JSON_CHARS, type Measure, windowOutput } from "./output_window.ts";
 
 /** The most read_output returns per call (its `limit` maximum). */

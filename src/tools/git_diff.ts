@@ -3,10 +3,9 @@ import { defineTool } from "./tool.ts";
 import { gitDiff, type PagedDiff } from "../git/diff.ts";
 import { type DiffFile, MAX_DIFF_FILES } from "../git/diff_stream.ts";
 import { cutPatch, DIFF_POSITION, overflowAt, type PatchLine } from "../git/diff_page.ts";
-import { dataBudget } from "../paging/budget.ts";
+import { dataBudget, MAX_TEXT_BYTES } from "../paging/budget.ts";
 import { Cursors } from "../paging/cursor.ts";
 import { nextCall } from "../paging/text_layout.ts";
-import { MAX_TEXT_BYTES } from "../envelope.ts";
 
 /** Default bytes of patch text in a page: with the files' stats, under 32,000 characters of JSON (docs/results.md). */
 export const DEFAULT_PATCH_BYTES = 20 * 1024;

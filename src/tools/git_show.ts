@@ -4,10 +4,9 @@ import { CONTENT_POSITION, type GitShow, gitShow } from "../git/show.ts";
 import { DIFF_POSITION } from "../git/diff_page.ts";
 import { DEFAULT_PATCH_BYTES, diffFileSchema, renderPatch } from "./git_diff.ts";
 import { personSchema } from "./git_log.ts";
-import { dataBudget } from "../paging/budget.ts";
+import { dataBudget, MAX_TEXT_BYTES } from "../paging/budget.ts";
 import { Cursors, type Paged } from "../paging/cursor.ts";
 import { nextCall } from "../paging/text_layout.ts";
-import { MAX_TEXT_BYTES } from "../envelope.ts";
 import { utf8CutIndex } from "../text/utf8.ts";
 
 const encoder = new TextEncoder();

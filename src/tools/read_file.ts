@@ -1,9 +1,8 @@
 import { z } from "../zod.ts";
 import { defineTool } from "./tool.ts";
 import { readLines, type ReadLinesResult } from "../files/read_file.ts";
-import { dataBudget } from "../paging/budget.ts";
+import { dataBudget, MAX_TEXT_BYTES } from "../paging/budget.ts";
 import { layoutText, nextCall } from "../paging/text_layout.ts";
-import { MAX_TEXT_BYTES } from "../envelope.ts";
 import { utf8CutIndex } from "../text/utf8.ts";
 
 /** Default bytes of a page: holds a typical source file whole (docs/results.md), its JSON under 32,000 characters. */

@@ -1,9 +1,8 @@
 import { z } from "../zod.ts";
 import { defineTool } from "./tool.ts";
-import type { OutputPage } from "../exec/registry.ts";
-import { dataBudget, jsonChars, jsonStringChars } from "../paging/budget.ts";
+import type { OutputPage } from "../exec/views.ts";
+import { dataBudget, jsonChars, jsonStringChars, MAX_TEXT_BYTES } from "../paging/budget.ts";
 import { nextCall } from "../paging/text_layout.ts";
-import { MAX_TEXT_BYTES } from "../envelope.ts";
 import { BYTES, headWithin, JSON_CHARS } from "./output_window.ts";
 
 /** A page cut to its first `data`: the offsets after it, and eof only when nothing was cut. */

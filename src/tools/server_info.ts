@@ -1,7 +1,9 @@
 import { z } from "../zod.ts";
-import { MAX_TEXT_BYTES } from "../envelope.ts";
+import { MAX_TEXT_BYTES } from "../paging/budget.ts";
 import { utf8CutIndex } from "../text/utf8.ts";
-import { defineTool } from "./tool.ts";
+import { defineTool, type ToolContext } from "./tool.ts";
+import type { RuntimeFacts } from "../services.ts";
+import type { SessionInfo } from "../session/info.ts";
 import { SERVER_NAME, SERVER_VERSION } from "../version.ts";
 import { projectContext } from "../project/context.ts";
 import { commandExecution, gatesInForce, MODE_POLICIES } from "../policy/modes.ts";
@@ -148,127 +150,164 @@ export const serverInfoTool = defineTool({
     }),
   }),
   handler: async (_args, ctx) => {
-    const { config, facts, session, catalog } = ctx;
-    const bound = ctx.binding.bound;
-    const refusal = ctx.binding.refusal;
-    const policy = MODE_POLICIES[config.mode];
-    const project = bound ? await projectContext(bound.services.git) : { git: null, manifests: [], instructions: [] };
-    const report = bound ? await bound.services.policy.sandbox(ctx.sessionState.grants) : null;
-    const sandbox = report
-      ? {
-        enforced: report.commands.layers.includes("landlock"),
-        reason: report.missing.length > 0 ? report.missing.join("; ") : null,
-      }
-      : { enforced: false, reason: "there is no workspace, so no command runs" };
-    const gatesNow = gatesInForce(config.mode, ctx.sessionState.grants);
-    const commands = bound?.services.commands.list(ctx.sessionState.commandIds) ?? [];
-    const audit = ctx.audit?.status() ?? AUDIT_OFF;
-    const running = commands.filter((command) => command.status === "running");
-    const choice = bound?.choice ?? refusal?.choice ?? null;
-    const workspace = {
-      root: bound?.workspace.root ?? null,
-      writable: bound?.services.workspaceWritable ?? false,
-      source: choice?.source ?? null,
-      source_detail: sourceDetail(choice, session.roots),
-      refused: refusal
-        ? { dir: refusal.choice?.dir ?? null, reason: refusal.reason, hint: ERROR_CODES.NO_WORKSPACE.hint }
-        : null,
-      deno_write_grant: bound ? await writeGrant(bound.workspace.root) : "none" as const,
-      roots: session.roots,
-    };
+    const state = await observe(ctx);
     const data = {
       server: { name: SERVER_NAME, version: SERVER_VERSION },
-      workspace,
-      project,
-      policy: {
-        mode: config.mode,
-        summary: policy.summary,
-        gates: [...policy.gates],
-        gates_in_force: [...gatesNow],
-        execution: commandExecution(config.mode, ctx.sessionState.grants),
-        landlock: sandbox.enforced,
-        grants: [...ctx.sessionState.grants].sort(),
-        grantable: [...policy.grantable],
-        fake_readonly_annotations: config.fakeReadonlyAnnotations,
-      },
-      runtime: {
-        deno: Deno.version.deno,
-        v8: Deno.version.v8,
-        typescript: Deno.version.typescript,
-        os: Deno.build.os,
-        arch: Deno.build.arch,
-        compiled: Deno.build.standalone === true,
-        ripgrep: { path: facts.ripgrep.path, version: facts.ripgrep.version, origin: facts.ripgrep.origin },
-        landlock: {
-          abi: facts.landlock.abi,
-          enforced: sandbox.enforced,
-          reason: sandbox.reason ?? facts.landlock.reason,
-        },
-        tty: facts.tty,
-      },
+      workspace: state.workspace,
+      project: state.project,
+      policy: policyData(ctx, state.sandbox.enforced),
+      runtime: runtimeData(ctx.facts, state.sandbox),
       auth: {
-        transport: session.transport,
-        scheme: session.transport === "http" && !config.httpNoAuth ? "bearer" as const : "none" as const,
+        transport: ctx.session.transport,
+        scheme: ctx.session.transport === "http" && !ctx.config.httpNoAuth ? "bearer" as const : "none" as const,
       },
-      protocol: {
-        negotiated_version: session.protocolVersion,
-        supported_versions: [...SUPPORTED_PROTOCOL_VERSIONS],
-        client: session.client ? { name: session.client.name, version: session.client.version } : null,
-        client_capabilities: session.capabilities as Record<string, unknown> | null,
+      protocol: protocolData(ctx.session),
+      commands: {
+        count: state.commands.length,
+        running: state.running.length,
+        ids: state.commands.map((command) => command.command_id),
       },
-      commands: { count: commands.length, running: running.length, ids: commands.map((command) => command.command_id) },
-      audit,
-      catalog: {
-        count: catalog.length,
-        names: catalog.map((tool) => tool.name),
-        list_changed: false as const,
-        view_image_enabled: config.viewImageEnabled,
-        tools: catalog.map((tool) => ({ name: tool.name, title: tool.title, annotations: tool.annotations })),
-      },
+      audit: state.audit,
+      catalog: catalogData(ctx),
     };
-    const git = project.git;
-    const lines = [
-      bound
-        ? `${SERVER_NAME} ${SERVER_VERSION} — workspace ${bound.workspace.root} (from ${workspace.source_detail}${
-          workspace.writable ? "" : "; read-only"
-        })`
-        : `${SERVER_NAME} ${SERVER_VERSION} — NO WORKSPACE: ${refusal?.reason}. ${ERROR_CODES.NO_WORKSPACE.hint}`,
-      ...rootLines(session.roots),
-      `mode: ${policy.summary}`,
-      `sandbox: ${
-        report?.commands.enforced
-          ? `commands under ${report.commands.layers.join(", ")}; git and rg read-only`
-          : `NOT enforced for commands${sandbox.reason ? ` (${sandbox.reason})` : ""}`
-      }`,
-      git
-        ? `git: ${git.branch ?? "(detached)"} at ${git.head?.slice(0, 12) ?? "(no commits)"}` +
-          (git.relation === "parent" ? ` (repository root ${git.root} is above the workspace)` : "")
-        : facts.programs.git === null
-        ? "git: unavailable (git is not on the server's PATH)"
-        : "git: not a repository",
-      `manifests: ${project.manifests.join(", ") || "none"}`,
-      `runtime: deno ${Deno.version.deno}${
-        data.runtime.compiled ? " (compiled)" : ""
-      }, ${Deno.build.os}/${Deno.build.arch}, ` +
-      `ripgrep ${facts.ripgrep.version ?? "unavailable"}, landlock ${
-        facts.landlock.abi === null ? `unavailable (${facts.landlock.reason})` : `ABI ${facts.landlock.abi}`
-      }`,
-      `protocol: ${session.protocolVersion ?? "not negotiated"}, client ${
-        session.client ? `${session.client.name} ${session.client.version}` : "unknown"
-      }`,
-      `commands: ${
-        commands.length === 0
-          ? "none in this session"
-          : `${commands.length} in this session, ${running.length} running${
-            running.length > 0 ? ` (${running.map((command) => command.command_id).join(", ")})` : ""
-          }`
-      }`,
-      `audit log: ${auditLine(audit)}`,
-      `tools (${catalog.length}): ${catalog.map((tool) => tool.name).join(", ")}`,
-    ];
-    return { text: [...lines, ...excerptLines(project.instructions, lines.join("\n"))].join("\n"), data };
+    const lines = summaryLines(ctx, state);
+    return { text: [...lines, ...excerptLines(state.project.instructions, lines.join("\n"))].join("\n"), data };
   },
 });
+
+/** What server_info reads from the bound workspace and the session before it reports. */
+async function observe(ctx: ToolContext) {
+  const { session } = ctx;
+  const bound = ctx.binding.bound;
+  const refusal = ctx.binding.refusal;
+  const project = bound ? await projectContext(bound.services.git) : { git: null, manifests: [], instructions: [] };
+  const report = bound ? await bound.services.policy.sandbox(ctx.sessionState.grants) : null;
+  const sandbox = report
+    ? {
+      enforced: report.commands.layers.includes("landlock"),
+      reason: report.missing.length > 0 ? report.missing.join("; ") : null,
+    }
+    : { enforced: false, reason: "there is no workspace, so no command runs" };
+  const commands = bound?.services.commands.list(ctx.sessionState.commandIds) ?? [];
+  const choice = bound?.choice ?? refusal?.choice ?? null;
+  const workspace = {
+    root: bound?.workspace.root ?? null,
+    writable: bound?.services.workspaceWritable ?? false,
+    source: choice?.source ?? null,
+    source_detail: sourceDetail(choice, session.roots),
+    refused: refusal
+      ? { dir: refusal.choice?.dir ?? null, reason: refusal.reason, hint: ERROR_CODES.NO_WORKSPACE.hint }
+      : null,
+    deno_write_grant: bound ? await writeGrant(bound.workspace.root) : "none" as const,
+    roots: session.roots,
+  };
+  return {
+    project,
+    report,
+    sandbox,
+    commands,
+    running: commands.filter((command) => command.status === "running"),
+    workspace,
+    audit: ctx.audit?.status() ?? AUDIT_OFF,
+  };
+}
+
+type Observed = Awaited<ReturnType<typeof observe>>;
+
+/** The mode, its gates and this session's grants. */
+function policyData({ config, sessionState: { grants } }: ToolContext, landlock: boolean) {
+  const policy = MODE_POLICIES[config.mode];
+  return {
+    mode: config.mode,
+    summary: policy.summary,
+    gates: [...policy.gates],
+    gates_in_force: [...gatesInForce(config.mode, grants)],
+    execution: commandExecution(config.mode, grants),
+    landlock,
+    grants: [...grants].sort(),
+    grantable: [...policy.grantable],
+    fake_readonly_annotations: config.fakeReadonlyAnnotations,
+  };
+}
+
+/** Deno, the platform, rg, Landlock and the TTY as this process found them. */
+function runtimeData(facts: RuntimeFacts, sandbox: Observed["sandbox"]) {
+  return {
+    deno: Deno.version.deno,
+    v8: Deno.version.v8,
+    typescript: Deno.version.typescript,
+    os: Deno.build.os,
+    arch: Deno.build.arch,
+    compiled: Deno.build.standalone === true,
+    ripgrep: { path: facts.ripgrep.path, version: facts.ripgrep.version, origin: facts.ripgrep.origin },
+    landlock: { abi: facts.landlock.abi, enforced: sandbox.enforced, reason: sandbox.reason ?? facts.landlock.reason },
+    tty: facts.tty,
+  };
+}
+
+/** What was negotiated at initialize. */
+function protocolData(session: SessionInfo) {
+  return {
+    negotiated_version: session.protocolVersion,
+    supported_versions: [...SUPPORTED_PROTOCOL_VERSIONS],
+    client: session.client ? { name: session.client.name, version: session.client.version } : null,
+    client_capabilities: session.capabilities as Record<string, unknown> | null,
+  };
+}
+
+/** The advertised tools, in catalog order. */
+function catalogData({ catalog, config }: ToolContext) {
+  return {
+    count: catalog.length,
+    names: catalog.map((tool) => tool.name),
+    list_changed: false as const,
+    view_image_enabled: config.viewImageEnabled,
+    tools: catalog.map((tool) => ({ name: tool.name, title: tool.title, annotations: tool.annotations })),
+  };
+}
+
+/** The text's summary, a line per concern, before the instruction excerpts. */
+function summaryLines({ binding, session, facts, config, catalog }: ToolContext, state: Observed): string[] {
+  const { workspace, report, sandbox, commands, running } = state;
+  const git = state.project.git;
+  return [
+    binding.bound
+      ? `${SERVER_NAME} ${SERVER_VERSION} — workspace ${binding.bound.workspace.root} (from ${workspace.source_detail}${
+        workspace.writable ? "" : "; read-only"
+      })`
+      : `${SERVER_NAME} ${SERVER_VERSION} — NO WORKSPACE: ${binding.refusal?.reason}. ${ERROR_CODES.NO_WORKSPACE.hint}`,
+    ...rootLines(session.roots),
+    `mode: ${MODE_POLICIES[config.mode].summary}`,
+    `sandbox: ${
+      report?.commands.enforced
+        ? `commands under ${report.commands.layers.join(", ")}; git and rg read-only`
+        : `NOT enforced for commands${sandbox.reason ? ` (${sandbox.reason})` : ""}`
+    }`,
+    git
+      ? `git: ${git.branch ?? "(detached)"} at ${git.head?.slice(0, 12) ?? "(no commits)"}` +
+        (git.relation === "parent" ? ` (repository root ${git.root} is above the workspace)` : "")
+      : facts.programs.git === null
+      ? "git: unavailable (git is not on the server's PATH)"
+      : "git: not a repository",
+    `manifests: ${state.project.manifests.join(", ") || "none"}`,
+    `runtime: deno ${Deno.version.deno}${Deno.build.standalone === true ? " (compiled)" : ""}, ` +
+    `${Deno.build.os}/${Deno.build.arch}, ripgrep ${facts.ripgrep.version ?? "unavailable"}, landlock ${
+      facts.landlock.abi === null ? `unavailable (${facts.landlock.reason})` : `ABI ${facts.landlock.abi}`
+    }`,
+    `protocol: ${session.protocolVersion ?? "not negotiated"}, client ${
+      session.client ? `${session.client.name} ${session.client.version}` : "unknown"
+    }`,
+    `commands: ${
+      commands.length === 0
+        ? "none in this session"
+        : `${commands.length} in this session, ${running.length} running${
+          running.length > 0 ? ` (${running.map((command) => command.command_id).join(", ")})` : ""
+        }`
+    }`,
+    `audit log: ${auditLine(state.audit)}`,
+    `tools (${catalog.length}): ${catalog.map((tool) => tool.name).join(", ")}`,
+  ];
+}
 
 /** Room the text keeps for its own lines around the excerpts. */
 const EXCERPT_SLACK_BYTES = 512;

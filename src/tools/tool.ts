@@ -5,11 +5,10 @@
  */
 import type { z } from "../zod.ts";
 import type { Config } from "../config.ts";
-import type { Workspace } from "../workspace/confine.ts";
+import type { Workspace } from "../workspace/workspace.ts";
 import type { RuntimeFacts, Services } from "../services.ts";
 import type { WorkspaceBinding } from "../session/binding.ts";
-import type { RootsReport } from "../session/roots.ts";
-import type { ClientCapabilities, Implementation } from "../sdk/mod.ts";
+import type { SessionInfo, SessionState } from "../session/info.ts";
 import type { ProgramName } from "../exec/programs.ts";
 import type { AuditTrail } from "../audit/trail.ts";
 
@@ -19,20 +18,6 @@ export interface Annotations {
   destructiveHint: boolean;
   idempotentHint: boolean;
   openWorldHint: boolean;
-}
-
-/** What the connected client told us, per MCP session. */
-export interface SessionInfo {
-  /** A random id of this session (the audit log's; not the HTTP Mcp-Session-Id, which is a credential). */
-  id: string;
-  /** Protocol version negotiated at initialize, or null before it. */
-  protocolVersion: string | null;
-  client: Implementation | null;
-  capabilities: ClientCapabilities | null;
-  /** Transport the session arrived on. */
-  transport: "stdio" | "http";
-  /** What the client said when its roots were asked, or null when they were not (the command line chose). */
-  roots: RootsReport | null;
 }
 
 /** A form elicitation request; the answer is the client's action and content. */
@@ -77,14 +62,6 @@ export interface ToolContext {
   progress(progress: number, total?: number, message?: string): Promise<void>;
   /** Asks the user through elicitation/create; only valid when the client declared the capability. */
   elicit(form: ElicitForm): Promise<ElicitAnswer>;
-}
-
-/** Per-connection mutable state. */
-export interface SessionState {
-  /** Permissions granted through request_permissions for this session only. */
-  grants: Set<string>;
-  /** Command ids started by this session (commands are isolated per session). */
-  commandIds: Set<string>;
 }
 
 /** An image for the one `image` content block (view_image only). */
