@@ -7,7 +7,8 @@
  * stdio server's answer to `initialize` need (about 15 small modules, no
  * npm package): the server itself, with the MCP SDK, zod and the catalog
  * (about 200 ms of module loading), is src/serve.ts, imported while the
- * first line of input is awaited and answered (src/session/early_initialize.ts).
+ * first line of input is awaited, or once it (and the tools/list that
+ * follows it) is answered (src/session/early_initialize.ts).
  */
 import { parseArgs, USAGE, UsageError } from "./src/config.ts";
 import { SERVER_NAME, SERVER_VERSION } from "./src/version.ts";
@@ -16,6 +17,7 @@ import { takeHandoff } from "./src/session/handoff.ts";
 import { pinChoice, type Pinned, type Refusal } from "./src/session/pin.ts";
 import { answerInitializeEarly, type EarlyStart } from "./src/session/early_initialize.ts";
 import { serverInstructions } from "./src/instructions.ts";
+import { listedTools } from "./src/catalog_listing.ts";
 import { FdInput } from "./src/transport/fd_input.ts";
 import { Termination } from "./src/termination.ts";
 import { launchWorkspace, PROJECT_DIR_ENV } from "./src/workspace/resolve.ts";
@@ -81,13 +83,21 @@ async function main(args: string[]): Promise<void> {
   const input = new FdInput(0, handoff ? Uint8Array.fromBase64(handoff.replay) : undefined);
   const root = pinned && "workspace" in pinned ? pinned.workspace.root : null;
   // A hand-off's initialize was answered by the process before the exec.
+  const serverReady = Promise.withResolvers<void>();
   const early: Promise<EarlyStart> = handoff
-    ? Promise.resolve({ answered: null, input: input.readable })
-    : answerInitializeEarly(input.readable, Deno.stdout.writable, serverInstructions(config, root));
+    ? Promise.resolve({ answered: [], input: input.readable })
+    : answerInitializeEarly(input.readable, Deno.stdout.writable, {
+      instructions: serverInstructions(config, root),
+      tools: () => listedTools(config),
+      readyWithin: (ms) => input.readyWithin(ms),
+      serverReady: serverReady.promise,
+    });
   // Evaluating the server's modules holds the thread for ~150 ms: when the first line is already there (clients
-  // send initialize as soon as they spawn), answer it first; otherwise load while it is awaited.
+  // send initialize as soon as they spawn), answer it first, and the tools/list that follows; otherwise load
+  // while it is awaited.
   if (!handoff && input.ready()) await early;
   const { serveStdio } = await loadServer();
+  serverReady.resolve();
   await serveStdio({
     config,
     handoff,

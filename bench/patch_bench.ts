@@ -22,6 +22,9 @@ import { ToolError } from "../src/errors.ts";
 import { CODEX, CODEX_BINARY, ensurePeer, peerDir, PEERS_DIR } from "./peers.ts";
 import { COMMIT_CONCURRENCY } from "../src/patch/commit.ts";
 import { eachLimited } from "../src/async/each_limited.ts";
+import { SYNCFS_MIN_FILES } from "../src/patch/durability.ts";
+import { openDirectory, syncFs } from "../src/os/fs_at.ts";
+import { closeFd } from "../src/os/fd.ts";
 import { portablePaths } from "../src/docs/machine_paths.ts";
 
 const RUNS = 5;
@@ -147,22 +150,37 @@ async function timed(args: string[], options: { cwd?: string; stdin?: string }) 
  * The cost of the atomic-install contract alone on this disk: for each file,
  * read it, write a temp file, fsync, hard-link the old one aside, rename,
  * fsync the directory, unlink the backup; same concurrency as the commit.
+ * `batch`: the temp files are all written first and made durable by one
+ * syncfs, then linked aside and renamed (what the commit does for a large
+ * patch, src/patch/durability.ts).
  */
-async function installFloor(ws: string, files: string[]): Promise<number> {
+async function installFloor(ws: string, files: string[], batch = false): Promise<number> {
   const t0 = performance.now();
-  const each = async (rel: string) => {
+  const stage = async (rel: string) => {
     const target = path.join(ws, rel);
     const bytes = await Deno.readFile(target);
     const temp = `${target}.floor-tmp`;
     const handle = await Deno.open(temp, { write: true, createNew: true });
     await handle.write(bytes);
-    await handle.sync();
+    if (!batch) await handle.sync();
     handle.close();
+  };
+  const install = async (rel: string) => {
+    const target = path.join(ws, rel);
     await Deno.link(target, `${target}.floor-bak`);
-    await Deno.rename(temp, target);
+    await Deno.rename(`${target}.floor-tmp`, target);
   };
   const pool = (fn: (rel: string) => Promise<void>) => eachLimited(files, COMMIT_CONCURRENCY, fn);
-  await pool(each);
+  if (batch) {
+    await pool(stage);
+    const dirFd = openDirectory(path.join(ws, path.dirname(files[0])));
+    try {
+      await syncFs(dirFd);
+    } finally {
+      closeFd(dirFd);
+    }
+    await pool(install);
+  } else await pool(async (rel) => (await stage(rel), await install(rel)));
   const dir = await Deno.open(path.join(ws, path.dirname(files[0])), { read: true });
   await dir.sync();
   dir.close();
@@ -192,6 +210,7 @@ for (const c of cases) {
   const coldRss: number[] = [];
   const mcpMs: number[] = [];
   const floorMs: number[] = [];
+  const floorBatchMs: number[] = [];
   const wsMcp = path.join(data, "run-mcp");
   await reset(c.tree, wsMcp);
   await using server = await startServer({ workspace: await Deno.realPath(wsMcp) });
@@ -228,6 +247,10 @@ for (const c of cases) {
     if (result.isError) throw new Error(`ours (MCP) failed on ${c.name}: ${result.text.slice(0, 500)}`);
     await reset(c.tree, wsOurs);
     floorMs.push(await installFloor(wsOurs, files));
+    if (files.length >= SYNCFS_MIN_FILES) {
+      await reset(c.tree, wsOurs);
+      floorBatchMs.push(await installFloor(wsOurs, files, true));
+    }
   }
   const differences = sameTrees(await snapshot(wsMcp), await snapshot(wsCodex));
   parity.push(
@@ -257,6 +280,13 @@ for (const c of cases) {
       fmt(median(floorMs))
     } | – | ${(median(floorMs) / base).toFixed(2)} |`,
   );
+  if (floorBatchMs.length > 0) {
+    rows.push(
+      `| ${c.name} | floor with one syncfs (as the commit does from ${SYNCFS_MIN_FILES} files): read, temp, syncfs, rename, unlink | ${
+        fmt(median(floorBatchMs))
+      } | – | ${(median(floorBatchMs) / base).toFixed(2)} |`,
+    );
+  }
   for (const dir of [wsCodex, wsOurs, wsMcp]) await Deno.remove(dir, { recursive: true });
 }
 

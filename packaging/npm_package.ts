@@ -32,7 +32,8 @@ export const APP_DIR = "app";
 
 /** The files the server needs at run time, relative to the repository: tests stay out. */
 export async function appFiles(): Promise<string[]> {
-  const files = ["deno.json", "deno.lock", "main.ts", "tasks/start.ts"];
+  // schemas/tools.json: the stored tools/list the server answers with (src/catalog_listing.ts).
+  const files = ["deno.json", "deno.lock", "main.ts", "schemas/tools.json", "tasks/start.ts"];
   const walk = async (dir: string) => {
     for await (const entry of Deno.readDir(path.join(ROOT, dir))) {
       const rel = `${dir}/${entry.name}`;

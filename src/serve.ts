@@ -143,7 +143,7 @@ export interface StdioStart {
   launchCwd: string;
   /** stdin, which a hand-off pauses. */
   input: FdInput;
-  /** The first line, answered when it was a plain initialize, and the input to read from its first byte. */
+  /** What was answered before the server loaded (initialize, tools/list), and the input from its first byte. */
   early: Promise<EarlyStart>;
   /** The signals, listened for since start-up: the session's shutdown is set here. */
   termination: Termination;
@@ -190,7 +190,7 @@ export async function serveStdio(start: StdioStart): Promise<void> {
   if (handoff?.session.roots && bound) watchRootChanges(server, handoff.session.roots, bound.choice.dir);
   const early = await start.early;
   const transport = new LineTransport(early.input, Deno.stdout.writable);
-  if (early.answered !== null) transport.skipAnswer(early.answered);
+  for (const id of early.answered) transport.skipAnswer(id);
   if (binding.pending && start.fallback) {
     const { fallback, home, startDir, launchCwd, input } = start;
     const options: OpenOptions = { config, facts, home };

@@ -1,7 +1,7 @@
 /**
- * Builds the MCP server for one session from the catalog: tools/list with
- * JSON Schemas converted from zod, and tools/call with our own argument
- * validation, so every failure is a contract envelope.
+ * Builds the MCP server for one session from the catalog: tools/list from
+ * the stored JSON Schemas (src/catalog_listing.ts), and tools/call with our
+ * own argument validation, so every failure is a contract envelope.
  *
  * @example
  * ```ts
@@ -19,18 +19,18 @@ import {
   InitializeRequestSchema,
   ListToolsRequestSchema,
   Server,
-  type Tool,
 } from "./sdk/mod.ts";
 import { advertisedTools, CATALOG } from "./catalog.ts";
 import { fail, ok } from "./envelope.ts";
-import { ERROR_CODE_NAMES, ToolError } from "./errors.ts";
+import { ToolError } from "./errors.ts";
+import { listedTools } from "./catalog_listing.ts";
 import { serverInfo } from "./metadata.ts";
 import { serverInstructions } from "./instructions.ts";
 import { initializeResult, negotiateProtocolVersion, SERVER_CAPABILITIES } from "./session/initialize.ts";
 import type { Config } from "./config.ts";
 import type { RuntimeFacts } from "./services.ts";
 import type { WorkspaceBinding } from "./session/binding.ts";
-import type { Annotations, ToolContext, ToolDefinition } from "./tools/tool.ts";
+import type { ToolContext } from "./tools/tool.ts";
 import { recordSession, type RestoredSession, type SessionInfo, type SessionState } from "./session/info.ts";
 import type { AuditTrail } from "./audit/trail.ts";
 
@@ -57,78 +57,6 @@ export interface Runtime {
 export interface ServerOptions {
   /** Start as already initialized with this session (its initialize answer went out from another process). */
   restored?: RestoredSession;
-}
-
-/** The structured error every tool may return instead of its success shape. */
-export const errorResultSchema = z.object({
-  ok: z.literal(false),
-  error: z.object({
-    code: z.enum(ERROR_CODE_NAMES as [string, ...string[]]),
-    message: z.string(),
-    hint: z.string(),
-    details: z.record(z.string(), z.unknown()),
-  }),
-});
-
-const FAKE_READONLY: Annotations = {
-  readOnlyHint: true,
-  destructiveHint: false,
-  idempotentHint: true,
-  openWorldHint: false,
-};
-
-/**
- * zod renders `z.unknown()` values as `{}`; strict schema linters read that as
- * "constrains nothing by accident". Spell free-form values as a deliberate `true`.
- */
-function explicitFreeForm(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(explicitFreeForm);
-  if (schema === null || typeof schema !== "object") return schema;
-  const entries = Object.entries(schema).map(([key, value]) => {
-    const empty = value !== null && typeof value === "object" && !Array.isArray(value) &&
-      Object.keys(value).length === 0;
-    return [key, key === "additionalProperties" && empty ? true : explicitFreeForm(value)];
-  });
-  return Object.fromEntries(entries);
-}
-
-/** The JSON Schemas of each tool, converted once per process (zod's conversion costs ~1 ms a tool). */
-const jsonSchemas = new WeakMap<ToolDefinition, Pick<Tool, "inputSchema" | "outputSchema">>();
-
-/** The `_meta` key with which Claude Code lets a tool raise its persist-to-file threshold (up to 500,000). */
-export const MAX_RESULT_SIZE_META = "anthropic/maxResultSizeChars";
-
-/**
- * The tools/list entry of one tool, as JSON Schema, declaring the result ceiling so that clients that persist
- * large results to a file keep every result of ours inline.
- */
-export function toolListing(tool: ToolDefinition, options: { fakeReadonly: boolean; maxResultChars: number }): Tool {
-  let schemas = jsonSchemas.get(tool);
-  if (!schemas) {
-    schemas = convertSchemas(tool);
-    jsonSchemas.set(tool, schemas);
-  }
-  return {
-    name: tool.name,
-    title: tool.title,
-    description: tool.description,
-    ...schemas,
-    annotations: { title: tool.title, ...(options.fakeReadonly ? FAKE_READONLY : tool.annotations) },
-    _meta: { [MAX_RESULT_SIZE_META]: options.maxResultChars },
-  };
-}
-
-function convertSchemas(tool: ToolDefinition): Pick<Tool, "inputSchema" | "outputSchema"> {
-  const success = tool.output.extend({ ok: z.literal(true) });
-  const { $schema: _in, ...inputSchema } = z.toJSONSchema(tool.input, { io: "input", target: "draft-7" });
-  const { $schema: _out, ...outputSchema } = z.toJSONSchema(z.union([success, errorResultSchema]), {
-    io: "output",
-    target: "draft-7",
-  });
-  return {
-    inputSchema: explicitFreeForm(inputSchema) as Tool["inputSchema"],
-    outputSchema: explicitFreeForm({ type: "object", ...outputSchema }) as Tool["outputSchema"],
-  };
 }
 
 /** Turns zod issues into one INVALID_ARGUMENT naming every offending field. */
@@ -207,12 +135,8 @@ export function createMcpServer(
     });
   }
 
-  // Built on first request, not at start-up, so the initialize answer does not wait for schema conversion.
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: tools.map((tool) =>
-      toolListing(tool, { fakeReadonly: config.fakeReadonlyAnnotations, maxResultChars: config.maxResultChars })
-    ),
-  }));
+  // The stored conversion (schemas/tools.json, checked against the live one by catalog_listing_test.ts).
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listedTools(config) }));
 
   type CallRequest = z.infer<typeof LAX_CALL_TOOL_REQUEST>;
   type CallExtra = Parameters<Parameters<typeof server.setRequestHandler<typeof LAX_CALL_TOOL_REQUEST>>[1]>[1];

@@ -5,7 +5,7 @@
  * path of the machine they were generated on.
  */
 import { CATALOG } from "../src/catalog.ts";
-import { toolListing } from "../src/server.ts";
+import { toolListing } from "../src/tool_schemas.ts";
 import { DEFAULT_MAX_RESULT_CHARS } from "../src/paging/budget.ts";
 import { DOC_BLOCKS } from "../src/docs/blocks.ts";
 import { replaceGenerated } from "../src/docs/render.ts";

@@ -1,12 +1,14 @@
 /**
- * `deno task schemas`: regenerates schemas/tools.json (the live tools/list
- * as JSON Schema), schemas/error-codes.json (the registry) and
- * schemas/audit-event.json (one line of --audit-log) from the code.
- * tests/schemas_test.ts fails when the live server drifts from them;
- * tests/docs_test.ts when they name a path of the machine they were made on.
+ * `deno task schemas`: regenerates schemas/tools.json (the tools/list as
+ * JSON Schema, converted from the tools' zod schemas; the server answers
+ * tools/list with it, src/catalog_listing.ts), schemas/error-codes.json (the
+ * registry) and schemas/audit-event.json (one line of --audit-log) from the
+ * code. src/catalog_listing_test.ts and tests/schemas_test.ts fail when the
+ * code drifts from them; tests/docs_test.ts when they name a path of the
+ * machine they were made on.
  */
 import { CATALOG } from "../src/catalog.ts";
-import { toolListing } from "../src/server.ts";
+import { toolListing } from "../src/tool_schemas.ts";
 import { DEFAULT_MAX_RESULT_CHARS } from "../src/paging/budget.ts";
 import { ERROR_CODES } from "../src/errors.ts";
 import { auditEventJsonSchema } from "../src/audit/event.ts";

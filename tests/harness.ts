@@ -197,17 +197,18 @@ export interface RawServer extends AsyncDisposable {
 }
 
 /**
- * Spawns the server like {@linkcode startServer} but hands the test its raw
- * stdin and stdout, for protocol-level tests (malformed JSON, odd bytes).
+ * Spawns the server like {@linkcode startServer} (with `args` after its
+ * --workspace) but hands the test its raw stdin and stdout, for
+ * protocol-level tests (malformed JSON, odd bytes).
  *
  * @example
  * await using server = await startRawServer();
  * await server.write("{not json\n");
  * (await server.request("ping")).result; // {}
  */
-export async function startRawServer(): Promise<RawServer> {
+export async function startRawServer(args: string[] = []): Promise<RawServer> {
   const workspace = await tempWorkspace();
-  const spec = serverCommand(workspace, null, []);
+  const spec = serverCommand(workspace, null, args);
   const child = new Deno.Command(spec.command, {
     args: spec.args,
     env: serverEnv(),

@@ -3,9 +3,11 @@
  * bench/startup_bench.ts; docs/runtime-contract.md#start-up says where the
  * time goes), from `deno info --json`:
  * - main.ts's imports (what `--version`, `--help` and the early initialize
- *   answer load) reach no npm package and stay a handful of modules, and
- *   no literal `import()` makes Deno build the server's graph up front: the
- *   server comes in by a computed specifier;
+ *   and tools/list answers load) reach no npm package and stay a handful of
+ *   modules, and no literal `import()` makes Deno build the server's graph
+ *   up front: the server comes in by a computed specifier;
+ * - the tools/list answer is the stored listing (schemas/tools.json through
+ *   src/catalog_listing.ts): no tool module, no zod, no catalog;
  * - only a few funnel modules import npm specifiers: Deno 2.9.6 re-checks
  *   the node_modules set-up for each local module that does (about 3 ms
  *   each, while it builds the graph before anything runs).
@@ -55,10 +57,13 @@ Deno.test("module graph: main.ts loads no npm package and few modules before it 
   assertEquals(loaded.filter((specifier) => !specifier.startsWith("src/") && !specifier.startsWith("node:")), [
     "deno.json",
     "main.ts",
+    "schemas/tools.json",
   ]);
   // 31 since the workspace pins its root through a file backend chosen at start-up (workspace.ts, handle.ts and
-  // both backends): measured at +0.3-0.7 ms to the initialize answer, median of 30 interleaved starts.
-  assert(loaded.length <= 31, `main.ts loads ${loaded.length} modules up front: ${loaded.join(", ")}`);
+  // both backends): measured at +0.3-0.7 ms to the initialize answer, median of 30 interleaved starts. 33 with the
+  // stored listing main.ts answers an early tools/list from (schemas/tools.json, catalog_listing.ts): spawn -> first
+  // tools/list 218-242 -> 40 ms over raw JSON lines (961a297).
+  assert(loaded.length <= 33, `main.ts loads ${loaded.length} modules up front: ${loaded.join(", ")}`);
   assert(!loaded.includes("src/serve.ts") && !loaded.includes("src/server.ts"), loaded.join(", "));
 });
 
@@ -80,4 +85,16 @@ Deno.test("module graph: npm specifiers are imported by a few funnel modules onl
     "src/search/ripgrep_binary.ts",
     "src/zod.ts",
   ]);
+});
+
+Deno.test("module graph: the tools/list answer (src/catalog_listing.ts) loads the stored listing, no tool, zod or SDK", async () => {
+  const graph = await graphOf("src/catalog_listing.ts");
+  assertEquals(loadedUpFront(graph, "src/catalog_listing.ts"), ["schemas/tools.json", "src/catalog_listing.ts"]);
+  const early = loadedUpFront(await graphOf("main.ts"), "main.ts");
+  assert(early.includes("src/catalog_listing.ts"), early.join(", "));
+  const heavy = early.filter((specifier) =>
+    specifier.startsWith("src/tools/") || specifier.startsWith("npm:") ||
+    ["src/catalog.ts", "src/zod.ts", "src/sdk/mod.ts", "src/tool_schemas.ts"].includes(specifier)
+  );
+  assertEquals(heavy, []);
 });

@@ -5,7 +5,8 @@ import { auditEventJsonSchema } from "../src/audit/event.ts";
 
 const schemasDir = new URL("../schemas/", import.meta.url).pathname;
 
-Deno.test("live tools/list equals the committed schemas/tools.json (run `deno task schemas` after a schema change)", async () => {
+// The server answers from the file (src/catalog_listing.ts; catalog_listing_test.ts converts the zod schemas live).
+Deno.test("tools/list over the SDK client equals the committed schemas/tools.json (run `deno task schemas` after a schema change)", async () => {
   const snapshot = JSON.parse(await Deno.readTextFile(`${schemasDir}tools.json`));
   await using server = await startServer();
   const { tools } = await server.client.listTools();

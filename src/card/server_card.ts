@@ -21,8 +21,7 @@
  * }
  * ```
  */
-import { advertisedTools } from "../catalog.ts";
-import { toolListing } from "../server.ts";
+import { listedTools } from "../catalog_listing.ts";
 import { SUPPORTED_PROTOCOL_VERSIONS, type Tool } from "../sdk/mod.ts";
 import { REGISTRY_NAME, type RegistryIdentity, registryIdentity } from "../metadata.ts";
 import type { Config } from "../config.ts";
@@ -90,9 +89,7 @@ export function serverCard(config: Config, http?: { url: string }): ServerCard {
         auth: { scheme: bearer ? "bearer" : "none" },
         capabilities: { tools: { listChanged: false } },
         protocolVersions,
-        tools: advertisedTools(config).map((tool) =>
-          toolListing(tool, { fakeReadonly: false, maxResultChars: config.maxResultChars })
-        ),
+        tools: listedTools({ ...config, fakeReadonlyAnnotations: false }),
       },
     },
   };

@@ -13,8 +13,9 @@
  * ```
  */
 import type { GitService } from "./service.ts";
-import { openRepo } from "./repo.ts";
+import { readRepoAt } from "./repo.ts";
 import { gitFailure } from "./runner.ts";
+import { joinBytes } from "../text/join_bytes.ts";
 
 /** The branch HEAD is on (null when detached) and its commit (null before the first one). */
 export interface HeadInfo {
@@ -25,7 +26,9 @@ export interface HeadInfo {
 const decoder = new TextDecoder();
 
 /**
- * Reads HEAD of the workspace root's repository (throws NOT_A_GIT_REPO as the other git tools do).
+ * Reads HEAD of the workspace root's repository (throws NOT_A_GIT_REPO as the other git tools do). Two git
+ * starts, at once: `symbolic-ref` for the branch, alongside the rev-parse that confirms the repository and
+ * names HEAD's commit in the same run (nothing before the first commit).
  *
  * @example
  * ```ts
@@ -36,15 +39,21 @@ const decoder = new TextDecoder();
  * ```
  */
 export async function readHead(git: GitService): Promise<HeadInfo> {
-  const repo = await openRepo(git, null, { readsWorkTree: false });
-  // Both exit 1 for the case they do not name: a detached HEAD, and a branch without commits.
-  const [ref, commit] = await Promise.all([
-    repo.run(["symbolic-ref", "-q", "--short", "HEAD"]),
-    repo.run(["rev-parse", "-q", "--verify", "HEAD^{commit}"]),
-  ]);
-  for (const [run, command] of [[ref, "symbolic-ref"], [commit, "rev-parse"]] as const) {
-    if (run.code !== 0 && run.code !== 1) throw gitFailure(run, command);
-  }
-  const line = (run: typeof ref) => run.code === 0 ? decoder.decode(run.stdout).trim() || null : null;
-  return { branch: line(ref), head: line(commit) };
+  const { run: ref, consumer: chunks, tips } = await readRepoAt(
+    git,
+    undefined,
+    { allowMissing: true, pin: "HEAD^{commit}" },
+    () => {
+      const chunks: Uint8Array[] = [];
+      return {
+        args: ["symbolic-ref", "-q", "--short", "HEAD"],
+        consumer: chunks,
+        onStdout: (c) => void chunks.push(c),
+      };
+    },
+  );
+  // symbolic-ref exits 1 for a detached HEAD.
+  if (ref.code !== 0 && ref.code !== 1) throw gitFailure(ref, "symbolic-ref");
+  const branch = ref.code === 0 ? decoder.decode(joinBytes(chunks)).trim() || null : null;
+  return { branch, head: tips[0] ?? null };
 }

@@ -3,8 +3,9 @@
  * `--format`, with filters, a count cap and bounded messages.
  *
  * Pages: the first page that does not hold the whole history pins where it
- * started (`git rev-parse` of rev or HEAD, so commits made meanwhile do not
- * shift later pages) and hands out a position: the pinned tips, how many
+ * started (`git rev-parse` of rev or HEAD, in the same git run that confirms
+ * the repository, alongside the log, so commits made meanwhile do not shift
+ * later pages) and hands out a position: the pinned tips, how many
  * commits precede the next page, and the last commit shown. A later page
  * runs the same log from the pinned tips with `--skip` and checks that the
  * commit before its first is that last commit (a history that moved between
@@ -24,7 +25,7 @@ import { z } from "../zod.ts";
 import { ToolError } from "../errors.ts";
 import type { GitService } from "./service.ts";
 import { gitFailure, gitMessage } from "./runner.ts";
-import { checkRevision, type GitRepo, readRepoAt } from "./repo.ts";
+import { checkRevision, readRepoAt } from "./repo.ts";
 import { RecordSplitter } from "./records.ts";
 import { fitCount, jsonChars } from "../paging/budget.ts";
 import { fitPage, type Paged, type PageRequest } from "../paging/cursor.ts";
@@ -157,9 +158,11 @@ export async function gitLog(git: GitService, options: LogOptions): Promise<Page
   const after = options.page.after;
   // A later page starts one commit early, to check that it is the previous page's last.
   const skip = after === null ? 0 : after.s - 1;
-  const { repo, run, consumer: parser } = await readRepoAt(git, options.path, {
+  // A first page pins its tips in the confirmation's rev-parse (used only when the history goes on).
+  const { run, consumer: parser, tips: pinned } = await readRepoAt(git, options.path, {
     allowMissing: true,
     signal: options.signal,
+    pin: after === null ? options.rev ?? "HEAD" : undefined,
   }, (repo, target) => {
     const parser = new CommitParser();
     const args = [
@@ -210,18 +213,11 @@ export async function gitLog(git: GitService, options: LogOptions): Promise<Page
   // A first page that holds the whole history needs no cursor, so no pin.
   const whole = !more &&
     fitCount(candidates, page.maxChars, { fixed: jsonChars(build([])), more }) === candidates.length;
-  const tips = after?.t ?? (whole || candidates.length === 0 ? [] : await pinTips(repo, options.rev, options.signal));
+  const tips = after?.t ?? (whole || candidates.length === 0 ? [] : pinned);
   return fitPage(candidates, page, {
     more,
     start,
     positionAfter: (commit, i) => ({ t: tips, s: start + i + 1, h: commit.sha }),
     build,
   });
-}
-
-/** The commits `rev` (or HEAD) names now, as rev-parse gives them (`^sha` for an excluded end of a range). */
-async function pinTips(repo: GitRepo, rev: string | undefined, signal?: AbortSignal): Promise<string[]> {
-  const run = await repo.run(["rev-parse", "--revs-only", "--end-of-options", rev ?? "HEAD"], { signal });
-  if (run.code !== 0) throw gitFailure(run, "rev-parse");
-  return new TextDecoder().decode(run.stdout).split("\n").filter((line) => line.length > 0);
 }

@@ -123,11 +123,18 @@ async function confirm(
   found: { location: RepositoryLocation; repo: GitRepo; start: string },
   listConfig: boolean,
   signal?: AbortSignal,
-): Promise<Record<string, string>> {
+  pin?: string,
+): Promise<{ env: Record<string, string>; tips: string[] }> {
   const { location, start } = found;
+  // `pin`: the same rev-parse also names the commits the revision points at now (one git start, not two).
+  const revParse = [
+    "rev-parse",
+    "--show-toplevel",
+    ...(pin === undefined ? [] : ["--revs-only", "--end-of-options", pin]),
+  ];
   const [top, config] = await inDirectory(git.ws, start, (cwd) =>
     Promise.all([
-      git.run(location, { cwd, args: ["rev-parse", "--show-toplevel"], signal }),
+      git.run(location, { cwd, args: revParse, signal }),
       listConfig ? git.run(location, { cwd, args: ["config", "-z", "--list", "--name-only"], signal }) : null,
     ]));
   if (top.code !== 0) {
@@ -139,7 +146,7 @@ async function confirm(
     }
     throw gitFailure(top, "rev-parse");
   }
-  const topText = decoder.decode(top.stdout).replace(/\n$/, "");
+  const { topText, tips } = splitTopLevel(decoder.decode(top.stdout), pin !== undefined);
   let topReal = topText;
   try {
     topReal = Deno.realPathSync(topText); // sync: microseconds, where the async op costs a thread-pool hop
@@ -150,10 +157,25 @@ async function confirm(
       details: { work_tree: topReal, expected: location.top },
     });
   }
-  if (!config) return {};
+  if (!config) return { env: {}, tips };
   // Fail closed: a listing that failed or was cut could hide a driver.
   if (config.code !== 0 || config.stopped) throw gitFailure(config, "config");
-  return driverOverrides(decoder.decode(config.stdout).split("\0").filter((key) => key.length > 0));
+  return { env: driverOverrides(decoder.decode(config.stdout).split("\0").filter((key) => key.length > 0)), tips };
+}
+
+/** A commit rev-parse prints for a revision: a sha, `^sha` for the excluded end of a range. */
+const TIP = /^\^?[0-9a-f]{40,64}$/;
+
+/**
+ * The top level and, `withTips`, the commit lines rev-parse printed after it (taken from the end, so a top level
+ * whose name has a newline stays whole unless its last line looks like a commit; it then no longer equals the
+ * repository found on disk, and the call is refused).
+ */
+function splitTopLevel(output: string, withTips: boolean): { topText: string; tips: string[] } {
+  const lines = output.replace(/\n$/, "").split("\n");
+  const tips: string[] = [];
+  while (withTips && lines.length > 1 && TIP.test(lines[lines.length - 1])) tips.unshift(lines.pop()!);
+  return { topText: lines.join("\n"), tips };
 }
 
 /**
@@ -169,9 +191,18 @@ async function confirm(
  * ```
  */
 export async function openRepo(git: GitService, target: string | null, options: OpenOptions): Promise<GitRepo> {
+  return (await openPinned(git, target, options)).repo;
+}
+
+/** {@linkcode openRepo}, with the commits `options.pin` names as the confirmation saw them. */
+async function openPinned(
+  git: GitService,
+  target: string | null,
+  options: OpenOptions & { pin?: string },
+): Promise<{ repo: GitRepo; tips: string[] }> {
   const found = await locate(git, target);
-  const env = await confirm(git, found, options.readsWorkTree, options.signal);
-  return repoAt(git, found.location, found.repo.parent, env);
+  const { env, tips } = await confirm(git, found, options.readsWorkTree, options.signal, options.pin);
+  return { repo: repoAt(git, found.location, found.repo.parent, env), tips };
 }
 
 /** The repository at `location` (`parent`: its work tree contains the workspace). */
@@ -201,7 +232,9 @@ function repoAt(git: GitService, location: RepositoryLocation, parent: boolean, 
 }
 
 /**
- * Confines a user path and opens its repository in one step.
+ * Confines a user path and opens its repository in one step. With `pin` (a
+ * revision), the confirming rev-parse also names the commits it points at
+ * (`tips`, as `rev-parse --revs-only` prints them; none when it names none).
  *
  * @example
  * ```ts
@@ -214,11 +247,11 @@ function repoAt(git: GitService, location: RepositoryLocation, parent: boolean, 
 export async function openRepoAt(
   git: GitService,
   input: string | undefined,
-  options: OpenOptions & { allowMissing: boolean },
-): Promise<{ repo: GitRepo; target: string | null }> {
-  if (input === undefined) return { repo: await openRepo(git, null, options), target: null };
+  options: OpenOptions & { allowMissing: boolean; pin?: string },
+): Promise<{ repo: GitRepo; target: string | null; tips: string[] }> {
+  if (input === undefined) return { ...(await openPinned(git, null, options)), target: null };
   const abs = confinedPath(git.ws, input, options.allowMissing);
-  return { repo: await openRepo(git, abs, options), target: abs };
+  return { ...(await openPinned(git, abs, options)), target: abs };
 }
 
 /** One read planned for a repository: git's arguments, and a fresh consumer of its stdout. */
@@ -235,6 +268,8 @@ export interface PlannedRead<C> {
  * whole git start, so the read does not wait for it: both start at once, and
  * the read's output is kept only when the confirmation agrees (otherwise the
  * read is killed and dropped, and the confirmation's error is the answer).
+ * With `pin` (a revision), the confirmation also returns the commits it
+ * names at that moment (`tips`, as `rev-parse --revs-only` prints them).
  *
  * @example
  * ```ts
@@ -251,9 +286,9 @@ export interface PlannedRead<C> {
 export async function readRepoAt<C>(
   git: GitService,
   input: string | undefined,
-  options: { allowMissing: boolean; signal?: AbortSignal },
+  options: { allowMissing: boolean; signal?: AbortSignal; pin?: string },
   plan: (repo: GitRepo, target: string | null) => PlannedRead<C>,
-): Promise<{ repo: GitRepo; target: string | null; run: GitRun; consumer: C }> {
+): Promise<{ repo: GitRepo; target: string | null; run: GitRun; consumer: C; tips: string[] }> {
   const { signal } = options;
   const target = input === undefined ? null : confinedPath(git.ws, input, options.allowMissing);
   const found = await locate(git, target);
@@ -264,14 +299,15 @@ export async function readRepoAt<C>(
     signal: signal ? AbortSignal.any([signal, stop.signal]) : stop.signal,
   });
   run.catch(() => {}); // awaited below, or dropped
+  let tips: string[];
   try {
-    await confirm(git, found, false, signal);
+    ({ tips } = await confirm(git, found, false, signal, options.pin));
   } catch (error) {
     stop.abort();
     await run.catch(() => {});
     throw error;
   }
-  return { repo: found.repo, target, run: await run, consumer: read.consumer };
+  return { repo: found.repo, target, run: await run, consumer: read.consumer, tips };
 }
 
 /**

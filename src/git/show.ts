@@ -247,12 +247,17 @@ async function showFile(
  */
 export async function gitShow(git: GitService, options: ShowOptions): Promise<ShownPage> {
   checkRevision(options.rev, "rev");
-  const { repo, target } = await openRepoAt(git, options.path, {
+  // The confirming rev-parse names the commit too; rev-parse --verify runs only when it named not exactly one
+  // (a range, not a commit: its message is the error).
+  const { repo, target, tips } = await openRepoAt(git, options.path, {
     allowMissing: true,
     readsWorkTree: false,
     signal: options.signal,
+    pin: `${options.rev}^{commit}`,
   });
-  const sha = await resolveCommit(repo, options.rev, options.signal);
+  const sha = tips.length === 1 && !tips[0].startsWith("^")
+    ? tips[0]
+    : await resolveCommit(repo, options.rev, options.signal);
   if (target !== null) {
     const page = options.page as PageRequest<ContentPosition>;
     return { kind: "file", page: await showFile(repo, options, page, sha, target) };

@@ -2,6 +2,7 @@ import * as path from "node:path";
 import { assert, assertEquals, assertThrows } from "../testing/assert.ts";
 import {
   linkAt,
+  lockFd,
   mkdirAt,
   openAt,
   openBeneath,
@@ -128,5 +129,26 @@ Deno.test("mkdirAt, renameAt, linkAt and unlinkAt act on names, not on what a sy
     closeFd(rootFd);
   } finally {
     await Deno.remove(base, { recursive: true });
+  }
+});
+
+Deno.test("lockFd takes a free lock at once and waits for a held one until it is released", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(path.join(dir, "f"), "x");
+    const dirFd = openDirectory(dir);
+    const first = openAt(dirFd, "f", O.RDONLY);
+    const second = openAt(dirFd, "f", O.RDONLY);
+    await lockFd(first);
+    let taken = false;
+    const waiting = lockFd(second).then(() => taken = true);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assertEquals(taken, false);
+    closeFd(first); // releases the first lock
+    await waiting;
+    assertEquals(taken, true);
+    for (const fd of [second, dirFd]) closeFd(fd);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
   }
 });

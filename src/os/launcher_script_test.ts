@@ -47,3 +47,19 @@ Deno.test("LauncherScript: a NUL in a string and a seventh argument are refused"
   assertThrows(() => script.string("a\0b"));
   assertThrows(() => script.step("many", 1, [1, 2, 3, 4, 5, 6, 7]));
 });
+
+Deno.test("LauncherScript: numbers are written as u64 exactly as BigInt.asUintN(64) gives them, bigints too", () => {
+  const values = [0, 1, -1, -100, 2 ** 31, -(2 ** 31), 2 ** 32 - 1, 2 ** 32, 2 ** 53 - 1, -(2 ** 53 - 1), 0x7ffc0000];
+  const script = new LauncherScript();
+  for (let i = 0; i < values.length; i += 6) script.step(`n${i}`, 1, values.slice(i, i + 6));
+  script.step("big", 2, [2n ** 64n - 1n, -5n, 2n ** 63n]);
+  const view = new DataView(script.serialize(BASE).buffer);
+  const arg = (step: number, index: number) => view.getBigUint64(8 + step * STEP_BYTES + 8 + 8 * index, true);
+  values.forEach((value, i) =>
+    assertEquals(arg(Math.floor(i / 6), i % 6), BigInt.asUintN(64, BigInt(value)), `${value}`)
+  );
+  assertEquals([arg(2, 0), arg(2, 1), arg(2, 2)], [2n ** 64n - 1n, 2n ** 64n - 5n, 2n ** 63n]);
+  const unsafe = new LauncherScript();
+  unsafe.step("unsafe", 1, [2 ** 53]);
+  assertThrows(() => unsafe.serialize(BASE));
+});

@@ -15,6 +15,7 @@
 import type { Workspace } from "../workspace/workspace.ts";
 import { commitChanges } from "./commit.ts";
 import { type FsOps, HANDLE_OPS } from "./fs_ops.ts";
+import type { DurabilityOptions } from "./durability.ts";
 import { type FileResult, planPatch } from "./plan.ts";
 import { parsePatch } from "./parse.ts";
 import { renderPreview } from "./preview.ts";
@@ -41,9 +42,14 @@ export interface PatchResult {
  * await applyPatch(ws, "*** Begin Patch\n*** Add File: hello.txt\n+hello\n*** End Patch");
  * ```
  */
-export async function applyPatch(ws: Workspace, text: string, fs: FsOps = HANDLE_OPS): Promise<PatchResult> {
+export async function applyPatch(
+  ws: Workspace,
+  text: string,
+  fs: FsOps = HANDLE_OPS,
+  durability: DurabilityOptions = {},
+): Promise<PatchResult> {
   const plan = await planPatch(ws, parsePatch(text));
-  await commitChanges(ws, plan.changes, fs);
+  await commitChanges(ws, plan.changes, fs, durability);
   const { diff, truncated } = renderPreview(plan.previews);
   return { files: plan.files, diff, diff_truncated: truncated, warnings: plan.warnings };
 }

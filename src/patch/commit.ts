@@ -12,7 +12,10 @@
  *    each act checks the directory's path before and after, so such a swap is
  *    detected and rolled back, not prevented (docs/confinement.md).
  * 2. **stage**: each new content goes to an exclusive temp file in its pinned
- *    directory, given its mode and fsynced.
+ *    directory, given its mode, and made durable: each fsynced, or, for a
+ *    large patch on a backend that can sync a file system (the fd one), all
+ *    written first and then one syncfs per file system (durability.ts says
+ *    when).
  * 3. **lock**: every existing file the patch replaces or deletes is opened
  *    and locked (an exclusive flock, taken in path order, held until the
  *    commit ends), so a concurrent writer in this or another process that
@@ -52,6 +55,7 @@ import { commitFailure, conflictError, directoryError, labelled } from "./commit
 import { type FsOps, HANDLE_OPS } from "./fs_ops.ts";
 import { UndoJournal } from "./journal.ts";
 import { PinnedDirs } from "./pinned_dirs.ts";
+import { type DurabilityOptions, syncStrategy } from "./durability.ts";
 
 /** File operations in flight at once (fsyncs overlap; one file's steps stay in order). */
 export const COMMIT_CONCURRENCY = 16;
@@ -104,10 +108,12 @@ export class CommitTransaction implements Disposable {
   readonly #dirs: PinnedDirs;
   /** The locked file of each change that replaces or deletes one (its handle holds the lock). */
   readonly #locks = new Map<Change, Handle>();
+  readonly #durability: DurabilityOptions;
   #status: Status = "new";
 
-  constructor(ws: Workspace, changes: readonly Change[], fs: FsOps = HANDLE_OPS) {
+  constructor(ws: Workspace, changes: readonly Change[], fs: FsOps = HANDLE_OPS, durability: DurabilityOptions = {}) {
     this.#fs = fs;
+    this.#durability = durability;
     this.#active = changes.filter((change) => change.before !== null || change.after !== null);
     this.#dirs = new PinnedDirs(ws, fs, this.#journal);
   }
@@ -127,15 +133,32 @@ export class CommitTransaction implements Disposable {
     });
   }
 
-  /** Writes every new content to an exclusive temp file beside its target, with its mode, fsynced. */
+  /** Writes every new content to an exclusive temp file beside its target, with its mode, made durable. */
   stage(): Promise<void> {
     const writes = this.#active.filter((change) => change.after !== null);
-    return this.#phase("stage", () =>
-      eachLimited(
+    return this.#phase("stage", async () => {
+      // One directory written in per file system (a mount inside the workspace is another one).
+      const byDevice = new Map<number, Handle>();
+      for (const change of writes) {
+        const dir = this.#dirs.parentOf(change.rel);
+        if (!byDevice.has(dir.stat.dev)) byDevice.set(dir.stat.dev, dir);
+      }
+      const syncsFileSystem = [...byDevice.values()].every((dir) => dir.syncsFileSystem);
+      const strategy = syncStrategy({ files: writes.length, syncsFileSystem }, this.#durability);
+      await eachLimited(
         writes,
         COMMIT_CONCURRENCY,
-        (change) => labelled(`writing the new content of ${change.rel}`, () => this.#writeTemp(change)),
-      ));
+        (change) =>
+          labelled(`writing the new content of ${change.rel}`, () => this.#writeTemp(change, strategy === "fsync")),
+      );
+      if (strategy === "fsync") return;
+      for (const dir of byDevice.values()) {
+        await labelled(
+          `writing the new content of ${writes.length} files (syncing the file system of ${dir.rel})`,
+          () => this.#fs.syncFileSystem(dir),
+        );
+      }
+    });
   }
 
   /** Locks every file the patch replaces or deletes, in path order (two commits never deadlock). */
@@ -217,7 +240,8 @@ export class CommitTransaction implements Disposable {
     this.#locks.clear();
   }
 
-  async #writeTemp(change: Change): Promise<void> {
+  /** Writes `change`'s new content to a temp file; `sync`: fsyncs it too (else the stage syncs its file system). */
+  async #writeTemp(change: Change, sync: boolean): Promise<void> {
     const { bytes, mode } = change.after!;
     const dir = this.#dirs.parentOf(change.rel);
     const temp = scratchName("tmp");
@@ -225,7 +249,7 @@ export class CommitTransaction implements Disposable {
     this.#journal.staged(change, dir, temp);
     this.#fs.writeAll(file, bytes);
     if (mode !== null) this.#fs.chmod(file, mode); // the creation mode went through the umask
-    await this.#fs.sync(file);
+    if (sync) await this.#fs.sync(file);
   }
 
   /** Locks the regular file named by `change` (never following a symlink there: #checkBaseline refuses it then). */
@@ -315,7 +339,8 @@ export class CommitTransaction implements Disposable {
 /**
  * Commits `changes` atomically as a group: every phase of a
  * {@linkcode CommitTransaction} in order, a rollback on any failure.
- * Changes whose before and after are both null are ignored.
+ * Changes whose before and after are both null are ignored; `durability`
+ * is for tests (durability.ts).
  *
  * @example
  * ```ts
@@ -329,8 +354,13 @@ export class CommitTransaction implements Disposable {
  *   .catch((error) => error.code); // "PATCH_WRITE_FAILED", and no a.txt
  * ```
  */
-export async function commitChanges(ws: Workspace, changes: readonly Change[], fs: FsOps = HANDLE_OPS): Promise<void> {
-  using tx = new CommitTransaction(ws, changes, fs);
+export async function commitChanges(
+  ws: Workspace,
+  changes: readonly Change[],
+  fs: FsOps = HANDLE_OPS,
+  durability: DurabilityOptions = {},
+): Promise<void> {
+  using tx = new CommitTransaction(ws, changes, fs, durability);
   try {
     for (const phase of PHASES) await tx[phase]();
   } catch (error) {

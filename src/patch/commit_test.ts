@@ -4,9 +4,12 @@ import { FaultyFs, openFds } from "../testing/patch_faults.ts";
 import { snapshot, treeDifferences } from "../testing/tree_snapshot.ts";
 import { ToolError } from "../errors.ts";
 import { openWorkspace, type Workspace } from "../workspace/workspace.ts";
+import { FD_BACKEND } from "../workspace/fd_backend.ts";
+import { PORTABLE_BACKEND } from "../workspace/portable_backend.ts";
 import { applyPatch } from "./apply.ts";
 import { commitChanges, CommitTransaction, type Phase, PHASES } from "./commit.ts";
 import { HANDLE_OPS } from "./fs_ops.ts";
+import { type DurabilityOptions, SYNCFS_MIN_FILES } from "./durability.ts";
 import { planPatch } from "./plan.ts";
 import { parsePatch } from "./parse.ts";
 
@@ -38,46 +41,73 @@ async function workspace(): Promise<Workspace> {
   return openWorkspace(await Deno.makeTempDir({ prefix: "workcell-commit-" }));
 }
 
+/**
+ * The two ways the stage makes its contents durable (durability.ts), each asked for whatever the patch's size. The
+ * backend this run uses decides whether syncfs can be had: the portable one has none and fsyncs each file instead.
+ */
+const STRATEGIES: Record<string, DurabilityOptions> = {
+  "an fsync per file": { syncfsMinFiles: Infinity },
+  "one syncfs": { syncfsMinFiles: 1, release: "6.1.0", dirtyBytes: () => 0 },
+};
+
+/** Whether the workspace's backend can sync a whole file system (the fd one: syncfs). */
+function syncsFileSystem(ws: Workspace): boolean {
+  using root = ws.open(".", { expect: "dir" });
+  return root.syncsFileSystem;
+}
+
 Deno.test("a fault at any single file-system step leaves the tree as before or fully patched, and no fd open", async () => {
   const ws = await workspace();
   try {
-    await layout(ws.root);
-    const before = await snapshot(ws.root);
-    const clean = new FaultyFs();
-    const calls = clean.calls;
-    await applyPatch(ws, PATCH, clean.fs);
-    const after = await snapshot(ws.root);
-    assert(calls.length > 30, `only ${calls.length} operations`);
-    for (const name of Object.keys(HANDLE_OPS)) assert(calls.includes(name), `${name} is never called`);
-    for (let step = 1; step <= calls.length; step++) {
+    const called = new Set<string>();
+    for (const [strategy, durability] of Object.entries(STRATEGIES)) {
       await layout(ws.root);
-      let failed: unknown = null;
-      const faults = new FaultyFs({ at: step });
-      const run = faults.calls;
-      const fds = openFds(ws.root);
-      await applyPatch(ws, PATCH, faults.fs).catch((error) => failed = error);
-      assertEquals(openFds(ws.root), fds, `step ${step} (${run[step - 1]}): fds left open`);
-      const tree = await snapshot(ws.root);
-      if (failed === null) {
-        // Only the final clean-up of backups may fail after the point of no return; a stray backup is then left.
-        assertEquals(run[step - 1], "remove", `step ${step} (${run[step - 1]}) was swallowed`);
-        const problems = treeDifferences(tree, after).filter((p) => !/^unexpected .*\.bak$/.test(p));
-        assertEquals(problems, [], `step ${step}: partial result`);
-      } else {
-        assert(failed instanceof ToolError, `step ${step}: ${failed}`);
-        assertEquals(failed.code, "PATCH_WRITE_FAILED", failed.message);
-        assertEquals(treeDifferences(tree, before), [], `step ${step} (${run[step - 1]}): tree changed`);
-      }
+      await faultEveryStep(ws, durability, strategy, called);
+    }
+    for (const name of Object.keys(HANDLE_OPS)) {
+      const expected = name !== "syncFileSystem" || syncsFileSystem(ws);
+      assertEquals(called.has(name), expected, `${name} is ${expected ? "never" : "still"} called`);
     }
   } finally {
     await Deno.remove(ws.root, { recursive: true });
   }
 });
 
+/** Applies PATCH with a fault at each of its steps in turn (`called` gets the names of the calls made). */
+async function faultEveryStep(ws: Workspace, durability: DurabilityOptions, strategy: string, called: Set<string>) {
+  const before = await snapshot(ws.root);
+  const clean = new FaultyFs();
+  const calls = clean.calls;
+  await applyPatch(ws, PATCH, clean.fs, durability);
+  const after = await snapshot(ws.root);
+  assert(calls.length > 30, `only ${calls.length} operations`);
+  for (const name of calls) called.add(name);
+  for (let step = 1; step <= calls.length; step++) {
+    await layout(ws.root);
+    let failed: unknown = null;
+    const faults = new FaultyFs({ at: step });
+    const run = faults.calls;
+    const fds = openFds(ws.root);
+    await applyPatch(ws, PATCH, faults.fs, durability).catch((error) => failed = error);
+    assertEquals(openFds(ws.root), fds, `step ${step} (${run[step - 1]}): fds left open`);
+    const tree = await snapshot(ws.root);
+    if (failed === null) {
+      // Only the final clean-up of backups may fail after the point of no return; a stray backup is then left.
+      assertEquals(run[step - 1], "remove", `step ${step} (${run[step - 1]}) was swallowed`);
+      const problems = treeDifferences(tree, after).filter((p) => !/^unexpected .*\.bak$/.test(p));
+      assertEquals(problems, [], `step ${step}: partial result`);
+    } else {
+      assert(failed instanceof ToolError, `${strategy}, step ${step}: ${failed}`);
+      assertEquals(failed.code, "PATCH_WRITE_FAILED", failed.message);
+      assertEquals(treeDifferences(tree, before), [], `${strategy}, step ${step} (${run[step - 1]}): tree changed`);
+    }
+  }
+}
+
 /** Runs the phases of a commit of PATCH one by one, as commitChanges does; returns the error and what the rollback left. */
-async function commitByPhase(ws: Workspace, faults: FaultyFs) {
+async function commitByPhase(ws: Workspace, faults: FaultyFs, durability: DurabilityOptions = {}) {
   const plan = await planPatch(ws, parsePatch(PATCH));
-  using tx = new CommitTransaction(ws, plan.changes, faults.fs);
+  using tx = new CommitTransaction(ws, plan.changes, faults.fs, durability);
   try {
     for (const phase of PHASES) {
       faults.phase = phase;
@@ -104,27 +134,61 @@ const DOING: Record<Phase, RegExp> = {
 Deno.test("each phase, faulted alone at each of its steps, is rolled back completely and names what it was doing", async () => {
   const ws = await workspace();
   try {
-    await layout(ws.root);
-    const before = await snapshot(ws.root);
-    const clean = new FaultyFs();
-    assertEquals(await commitByPhase(ws, clean), null);
-    for (const phase of PHASES) {
-      const steps = clean.counts.get(phase) ?? 0;
-      assert(steps > 0, `${phase} makes no file-system call`);
-      for (let step = 1; step <= steps; step++) {
-        await layout(ws.root);
-        const fds = openFds(ws.root);
-        const outcome = await commitByPhase(ws, new FaultyFs({ at: step, phase }));
-        assert(outcome !== null, `${phase} step ${step}: the fault was swallowed`);
-        assertEquals(outcome.unrestored, [], `${phase} step ${step}`);
-        const message = (outcome.error as Error).message;
-        assert(DOING[phase].test(message), `${phase} step ${step}: ${message}`);
-        assertEquals(openFds(ws.root), fds, `${phase} step ${step}: fds left open`);
-        assertEquals(treeDifferences(await snapshot(ws.root), before), [], `${phase} step ${step}: tree changed`);
+    for (const [strategy, durability] of Object.entries(STRATEGIES)) {
+      await layout(ws.root);
+      const before = await snapshot(ws.root);
+      const clean = new FaultyFs();
+      assertEquals(await commitByPhase(ws, clean, durability), null);
+      for (const phase of PHASES) {
+        const steps = clean.counts.get(phase) ?? 0;
+        assert(steps > 0, `${phase} makes no file-system call`);
+        for (let step = 1; step <= steps; step++) {
+          const where = `${strategy}: ${phase} step ${step}`;
+          await layout(ws.root);
+          const fds = openFds(ws.root);
+          const outcome = await commitByPhase(ws, new FaultyFs({ at: step, phase }), durability);
+          assert(outcome !== null, `${where}: the fault was swallowed`);
+          assertEquals(outcome.unrestored, [], where);
+          const message = (outcome.error as Error).message;
+          assert(DOING[phase].test(message), `${where}: ${message}`);
+          assertEquals(openFds(ws.root), fds, `${where}: fds left open`);
+          assertEquals(treeDifferences(await snapshot(ws.root), before), [], `${where}: tree changed`);
+        }
       }
     }
   } finally {
     await Deno.remove(ws.root, { recursive: true });
+  }
+});
+
+Deno.test("a large patch's stage: one syncfs and no fsync per temp file on the fd backend, an fsync each on the portable one", async (t) => {
+  const files = Array.from({ length: SYNCFS_MIN_FILES }, (_, i) => `${i % 2 === 0 ? "a" : "b"}/f${i}.txt`);
+  const patch = `*** Begin Patch\n${files.map((file) => `*** Add File: ${file}\n+${file}\n`).join("")}*** End Patch`;
+  const quiet: DurabilityOptions = { release: "6.1.0", dirtyBytes: () => 0 };
+  for (const backend of [FD_BACKEND, PORTABLE_BACKEND]) {
+    await t.step(backend.name, async () => {
+      using ws = openWorkspace(await Deno.makeTempDir({ prefix: "workcell-commit-" }), backend);
+      try {
+        const plan = await planPatch(ws, parsePatch(patch));
+        const faults = new FaultyFs();
+        using tx = new CommitTransaction(ws, plan.changes, faults.fs, quiet);
+        await tx.pin();
+        faults.phase = "stage";
+        await tx.stage();
+        const staged = faults.calls.slice(faults.calls.length - (faults.counts.get("stage") ?? 0));
+        const count = (name: string) => staged.filter((call) => call === name).length;
+        // Both directories lie on one file system: one syncfs where the backend has it.
+        const syncfs = backend === FD_BACKEND ? 1 : 0;
+        assertEquals([count("create"), count("sync"), count("syncFileSystem")], [
+          files.length,
+          files.length * (1 - syncfs),
+          syncfs,
+        ]);
+        assertEquals(await tx.rollback(), []);
+      } finally {
+        await Deno.remove(ws.root, { recursive: true });
+      }
+    });
   }
 });
 

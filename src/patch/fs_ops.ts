@@ -35,6 +35,8 @@ export interface FsOps {
   writeAll(file: Handle, bytes: Uint8Array): void;
   chmod(file: Handle, mode: number): void;
   sync(handle: Handle): Promise<void>;
+  /** Makes the whole file system `handle` lies on durable, where it can (src/patch/durability.ts says when). */
+  syncFileSystem(handle: Handle): Promise<void>;
   /** Waits for an exclusive lock of the regular file, held until the handle is disposed. */
   lock(file: Handle): Promise<void>;
   link(dir: Handle, from: string, to: string): void;
@@ -47,7 +49,7 @@ export interface FsOps {
  *
  * @example
  * ```ts
- * Object.keys(HANDLE_OPS).length; // 14
+ * Object.keys(HANDLE_OPS).length; // 15
  * ```
  */
 export const HANDLE_OPS: FsOps = {
@@ -61,6 +63,7 @@ export const HANDLE_OPS: FsOps = {
   writeAll: (file, bytes) => file.writeAll(bytes),
   chmod: (file, mode) => file.chmod(mode),
   sync: async (handle) => await handle.sync(),
+  syncFileSystem: async (handle) => await handle.syncFileSystem(),
   lock: async (file) => await file.lock(),
   link: (dir, from, to) => dir.link(from, to),
   rename: (dir, from, to) => dir.rename(from, to),

@@ -42,7 +42,7 @@ import { cString, ERRNO, libc, O } from "../os/libc.ts";
 import { AF, socketFamilyFilter } from "../os/seccomp.ts";
 import { syscallTable } from "../os/syscalls.ts";
 import { reapKilled } from "../os/fd.ts";
-import { statPath } from "../os/fs_at.ts";
+import { lstatPath, statPath } from "../os/fs_at.ts";
 import type { LandlockRule } from "../os/landlock.ts";
 import { findGitDirs, gitDirsAt } from "../workspace/git_dirs.ts";
 import { ancestorIgnoreFiles } from "./ignore_files.ts";
@@ -234,14 +234,8 @@ export class ChildSandboxes {
     this.#nested ??= (await findGitDirs(this.#ws)).paths;
     using top = this.#ws.open(".", { expect: "dir" });
     const all = new Set([...await gitDirsAt(root, top), ...this.#nested, ...this.#registeredGitDirs]);
-    return [...all].filter((p) => {
-      try {
-        Deno.lstatSync(p);
-        return true;
-      } catch {
-        return false;
-      }
-    });
+    // Gone ones are left out (an lstat that fails builds no error object: it is asked at every spawn).
+    return [...all].filter((p) => lstatPath(p) !== null);
   }
 
   /** The account's home in /etc/passwd, read again only when the file changes. */

@@ -77,6 +77,18 @@ export class FdInput {
     return libc().poll_now(pollfd, 1n, 0) > 0;
   }
 
+  /**
+   * Whether input (or its end) is there within `ms` milliseconds: poll(2) on the blocking pool, so the thread
+   * stays free meanwhile; nothing is read.
+   */
+  async readyWithin(ms: number): Promise<boolean> {
+    const pollfd = new Uint8Array(8);
+    const view = new DataView(pollfd.buffer);
+    view.setInt32(0, this.#fd, true);
+    view.setInt16(4, POLL.IN, true);
+    return await libc().poll(pollfd, 1n, Math.max(0, Math.ceil(ms))) > 0;
+  }
+
   /** Reads again after {@linkcode pause} (the hand-off failed). */
   resume(): void {
     this.#paused?.resolve();

@@ -45,8 +45,8 @@ export class LineTransport implements Transport {
   /** Ids of requests received and not answered yet, so input ending does not cut their answers off. */
   readonly #inFlight = new Set<string | number>();
   #drained: (() => void) | null = null;
-  /** The id whose answer {@linkcode skipAnswer} drops, or null. */
-  #answered: string | number | null = null;
+  /** The ids whose answers {@linkcode skipAnswer} drops (each once). */
+  readonly #answered = new Set<string | number>();
   readonly #encoder = new TextEncoder();
   readonly #decoder = new TextDecoder();
 
@@ -65,20 +65,18 @@ export class LineTransport implements Transport {
     if (("result" in message || "error" in message) && message.id !== undefined && message.id !== null) {
       this.#inFlight.delete(message.id);
       if (this.#inFlight.size === 0) this.#drained?.();
-      if (message.id === this.#answered) {
-        this.#answered = null;
-        return Promise.resolve();
-      }
+      if (this.#answered.delete(message.id)) return Promise.resolve();
     }
     return this.#write(message);
   }
 
   /**
-   * The answer to request `id` already went out, before this transport started (the early initialize,
-   * src/session/early_initialize.ts): the server still handles the request, and its answer is dropped.
+   * The answer to request `id` already went out, before this transport started (the early initialize and
+   * tools/list, src/session/early_initialize.ts): the server still handles the request, and its answer is
+   * dropped, once.
    */
   skipAnswer(id: string | number): void {
-    this.#answered = id;
+    this.#answered.add(id);
   }
 
   /** Ids of the requests received and not answered yet. */

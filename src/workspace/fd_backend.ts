@@ -33,6 +33,7 @@ import {
   statAt,
   statFd,
   syncFd,
+  syncFs,
   unlinkAt,
   writeAllFd,
 } from "../os/fs_at.ts";
@@ -189,8 +190,13 @@ class FdHandle extends Handle {
   }
 
   sync(): Promise<void> {
-    if (this.#access !== "path") return syncFd(this.#fd);
-    return syncFd(this.stat.kind === "dir" ? this.#reopened(O.RDONLY | O.DIRECTORY) : this.#reader());
+    return syncFd(this.#syncable());
+  }
+
+  readonly syncsFileSystem = true;
+
+  syncFileSystem(): Promise<void> {
+    return syncFs(this.#syncable());
   }
 
   lock(): Promise<void> {
@@ -213,6 +219,12 @@ class FdHandle extends Handle {
     } catch (error) {
       throw resolutionError(this.rel, error);
     }
+  }
+
+  /** An fd fsync and syncfs accept (not O_PATH: the kernel refuses those with EBADF). */
+  #syncable(): number {
+    if (this.#access !== "path") return this.#fd;
+    return this.stat.kind === "dir" ? this.#reopened(O.RDONLY | O.DIRECTORY) : this.#reader();
   }
 
   #reopened(flags: number): number {

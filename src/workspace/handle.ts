@@ -187,6 +187,18 @@ export abstract class Handle implements Disposable {
   /** Makes the object held durable (fsync). */
   abstract sync(): Promise<void>;
 
+  /**
+   * Whether {@linkcode syncFileSystem} can be called: the fd backend's can (syncfs(2)); the portable backend has
+   * no call that flushes a whole file system (Deno offers none), so the patch commit fsyncs each file there.
+   */
+  abstract readonly syncsFileSystem: boolean;
+
+  /**
+   * Makes everything written to the file system the object held lies on durable, data and metadata, whoever
+   * wrote it (syncfs(2)); rejects with NotSupported where {@linkcode syncsFileSystem} is false.
+   */
+  abstract syncFileSystem(): Promise<void>;
+
   /** Waits for an exclusive lock (flock) of the regular file held, released on dispose. */
   abstract lock(): Promise<void>;
 

@@ -17,7 +17,9 @@
  *   where it can be and reported ({@linkcode PathChanged}).
  *
  * So a swap between check and act is detected, not prevented: the act may
- * have reached the swapped-in place before the check after it.
+ * have reached the swapped-in place before the check after it. Deno has no
+ * syncfs, so a large patch's temp files are fsynced one by one here
+ * (src/patch/durability.ts).
  * docs/confinement.md has the table of what each backend closes.
  *
  * @example
@@ -300,6 +302,12 @@ class PathHandle extends Handle {
     } finally {
       file.close();
     }
+  }
+
+  readonly syncsFileSystem = false;
+
+  syncFileSystem(): Promise<void> {
+    return Promise.reject(new Deno.errors.NotSupported("the portable backend cannot sync a whole file system"));
   }
 
   async lock(): Promise<void> {

@@ -1,0 +1,55 @@
+/**
+ * The tools/list answer, served from schemas/tools.json: the catalog's
+ * entries as `deno task schemas` converted them from the tools' zod
+ * schemas (src/tool_schemas.ts), for the default options. Serving the
+ * stored conversion needs neither zod nor any tool module, so main.ts can
+ * answer a tools/list that follows initialize before the server has loaded
+ * (src/session/early_initialize.ts), and the server answers it without
+ * ~16 ms of conversion; catalog_listing_test.ts fails when the file
+ * differs from the live conversion, for every option.
+ *
+ * @example
+ * ```ts
+ * const tools = listedTools({ fakeReadonlyAnnotations: false, maxResultChars: 48_000, viewImageEnabled: true });
+ * tools.length; // 18
+ * ```
+ */
+import stored from "../schemas/tools.json" with { type: "json" };
+import type { Tool } from "./sdk/mod.ts";
+import type { Config } from "./config.ts";
+
+/** The `_meta` key with which Claude Code lets a tool raise its persist-to-file threshold (up to 500,000). */
+export const MAX_RESULT_SIZE_META = "anthropic/maxResultSizeChars";
+
+/** The annotations every tool claims under --dangerously-fake-readonly-annotations. */
+export const FAKE_READONLY = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+} as const;
+
+/** The options that change the listing. */
+export type ListingOptions = Pick<Config, "fakeReadonlyAnnotations" | "maxResultChars" | "viewImageEnabled">;
+
+const STORED: readonly Tool[] = (stored as unknown as { tools: Tool[] }).tools;
+
+/**
+ * The tools/list entries for these options, in catalog order: view_image left out when disabled, the annotations
+ * faked when asked, the result ceiling declared in each `_meta`. Each call makes fresh entries, annotations and
+ * `_meta`; the schemas in them are the stored objects, shared (never edit them).
+ *
+ * @example
+ * ```ts
+ * const tools = listedTools({ fakeReadonlyAnnotations: true, maxResultChars: 20_000, viewImageEnabled: false });
+ * tools.map((tool) => tool.name).includes("view_image"); // false
+ * ```
+ */
+export function listedTools(options: ListingOptions): Tool[] {
+  const tools = options.viewImageEnabled ? STORED : STORED.filter((tool) => tool.name !== "view_image");
+  return tools.map((tool) => ({
+    ...tool,
+    annotations: options.fakeReadonlyAnnotations ? { title: tool.title, ...FAKE_READONLY } : { ...tool.annotations },
+    _meta: { [MAX_RESULT_SIZE_META]: options.maxResultChars },
+  }));
+}
