@@ -18,7 +18,10 @@ import {
   type CallToolResult,
   InitializeRequestSchema,
   ListToolsRequestSchema,
+  type RequestHandlerExtra,
   Server,
+  type ServerNotification,
+  type ServerRequest,
 } from "./sdk/mod.ts";
 import { advertisedTools, CATALOG } from "./catalog.ts";
 import { fail, ok } from "./envelope.ts";
@@ -30,9 +33,9 @@ import { initializeResult, negotiateProtocolVersion, SERVER_CAPABILITIES } from 
 import type { Config } from "./config.ts";
 import type { RuntimeFacts } from "./services.ts";
 import type { WorkspaceBinding } from "./session/binding.ts";
-import type { ToolContext } from "./tools/tool.ts";
+import type { ToolContext, ToolDefinition } from "./tools/tool.ts";
 import { recordSession, type RestoredSession, type SessionInfo, type SessionState } from "./session/info.ts";
-import type { AuditTrail } from "./audit/trail.ts";
+import type { AuditTrail, SessionAudit, SessionBegin } from "./audit/trail.ts";
 
 /**
  * tools/call as the transport layer parses it: `arguments` of any type. With the SDK's own schema a
@@ -80,85 +83,125 @@ export function createMcpServer(
   transport: SessionInfo["transport"],
   options: ServerOptions = {},
 ): Server {
-  const { config, binding } = runtime;
-  const tools = advertisedTools(config);
-  const session: SessionInfo = {
-    id: crypto.randomUUID(),
-    protocolVersion: null,
-    client: null,
-    capabilities: null,
-    transport,
-    roots: null,
-  };
-  const sessionState: SessionState = { grants: new Set(), commandIds: new Set() };
-  const restored = options.restored;
-  if (restored) Object.assign(session, restored);
-  // A handed-over session's start was recorded by the process that answered its initialize.
-  const audit = runtime.audit?.session({ id: session.id, transport }, restored !== undefined) ?? null;
-  const auditBegin = () => ({
-    client: session.client,
-    protocolVersion: session.protocolVersion,
-    workspace: binding.bound?.workspace.root ?? null,
-  });
+  return new ServedSession(runtime, transport, options.restored).server;
+}
 
-  const server = new Server(serverInfo(), { capabilities: SERVER_CAPABILITIES });
-  recordSession(server, session);
-  // A session's commands die with its transport (chain, do not replace, this handler).
-  server.onclose = () => {
-    audit?.end();
-    void binding.bound?.services.commands.release(sessionState.commandIds);
-  };
+type CallRequest = z.infer<typeof LAX_CALL_TOOL_REQUEST>;
+type CallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
-  // The answer is ours (./session/initialize.ts, shared with the early answer on stdio); the SDK's own handler
-  // still runs, for the client's capabilities and version that elicitation and roots/list check.
-  const initialize = (server as unknown as { _oninitialize(request: unknown): Promise<unknown> })._oninitialize
-    .bind(server);
-  const instructions = serverInstructions(config, binding.bound?.workspace.root ?? null);
-  server.setRequestHandler(InitializeRequestSchema, async (request) => {
-    const requested = request.params.protocolVersion;
-    session.protocolVersion = negotiateProtocolVersion(requested);
-    session.client = request.params.clientInfo;
-    session.capabilities = request.params.capabilities;
-    audit?.begin(auditBegin());
-    await initialize(request);
-    return initializeResult(requested, instructions) as never;
-  });
-  if (restored) {
-    // The SDK keeps the client's capabilities from initialize; the answer itself already went out.
-    void initialize({
-      method: "initialize",
-      params: {
-        protocolVersion: restored.protocolVersion,
-        capabilities: restored.capabilities,
-        clientInfo: restored.client,
-      },
-    });
+/** One session: its record, its grants and commands, its audit, and the handlers of its server. */
+class ServedSession {
+  readonly server = new Server(serverInfo(), { capabilities: SERVER_CAPABILITIES });
+  readonly #runtime: Runtime;
+  readonly #tools: readonly ToolDefinition[];
+  readonly #session: SessionInfo;
+  readonly #state: SessionState = { grants: new Set(), commandIds: new Set() };
+  readonly #audit: SessionAudit | null;
+
+  constructor(runtime: Runtime, transport: SessionInfo["transport"], restored: RestoredSession | undefined) {
+    this.#runtime = runtime;
+    this.#tools = advertisedTools(runtime.config);
+    this.#session = {
+      id: crypto.randomUUID(),
+      protocolVersion: null,
+      client: null,
+      capabilities: null,
+      transport,
+      roots: null,
+      ...restored,
+    };
+    // A handed-over session's start was recorded by the process that answered its initialize.
+    this.#audit = runtime.audit?.session({ id: this.#session.id, transport }, restored !== undefined) ?? null;
+    recordSession(this.server, this.#session);
+    // A session's commands die with its transport (chain, do not replace, this handler).
+    this.server.onclose = () => {
+      this.#audit?.end();
+      void runtime.binding.bound?.services.commands.release(this.#state.commandIds);
+    };
+    this.#handleInitialize(restored);
+    // The stored conversion (schemas/tools.json, checked against the live one by catalog_listing_test.ts).
+    this.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listedTools(runtime.config) }));
+    this.server.setRequestHandler(LAX_CALL_TOOL_REQUEST, (request, extra) => this.#auditedCall(request, extra));
   }
 
-  // The stored conversion (schemas/tools.json, checked against the live one by catalog_listing_test.ts).
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listedTools(config) }));
+  /** What the audit trail's session start says, as known now. */
+  #auditBegin(): SessionBegin {
+    return {
+      client: this.#session.client,
+      protocolVersion: this.#session.protocolVersion,
+      workspace: this.#runtime.binding.bound?.workspace.root ?? null,
+    };
+  }
 
-  type CallRequest = z.infer<typeof LAX_CALL_TOOL_REQUEST>;
-  type CallExtra = Parameters<Parameters<typeof server.setRequestHandler<typeof LAX_CALL_TOOL_REQUEST>>[1]>[1];
+  /**
+   * The answer is ours (./session/initialize.ts, shared with the early answer on stdio); the SDK's own handler
+   * still runs, for the client's capabilities and version that elicitation and roots/list check.
+   */
+  #handleInitialize(restored: RestoredSession | undefined): void {
+    const server = this.server;
+    const initialize = (server as unknown as { _oninitialize(request: unknown): Promise<unknown> })._oninitialize
+      .bind(server);
+    const instructions = serverInstructions(this.#runtime.config, this.#runtime.binding.bound?.workspace.root ?? null);
+    server.setRequestHandler(InitializeRequestSchema, async (request) => {
+      const requested = request.params.protocolVersion;
+      this.#session.protocolVersion = negotiateProtocolVersion(requested);
+      this.#session.client = request.params.clientInfo;
+      this.#session.capabilities = request.params.capabilities;
+      this.#audit?.begin(this.#auditBegin());
+      await initialize(request);
+      return initializeResult(requested, instructions) as never;
+    });
+    if (restored) {
+      // The SDK keeps the client's capabilities from initialize; the answer itself already went out.
+      void initialize({
+        method: "initialize",
+        params: {
+          protocolVersion: restored.protocolVersion,
+          capabilities: restored.capabilities,
+          clientInfo: restored.client,
+        },
+      });
+    }
+  }
+
+  /** The one place every call passes: the audit trail records it here, after it ended, from its structured result. */
+  async #auditedCall(request: CallRequest, extra: CallExtra): Promise<CallToolResult> {
+    const trace = { parsed: null as Record<string, unknown> | null };
+    const audit = this.#audit;
+    if (audit === null) return await this.#dispatch(request, extra, trace);
+    const startedAt = Date.now();
+    const started = performance.now();
+    let result: CallToolResult | undefined;
+    try {
+      result = await this.#dispatch(request, extra, trace);
+      return result;
+    } finally {
+      const grants = this.#state.grants;
+      await audit.call({
+        tool: request.params.name,
+        requestId: extra.requestId,
+        arguments: request.params.arguments,
+        parsed: trace.parsed,
+        structured: result ? result.structuredContent : { ok: false, error: { code: "INTERNAL" } },
+        startedAt,
+        durationMs: performance.now() - started,
+        cancelled: extra.signal.aborted,
+        grants: [...grants],
+        sandbox: () => this.#runtime.binding.bound?.services.policy.appliedSandbox(grants) ?? null,
+      }, this.#auditBegin());
+    }
+  }
+
   /** One tools/call; `trace.parsed` gets the validated arguments for the audit trail. */
-  const dispatch = async (
+  async #dispatch(
     request: CallRequest,
     extra: CallExtra,
     trace: { parsed: Record<string, unknown> | null },
-  ): Promise<CallToolResult> => {
+  ): Promise<CallToolResult> {
+    const { config, binding } = this.#runtime;
     const name = request.params.name;
-    const tool = tools.find((candidate) => candidate.name === name);
-    if (!tool) {
-      if (CATALOG.some((candidate) => candidate.name === name)) {
-        return fail(new ToolError("TOOL_DISABLED", `${name} is disabled on this server (--disable-view-image)`));
-      }
-      return fail(
-        new ToolError("INVALID_ARGUMENT", `unknown tool ${JSON.stringify(name)}`, {
-          hint: "Call tools/list for the available tools.",
-          details: { field: "name" },
-        }),
-      );
-    }
+    const tool = this.#tools.find((candidate) => candidate.name === name);
+    if (!tool) return fail(unknownTool(name));
     const parsed = tool.input.safeParse(request.params.arguments ?? {});
     if (!parsed.success) return fail(invalidArguments(parsed.error));
     trace.parsed = parsed.data;
@@ -166,18 +209,24 @@ export function createMcpServer(
     await binding.wait({ id: extra.requestId, request, signal: extra.signal });
     const noWorkspace = binding.noWorkspace();
     if (noWorkspace && tool.name !== "server_info") return fail(noWorkspace);
-    const missing = tool.requires?.find((program) => runtime.facts.programs[program] === null);
-    if (missing) {
-      return fail(
-        new ToolError("PROGRAM_UNAVAILABLE", `${name} needs ${missing}, which is not on the server's PATH`, {
-          details: { program: missing, path: Deno.env.get("PATH") ?? "" },
-        }),
-      );
+    const missing = tool.requires?.find((program) => this.#runtime.facts.programs[program] === null);
+    if (missing) return fail(programUnavailable(name, missing));
+    try {
+      return ok(await tool.handler(parsed.data, this.#context(request, extra)), config.maxResultChars);
+    } catch (error) {
+      if (!(error instanceof ToolError)) console.error(`workcell: ${name} failed:`, error);
+      return fail(error);
     }
+  }
+
+  /** What a handler sees of its call, its session and the process. */
+  #context(request: CallRequest, extra: CallExtra): ToolContext {
+    const { config, facts, binding } = this.#runtime;
     const progressToken = request.params._meta?.progressToken;
-    const ctx: ToolContext = {
+    const server = this.server;
+    return {
       config,
-      facts: runtime.facts,
+      facts,
       binding,
       get workspace() {
         return binding.require().workspace;
@@ -185,11 +234,11 @@ export function createMcpServer(
       get services() {
         return binding.require().services;
       },
-      arguments: (request.params.arguments ?? {}) as Record<string, unknown>, // validated above
-      session,
-      sessionState,
-      catalog: tools,
-      audit: runtime.audit ?? null,
+      arguments: (request.params.arguments ?? {}) as Record<string, unknown>, // validated by the caller
+      session: this.#session,
+      sessionState: this.#state,
+      catalog: this.#tools,
+      audit: this.#runtime.audit ?? null,
       signal: extra.signal,
       progress: async (progress, total, message) => {
         if (progressToken === undefined) return;
@@ -203,38 +252,23 @@ export function createMcpServer(
         return { action: answer.action, content: answer.content as Record<string, unknown> | undefined };
       },
     };
-    try {
-      return ok(await tool.handler(parsed.data, ctx), config.maxResultChars);
-    } catch (error) {
-      if (!(error instanceof ToolError)) console.error(`workcell: ${name} failed:`, error);
-      return fail(error);
-    }
-  };
+  }
+}
 
-  // The one place every call passes: the audit trail records it here, after it ended, from its structured result.
-  server.setRequestHandler(LAX_CALL_TOOL_REQUEST, async (request, extra): Promise<CallToolResult> => {
-    const trace = { parsed: null as Record<string, unknown> | null };
-    if (audit === null) return await dispatch(request, extra, trace);
-    const startedAt = Date.now();
-    const started = performance.now();
-    let result: CallToolResult | undefined;
-    try {
-      result = await dispatch(request, extra, trace);
-      return result;
-    } finally {
-      await audit.call({
-        tool: request.params.name,
-        requestId: extra.requestId,
-        arguments: request.params.arguments,
-        parsed: trace.parsed,
-        structured: result ? result.structuredContent : { ok: false, error: { code: "INTERNAL" } },
-        startedAt,
-        durationMs: performance.now() - started,
-        cancelled: extra.signal.aborted,
-        grants: [...sessionState.grants],
-        sandbox: () => binding.bound?.services.policy.appliedSandbox(sessionState.grants) ?? null,
-      }, auditBegin());
-    }
+/** A name not in the advertised catalog: disabled by a flag, or unknown. */
+function unknownTool(name: string): ToolError {
+  if (CATALOG.some((candidate) => candidate.name === name)) {
+    return new ToolError("TOOL_DISABLED", `${name} is disabled on this server (--disable-view-image)`);
+  }
+  return new ToolError("INVALID_ARGUMENT", `unknown tool ${JSON.stringify(name)}`, {
+    hint: "Call tools/list for the available tools.",
+    details: { field: "name" },
   });
-  return server;
+}
+
+/** The tool needs a program the server's PATH lacks. */
+function programUnavailable(tool: string, program: string): ToolError {
+  return new ToolError("PROGRAM_UNAVAILABLE", `${tool} needs ${program}, which is not on the server's PATH`, {
+    details: { program, path: Deno.env.get("PATH") ?? "" },
+  });
 }

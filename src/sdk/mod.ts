@@ -10,6 +10,8 @@
 
 // @deno-types="@modelcontextprotocol/sdk/shared/transport"
 export type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+// @deno-types="@modelcontextprotocol/sdk/shared/protocol"
+export type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 // @deno-types="@modelcontextprotocol/sdk/server/index"
 export { Server } from "@modelcontextprotocol/sdk/server/index.js";
 // @deno-types="@modelcontextprotocol/sdk/types"
