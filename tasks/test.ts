@@ -16,7 +16,7 @@ const root = new URL("..", import.meta.url).pathname;
 const reportDir = `${root}.test-report/`;
 await Deno.mkdir(reportDir, { recursive: true });
 
-const extra = Deno.args.length > 0 ? Deno.args : ["src/", "packaging/", "tests/"];
+const extra = Deno.args.length > 0 ? Deno.args : ["src/", "packaging/", "tasks/", "tests/"];
 
 /** One run of the suite with `backend` ("" for the default, the fd backend). */
 interface Run {

@@ -39,18 +39,15 @@
  * ```
  */
 import { z } from "../zod.ts";
-import { Smallest } from "./smallest.ts";
+import { FoundFiles } from "./found_files.ts";
 import type { Workspace } from "../workspace/workspace.ts";
-import { isInside } from "../workspace/confine.ts";
 import type { FileStat, Handle } from "../workspace/handle.ts";
 import { fromOsError, ToolError } from "../errors.ts";
-import { compileGlobs, isHiddenPath, prefilterArgs } from "../search/glob.ts";
-import { rgWarnings } from "../search/ripgrep.ts";
-import { decodeBytes } from "../text/utf8.ts";
+import { compileGlobs, type GlobFilter, prefilterArgs } from "../search/glob.ts";
+import { rgWarnings, type RipgrepOutcome } from "../search/ripgrep.ts";
 import type { RipgrepRunner } from "../search/ripgrep_runner.ts";
 import { jsonChars } from "../paging/budget.ts";
 import { fitPage, type Paged, type PageRequest } from "../paging/cursor.ts";
-import { joinBytes } from "../text/join_bytes.ts";
 
 /** Files stat'ed between two yields to the event loop. */
 const STAT_BATCH = 2000;
@@ -126,27 +123,6 @@ export function listFilesArgs(
   if (!options.respectGitignore) args.push("--no-ignore");
   if (options.includeHidden) args.push("--hidden");
   return [...args, ...prefilter, "--", "."];
-}
-
-const strictDecoder = new TextDecoder("utf-8", { fatal: true });
-
-/**
- * Splits NUL-separated names, decoding the batch at once when it is valid UTF-8; otherwise name by name,
- * collecting the names that had to be decoded lossily.
- */
-function splitNames(bytes: Uint8Array, lossy: Set<string>): string[] {
-  try {
-    return strictDecoder.decode(bytes).split("\0");
-  } catch {
-    const names: string[] = [];
-    let start = 0;
-    for (let at = bytes.indexOf(0);; start = at + 1, at = bytes.indexOf(0, start)) {
-      const decoded = decodeBytes(bytes.subarray(start, at < 0 ? bytes.length : at));
-      names.push(decoded.text);
-      if (decoded.lossy) lossy.add(decoded.text);
-      if (at < 0) return names;
-    }
-  }
 }
 
 /** A file's lstat, or null when it cannot be had (a lossy name, or removed meanwhile). */
@@ -232,7 +208,8 @@ export async function listFiles(
   }
 }
 
-async function listOpened(dir: Handle, runner: RipgrepRunner, options: ListFilesOptions): Promise<Paged<FileListing>> {
+/** The globs and the extra ignore patterns as one filter; null for all files. */
+function listingFilter(options: ListFilesOptions): GlobFilter | null {
   const reinclude = options.ignore.find((pattern) => pattern.startsWith("!"));
   if (reinclude !== undefined) {
     throw new ToolError("INVALID_ARGUMENT", `ignore pattern ${JSON.stringify(reinclude)} starts with "!"`, {
@@ -242,7 +219,11 @@ async function listOpened(dir: Handle, runner: RipgrepRunner, options: ListFiles
   }
   // Extra ignore patterns are final exclusions: the same as "!pattern" at the end of the glob list.
   const patterns = [...options.globs, ...options.ignore.map((pattern) => `!${pattern}`)];
-  const filter = patterns.length > 0 ? compileGlobs(patterns) : null;
+  return patterns.length > 0 ? compileGlobs(patterns) : null;
+}
+
+async function listOpened(dir: Handle, runner: RipgrepRunner, options: ListFilesOptions): Promise<Paged<FileListing>> {
+  const filter = listingFilter(options);
   await using rg = await runner.start({
     args: listFilesArgs(options, filter ? prefilterArgs(filter) : []),
     cwd: dir.childCwd(),
@@ -251,40 +232,19 @@ async function listOpened(dir: Handle, runner: RipgrepRunner, options: ListFiles
   dir.childStarted();
   const after = options.page.after;
   const skip = after !== null && "n" in after ? after.n : 0;
-  const afterPath = after !== null && "p" in after && !("k" in after) ? after.p : null;
-  const stopAt = options.sort === "none" ? skip + options.limit + 1 : Infinity;
-  // sort "path" keeps only the first `limit` + 1 paths after the cursor as they stream in (one more tells that
-  // more follow); "none", "mtime" and "size" keep them all.
-  const top = options.sort === "path" ? new Smallest(options.limit + 1) : null;
-  const found: string[] = [];
-  let matched = 0;
-  let before = 0;
-  const lossy = new Set<string>();
-  let pending: Uint8Array = new Uint8Array(0);
-  const accept = (names: string[]) => {
-    for (const name of names) {
-      const rel = name.startsWith("./") ? name.slice(2) : name;
-      // rg names what it found below its start: a name that could lead elsewhere is dropped (it never should be).
-      if (rel === "" || !isInside(dir.abs, rel)) continue;
-      if (filter && !filter.matches(rel)) continue;
-      if (!options.includeHidden && isHiddenPath(rel)) continue;
-      matched++;
-      if (afterPath !== null && rel <= afterPath) before++;
-      else if (top) top.offer(rel);
-      else found.push(rel);
-      if (lossy.size > 0 && lossy.has(name)) lossy.add(rel);
-      if (matched >= stopAt) return;
-    }
-  };
+  const found = new FoundFiles({
+    rootAbs: dir.abs,
+    filter,
+    includeHidden: options.includeHidden,
+    afterPath: after !== null && "p" in after && !("k" in after) ? after.p : null,
+    // sort "path" keeps only the first `limit` + 1 paths after the cursor as they stream in (one more tells that
+    // more follow); "none", "mtime" and "size" keep them all.
+    keepFirst: options.sort === "path" ? options.limit + 1 : null,
+    stopAt: options.sort === "none" ? skip + options.limit + 1 : Infinity,
+  });
   for await (const chunk of rg.chunks()) {
-    const last = chunk.lastIndexOf(0);
-    if (last < 0) {
-      pending = joinBytes([pending, chunk]);
-      continue;
-    }
-    accept(splitNames(joinBytes([pending, chunk.subarray(0, last)]), lossy));
-    pending = chunk.slice(last + 1);
-    if (matched >= stopAt) {
+    found.take(chunk);
+    if (found.full) {
       rg.kill();
       break;
     }
@@ -293,22 +253,15 @@ async function listOpened(dir: Handle, runner: RipgrepRunner, options: ListFiles
   // Without the kernel's read confinement, a directory swapped for a symlink during the run could have
   // redirected rg below its pinned start: refuse results whose directory moved (racy, the best there is).
   if (!rg.confined) dir.revalidate();
-  if (!outcome.killed && pending.length > 0) accept(splitNames(pending, lossy));
-  // rg failed as a whole only when it says something that is not about one entry below the directory ("rg: ./x:
-  // Permission denied", e.g. a subdirectory that cannot be read, or one swapped for a symlink to the outside).
-  const lines = outcome.stderr.split("\n").map((line) => line.trim()).filter(Boolean);
-  if (outcome.code === 2 && matched === 0 && lines.some((line) => !line.startsWith("rg: ./"))) {
-    throw new ToolError("INTERNAL", `rg --files failed: ${outcome.stderr.trim().split("\n")[0]}`, {
-      details: { path: dir.rel, stderr: outcome.stderr.slice(0, 2000) },
-    });
-  }
+  if (!outcome.killed) found.end();
+  assertListed(outcome, dir.rel, found.matched);
   if (options.signal?.aborted) {
     throw new ToolError("TIMEOUT", "list_files was cancelled", { details: { path: dir.rel } });
   }
-
   const prefix = dir.rel === "." ? "" : `${dir.rel}/`;
   const warnings = rgWarnings(outcome.stderr, prefix, MAX_WARNINGS);
-  const page = options.page;
+  // With sort "none" the walk stopped at the cap: the count is not the total then.
+  const total = options.sort === "none" && found.full ? null : found.matched;
   const base = (total: number | null): FileListing => ({
     path: dir.rel,
     files: [],
@@ -319,56 +272,104 @@ async function listOpened(dir: Handle, runner: RipgrepRunner, options: ListFiles
   });
   /** How many of `rels` could fit the page at the least an entry takes: no more need their lstat. */
   const fitting = (rels: string[]) => {
-    let room = page.maxChars - jsonChars(base(matched));
+    let room = options.page.maxChars - jsonChars(base(found.matched));
     let n = 0;
     while (n < rels.length && room > 0) room -= jsonChars({ path: prefix + rels[n++], size: 0, mtime: null }) + 1;
     return n;
   };
-  let chosen: string[];
-  let infos: Info[];
-  let keys: number[] = [];
-  if (options.sort === "mtime" || options.sort === "size") {
-    const all = await statAll(dir, found, lossy);
-    const key = (info: Info) => (options.sort === "size" ? info?.size : info?.mtime.getTime()) ?? -1;
-    const order = found.map((_, i) => i);
-    order.sort((a, b) => key(all[b]) - key(all[a]) || (found[a] < found[b] ? -1 : found[a] > found[b] ? 1 : 0));
-    // Largest (newest) first, ties by path: a file comes after the cursor's when its key is smaller, or equal
-    // with a later path.
-    const rest = after !== null && "k" in after
-      ? order.filter((i) => key(all[i]) < after.k || (key(all[i]) === after.k && found[i] > after.p))
-      : order;
-    before = order.length - rest.length;
-    const page = rest.slice(0, options.limit + 1);
-    chosen = page.map((i) => found[i]);
-    infos = page.map((i) => all[i]);
-    keys = page.map((i) => key(all[i]));
-  } else {
-    // UTF-16 code-unit order, which is byte order except around astral characters.
-    chosen = top ? top.sorted() : found.slice(skip, skip + options.limit + 1);
-    if (!top) before = Math.min(skip, found.length);
-    infos = await statAll(dir, chosen.slice(0, Math.min(options.limit, fitting(chosen))), lossy);
+  const candidates = options.sort === "mtime" || options.sort === "size"
+    ? await byKey(dir, found, options)
+    : await inOrder(dir, found, options, skip, fitting);
+  return pageOf(candidates, found.lossy, prefix, options, (files) => ({ ...base(total), files }));
+}
+
+/**
+ * rg failed as a whole only when it says something that is not about one entry below the directory ("rg: ./x:
+ * Permission denied", e.g. a subdirectory that cannot be read, or one swapped for a symlink to the outside).
+ */
+function assertListed(outcome: RipgrepOutcome, rel: string, matched: number): void {
+  const lines = outcome.stderr.split("\n").map((line) => line.trim()).filter(Boolean);
+  if (outcome.code === 2 && matched === 0 && lines.some((line) => !line.startsWith("rg: ./"))) {
+    throw new ToolError("INTERNAL", `rg --files failed: ${outcome.stderr.trim().split("\n")[0]}`, {
+      details: { path: rel, stderr: outcome.stderr.slice(0, 2000) },
+    });
   }
+}
+
+/**
+ * The files a page may list, with their lstats, in page order: one more than `limit` tells that more follow.
+ * `keys` are the sort keys ("mtime", "size"); `before` counts the files before the page.
+ */
+interface Candidates {
+  rels: string[];
+  infos: Info[];
+  keys: number[];
+  before: number;
+}
+
+/** Sort "mtime" or "size": every file's lstat, largest (newest) first, ties by path, after the cursor's. */
+async function byKey(dir: Handle, found: FoundFiles, options: ListFilesOptions): Promise<Candidates> {
+  const after = options.page.after;
+  const rels = found.kept();
+  const all = await statAll(dir, rels, found.lossy);
+  const key = (info: Info) => (options.sort === "size" ? info?.size : info?.mtime.getTime()) ?? -1;
+  const order = rels.map((_, i) => i);
+  order.sort((a, b) => key(all[b]) - key(all[a]) || (rels[a] < rels[b] ? -1 : rels[a] > rels[b] ? 1 : 0));
+  // A file comes after the cursor's when its key is smaller, or equal with a later path.
+  const rest = after !== null && "k" in after
+    ? order.filter((i) => key(all[i]) < after.k || (key(all[i]) === after.k && rels[i] > after.p))
+    : order;
+  const page = rest.slice(0, options.limit + 1);
+  return {
+    rels: page.map((i) => rels[i]),
+    infos: page.map((i) => all[i]),
+    keys: page.map((i) => key(all[i])),
+    before: order.length - rest.length,
+  };
+}
+
+/**
+ * Sort "path" (UTF-16 code-unit order, which is byte order except around astral characters) or "none" (as found,
+ * after the first `skip`): the lstats of only as many as could fit the page.
+ */
+async function inOrder(
+  dir: Handle,
+  found: FoundFiles,
+  options: ListFilesOptions,
+  skip: number,
+  fitting: (rels: string[]) => number,
+): Promise<Candidates> {
+  const kept = found.kept();
+  const byPath = options.sort === "path";
+  const rels = byPath ? kept : kept.slice(skip, skip + options.limit + 1);
+  const infos = await statAll(dir, rels.slice(0, Math.min(options.limit, fitting(rels))), found.lossy);
+  return { rels, infos, keys: [], before: byPath ? found.beforeCursor : Math.min(skip, kept.length) };
+}
+
+/** The page of the candidates that fits: their entries, resuming after the last one listed. */
+function pageOf(
+  candidates: Candidates,
+  lossy: Set<string>,
+  prefix: string,
+  options: ListFilesOptions,
+  build: (files: FileEntry[]) => FileListing,
+): Paged<FileListing> {
+  const { infos, keys, before } = candidates;
   // Anything after the files listed (beyond the limit, or beyond what could fit) is more.
-  const listed = Math.min(options.limit, infos.length, chosen.length);
-  const more = chosen.length > listed;
-  chosen = chosen.slice(0, listed);
-  const files = chosen.map((rel, i): FileEntry => {
+  const listed = Math.min(options.limit, infos.length, candidates.rels.length);
+  const more = candidates.rels.length > listed;
+  const rels = candidates.rels.slice(0, listed);
+  const files = rels.map((rel, i): FileEntry => {
     const info = infos[i];
-    const entry: FileEntry = {
-      path: prefix + rel,
-      size: info?.size ?? null,
-      mtime: info?.mtime.toISOString() ?? null,
-    };
+    const entry: FileEntry = { path: prefix + rel, size: info?.size ?? null, mtime: info?.mtime.toISOString() ?? null };
     if (lossy.has(rel)) entry.path_lossy = true;
     return entry;
   });
   const positionAfter = (_: FileEntry, i: number): ListPosition =>
     options.sort === "path"
-      ? { p: chosen[i] }
+      ? { p: rels[i] }
       : options.sort === "none"
       ? { n: before + i + 1 }
-      : { k: keys[i], p: chosen[i] };
-  // With sort "none" the walk stopped at the cap: the count is not the total then.
-  const total = options.sort === "none" && matched >= stopAt ? null : matched;
-  return fitPage(files, page, { more, start: before, positionAfter, build: (files) => ({ ...base(total), files }) });
+      : { k: keys[i], p: rels[i] };
+  return fitPage(files, options.page, { more, start: before, positionAfter, build });
 }

@@ -23,11 +23,7 @@ import type { Workspace } from "../workspace/workspace.ts";
 import { firstInvalidUtf8, utf8CutIndex, utf8SequenceLength } from "../text/utf8.ts";
 import { fitLines, jsonChars, jsonStringChars } from "../paging/budget.ts";
 import { joinBytes } from "../text/join_bytes.ts";
-
-/** Largest read from disk (the buffer grows to this size, then is reused). */
-export const READ_CHUNK_BYTES = 1024 * 1024;
-/** The first read; each next one doubles up to READ_CHUNK_BYTES, so small ranges read little past their end. */
-export const FIRST_READ_BYTES = 64 * 1024;
+import { ChunkReader, countNewlines } from "./chunk_reader.ts";
 
 /** Room left for the fields besides the text changing when the text is shortened (line numbers, offsets). */
 const FIT_SLACK_CHARS = 64;
@@ -119,188 +115,213 @@ export async function readLines(ws: Workspace, input: string, options: ReadLines
 
 async function readOpenLines(file: Handle, options: ReadLinesOptions): Promise<ReadLinesResult> {
   const { rel, stat: { size } } = file;
-  const { limit, byteOffset } = options;
+  const { byteOffset } = options;
   // A UTF-8 byte is at least a third of a JSON character: more bytes than that could never fit the ceiling.
   const maxBytes = options.maxChars === undefined ? options.maxBytes : Math.min(options.maxBytes, 3 * options.maxChars);
   if (byteOffset !== undefined && byteOffset > size) {
     throw invalidByteOffset(byteOffset, `is past the end of the file (${size} bytes)`);
   }
-  // Grown with the reads (a 1 MiB buffer zeroed for every small file cost more than reading it).
-  let buffer = new Uint8Array(FIRST_READ_BYTES);
-  let want = FIRST_READ_BYTES;
-  let bytesRead = 0;
-  /** File position of buffer[0]. */
-  let base = 0;
-  let bom = false;
   // A known line at a known byte: nothing before it is read but the first three bytes (the BOM).
   const jump = byteOffset !== undefined && options.lineAtByte !== undefined && byteOffset > 0 && byteOffset < size;
-  if (jump) {
-    const head = buffer.subarray(0, BOM.length);
-    const n = await file.read(head, 0);
-    bytesRead += n;
-    bom = n === BOM.length && BOM.every((byte, k) => head[k] === byte);
-    base = byteOffset;
-  }
-
-  // Skip phase: count lines until the range starts.
-  let line = jump ? options.lineAtByte! : 1;
-  let lastByte = -1;
-  let startPos = -1; // absolute position where the returned text starts
-  let chunk = new Uint8Array(0);
-  let i = 0;
-  while (startPos < 0) {
-    if (i >= chunk.length) {
-      base += chunk.length;
-      if (buffer.length < want) buffer = new Uint8Array(want);
-      const n = await file.read(buffer.subarray(0, want), base);
-      want = Math.min(READ_CHUNK_BYTES, want * 2);
-      if (n === 0) break;
-      bytesRead += n;
-      chunk = buffer.subarray(0, n);
-      i = 0;
-      if (!jump && base === 0 && n >= 3 && chunk[0] === BOM[0] && chunk[1] === BOM[1] && chunk[2] === BOM[2]) {
-        bom = true;
-        if (byteOffset === undefined) i = 3;
-      }
-    }
-    if (byteOffset !== undefined) {
-      const stop = Math.min(chunk.length, byteOffset - base);
-      line += countNewlines(chunk, i, stop);
-      if (stop < chunk.length || base + chunk.length === byteOffset) {
-        i = stop;
-        startPos = byteOffset;
-      } else i = chunk.length;
-    } else {
-      const inChunk = line < options.offset ? countNewlines(chunk, i, chunk.length) : 0;
-      if (line + inChunk < options.offset) {
-        // The range starts in a later chunk: count this one in bulk.
-        line += inChunk;
-        i = chunk.length;
-      }
-      while (line < options.offset && i < chunk.length) {
-        const at = chunk.indexOf(LF, i);
-        if (at < 0) break;
-        line++;
-        i = at + 1;
-      }
-      if (line === options.offset) startPos = base + i;
-      else i = chunk.length;
-    }
-    if (chunk.length > 0) lastByte = chunk[chunk.length - 1];
-  }
-  if (startPos < 0) {
+  const reader = new ChunkReader(file, jump ? byteOffset : 0);
+  const headBom = jump && startsWithBom(await reader.peek(0, BOM.length));
+  const found = await findRangeStart(reader, options, jump ? options.lineAtByte! : 1);
+  const bom = headBom || found.bom;
+  if (found.start === null) {
     // The file ends before the range starts.
-    const totalLines = line - 1 + (lastByte >= 0 && lastByte !== LF ? 1 : 0);
-    return emptyPage(rel, byteOffset === undefined ? options.offset : line, size, bytesRead, bom, totalLines);
+    const totalLines = found.line - 1 + (found.lastByte >= 0 && found.lastByte !== LF ? 1 : 0);
+    const offset = byteOffset === undefined ? options.offset : found.line;
+    return emptyPage(rel, offset, size, reader.bytesRead, bom, totalLines);
   }
-  if (byteOffset !== undefined && i < chunk.length && (chunk[i] & 0xc0) === 0x80) {
+  if (byteOffset !== undefined && !reader.exhausted && (reader.chunk[reader.at] & 0xc0) === 0x80) {
     throw invalidByteOffset(byteOffset, "falls inside a UTF-8 character");
   }
-
-  // Collect phase: whole lines while they fit.
-  const parts: Uint8Array[] = [];
-  let kept = 0; // bytes in parts
-  let committed = 0; // bytes of complete lines in parts
-  let lines = 0;
-  let truncatedBy: ReadLinesResult["truncated_by"] = null;
-  let endPos = -1; // absolute position after the returned text
-  let cutLine = false;
-  // Kept bytes of the current chunk are copied once per chunk, not line by line: from `from` to `i`.
-  let from = i;
-  const flush = () => {
-    if (i > from) parts.push(chunk.slice(from, i));
-    from = i;
-  };
-  while (endPos < 0) {
-    if (i >= chunk.length) {
-      flush();
-      base += chunk.length;
-      if (buffer.length < want) buffer = new Uint8Array(want);
-      const n = await file.read(buffer.subarray(0, want), base);
-      want = Math.min(READ_CHUNK_BYTES, want * 2);
-      if (n === 0) {
-        if (kept > committed) lines++; // a last line without a final newline
-        committed = kept;
-        endPos = base;
-        break;
-      }
-      bytesRead += n;
-      chunk = buffer.subarray(0, n);
-      i = from = 0;
-    }
-    const at = chunk.indexOf(LF, i);
-    const segmentEnd = at < 0 ? chunk.length : at + 1;
-    if (kept + segmentEnd - i > maxBytes) {
-      flush();
-      truncatedBy = maxBytes < options.maxBytes ? "result_size" : "bytes";
-      if (lines > 0) {
-        endPos = startPos + committed;
-      } else {
-        // The first line alone is longer than maxBytes: cut it on a character boundary.
-        const head = chunk.slice(i, Math.min(segmentEnd, i + maxBytes - kept + 4));
-        parts.push(head);
-        const joined = joinBytes(parts);
-        let cut = utf8CutIndex(joined, maxBytes);
-        if (cut === 0) cut = Math.min(joined.length, utf8SequenceLength(joined[0]));
-        parts.length = 0;
-        parts.push(joined.subarray(0, cut));
-        committed = kept = cut;
-        lines = 1;
-        cutLine = true;
-        endPos = startPos + cut;
-      }
-      break;
-    }
-    kept += segmentEnd - i;
-    if (at >= 0) {
-      lines++;
-      committed = kept;
-      if (lines === limit) {
-        endPos = base + segmentEnd;
-        truncatedBy = endPos < size ? "lines" : null;
-      }
-    }
-    i = segmentEnd;
-  }
-  flush();
-  const bytes = joinBytes(parts).subarray(0, committed);
-  const invalid = firstInvalidUtf8(bytes);
+  const range = await collectRange(
+    reader,
+    options.limit,
+    maxBytes,
+    maxBytes < options.maxBytes ? "result_size" : "bytes",
+  );
+  const invalid = firstInvalidUtf8(range.bytes);
   if (invalid >= 0) {
-    const badLine = line + count(bytes.subarray(0, invalid), LF);
-    throw new ToolError("NOT_UTF8", `${rel} is not valid UTF-8: byte ${startPos + invalid} (line ${badLine})`, {
-      details: { path: rel, byte_offset: startPos + invalid, line: badLine },
+    const badLine = found.line + count(range.bytes.subarray(0, invalid), LF);
+    const at = found.start + invalid;
+    throw new ToolError("NOT_UTF8", `${rel} is not valid UTF-8: byte ${at} (line ${badLine})`, {
+      details: { path: rel, byte_offset: at, line: badLine },
     });
   }
-  const page = (text: string, bytes: Uint8Array, lines: number, cutLine: boolean): ReadLinesResult => {
-    const endPos = startPos + bytes.length;
-    const hasMore = endPos < size;
-    const crlf = countCrlf(bytes);
-    const lf = count(bytes, LF) - crlf;
-    return {
-      path: rel,
-      text,
-      start_line: line,
-      end_line: line + lines - 1,
-      lines_returned: lines,
-      has_more: hasMore,
-      next_offset: hasMore ? (cutLine ? line : line + lines) : null,
-      next_byte_offset: hasMore ? endPos : null,
-      bytes_read: bytesRead,
-      file_size: size,
-      newline: lf + crlf === 0 ? "none" : lf === 0 ? "crlf" : crlf === 0 ? "lf" : "mixed",
-      bom,
-      truncated_by: hasMore ? truncatedBy : null,
-      total_lines: hasMore ? null : line + lines - 1,
-      start_byte: startPos,
-    };
-  };
-  const whole = page(new TextDecoder().decode(bytes), bytes, lines, cutLine);
+  const facts: PageFacts = { rel, size, bom, bytesRead: reader.bytesRead, line: found.line, start: found.start };
+  const whole = pageOf(facts, new TextDecoder().decode(range.bytes), range);
   const over = options.maxChars === undefined ? 0 : jsonChars(whole) - options.maxChars;
   if (over <= 0) return whole;
   // Keep what fits of the text; the other fields change by a few digits at most.
   const fitted = fitLines(whole.text, jsonStringChars(whole.text) - over - FIT_SLACK_CHARS);
-  truncatedBy = "result_size";
-  return page(fitted.text, new TextEncoder().encode(fitted.text), fitted.lines, fitted.cut);
+  const bytes = new TextEncoder().encode(fitted.text);
+  return pageOf(facts, fitted.text, { bytes, lines: fitted.lines, cutLine: fitted.cut, truncatedBy: "result_size" });
+}
+
+function startsWithBom(bytes: Uint8Array): boolean {
+  return bytes.length >= BOM.length && BOM.every((byte, k) => bytes[k] === byte);
+}
+
+/** Where the range starts, as the skip phase found it. */
+interface RangeStart {
+  /** The number of the line the range starts in; when the file ends first, one past the lines counted. */
+  line: number;
+  /** The file position where the returned text starts; null when the file ends before the range. */
+  start: number | null;
+  /** The first chunk, read from the start of the file, began with a BOM. */
+  bom: boolean;
+  /** The file's last byte when it ends before the range (-1 for an empty file). */
+  lastByte: number;
+}
+
+/**
+ * The skip phase: counts lines from `line` (the reader's start) until the range starts, at `byteOffset` or at the
+ * start of line `offset`, leaving the reader's scan position there.
+ */
+async function findRangeStart(reader: ChunkReader, options: ReadLinesOptions, line: number): Promise<RangeStart> {
+  const { byteOffset } = options;
+  let bom = false;
+  let lastByte = -1;
+  for (;;) {
+    if (reader.exhausted) {
+      if (!(await reader.next())) return { line, start: null, bom, lastByte };
+      if (reader.base === 0 && startsWithBom(reader.chunk)) {
+        bom = true;
+        if (byteOffset === undefined) reader.at = BOM.length;
+      }
+    }
+    const { chunk, base } = reader;
+    if (byteOffset !== undefined) {
+      const stop = Math.min(chunk.length, byteOffset - base);
+      line += countNewlines(chunk, reader.at, stop);
+      reader.at = stop;
+      if (stop < chunk.length || base + chunk.length === byteOffset) return { line, start: byteOffset, bom, lastByte };
+    } else {
+      const inChunk = line < options.offset ? countNewlines(chunk, reader.at, chunk.length) : 0;
+      if (line + inChunk < options.offset) {
+        // The range starts in a later chunk: count this one in bulk.
+        line += inChunk;
+        reader.at = chunk.length;
+      }
+      while (line < options.offset && reader.at < chunk.length) {
+        const at = chunk.indexOf(LF, reader.at);
+        if (at < 0) break;
+        line++;
+        reader.at = at + 1;
+      }
+      if (line === options.offset) return { line, start: base + reader.at, bom, lastByte };
+      reader.at = chunk.length;
+    }
+    lastByte = chunk[chunk.length - 1];
+  }
+}
+
+/** The bytes of a page's range, and how they end. */
+interface Range {
+  bytes: Uint8Array;
+  lines: number;
+  /** The range is the start of a line longer than `maxBytes`, cut on a character boundary. */
+  cutLine: boolean;
+  truncatedBy: ReadLinesResult["truncated_by"];
+}
+
+/**
+ * The collect phase: whole lines from the reader's scan position while they fit `limit` and `maxBytes` (`byBytes`
+ * names what that bound is), or the first line cut when it alone does not fit.
+ */
+async function collectRange(
+  reader: ChunkReader,
+  limit: number,
+  maxBytes: number,
+  byBytes: "bytes" | "result_size",
+): Promise<Range> {
+  const parts: Uint8Array[] = [];
+  let kept = 0; // bytes in parts
+  let committed = 0; // bytes of complete lines in parts
+  let lines = 0;
+  let truncatedBy: Range["truncatedBy"] = null;
+  // Kept bytes of the current chunk are copied once per chunk, not line by line: from `from` to the scan position.
+  let from = reader.at;
+  const flush = () => {
+    if (reader.at > from) parts.push(reader.chunk.slice(from, reader.at));
+    from = reader.at;
+  };
+  for (;;) {
+    if (reader.exhausted) {
+      flush();
+      if (!(await reader.next())) {
+        if (kept > committed) lines++; // a last line without a final newline
+        committed = kept;
+        break;
+      }
+      from = 0;
+    }
+    const { chunk, at: i } = reader;
+    const at = chunk.indexOf(LF, i);
+    const segmentEnd = at < 0 ? chunk.length : at + 1;
+    if (kept + segmentEnd - i > maxBytes) {
+      flush();
+      truncatedBy = byBytes;
+      if (lines > 0) break;
+      // The first line alone is longer than maxBytes: cut it on a character boundary.
+      const joined = joinBytes([...parts, chunk.slice(i, Math.min(segmentEnd, i + maxBytes - kept + 4))]);
+      let cut = utf8CutIndex(joined, maxBytes);
+      if (cut === 0) cut = Math.min(joined.length, utf8SequenceLength(joined[0]));
+      return { bytes: joined.subarray(0, cut), lines: 1, cutLine: true, truncatedBy };
+    }
+    kept += segmentEnd - i;
+    reader.at = segmentEnd;
+    if (at >= 0) {
+      lines++;
+      committed = kept;
+      if (lines === limit) {
+        truncatedBy = "lines"; // pageOf drops it when the file ends here
+        break;
+      }
+    }
+  }
+  flush();
+  return { bytes: joinBytes(parts).subarray(0, committed), lines, cutLine: false, truncatedBy };
+}
+
+/** What a page says besides its text and lines. */
+interface PageFacts {
+  rel: string;
+  size: number;
+  bom: boolean;
+  bytesRead: number;
+  /** The number of the page's first line. */
+  line: number;
+  /** The file position of the page's first byte. */
+  start: number;
+}
+
+function pageOf(facts: PageFacts, text: string, range: Range): ReadLinesResult {
+  const { line, start, size } = facts;
+  const { bytes, lines, cutLine } = range;
+  const endPos = start + bytes.length;
+  const hasMore = endPos < size;
+  const crlf = countCrlf(bytes);
+  const lf = count(bytes, LF) - crlf;
+  return {
+    path: facts.rel,
+    text,
+    start_line: line,
+    end_line: line + lines - 1,
+    lines_returned: lines,
+    has_more: hasMore,
+    next_offset: hasMore ? (cutLine ? line : line + lines) : null,
+    next_byte_offset: hasMore ? endPos : null,
+    bytes_read: facts.bytesRead,
+    file_size: size,
+    newline: lf + crlf === 0 ? "none" : lf === 0 ? "crlf" : crlf === 0 ? "lf" : "mixed",
+    bom: facts.bom,
+    truncated_by: hasMore ? range.truncatedBy : null,
+    total_lines: hasMore ? null : line + lines - 1,
+    start_byte: start,
+  };
 }
 
 /** Number of CR LF pairs in `bytes`. */
@@ -335,29 +356,6 @@ function emptyPage(
     total_lines: totalLines,
     start_byte: size,
   };
-}
-
-/**
- * Number of `\n` bytes in `bytes[from, to)`, four bytes at a time: for each 32-bit word, the high bit of
- * every byte that equals 0x0a is set exactly (no carries cross bytes), then those bits are counted.
- */
-function countNewlines(bytes: Uint8Array, from: number, to: number): number {
-  let n = 0;
-  let at = from;
-  const head = Math.min(to, (bytes.byteOffset + at + 3 & ~3) - bytes.byteOffset);
-  for (; at < head; at++) if (bytes[at] === LF) n++;
-  const words = Math.max(0, (to - at) >> 2);
-  if (words > 0) {
-    const view = new Uint32Array(bytes.buffer, bytes.byteOffset + at, words);
-    for (let k = 0; k < words; k++) {
-      const x = view[k] ^ 0x0a0a0a0a;
-      const hit = ~(((x & 0x7f7f7f7f) + 0x7f7f7f7f) | x | 0x7f7f7f7f);
-      if (hit !== 0) n += ((hit >>> 7) & 1) + ((hit >>> 15) & 1) + ((hit >>> 23) & 1) + ((hit >>> 31) & 1);
-    }
-    at += words * 4;
-  }
-  for (; at < to; at++) if (bytes[at] === LF) n++;
-  return n;
 }
 
 function count(bytes: Uint8Array, byte: number): number {

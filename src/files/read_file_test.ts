@@ -1,5 +1,6 @@
 import { assert, assertEquals, assertRejects } from "../testing/assert.ts";
-import { FIRST_READ_BYTES, READ_CHUNK_BYTES, readLines, type ReadLinesOptions } from "./read_file.ts";
+import { readLines, type ReadLinesOptions } from "./read_file.ts";
+import { FIRST_READ_BYTES, READ_CHUNK_BYTES } from "./chunk_reader.ts";
 import { ToolError } from "../errors.ts";
 import { openWorkspace } from "../workspace/workspace.ts";
 

@@ -41,7 +41,7 @@ export interface FdStat {
   dev: number;
 }
 
-/** One directory entry as getdents64 gives it: the raw name bytes and the type (never "." or ".."). */
+/** One directory entry as getdents64 gives it: the raw name bytes (names need not be UTF-8) and the type (never "." or ".."). */
 export interface RawDirEntry {
   name: Uint8Array;
   kind: FileKind;

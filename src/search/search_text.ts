@@ -29,27 +29,21 @@
 import * as path from "node:path";
 import { z } from "../zod.ts";
 import type { Workspace } from "../workspace/workspace.ts";
-import { isInside, PathChanged } from "../workspace/confine.ts";
+import { PathChanged } from "../workspace/confine.ts";
 import { type Handle, sameObject } from "../workspace/handle.ts";
 import { fromOsError, ToolError } from "../errors.ts";
-import { compileGlobs, isHiddenPath, prefilterArgs } from "./glob.ts";
-import { decodeRgData, type RgData, rgWarnings } from "./ripgrep.ts";
+import { compileGlobs, type GlobFilter, isHiddenPath, prefilterArgs } from "./glob.ts";
+import { rgWarnings, type RipgrepProcess } from "./ripgrep.ts";
 import type { RipgrepRunner } from "./ripgrep_runner.ts";
-import { utf8CutIndex } from "../text/utf8.ts";
-import { treeOrder } from "../paging/tree_order.ts";
+import { MatchCollector, type RgMessage, type SearchMatch, type SearchPosition } from "./match_collector.ts";
 import { fitPage, type Paged, type PageRequest } from "../paging/cursor.ts";
 
 /** rg error lines kept as warnings. */
 export const MAX_SEARCH_WARNINGS = 20;
-/** The marker put where a long line was trimmed. */
-export const TRIM_MARKER = "…";
 /** Worst-case growth of text in JSON (a control character becomes `\u00XX`). */
 const JSON_GROWTH = 6;
 
-/** Where a search resumes: after the match at this path (workspace-relative) and line. */
-export type SearchPosition = { p: string; l: number };
-
-/** The shape of a resume position. */
+/** The shape of a resume position ({@linkcode SearchPosition}). */
 export const SEARCH_POSITION = z.strictObject({ p: z.string(), l: z.int().min(0) });
 
 /** What to search for. */
@@ -68,20 +62,6 @@ export interface SearchOptions {
   maxLineBytes: number;
   page: PageRequest<SearchPosition>;
   signal?: AbortSignal;
-}
-
-/** One matching line. */
-export interface SearchMatch {
-  path: string;
-  /** 1-based line number. */
-  line: number;
-  /** 1-based byte column of the first match in the line. */
-  column: number;
-  text: string;
-  before: string[];
-  after: string[];
-  /** Present (true) when the file name is not valid UTF-8 and is shown with U+FFFD replacements. */
-  path_lossy?: boolean;
 }
 
 /** A page of a search. */
@@ -110,49 +90,6 @@ export interface SearchResult {
 export function lineBytes(options: Pick<SearchOptions, "maxLineBytes" | "context">, maxChars: number): number {
   const fits = Math.floor(maxChars / 2 / (2 * options.context + 1) / JSON_GROWTH);
   return Math.max(16, Math.min(options.maxLineBytes, fits));
-}
-
-interface RgLine {
-  path: RgData;
-  lines: RgData;
-  line_number: number;
-  submatches?: { start: number; end: number }[];
-}
-
-type RgMessage =
-  | { type: "begin"; data: { path: RgData } }
-  | { type: "match"; data: RgLine }
-  | { type: "context"; data: RgLine }
-  | { type: "end"; data: { path: RgData; binary_offset: number | null } }
-  | { type: "summary"; data: unknown };
-
-const encoder = new TextEncoder();
-const decoder = new TextDecoder();
-
-/**
- * Trims a line to `maxBytes` UTF-8 bytes around byte `focus`, marking cut ends with {@linkcode TRIM_MARKER}.
- *
- * @example
- * ```ts
- * trimLine("x".repeat(1000) + "needle", 1000, 40); // "…xxxxxxxx…needle" shape, at most 40 bytes
- * ```
- */
-export function trimLine(text: string, focus: number, maxBytes: number): string {
-  if (text.length * 3 <= maxBytes) return text;
-  const bytes = encoder.encode(text);
-  if (bytes.length <= maxBytes) return text;
-  const marker = encoder.encode(TRIM_MARKER).length;
-  const room = Math.max(1, maxBytes - 2 * marker);
-  let start = utf8CutIndex(bytes, Math.max(0, Math.min(focus - Math.floor(room / 4), bytes.length - room)));
-  if (start < 0) start = 0;
-  const end = utf8CutIndex(bytes, start + room);
-  return (start > 0 ? TRIM_MARKER : "") + decoder.decode(bytes.subarray(start, end)) +
-    (end < bytes.length ? TRIM_MARKER : "");
-}
-
-function lineText(data: RgData): string {
-  const text = decodeRgData(data).text;
-  return text.endsWith("\r\n") ? text.slice(0, -2) : text.endsWith("\n") ? text.slice(0, -1) : text;
 }
 
 /** The rg arguments for a search (exported for the benchmark's baseline). */
@@ -245,20 +182,28 @@ async function startIn(
   return { rg, rel: root.dir.rel, abs: root.dir.abs, name: root.name };
 }
 
+/** Refuses what rg cannot search safely: a FIFO would make it wait for a writer, a device would be read. */
+function assertSearchable(target: Handle): void {
+  if (target.stat.kind === "dir" || target.stat.kind === "file") return;
+  throw new ToolError("NOT_A_FILE", `${target.rel} is a special file (device, FIFO or socket)`, {
+    hint: "search_text searches regular files and directories.",
+    details: { path: target.rel },
+  });
+}
+
+/** Which files under a searched directory are wanted (by their name below it): the globs and the hidden filter. */
+function wantedFiles(filter: GlobFilter | null, includeHidden: boolean): (below: string) => boolean {
+  return (below) => (filter === null || filter.matches(below)) && (includeHidden || !isHiddenPath(below));
+}
+
 async function searchOpened(
   ws: Workspace,
   target: Handle,
   runner: RipgrepRunner,
   options: SearchOptions,
 ): Promise<Paged<SearchResult>> {
+  assertSearchable(target);
   const isDir = target.stat.kind === "dir";
-  if (!isDir && target.stat.kind !== "file") {
-    // rg would open a FIFO and wait for a writer, or read a device.
-    throw new ToolError("NOT_A_FILE", `${target.rel} is a special file (device, FIFO or socket)`, {
-      hint: "search_text searches regular files and directories.",
-      details: { path: target.rel },
-    });
-  }
   const filter = isDir && options.globs.length > 0 ? compileGlobs(options.globs) : null;
   const started = await startIn(
     ws,
@@ -268,85 +213,38 @@ async function searchOpened(
     options.signal,
   );
   await using rg = started.rg;
-  const root = { rel: started.rel, abs: started.abs, name: started.name };
-  const prefix = root.rel === "." ? "" : `${root.rel}/`;
-
-  const matches: SearchMatch[] = [];
-  const ctx = options.context;
-  const after = options.page.after;
+  const prefix = started.rel === "." ? "" : `${started.rel}/`;
   const trimTo = lineBytes(options, options.page.maxChars);
-  let before = 0;
-  let fileStart = 0; // index in matches of the current file's first match
-  let file: { path: string; lossy: boolean; skip: boolean } | null = null;
-  let recent: { line: number; text: string }[] = [];
-  let capped = false;
-  let done = false;
-  let sawMessage = false;
+  const collector = new MatchCollector({
+    rootAbs: started.abs,
+    prefix,
+    // A single file is searched whatever the globs and its name say.
+    wanted: isDir ? wantedFiles(filter, options.includeHidden) : () => true,
+    context: options.context,
+    maxResults: options.maxResults,
+    after: options.page.after,
+    trimTo,
+  });
+  await collectMatches(rg, collector);
+  const outcome = await rg.finish();
+  // Without the kernel's read confinement, a directory swapped for a symlink during the run could have
+  // redirected rg below its pinned start: refuse results whose directory moved (racy, the best there is).
+  if (!rg.confined) target.revalidate();
+  // rg stops before searching anything only when it cannot use its arguments.
+  if (outcome.code === 2 && !collector.sawMessage) throw rgFailure(outcome.stderr, target.rel);
+  if (options.signal?.aborted) throw new ToolError("TIMEOUT", "search_text was cancelled");
+  const warnings = rgWarnings(outcome.stderr, prefix, MAX_SEARCH_WARNINGS, started.name);
+  if (trimTo < options.maxLineBytes) {
+    warnings.push(
+      `lines are trimmed to ${trimTo} bytes (not max_line_bytes ${options.maxLineBytes}) so that a match ` +
+        `with its context fits the result ceiling`,
+    );
+  }
+  return pageOf(collector, options.page, outcome.killed, warnings);
+}
 
-  const openFile = (data: RgData) => {
-    const decoded = decodeRgData(data);
-    // rg names files relative to the directory it started in.
-    const below = decoded.text.startsWith("./") ? decoded.text.slice(2) : decoded.text;
-    const outside = !isInside(root.abs, below);
-    const skip = outside || (isDir && ((filter !== null && !filter.matches(below)) ||
-      (!options.includeHidden && isHiddenPath(below))));
-    file = { path: prefix + below, lossy: decoded.lossy, skip };
-    fileStart = matches.length;
-    recent = [];
-  };
-
-  const onLine = (kind: "match" | "context", data: RgLine) => {
-    if (file === null) openFile(data.path);
-    if (file!.skip) return;
-    const text = lineText(data.lines);
-    const number = data.line_number;
-    // Lines after a kept match (within context) are its after-context.
-    for (let i = matches.length - 1; i >= fileStart; i--) {
-      const earlier = matches[i];
-      if (number - earlier.line > ctx) break;
-      if (number > earlier.line) earlier.after.push(trimLine(text, 0, trimTo));
-    }
-    const skipped = kind === "match" && after !== null &&
-      (treeOrder(file!.path, after.p) < 0 || (file!.path === after.p && number <= after.l));
-    if (skipped) before++;
-    else if (kind === "match" && !capped) {
-      if (matches.length === options.maxResults) {
-        capped = true;
-      } else {
-        const focus = data.submatches?.[0]?.start ?? 0;
-        const match: SearchMatch = {
-          path: file!.path,
-          line: number,
-          column: focus + 1,
-          text: trimLine(text, focus, trimTo),
-          before: recent.filter((seen) => seen.line >= number - ctx).map((seen) => trimLine(seen.text, 0, trimTo)),
-          after: [],
-        };
-        if (file!.lossy) match.path_lossy = true;
-        matches.push(match);
-      }
-    }
-    if (ctx > 0) {
-      recent.push({ line: number, text });
-      if (recent.length > ctx) recent.shift();
-    }
-    if (capped) {
-      const last = matches[matches.length - 1];
-      if (ctx === 0 || last.path !== file!.path || number - last.line >= ctx) done = true;
-    }
-  };
-
-  const onMessage = (message: RgMessage) => {
-    sawMessage = true;
-    if (message.type === "begin") openFile(message.data.path);
-    else if (message.type === "match" || message.type === "context") onLine(message.type, message.data);
-    else if (message.type === "end") {
-      if (message.data.binary_offset !== null && file && !file.skip) matches.length = fileStart; // binary: skipped
-      if (capped) done = true;
-      file = null;
-    }
-  };
-
+/** Feeds rg's JSON lines to `collector` as they arrive, and ends rg once the collector is done. */
+async function collectMatches(rg: RipgrepProcess, collector: MatchCollector): Promise<void> {
   const streamDecoder = new TextDecoder();
   // Text of a message still missing its newline, in pieces: a line spanning many chunks is joined once.
   let partial: string[] = [];
@@ -358,52 +256,53 @@ async function searchOpened(
       continue;
     }
     partial.push(text.slice(0, newline));
-    onMessage(JSON.parse(partial.join("")) as RgMessage);
+    collector.add(JSON.parse(partial.join("")) as RgMessage);
     let start = newline + 1;
-    for (newline = text.indexOf("\n", start); newline >= 0 && !done; newline = text.indexOf("\n", start)) {
-      onMessage(JSON.parse(text.slice(start, newline)) as RgMessage);
+    for (newline = text.indexOf("\n", start); newline >= 0 && !collector.done; newline = text.indexOf("\n", start)) {
+      collector.add(JSON.parse(text.slice(start, newline)) as RgMessage);
       start = newline + 1;
     }
     partial = [text.slice(start)];
-    if (done) {
+    if (collector.done) {
       rg.kill();
       break;
     }
   }
-  const outcome = await rg.finish();
-  // Without the kernel's read confinement, a directory swapped for a symlink during the run could have
-  // redirected rg below its pinned start: refuse results whose directory moved (racy, the best there is).
-  if (!rg.confined) target.revalidate();
-  if (outcome.code === 2 && !sawMessage) {
-    // rg stops before searching anything only when it cannot use its arguments: with a confined, existing
-    // path that is the pattern.
-    const reason = outcome.stderr.trim().replace(/^rg: /, "");
-    if (/regex|pattern|literal|syntax|look-around|backreference/i.test(reason)) {
-      throw new ToolError("INVALID_ARGUMENT", `pattern is not a valid regex: ${reason}`, {
-        hint:
-          "Fix the regex (Rust regex syntax: no look-around or backreferences), or pass regex:false for literal text.",
-        details: { field: "pattern", reason },
-      });
-    }
-    throw new ToolError("INTERNAL", `rg failed: ${reason}`, { details: { path: target.rel, stderr: reason } });
+}
+
+/**
+ * Why rg stopped before searching anything: with a confined, existing path that is the pattern (INVALID_ARGUMENT
+ * with rg's reason), otherwise INTERNAL.
+ */
+function rgFailure(stderr: string, rel: string): ToolError {
+  const reason = stderr.trim().replace(/^rg: /, "");
+  if (/regex|pattern|literal|syntax|look-around|backreference/i.test(reason)) {
+    return new ToolError("INVALID_ARGUMENT", `pattern is not a valid regex: ${reason}`, {
+      hint:
+        "Fix the regex (Rust regex syntax: no look-around or backreferences), or pass regex:false for literal text.",
+      details: { field: "pattern", reason },
+    });
   }
-  if (options.signal?.aborted) throw new ToolError("TIMEOUT", "search_text was cancelled");
-  const warnings = rgWarnings(outcome.stderr, prefix, MAX_SEARCH_WARNINGS, root.name);
-  if (trimTo < options.maxLineBytes) {
-    warnings.push(
-      `lines are trimmed to ${trimTo} bytes (not max_line_bytes ${options.maxLineBytes}) so that a match ` +
-        `with its context fits the result ceiling`,
-    );
-  }
-  return fitPage(matches, options.page, {
-    more: capped,
-    start: before,
+  return new ToolError("INTERNAL", `rg failed: ${reason}`, { details: { path: rel, stderr: reason } });
+}
+
+/** The page of the collected matches that fits `page`. */
+function pageOf(
+  collector: MatchCollector,
+  page: PageRequest<SearchPosition>,
+  stoppedEarly: boolean,
+  warnings: string[],
+): Paged<SearchResult> {
+  const { matches } = collector;
+  return fitPage(matches, page, {
+    more: collector.capped,
+    start: collector.beforePage,
     positionAfter: (match) => ({ p: match.path, l: match.line }),
     build: (kept) => ({
       matches: kept,
       files_matched: new Set(kept.map((match) => match.path)).size,
       truncated: false,
-      stopped_early: outcome.killed,
+      stopped_early: stoppedEarly,
       warnings,
       next_cursor: null,
     }),

@@ -1,6 +1,7 @@
 import { z } from "../zod.ts";
 import { defineTool } from "./tool.ts";
-import { SEARCH_POSITION, type SearchMatch, type SearchResult, searchText } from "../search/search_text.ts";
+import { SEARCH_POSITION, type SearchResult, searchText } from "../search/search_text.ts";
+import type { SearchMatch } from "../search/match_collector.ts";
 import { dataBudget } from "../paging/budget.ts";
 import { Cursors, type Paged } from "../paging/cursor.ts";
 import { layoutText, nextCall } from "../paging/text_layout.ts";

@@ -19,29 +19,14 @@
  * ```
  */
 import { ToolError } from "../errors.ts";
+import type { FdStat, FileKind, Name, RawDirEntry } from "../os/fs_at.ts";
 
-/** What an object is. */
-export type FileKind = "file" | "dir" | "symlink" | "other";
+// The shapes are the OS layer's (statx, getdents64): the fd backend passes them through, the portable backend
+// fills them from Deno's path APIs.
+export type { FileKind, Name, RawDirEntry };
 
 /** What a backend knows of an object: its kind, permission bits, size, mtime and identity (dev, ino). */
-export interface FileStat {
-  kind: FileKind;
-  /** Permission bits (`mode & 0o7777`). */
-  mode: number;
-  size: number;
-  mtime: Date;
-  ino: number;
-  dev: number;
-}
-
-/** One directory entry: the raw name bytes (names need not be UTF-8) and the kind (never "." or ".."). */
-export interface RawDirEntry {
-  name: Uint8Array;
-  kind: FileKind;
-}
-
-/** A single path component: a string, or the raw bytes a listing gave. */
-export type Name = string | Uint8Array;
+export type FileStat = FdStat;
 
 /** What an opened entry must be: a directory, or anything (a final symlink is then held, not followed). */
 export type Reach = "dir" | "any";

@@ -1,0 +1,106 @@
+/**
+ * A file read forward in growing chunks through one reused buffer, with a
+ * scan position in the current chunk: what read_file's line scan walks.
+ * Reads start at 64 KiB and double up to 1 MiB (the buffer growing with
+ * them: a 1 MiB buffer zeroed for every small file cost more than reading
+ * it), so a small range reads little past its end and memory stays flat
+ * whatever the file's size.
+ *
+ * @example
+ * ```ts
+ * import { openWorkspace } from "../workspace/workspace.ts";
+ *
+ * using ws = openWorkspace(Deno.cwd());
+ * using file = ws.open("big.log", { expect: "file" });
+ * const reader = new ChunkReader(file, 0);
+ * let lines = 0;
+ * while (await reader.next()) lines += countNewlines(reader.chunk, 0, reader.chunk.length);
+ * ```
+ */
+import type { Handle } from "../workspace/handle.ts";
+
+/** Largest read from disk (the buffer grows to this size, then is reused). */
+export const READ_CHUNK_BYTES = 1024 * 1024;
+/** The first read; each next one doubles up to READ_CHUNK_BYTES, so small ranges read little past their end. */
+export const FIRST_READ_BYTES = 64 * 1024;
+
+const LF = 0x0a;
+
+/** Reads a file forward chunk by chunk; see the module comment. */
+export class ChunkReader {
+  /** The bytes of the last read (a view of the reused buffer: valid until the next read). */
+  chunk: Uint8Array = new Uint8Array(0);
+  /** The scan position in `chunk`. */
+  at = 0;
+  /** The file position of `chunk[0]`; at the end of the file, the file's end. */
+  base: number;
+  /** Bytes read from disk so far. */
+  bytesRead = 0;
+  readonly #file: Pick<Handle, "read">;
+  #buffer = new Uint8Array(FIRST_READ_BYTES);
+  #want = FIRST_READ_BYTES;
+
+  /** A reader whose first chunk starts at file position `start`. */
+  constructor(file: Pick<Handle, "read">, start: number) {
+    this.#file = file;
+    this.base = start;
+  }
+
+  /** The scan position is at the end of the chunk: the next byte needs a read. */
+  get exhausted(): boolean {
+    return this.at >= this.chunk.length;
+  }
+
+  /** Reads the chunk after the current one, scanning from its start; false at the end of the file. */
+  async next(): Promise<boolean> {
+    this.base += this.chunk.length;
+    if (this.#buffer.length < this.#want) this.#buffer = new Uint8Array(this.#want);
+    const n = await this.#file.read(this.#buffer.subarray(0, this.#want), this.base);
+    this.#want = Math.min(READ_CHUNK_BYTES, this.#want * 2);
+    if (n === 0) {
+      this.chunk = new Uint8Array(0);
+      this.at = 0;
+      return false;
+    }
+    this.bytesRead += n;
+    this.chunk = this.#buffer.subarray(0, n);
+    this.at = 0;
+    return true;
+  }
+
+  /** Reads `length` bytes at `position` aside, into a new array, leaving the chunk as it is. */
+  async peek(position: number, length: number): Promise<Uint8Array> {
+    const bytes = new Uint8Array(length);
+    const n = await this.#file.read(bytes, position);
+    this.bytesRead += n;
+    return bytes.subarray(0, n);
+  }
+}
+
+/**
+ * Number of `\n` bytes in `bytes[from, to)`, four bytes at a time: for each 32-bit word, the high bit of
+ * every byte that equals 0x0a is set exactly (no carries cross bytes), then those bits are counted.
+ *
+ * @example
+ * ```ts
+ * countNewlines(new TextEncoder().encode("a\nb\nc"), 0, 5); // 2
+ * ```
+ */
+export function countNewlines(bytes: Uint8Array, from: number, to: number): number {
+  let n = 0;
+  let at = from;
+  const head = Math.min(to, (bytes.byteOffset + at + 3 & ~3) - bytes.byteOffset);
+  for (; at < head; at++) if (bytes[at] === LF) n++;
+  const words = Math.max(0, (to - at) >> 2);
+  if (words > 0) {
+    const view = new Uint32Array(bytes.buffer, bytes.byteOffset + at, words);
+    for (let k = 0; k < words; k++) {
+      const x = view[k] ^ 0x0a0a0a0a;
+      const hit = ~(((x & 0x7f7f7f7f) + 0x7f7f7f7f) | x | 0x7f7f7f7f);
+      if (hit !== 0) n += ((hit >>> 7) & 1) + ((hit >>> 15) & 1) + ((hit >>> 23) & 1) + ((hit >>> 31) & 1);
+    }
+    at += words * 4;
+  }
+  for (; at < to; at++) if (bytes[at] === LF) n++;
+  return n;
+}
