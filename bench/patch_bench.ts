@@ -23,7 +23,8 @@ import { CODEX, CODEX_BINARY, ensurePeer, peerDir, PEERS_DIR } from "./peers.ts"
 import { COMMIT_CONCURRENCY } from "../src/patch/commit.ts";
 import { eachLimited } from "../src/async/each_limited.ts";
 import { SYNCFS_MIN_FILES } from "../src/patch/durability.ts";
-import { openDirectory, syncFs } from "../src/os/fs_at.ts";
+import { openDirectory } from "../src/os/fs_at.ts";
+import { syncFs } from "../src/os/fs_change.ts";
 import { closeFd } from "../src/os/fd.ts";
 import { portablePaths } from "../src/docs/machine_paths.ts";
 

@@ -24,17 +24,8 @@
 import * as path from "node:path";
 import { O } from "../os/libc.ts";
 import { closeFd } from "../os/fd.ts";
-import {
-  type FdStat,
-  lockFd,
-  openAt,
-  openDirectory,
-  renameAt,
-  statAt,
-  statFd,
-  syncFd,
-  writeAllFd,
-} from "../os/fs_at.ts";
+import { type FdStat, openAt, openDirectory, statAt, statFd } from "../os/fs_at.ts";
+import { lockFd, renameAt, syncFd, writeAllFd } from "../os/fs_change.ts";
 import { AUDIT_LIMITS } from "./limits.ts";
 
 /** New logs are private to the server's user. */

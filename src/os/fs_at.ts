@@ -1,6 +1,7 @@
 /**
- * File-system calls relative to open directory fds (openat, statx, getdents64,
- * the *at family), through FFI. Paths are opened one component at a time with
+ * File-system calls that open, stat and read relative to open directory fds
+ * (openat, statx, getdents64, readlinkat, pread), through FFI; the calls
+ * that change something are src/os/fs_change.ts. Paths are opened one component at a time with
  * O_NOFOLLOW from a directory fd, so a symlink swapped in anywhere on the way
  * is refused by the kernel instead of followed: what these calls reach is
  * decided by the fds they start from, never by a path checked earlier.
@@ -26,6 +27,7 @@
 import { AT, cString, ERRNO, errno, libc, O, SYS_GETDENTS64 } from "./libc.ts";
 import { closeFd } from "./fd.ts";
 import { osError } from "./os_error.ts";
+import { check, cName, type Name, show } from "./fs_call.ts";
 
 /** What an fd or directory entry is. */
 export type FileKind = "file" | "dir" | "symlink" | "other";
@@ -53,9 +55,6 @@ const AT_FDCWD = -100;
 const ALWAYS = O.NOFOLLOW | O.CLOEXEC;
 /** Flags of the intermediate directories of a path. */
 const WALK = O.PATH | O.DIRECTORY | ALWAYS;
-/** flock(2) operations. */
-const LOCK_EX = 2;
-const LOCK_NB = 4;
 /** statx(2) mask: type, mode, mtime, ino, size. */
 const STATX_BASIC = 0x7ff;
 const STATX_BYTES = 256;
@@ -72,25 +71,6 @@ const DT_DIR = 4;
 const DT_REG = 8;
 const DT_LNK = 10;
 const DT_UNKNOWN = 0;
-
-/** A path component for a `const char*`: a string, or the raw bytes getdents64 gave (names that are not UTF-8). */
-export type Name = string | Uint8Array;
-
-function cName(name: Name): Uint8Array<ArrayBuffer> {
-  if (typeof name === "string") return cString(name);
-  const bytes = new Uint8Array(name.length + 1);
-  bytes.set(name);
-  return bytes;
-}
-
-function show(name: Name): string {
-  return JSON.stringify(typeof name === "string" ? name : new TextDecoder().decode(name));
-}
-
-function check(result: number | bigint, what: string): number {
-  if (Number(result) < 0) throw osError(what, errno());
-  return Number(result);
-}
 
 /**
  * Opens the directory at the absolute path `abs` (symlinks followed: it is resolved once, at start) as an
@@ -342,72 +322,4 @@ export async function readAllFd(fd: number): Promise<Uint8Array<ArrayBuffer>> {
     // Little spare room is kept rather than copied; a buffer that had to grow is trimmed.
     return bytes.length - length <= READ_SPARE_BYTES ? bytes.subarray(0, length) : bytes.slice(0, length);
   }
-}
-
-/** Writes all of `bytes` to `fd` (synchronous, so a full disk reports ENOSPC with its own message). */
-export function writeAllFd(fd: number, bytes: Uint8Array): void {
-  for (let written = 0; written < bytes.length;) {
-    const chunk = bytes.subarray(written) as Uint8Array<ArrayBuffer>;
-    const n = Number(libc().write(fd, chunk, BigInt(chunk.length)));
-    if (n < 0) {
-      const code = errno();
-      if (code === ERRNO.EINTR) continue;
-      throw osError("write", code);
-    }
-    written += n;
-  }
-}
-
-/** fsync(2) on Deno's blocking pool. */
-export async function syncFd(fd: number): Promise<void> {
-  if ((await libc().fsync(fd)) !== 0) throw new Deno.errors.InvalidData("fsync failed (an I/O error or a full disk)");
-}
-
-/**
- * syncfs(2) on Deno's blocking pool: everything written to the file system `fd` lies on is made durable, data
- * and metadata, whoever wrote it. Since Linux 5.8 it fails when any writeback error happened on that file
- * system after `fd` was opened (before, it always succeeded: see src/patch/durability.ts).
- */
-export async function syncFs(fd: number): Promise<void> {
-  if ((await libc().syncfs(fd)) !== 0) throw new Deno.errors.InvalidData("syncfs failed (an I/O error or a full disk)");
-}
-
-/**
- * Takes an exclusive flock(2) on `fd`: at once on this thread when nobody holds it (the usual case: no trip
- * through the blocking pool), else waiting for it on Deno's blocking pool.
- */
-export async function lockFd(fd: number): Promise<void> {
-  if (libc().flock_now(fd, LOCK_EX | LOCK_NB) === 0) return;
-  if ((await libc().flock(fd, LOCK_EX)) !== 0) throw new Deno.errors.InvalidData("flock failed");
-}
-
-/** fchmod(2). */
-export function chmodFd(fd: number, mode: number): void {
-  check(libc().fchmod(fd, mode), "fchmod");
-}
-
-/** mkdirat(2): creates the directory `name` in `dirFd`. */
-export function mkdirAt(dirFd: number, name: Name, mode = 0o777): void {
-  check(libc().mkdirat(dirFd, cName(name), mode), `mkdir ${show(name)}`);
-}
-
-/** renameat(2): replaces `to` atomically; neither name is followed if it is a symlink. */
-export function renameAt(fromDir: number, from: string, toDir: number, to: string): void {
-  check(
-    libc().renameat(fromDir, cString(from), toDir, cString(to)),
-    `rename ${JSON.stringify(from)} to ${JSON.stringify(to)}`,
-  );
-}
-
-/** linkat(2) without following `from`: fails with AlreadyExists when `to` exists. */
-export function linkAt(fromDir: number, from: string, toDir: number, to: string): void {
-  check(
-    libc().linkat(fromDir, cString(from), toDir, cString(to), 0),
-    `link ${JSON.stringify(from)} to ${JSON.stringify(to)}`,
-  );
-}
-
-/** unlinkat(2): removes the file (or, with `directory`, the empty directory) `name` of `dirFd`. */
-export function unlinkAt(dirFd: number, name: Name, directory = false): void {
-  check(libc().unlinkat(dirFd, cName(name), directory ? AT.REMOVEDIR : 0), `remove ${show(name)}`);
 }

@@ -18,7 +18,8 @@
  * const handed = await takeHandoff(); // in the new process
  * ```
  */
-import { readAllFd, writeAllFd } from "../os/fs_at.ts";
+import { readAllFd } from "../os/fs_at.ts";
+import { writeAllFd } from "../os/fs_change.ts";
 import { cString, errno, libc, O, strerror } from "../os/libc.ts";
 import type { RestoredSession } from "./info.ts";
 import type { WorkspaceChoice } from "../workspace/resolve.ts";

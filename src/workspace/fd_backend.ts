@@ -16,27 +16,19 @@
  */
 import * as path from "node:path";
 import {
-  chmodFd,
   fdPath,
-  linkAt,
-  lockFd,
-  mkdirAt,
-  type Name,
   openAt,
   openBeneath,
   openDirectory,
   readAllFd,
   readAt,
   readDirFd,
-  renameAt,
   reopenFd,
   statAt,
   statFd,
-  syncFd,
-  syncFs,
-  unlinkAt,
-  writeAllFd,
 } from "../os/fs_at.ts";
+import { chmodFd, linkAt, lockFd, mkdirAt, renameAt, syncFd, syncFs, unlinkAt, writeAllFd } from "../os/fs_change.ts";
+import type { Name } from "../os/fs_call.ts";
 import { closeFd } from "../os/fd.ts";
 import { O } from "../os/libc.ts";
 import { resolutionError } from "./confine.ts";

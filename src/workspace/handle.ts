@@ -19,7 +19,8 @@
  * ```
  */
 import { ToolError } from "../errors.ts";
-import type { FdStat, FileKind, Name, RawDirEntry } from "../os/fs_at.ts";
+import type { FdStat, FileKind, RawDirEntry } from "../os/fs_at.ts";
+import type { Name } from "../os/fs_call.ts";
 
 // The shapes are the OS layer's (statx, getdents64): the fd backend passes them through, the portable backend
 // fills them from Deno's path APIs.

@@ -1,0 +1,95 @@
+/**
+ * File-system calls that change something, relative to open fds (write,
+ * fsync, syncfs, flock, fchmod, mkdirat, renameat, linkat, unlinkat), through
+ * FFI; the opens, stats and reads are src/os/fs_at.ts. Names are acted on as
+ * given: a symlink there is the entry itself, never followed.
+ *
+ * @example
+ * ```ts
+ * import { openDirectory } from "./fs_at.ts";
+ * import { closeFd } from "./fd.ts";
+ *
+ * const dirFd = openDirectory("/repo");
+ * try {
+ *   mkdirAt(dirFd, "build");
+ *   renameAt(dirFd, "build", dirFd, "out");
+ * } finally {
+ *   closeFd(dirFd);
+ * }
+ * ```
+ */
+import { AT, cString, ERRNO, errno, libc } from "./libc.ts";
+import { osError } from "./os_error.ts";
+import { check, cName, type Name, show } from "./fs_call.ts";
+
+/** flock(2) operations. */
+const LOCK_EX = 2;
+const LOCK_NB = 4;
+
+/** Writes all of `bytes` to `fd` (synchronous, so a full disk reports ENOSPC with its own message). */
+export function writeAllFd(fd: number, bytes: Uint8Array): void {
+  for (let written = 0; written < bytes.length;) {
+    const chunk = bytes.subarray(written) as Uint8Array<ArrayBuffer>;
+    const n = Number(libc().write(fd, chunk, BigInt(chunk.length)));
+    if (n < 0) {
+      const code = errno();
+      if (code === ERRNO.EINTR) continue;
+      throw osError("write", code);
+    }
+    written += n;
+  }
+}
+
+/** fsync(2) on Deno's blocking pool. */
+export async function syncFd(fd: number): Promise<void> {
+  if ((await libc().fsync(fd)) !== 0) throw new Deno.errors.InvalidData("fsync failed (an I/O error or a full disk)");
+}
+
+/**
+ * syncfs(2) on Deno's blocking pool: everything written to the file system `fd` lies on is made durable, data
+ * and metadata, whoever wrote it. Since Linux 5.8 it fails when any writeback error happened on that file
+ * system after `fd` was opened (before, it always succeeded: see src/patch/durability.ts).
+ */
+export async function syncFs(fd: number): Promise<void> {
+  if ((await libc().syncfs(fd)) !== 0) throw new Deno.errors.InvalidData("syncfs failed (an I/O error or a full disk)");
+}
+
+/**
+ * Takes an exclusive flock(2) on `fd`: at once on this thread when nobody holds it (the usual case: no trip
+ * through the blocking pool), else waiting for it on Deno's blocking pool.
+ */
+export async function lockFd(fd: number): Promise<void> {
+  if (libc().flock_now(fd, LOCK_EX | LOCK_NB) === 0) return;
+  if ((await libc().flock(fd, LOCK_EX)) !== 0) throw new Deno.errors.InvalidData("flock failed");
+}
+
+/** fchmod(2). */
+export function chmodFd(fd: number, mode: number): void {
+  check(libc().fchmod(fd, mode), "fchmod");
+}
+
+/** mkdirat(2): creates the directory `name` in `dirFd`. */
+export function mkdirAt(dirFd: number, name: Name, mode = 0o777): void {
+  check(libc().mkdirat(dirFd, cName(name), mode), `mkdir ${show(name)}`);
+}
+
+/** renameat(2): replaces `to` atomically; neither name is followed if it is a symlink. */
+export function renameAt(fromDir: number, from: string, toDir: number, to: string): void {
+  check(
+    libc().renameat(fromDir, cString(from), toDir, cString(to)),
+    `rename ${JSON.stringify(from)} to ${JSON.stringify(to)}`,
+  );
+}
+
+/** linkat(2) without following `from`: fails with AlreadyExists when `to` exists. */
+export function linkAt(fromDir: number, from: string, toDir: number, to: string): void {
+  check(
+    libc().linkat(fromDir, cString(from), toDir, cString(to), 0),
+    `link ${JSON.stringify(from)} to ${JSON.stringify(to)}`,
+  );
+}
+
+/** unlinkat(2): removes the file (or, with `directory`, the empty directory) `name` of `dirFd`. */
+export function unlinkAt(dirFd: number, name: Name, directory = false): void {
+  check(libc().unlinkat(dirFd, cName(name), directory ? AT.REMOVEDIR : 0), `remove ${show(name)}`);
+}
