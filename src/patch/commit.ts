@@ -254,11 +254,15 @@ export class CommitTransaction implements Disposable {
 
   /** Locks the regular file named by `change` (never following a symlink there: #checkBaseline refuses it then). */
   async #lock(change: Change): Promise<void> {
+    const dir = this.#dirs.parentOf(change.rel);
     let file: Handle;
     try {
-      file = this.#fs.openEntry(this.#dirs.parentOf(change.rel), path.posix.basename(change.rel), "any");
+      file = this.#fs.openEntry(dir, path.posix.basename(change.rel), "any");
     } catch (error) {
       if (error instanceof Deno.errors.NotFound) return;
+      // A backend that opens by path saw the file replaced between its lstat and its check (another writer's
+      // rename) while its directory stayed the one pinned: a conflict, not a swap towards the outside.
+      if (error instanceof PathChanged && dir.isCurrent()) throw conflictError(change.rel, "was replaced");
       throw error;
     }
     if (file.stat.kind !== "file") {
