@@ -197,7 +197,10 @@ const peerServer = await peer();
     () => rawGit(HISTORY, ["log", "-z", format, "--max-count=2"]),
     () => ours.call("git_log", { max_count: 1 }),
     peerServer && (() => peerServer.call("git_log", { path: HISTORY, maxCount: 1 })),
-    { operation: `git_log, 1 of ${COMMITS} commits ${floorLabel}`, raw: launched(["log", "-z", format, "--max-count=2"]) },
+    {
+      operation: `git_log, 1 of ${COMMITS} commits ${floorLabel}`,
+      raw: launched(["log", "-z", format, "--max-count=2"]),
+    },
   );
   await measure(
     `git_log, ${PAGE} of ${COMMITS} commits`,
