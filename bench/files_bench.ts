@@ -24,6 +24,11 @@ import { listFilesArgs } from "../src/files/list_files.ts";
 import { peerEntry, PEERS } from "./peers.ts";
 import { seededRandom } from "../src/testing/random.ts";
 import { median } from "./timing.ts";
+import { openWorkspace } from "../src/workspace/workspace.ts";
+import { ChildSandboxes } from "../src/policy/children.ts";
+import { probeLandlock } from "../src/policy/landlock_probe.ts";
+import { Reactor } from "../src/os/reactor.ts";
+import { RipgrepRunner } from "../src/search/ripgrep_runner.ts";
 
 const BENCH_DIR = new URL(".", import.meta.url).pathname;
 const DATA = `${BENCH_DIR}.data/files`;
@@ -243,6 +248,34 @@ async function rawRg(args: string[], cwd: string, stopAfter = Infinity): Promise
   return matches;
 }
 
+/**
+ * rg started as the server starts it (its read-only sandbox: the launcher's Landlock and seccomp steps), from this
+ * process and without MCP, read until `stopAfter` matches: the floor of search_text's capped rows.
+ */
+function launchedRg(root: string): (args: string[], stopAfter: number) => Promise<number> {
+  const children = new ChildSandboxes(openWorkspace(root), {
+    tmpdir: null,
+    env: Deno.env.toObject(),
+    landlock: probeLandlock(),
+    ripgrep: { path: rgPath, fd: null },
+  });
+  const runner = new RipgrepRunner({ rg: { path: rgPath, fd: null }, children, reactor: new Reactor() });
+  return async (args, stopAfter) => {
+    await using rg = await runner.start({ args, cwd: root });
+    let matches = 0;
+    const decoder = new TextDecoder();
+    for await (const chunk of rg.chunks()) {
+      matches += decoder.decode(chunk).split('{"type":"match"').length - 1;
+      if (matches >= stopAfter) {
+        rg.kill();
+        break;
+      }
+    }
+    await rg.finish();
+    return matches;
+  };
+}
+
 const SEARCH_DEFAULTS: Omit<SearchOptions, "page"> = {
   pattern: "",
   regex: false,
@@ -306,6 +339,19 @@ async function searchRows(server: McpProcess, label: string, root: string, targe
     rgCapped,
     "≤ 1.1×",
   );
+  const launched = launchedRg(await Deno.realPath(root));
+  const [ourCappedAgain, floorCapped] = await compare(
+    () => call({ pattern: COMMON }),
+    () => launched(searchArgs(capped, rel, []), capped.maxResults + 1),
+  );
+  addTimed(
+    `search_text capped (max_results 200) vs the floor: rg started through its sandbox launcher, to its 201st ` +
+      `match (no MCP), ${label}`,
+    ourCappedAgain,
+    "launched rg",
+    floorCapped,
+    "(floor)",
+  );
   const [ourFirst, rgFirst] = await compare(
     () => call({ pattern: COMMON, max_results: 1 }),
     () => rawRg(searchArgs(capped, rel, []), root, 2),
@@ -367,13 +413,15 @@ async function listRows(server: McpProcess, label: string, target: string, hidde
 async function pagedRead(server: McpProcess, file: string, from: number, lines: number, byByte: boolean) {
   let next: Record<string, unknown> = { offset: from };
   let read = 0;
-  while (read < lines) {
+  let pages = 0;
+  for (; read < lines; pages++) {
     const result = await server.call("read_file", { path: file, limit: lines - read, ...next });
     if (result.isError) throw new Error(JSON.stringify(result.structured));
     const page = result.structured as { lines_returned: number; next_offset: number; next_byte_offset: number };
     read += page.lines_returned;
     next = byByte ? { offset: page.next_offset, byte_offset: page.next_byte_offset } : { offset: page.next_offset };
   }
+  return pages;
 }
 
 /**
@@ -426,6 +474,22 @@ async function readRows(server: McpProcess, peer: McpProcess, dir: string, big: 
       rawTime,
       from === 1 ? "≤ 2×" : "≤ 1.5×",
     );
+    if (from === 1) {
+      // Each page is a round trip, and the result ceiling bounds a page: the floor is that many one-line reads.
+      const pages = await pagedRead(server, name, from, 2000, true);
+      const [oneLine] = await compare(
+        () => server.call("read_file", { path: name, limit: 1 }),
+        () => Promise.resolve(),
+      );
+      addTimed(
+        `read_file ${label} vs the floor: ${pages} pages (default max_bytes, within the result ceiling) × the ` +
+          `round trip of a one-line read_file`,
+        timed,
+        `${pages} × ${ms(oneLine)} =`,
+        pages * oneLine,
+        "(floor)",
+      );
+    }
     rows.push({
       what: `read_file ${label}: memory`,
       ours: `peak RSS ${mib(result.peak)} (idle ${mib(result.rss)})`,

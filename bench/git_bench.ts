@@ -17,6 +17,7 @@ import { Client, StdioClientTransport } from "../src/sdk/client.ts";
 import { sourceRunArgs } from "../src/permissions.ts";
 import { git, importHistory, initRepo } from "../src/testing/git_fixtures.ts";
 import { COMMIT_FORMAT } from "../src/git/log.ts";
+import { gitServiceFor } from "../src/testing/git_service.ts";
 import { connectPeer, PEERS } from "./peers.ts";
 
 const DATA = new URL("./.data/", import.meta.url).pathname;
@@ -183,18 +184,33 @@ const peerServer = await peer();
 {
   const ours = await workcell(HISTORY);
   const format = `--format=tformat:${COMMIT_FORMAT}`;
+  // The floor every git tool keeps: the same raw git started through git's sandbox (the launcher's namespace,
+  // Landlock and seccomp steps), from this process as the server does, without MCP.
+  const history = await Deno.realPath(HISTORY);
+  using sandboxed = gitServiceFor(history);
+  const location = sandboxed.locate(history);
+  const launched = (args: string[]) => () => sandboxed.run(location, { cwd: history, args });
+  const floorLabel = "vs the floor: the same raw git log started through the sandbox launcher (no MCP)";
   // The per-call floor: the same call with a one-commit result.
   await measure(
     `git_log, 1 of ${COMMITS} commits (per-call floor)`,
     () => rawGit(HISTORY, ["log", "-z", format, "--max-count=2"]),
     () => ours.call("git_log", { max_count: 1 }),
     peerServer && (() => peerServer.call("git_log", { path: HISTORY, maxCount: 1 })),
+    {
+      operation: `git_log, 1 of ${COMMITS} commits ${floorLabel}`,
+      raw: launched(["log", "-z", format, "--max-count=2"]),
+    },
   );
   await measure(
     `git_log, ${PAGE} of ${COMMITS} commits`,
     () => rawGit(HISTORY, ["log", "-z", format, `--max-count=${PAGE + 1}`]),
     () => ours.call("git_log", { max_count: PAGE }),
     peerServer && (() => peerServer.call("git_log", { path: HISTORY, maxCount: PAGE })),
+    {
+      operation: `git_log, ${PAGE} of ${COMMITS} commits ${floorLabel}`,
+      raw: launched(["log", "-z", format, `--max-count=${PAGE + 1}`]),
+    },
   );
   const seen = await rawPages(HISTORY, format);
   if (seen !== COMMITS) throw new Error(`raw paging saw ${seen} of ${COMMITS} commits`);

@@ -8,7 +8,7 @@ Deno.test("gitEnv passes nothing of the parent's git environment", () => {
   try {
     const env = gitEnv({ GIT_CONFIG_COUNT: "1" });
     assertEquals(env.GIT_DIR, undefined);
-    assertEquals([env.GIT_TERMINAL_PROMPT, env.LC_ALL, env.GIT_CONFIG_COUNT], ["0", "C", "1"]);
+    assertEquals([env.GIT_TERMINAL_PROMPT, env.LC_ALL, env.GIT_CONFIG_COUNT, env.GIT_FLUSH], ["0", "C", "1", "0"]);
   } finally {
     Deno.env.delete("GIT_DIR");
   }

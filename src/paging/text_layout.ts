@@ -20,11 +20,16 @@ import { utf8CutIndex } from "../text/utf8.ts";
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
+/** A UTF-16 unit beyond ASCII; text without one has one UTF-8 byte per unit. */
+const NON_ASCII = /[\u0080-\uffff]/;
+
 /**
  * The UTF-8 length of `text` as TextEncoder would encode it (a lone surrogate becomes U+FFFD, 3 bytes), counted
  * without encoding: every page measures each of its items, and encoding them cost more than the page's read.
+ * Most text is ASCII, which the regular expression confirms about four times faster than the loop counts it.
  */
 function bytes(text: string): number {
+  if (!NON_ASCII.test(text)) return text.length;
   let n = 0;
   for (let i = 0; i < text.length; i++) {
     const unit = text.charCodeAt(i);

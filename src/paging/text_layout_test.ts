@@ -46,7 +46,7 @@ Deno.test("nextCall repeats the call's arguments, drops the replaced ones and pu
 });
 
 Deno.test("layoutText measures items as TextEncoder does: astral characters, lone surrogates, exactly at the bound", () => {
-  const samples = ["a", "é", "€", "😀", "\ud800", "\udc00x", "😀\ud83d", "ab\u07ff\u0800"];
+  const samples = ["a", "\x7f", "\x80", "é", "€", "😀", "\ud800", "\udc00x", "😀\ud83d", "ab\u07ff\u0800"];
   for (const sample of samples) {
     const items = Array.from({ length: 50 }, (_, i) => `${i}${sample.repeat(i % 5)}`);
     for (let max = 40; max < 200; max += 7) {
