@@ -6,7 +6,7 @@
  * makeNonDumpable(); // a same-user process can no longer ptrace the server or read its memory
  * ```
  */
-import { libc } from "./libc.ts";
+import { HOST_OS, libc } from "./libc.ts";
 
 const PR_SET_DUMPABLE = 4;
 
