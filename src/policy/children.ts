@@ -57,6 +57,7 @@ import {
   type SandboxDescription,
 } from "./child_policy.ts";
 import type { LandlockProbe } from "./landlock_probe.ts";
+import type { ChildSpawners } from "./child_spawners.ts";
 import { gitDirsReadOnly } from "./modes.ts";
 
 /** What the children need from start-up. */
@@ -115,7 +116,16 @@ function passwdHome(uid: number): string | null {
   return null;
 }
 
-async function gitImage(searchPath: string | undefined): Promise<GitImage | null> {
+/**
+ * The git on `searchPath` (its real path), the exec path it reports and the loader its ELF header names
+ * (none for a Mach-O); null when there is no git that runs.
+ *
+ * @example
+ * ```ts
+ * const git = await gitImage("/usr/bin:/bin"); // { binary: "/usr/bin/git", execPath: "/usr/lib/git-core", loaders: [...] }
+ * ```
+ */
+export async function gitImage(searchPath: string | undefined): Promise<GitImage | null> {
   let binary: string;
   try {
     binary = Deno.realPathSync(resolveProgram("git", searchPath));
@@ -151,8 +161,8 @@ function planKey(mode: Mode, grants: ReadonlySet<string>): string {
   return `${mode}:${[...grants].sort().join(",")}`;
 }
 
-/** Every child spawner of one server process. */
-export class ChildSandboxes {
+/** Every child spawner of one server process on Linux. */
+export class ChildSandboxes implements ChildSpawners {
   readonly #ws: Workspace;
   readonly #options: ChildOptions;
   #launcher: Promise<{ launcher: Launcher | null; reason: string | null }> | null = null;
@@ -330,6 +340,12 @@ export class ChildSandboxes {
   ripgrepSpawner(): Spawner {
     const child = this.#ripgrepChild();
     return (request) => this.#spawn(request, () => child);
+  }
+
+  /** Whether rg runs under Landlock (its reads then stay beneath the workspace). */
+  async ripgrepConfined(): Promise<boolean> {
+    const facts = await this.facts();
+    return facts.launcher.available && facts.abi !== null;
   }
 
   /** What each kind of child of a session in `mode` with `grants` gets on this machine (check_exec_environment). */

@@ -1,7 +1,7 @@
 /** The git tools' service for unit tests of the git modules, without a server. */
 import { rgPath } from "@vscode/ripgrep";
 import { openWorkspace } from "../workspace/confine.ts";
-import { ChildSandboxes } from "../policy/children.ts";
+import { createChildSpawners } from "../policy/child_spawners.ts";
 import { probeLandlock } from "../policy/landlock_probe.ts";
 import { GitService } from "../git/service.ts";
 import { Reactor } from "../os/reactor.ts";
@@ -19,7 +19,7 @@ import { closeFd } from "../os/fd.ts";
  */
 export async function gitServiceFor(root: string): Promise<GitService & Disposable> {
   const ws = await openWorkspace(root);
-  const children = new ChildSandboxes(ws, {
+  const children = createChildSpawners(ws, {
     tmpdir: null,
     env: Deno.env.toObject(),
     landlock: probeLandlock(),
