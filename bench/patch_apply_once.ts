@@ -5,10 +5,10 @@
  * start and peak RSS the way it measures the Codex binary.
  */
 import { applyPatch } from "../src/patch/apply.ts";
-import { openWorkspace } from "../src/workspace/confine.ts";
+import { openWorkspace } from "../src/workspace/workspace.ts";
 
 const [workspace, patchFile] = Deno.args;
-const ws = await openWorkspace(workspace);
+const ws = openWorkspace(workspace);
 const text = await Deno.readTextFile(patchFile);
 const t0 = performance.now();
 await applyPatch(ws, text);

@@ -14,7 +14,7 @@
  */
 import * as path from "node:path";
 import { applyPatch } from "../src/patch/apply.ts";
-import { openWorkspace } from "../src/workspace/confine.ts";
+import { openWorkspace } from "../src/workspace/workspace.ts";
 import { startServer } from "../tests/harness.ts";
 import { loadScenarios, prepare, setImmutable } from "../src/testing/patch_scenarios.ts";
 import { type Entry, snapshot, treeDifferences } from "../src/testing/tree_snapshot.ts";
@@ -343,7 +343,7 @@ for (const scenario of scenarios) {
     await setImmutable(scenario, ws, true);
     let result: string;
     if (tool === "ours") {
-      result = await applyPatch(await openWorkspace(ws), scenario.patch).then(
+      result = await applyPatch(openWorkspace(ws), scenario.patch).then(
         () => "ok",
         (error) => error instanceof ToolError ? error.code : `crash: ${error}`,
       );

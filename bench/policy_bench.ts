@@ -14,7 +14,7 @@ import { diskPaths } from "../src/policy/gate_paths.ts";
 import { gatesInForce } from "../src/policy/modes.ts";
 import { probeLandlock } from "../src/policy/landlock_probe.ts";
 import { ChildSandboxes } from "../src/policy/children.ts";
-import { openWorkspace } from "../src/workspace/confine.ts";
+import { openWorkspace } from "../src/workspace/workspace.ts";
 import { directSpawner } from "../src/os/spawn.ts";
 import { rgPath } from "@vscode/ripgrep";
 import type { Spawner } from "../src/os/spawn_request.ts";
@@ -89,7 +89,7 @@ try {
   const landlock = probeLandlock();
   const abi = landlock.abi;
   console.error("policy bench: spawn");
-  const children = new ChildSandboxes(await openWorkspace(workspace), {
+  const children = new ChildSandboxes(openWorkspace(workspace), {
     tmpdir: null,
     env: Deno.env.toObject(),
     landlock,

@@ -17,7 +17,6 @@ import { CommandRegistry } from "../src/exec/registry.ts";
 import type { Command } from "../src/exec/command.ts";
 import { directSpawner } from "../src/os/spawn.ts";
 import type { CommandPolicy } from "../src/policy/policy.ts";
-import { openDirectory } from "../src/os/fs_at.ts";
 
 const ROUNDS = 20;
 const CANDIDATES = [100, 150, 200, 300];
@@ -29,12 +28,11 @@ const policy: CommandPolicy = {
       argv: ["/bin/sh", "-c", request.cmd],
       env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: "/tmp", PS1: "READY> ", ...request.env },
       cwd: request.cwd,
-      cwdFd: request.cwdFd,
+      chdir: request.chdir,
       spawner: directSpawner,
     }),
 };
 const registry = new CommandRegistry({ policy, tty: { supported: true, reason: null }, reactor: new Reactor() });
-const cwdFd = openDirectory("/tmp");
 const owner = new Set<string>();
 
 interface Program {
@@ -119,7 +117,7 @@ async function answer(command: Command, from: number, done: RegExp, t0: number):
 
 async function start(program: Program): Promise<Command> {
   const command = await registry.start(
-    { cmd: program.cmd, cwd: "/tmp", cwdFd, env: {}, tty: program.tty, grants: new Set() },
+    { cmd: program.cmd, cwd: "/tmp", chdir: "/tmp", env: {}, tty: program.tty, grants: new Set() },
     owner,
   );
   await answer(command, 0, program.ready, performance.now());
@@ -186,7 +184,10 @@ const ms = (value: number) => `${value.toFixed(1)} ms`;
 async function load(): Promise<() => Promise<void>> {
   const hogs = await Promise.all(
     [1, 2].map(() =>
-      registry.start({ cmd: "while :; do :; done", cwd: "/tmp", cwdFd, env: {}, tty: false, grants: new Set() }, owner)
+      registry.start(
+        { cmd: "while :; do :; done", cwd: "/tmp", chdir: "/tmp", env: {}, tty: false, grants: new Set() },
+        owner,
+      )
     ),
   );
   return async () => {

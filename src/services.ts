@@ -4,7 +4,7 @@
  * on the workspace once it is bound (src/session/binding.ts).
  */
 import type { Config } from "./config.ts";
-import type { Workspace } from "./workspace/confine.ts";
+import type { Workspace } from "./workspace/workspace.ts";
 import { locateRipgrep, type RipgrepBinary } from "./search/ripgrep_binary.ts";
 import { type LandlockProbe, probeLandlock } from "./policy/landlock_probe.ts";
 import { CommandRegistry } from "./exec/registry.ts";
@@ -84,11 +84,11 @@ export async function probeFacts(): Promise<RuntimeFacts> {
  * @example
  * ```ts
  * import { parseArgs } from "./config.ts";
- * import { openWorkspace } from "./workspace/confine.ts";
+ * import { openWorkspace } from "./workspace/workspace.ts";
  *
  * const parsed = parseArgs(["--workspace", "/repo"]);
  * if (parsed.kind === "run") {
- *   const services = createServices(parsed.config, await openWorkspace("/repo"), await probeFacts());
+ *   const services = createServices(parsed.config, openWorkspace("/repo"), await probeFacts());
  * }
  * ```
  */

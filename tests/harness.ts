@@ -11,6 +11,7 @@ import * as path from "node:path";
 import { ElicitRequestSchema, ListRootsRequestSchema } from "../src/sdk/mod.ts";
 import { launchWriteRoot, sourceRunArgs } from "../src/permissions.ts";
 import { launchWorkspace, PROJECT_DIR_ENV } from "../src/workspace/resolve.ts";
+import { FILE_BACKEND_ENV } from "../src/workspace/workspace.ts";
 
 /** A running server with a connected client. */
 export interface TestServer extends AsyncDisposable {
@@ -97,9 +98,14 @@ export function serverCommand(
   };
 }
 
-/** The environment the test servers get: a bare PATH and HOME, no colour. */
-function serverEnv(): Record<string, string> {
-  return { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: Deno.env.get("HOME") ?? "/root", NO_COLOR: "1" };
+/**
+ * The environment the test servers get: a bare PATH and HOME, no colour, and the file backend of this run
+ * (WORKCELL_FILE_BACKEND, set by `deno task test` for its portable run).
+ */
+export function serverEnv(): Record<string, string> {
+  const env = { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: Deno.env.get("HOME") ?? "/root", NO_COLOR: "1" };
+  const backend = Deno.env.get(FILE_BACKEND_ENV);
+  return backend === undefined ? env : { ...env, [FILE_BACKEND_ENV]: backend };
 }
 
 /**

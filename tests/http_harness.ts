@@ -11,7 +11,7 @@
  */
 import { Client, StreamableHTTPClientTransport } from "../src/sdk/client.ts";
 import { ListRootsRequestSchema } from "../src/sdk/mod.ts";
-import { type CallResult, serverCommand, tempWorkspace, toCallResult } from "./harness.ts";
+import { type CallResult, serverCommand, serverEnv, tempWorkspace, toCallResult } from "./harness.ts";
 
 /** A token long enough for the server's minimum. */
 export const TEST_TOKEN = "test-token-0123456789abcdef";
@@ -70,11 +70,7 @@ export async function startHttpServer(options: HttpStartOptions): Promise<HttpTe
     : ["--auth-token-file", options.tokenFile];
   const flags = ["--http", `127.0.0.1:${port}`, ...auth];
   const { command, args } = serverCommand(workspace, http, [...flags, ...(options.args ?? [])]);
-  const env: Record<string, string> = {
-    PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-    HOME: Deno.env.get("HOME") ?? "/root",
-    NO_COLOR: "1",
-  };
+  const env = serverEnv();
   if (options.token !== null && options.tokenFile === undefined) env.WORKCELL_AUTH_TOKEN = options.token;
   const child = new Deno.Command(command, { args, env, clearEnv: true, stdin: "null", stdout: "null", stderr: "piped" })
     .spawn();

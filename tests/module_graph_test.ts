@@ -56,7 +56,11 @@ Deno.test("module graph: main.ts loads no npm package and few modules before it 
     "deno.json",
     "main.ts",
   ]);
-  assert(loaded.length <= 28, `main.ts loads ${loaded.length} modules up front: ${loaded.join(", ")}`);
+  // 31 since the workspace pins its root through a file backend chosen at start-up (workspace.ts, handle.ts and
+  // both backends): measured at +0.3-0.7 ms to the initialize answer, median of 30 interleaved starts. 32 since
+  // libc.ts picks its constants by system while it loads (os/darwin_abi.ts, a table: Linux loads it and uses none
+  // of it): a dynamic import of it alone takes 0.37 ms, median of 30 processes, an upper bound of the static cost.
+  assert(loaded.length <= 32, `main.ts loads ${loaded.length} modules up front: ${loaded.join(", ")}`);
   assert(!loaded.includes("src/serve.ts") && !loaded.includes("src/server.ts"), loaded.join(", "));
 });
 

@@ -24,7 +24,6 @@ import type { LaunchPlan } from "../policy/policy.ts";
 import { ToolError } from "../errors.ts";
 import type { SpawnRequest } from "../os/spawn_request.ts";
 import { POLL, SIGNALS } from "../os/libc.ts";
-import { fdPath } from "../os/fs_at.ts";
 import { closeFd, type ExitStatus, hasExited, killGroup, makePipe, reap, writeSome } from "../os/fd.ts";
 import { launchChild, MAX_READS_PER_WAKE, PipeReader } from "../os/child.ts";
 import { openPty } from "../os/pty.ts";
@@ -113,7 +112,7 @@ export class Command {
   static async launch(reactor: Reactor, plan: LaunchPlan, options: CommandOptions): Promise<Command> {
     const env = childEnvironment(plan.env, options.tty);
     // The child changes into the pinned directory through its fd (still open in the child until exec).
-    const base = { argv: plan.argv, env, cwd: fdPath(plan.cwdFd) };
+    const base = { argv: plan.argv, env, cwd: plan.chdir };
     let request: SpawnRequest;
     let parentFds: number[];
     let childFds: number[];

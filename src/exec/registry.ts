@@ -10,13 +10,14 @@
  * import { Reactor } from "../os/reactor.ts";
  * import { probePty } from "../os/pty.ts";
  * import type { CommandPolicy } from "../policy/policy.ts";
- * import { openWorkspace } from "../workspace/confine.ts";
+ * import { openWorkspace } from "../workspace/workspace.ts";
  *
  * declare const policy: CommandPolicy;
- * const ws = await openWorkspace("/repo");
+ * const ws = openWorkspace("/repo");
  * const registry = new CommandRegistry({ policy, tty: probePty(), reactor: new Reactor() });
  * const owner = new Set<string>(); // the ids of one session's commands
- * const request = { cmd: "ls", cwd: ws.root, cwdFd: ws.fd, env: {}, tty: false, grants: new Set<string>() };
+ * using root = ws.open(".", { expect: "dir" });
+ * const request = { cmd: "ls", cwd: ws.root, chdir: root.childCwd(), env: {}, tty: false, grants: new Set<string>() };
  * const command = await registry.start(request, owner);
  * await registry.wait(command, 10_000);
  * registry.poll(command, 16384).stdout;

@@ -5,7 +5,6 @@ import { CommandRegistry } from "./registry.ts";
 import { directSpawner } from "../os/spawn.ts";
 import type { CommandPolicy } from "../policy/policy.ts";
 import { SIGNALS } from "../os/libc.ts";
-import { openDirectory } from "../os/fs_at.ts";
 
 const BASE_ENV = { PATH: "/usr/local/bin:/usr/bin:/bin", HOME: "/tmp" };
 
@@ -16,7 +15,7 @@ const shellPolicy: CommandPolicy = {
       argv: ["/bin/sh", "-c", request.cmd],
       env: { ...BASE_ENV, ...request.env },
       cwd: request.cwd,
-      cwdFd: request.cwdFd,
+      chdir: request.chdir,
       spawner: directSpawner,
     }),
 };
@@ -30,10 +29,8 @@ function registry(limits?: ConstructorParameters<typeof CommandRegistry>[0]["lim
   });
 }
 
-const TMP_FD = openDirectory("/tmp");
-
 function request(cmd: string, tty = false) {
-  return { cmd, cwd: "/tmp", cwdFd: TMP_FD, env: {}, tty, grants: new Set<string>() };
+  return { cmd, cwd: "/tmp", chdir: "/tmp", env: {}, tty, grants: new Set<string>() };
 }
 
 /** Gone, or dead and reparented to init (which reaps it): never alive, never our zombie. */

@@ -10,10 +10,10 @@
  *
  * @example
  * ```ts
- * import { openWorkspace } from "../workspace/confine.ts";
+ * import { openWorkspace } from "../workspace/workspace.ts";
  *
- * const ws = await openWorkspace(Deno.cwd());
- * const { data } = await listDir(ws, "src", {
+ * using ws = openWorkspace(Deno.cwd());
+ * const { data } = listDir(ws, "src", {
  *   depth: 2,
  *   limit: 200,
  *   includeHidden: false,
@@ -22,14 +22,12 @@
  * ```
  */
 import { z } from "../zod.ts";
-import { confine, openConfined, type Workspace } from "../workspace/confine.ts";
-import { fromOsError, ToolError } from "../errors.ts";
-import { openAt, type RawDirEntry, readDirFd, reopenFd, statAt } from "../os/fs_at.ts";
-import { O } from "../os/libc.ts";
+import type { Workspace } from "../workspace/workspace.ts";
+import type { Handle, RawDirEntry } from "../workspace/handle.ts";
+import { fromOsError } from "../errors.ts";
 import { decodeBytes } from "../text/utf8.ts";
 import { fitPage, type Paged, type PageRequest } from "../paging/cursor.ts";
 import { treeOrder } from "../paging/tree_order.ts";
-import { closeFd } from "../os/fd.ts";
 
 /** Entries counted past a full page before the walk stops counting (those before a cursor are always walked). */
 export const LIST_DIR_WALK_LIMIT = 100_000;
@@ -84,46 +82,31 @@ export interface DirListing {
 }
 
 /**
- * Lists the directory `input` of the workspace. The walk goes by directory fds: the directory is pinned by
- * openConfined, each entry is stat'ed relative to its directory's fd, and each subdirectory is opened from its
- * parent's fd without following a symlink, so a directory swapped for a symlink mid-walk is skipped rather than
- * followed outside. Throws NOT_A_DIRECTORY for anything but a directory.
+ * Lists the directory `input` of the workspace. The walk goes by handles: the directory is opened by
+ * Workspace.open, each entry is stat'ed through its directory's handle, and each subdirectory is opened from its
+ * parent's handle without following a symlink, so a directory swapped for a symlink mid-walk is skipped rather
+ * than followed outside. Throws NOT_A_DIRECTORY for anything but a directory.
  *
  * @example
  * ```ts
- * import { openWorkspace } from "../workspace/confine.ts";
+ * import { openWorkspace } from "../workspace/workspace.ts";
  *
- * const ws = await openWorkspace(Deno.cwd());
+ * using ws = openWorkspace(Deno.cwd());
  * const page = { after: null, encode: (position: DirPosition) => JSON.stringify(position), maxChars: 48_000 };
- * (await listDir(ws, ".", { depth: 1, limit: 10, includeHidden: true, page })).data.entries[0].name;
+ * listDir(ws, ".", { depth: 1, limit: 10, includeHidden: true, page }).data.entries[0].name;
  * ```
  */
-export async function listDir(ws: Workspace, input: string, options: ListDirOptions): Promise<Paged<DirListing>> {
-  const opened = await openConfined(ws, input);
-  const rel = opened.target.rel;
+export function listDir(ws: Workspace, input: string, options: ListDirOptions): Paged<DirListing> {
+  using top = ws.open(input, { expect: "dir" });
   try {
-    if (opened.stat.kind !== "dir") {
-      throw new ToolError("NOT_A_DIRECTORY", `${rel} is not a directory`, { details: { path: rel } });
-    }
-    const top = reopenFd(opened.fd, O.RDONLY | O.DIRECTORY);
-    try {
-      return await walkTree(ws, top, rel, options);
-    } finally {
-      closeFd(top);
-    }
+    return walkTree(ws, top, options);
   } catch (error) {
-    throw fromOsError(error, rel);
-  } finally {
-    closeFd(opened.fd);
+    throw fromOsError(error, top.rel);
   }
 }
 
-async function walkTree(
-  ws: Workspace,
-  top: number,
-  topRel: string,
-  options: ListDirOptions,
-): Promise<Paged<DirListing>> {
+function walkTree(ws: Workspace, top: Handle, options: ListDirOptions): Paged<DirListing> {
+  const topRel = top.rel;
   const entries: DirEntry[] = [];
   const links: DirEntry[] = [];
   const skipped: DirListing["skipped"] = [];
@@ -134,8 +117,8 @@ async function walkTree(
   let before = 0;
   let exact = true;
 
-  const walk = (dirFd: number, rel: string, level: number): void => {
-    const children = readDirFd(dirFd).map((raw) => ({ raw, ...decodeBytes(raw.name) }));
+  const walk = (dir: Handle, rel: string, level: number): void => {
+    const children = dir.entries().map((raw) => ({ raw, ...decodeBytes(raw.name) }));
     children.sort((a, b) => (a.text < b.text ? -1 : a.text > b.text ? 1 : 0));
     for (const child of children) {
       if (!options.includeHidden && child.text.startsWith(".")) continue;
@@ -147,34 +130,26 @@ async function walkTree(
       const childRel = rel === "." ? child.text : `${rel}/${child.text}`;
       if (after !== null && treeOrder(childRel, after) <= 0) before++;
       else if (entries.length < wanted) {
-        const entry = describe(dirFd, child.raw, childRel, child.text, child.lossy);
+        const entry = describe(dir, child.raw, childRel, child.text, child.lossy);
         entries.push(entry);
         if (entry.type === "symlink") links.push(entry);
       }
       if (child.raw.kind !== "dir" || level >= options.depth) continue;
-      let sub: number;
       try {
-        sub = openAt(dirFd, child.raw.name, O.RDONLY | O.DIRECTORY);
+        using sub = dir.openEntry(child.raw.name, "dir");
+        walk(sub, childRel, level + 1);
       } catch (error) {
         // Unreadable, or no longer a directory (swapped for a symlink since it was listed: never followed).
         if (skipped.length < LIST_DIR_MAX_SKIPPED) {
           skipped.push({ path: childRel, reason: error instanceof Error ? error.message : String(error) });
         }
-        continue;
-      }
-      try {
-        walk(sub, childRel, level + 1);
-      } finally {
-        closeFd(sub);
       }
     }
   };
   walk(top, topRel, 1);
 
-  // Where a link leads is only reported, never followed for reading: the gate resolves it.
-  for (const link of links) {
-    link.target = await confine(ws, link.path).then((target) => target.rel, () => null);
-  }
+  // Where a link leads is only reported, never read: Workspace.open resolves and pins it, nothing more.
+  for (const link of links) link.target = linkTarget(ws, link.path);
   const more = entries.length > options.limit;
   return fitPage(entries.slice(0, options.limit), options.page, {
     more,
@@ -192,11 +167,21 @@ async function walkTree(
   });
 }
 
-function describe(dirFd: number, raw: RawDirEntry, rel: string, name: string, lossy: boolean): DirEntry {
+/** The workspace-relative real path a symlink leads to, or null (outside, dangling, a loop). */
+function linkTarget(ws: Workspace, rel: string): string | null {
+  try {
+    using target = ws.open(rel, { expect: "any" });
+    return target.rel;
+  } catch {
+    return null;
+  }
+}
+
+function describe(dir: Handle, raw: RawDirEntry, rel: string, name: string, lossy: boolean): DirEntry {
   const entry: DirEntry = { path: rel, name, type: raw.kind, size: null, mtime: null };
   if (lossy) entry.name_lossy = true;
   try {
-    const info = statAt(dirFd, raw.name);
+    const info = dir.statEntry(raw.name);
     entry.size = info.kind === "file" ? info.size : null;
     entry.mtime = info.mtime.toISOString();
   } catch {

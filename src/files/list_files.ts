@@ -9,7 +9,7 @@
  * repository root), `.ignore`, `.rgignore` and `.git/info/exclude`, applied
  * also outside a git repository; the user's global excludes file is not read.
  *
- * rg starts in the listed directory pinned by an fd, so the listing is a view
+ * rg starts in the listed directory as its handle pins it, so the listing is a view
  * of that very directory; see src/search/ripgrep_runner.ts for how its reads
  * stay in the workspace.
  *
@@ -22,11 +22,11 @@
  *
  * @example
  * ```ts
- * import { openWorkspace } from "../workspace/confine.ts";
+ * import { openWorkspace } from "../workspace/workspace.ts";
  * import type { RipgrepRunner } from "../search/ripgrep_runner.ts";
  *
  * declare const runner: RipgrepRunner; // the server's, from its services
- * const ws = await openWorkspace(Deno.cwd());
+ * const ws = openWorkspace(Deno.cwd());
  * const { data } = await listFiles(ws, ".", runner, {
  *   globs: ["**\/*.ts"],
  *   ignore: [],
@@ -39,19 +39,17 @@
  * ```
  */
 import { z } from "../zod.ts";
-import { assertStillConfined } from "../search/still_confined.ts";
 import { Smallest } from "./smallest.ts";
-import { type ConfinedPath, openConfined, type Workspace } from "../workspace/confine.ts";
+import type { Workspace } from "../workspace/workspace.ts";
+import { isInside } from "../workspace/confine.ts";
+import type { FileStat, Handle } from "../workspace/handle.ts";
 import { fromOsError, ToolError } from "../errors.ts";
 import { compileGlobs, isHiddenPath, prefilterArgs } from "../search/glob.ts";
 import { rgWarnings } from "../search/ripgrep.ts";
 import { decodeBytes } from "../text/utf8.ts";
 import type { RipgrepRunner } from "../search/ripgrep_runner.ts";
-import { type FdStat, openBeneath, statAt } from "../os/fs_at.ts";
-import { O } from "../os/libc.ts";
 import { jsonChars } from "../paging/budget.ts";
 import { fitPage, type Paged, type PageRequest } from "../paging/cursor.ts";
-import { closeFd } from "../os/fd.ts";
 import { joinBytes } from "../text/join_bytes.ts";
 
 /** Files stat'ed between two yields to the event loop. */
@@ -152,33 +150,33 @@ function splitNames(bytes: Uint8Array, lossy: Set<string>): string[] {
 }
 
 /** A file's lstat, or null when it cannot be had (a lossy name, or removed meanwhile). */
-type Info = FdStat | null;
+type Info = FileStat | null;
 
-/** Directory fds {@linkcode statAll} keeps open for the next files of the same directories. */
-const DIR_FDS_KEPT = 64;
+/** Directory handles {@linkcode statAll} keeps open for the next files of the same directories. */
+const DIR_HANDLES_KEPT = 64;
 
 /**
- * Lstats files by their path under the listed directory, from its pinned fd: each file's directory is opened
- * beneath `dirFd` without following a symlink, so a directory swapped for one meanwhile gives null rather than the
+ * Lstats files by their path under the listed directory, through its handle: each file's directory is opened
+ * beneath `dir` without following a symlink, so a directory swapped for one meanwhile gives null rather than the
  * size and mtime of an outside file. Batches between yields keep the event loop responsive for other sessions.
  */
-async function statAll(dirFd: number, rels: readonly string[], lossy: Set<string>): Promise<Info[]> {
-  const dirs = new Map<string, number | null>();
-  const dirOf = (parent: string): number | null => {
-    let fd = dirs.get(parent);
-    if (fd !== undefined) return fd;
+async function statAll(dir: Handle, rels: readonly string[], lossy: Set<string>): Promise<Info[]> {
+  const dirs = new Map<string, Handle | null>();
+  const dirOf = (parent: string): Handle | null => {
+    let handle = dirs.get(parent);
+    if (handle !== undefined) return handle;
     try {
-      fd = openBeneath(dirFd, parent, O.PATH | O.DIRECTORY);
+      handle = dir.openBeneath(parent, "dir");
     } catch {
-      fd = null;
+      handle = null;
     }
-    if (dirs.size >= DIR_FDS_KEPT) {
-      const [oldest, oldFd] = dirs.entries().next().value!;
+    if (dirs.size >= DIR_HANDLES_KEPT) {
+      const [oldest, old] = dirs.entries().next().value!;
       dirs.delete(oldest);
-      if (oldFd !== null) closeFd(oldFd);
+      old?.[Symbol.dispose]();
     }
-    dirs.set(parent, fd);
-    return fd;
+    dirs.set(parent, handle);
+    return handle;
   };
   const infos: Info[] = [];
   try {
@@ -186,22 +184,17 @@ async function statAll(dirFd: number, rels: readonly string[], lossy: Set<string
       if (i > 0 && i % STAT_BATCH === 0) await new Promise((resolve) => setTimeout(resolve, 0));
       const rel = rels[i];
       const slash = rel.lastIndexOf("/");
-      const fd = lossy.has(rel) ? null : dirOf(slash < 0 ? "." : rel.slice(0, slash));
+      const parent = lossy.has(rel) ? null : dirOf(slash < 0 ? "." : rel.slice(0, slash));
       try {
-        infos.push(fd === null ? null : statAt(fd, rel.slice(slash + 1)));
+        infos.push(parent === null ? null : parent.statEntry(rel.slice(slash + 1)));
       } catch {
         infos.push(null);
       }
     }
   } finally {
-    for (const fd of dirs.values()) if (fd !== null) closeFd(fd);
+    for (const handle of dirs.values()) handle?.[Symbol.dispose]();
   }
   return infos;
-}
-
-/** Whether a name rg printed could point outside the listed directory (it never should). */
-function escapes(rel: string): boolean {
-  return rel === "" || rel.startsWith("/") || (rel.includes("..") && /(^|\/)\.\.(\/|$)/.test(rel));
 }
 
 /**
@@ -210,12 +203,12 @@ function escapes(rel: string): boolean {
  *
  * @example
  * ```ts
- * import { openWorkspace } from "../workspace/confine.ts";
+ * import { openWorkspace } from "../workspace/workspace.ts";
  * import type { RipgrepRunner } from "../search/ripgrep_runner.ts";
  *
  * declare const runner: RipgrepRunner;
  * declare const options: ListFilesOptions;
- * const ws = await openWorkspace(Deno.cwd());
+ * const ws = openWorkspace(Deno.cwd());
  * (await listFiles(ws, "src", runner, { ...options, sort: "none", limit: 10 })).data.truncated;
  * ```
  */
@@ -225,29 +218,21 @@ export async function listFiles(
   runner: RipgrepRunner,
   options: ListFilesOptions,
 ): Promise<Paged<FileListing>> {
-  const opened = await openConfined(ws, input);
-  const dir = opened.target;
+  using dir = ws.open(input, { expect: "any" });
   try {
-    if (opened.stat.kind !== "dir") {
+    if (dir.stat.kind !== "dir") {
       throw new ToolError("NOT_A_DIRECTORY", `${dir.rel} is not a directory`, {
         hint: "list_files lists a directory; use read_file for a file.",
         details: { path: dir.rel },
       });
     }
-    return await listOpened(dir, opened.fd, runner, options);
+    return await listOpened(dir, runner, options);
   } catch (error) {
     throw fromOsError(error, dir.rel);
-  } finally {
-    closeFd(opened.fd);
   }
 }
 
-async function listOpened(
-  dir: ConfinedPath,
-  dirFd: number,
-  runner: RipgrepRunner,
-  options: ListFilesOptions,
-): Promise<Paged<FileListing>> {
+async function listOpened(dir: Handle, runner: RipgrepRunner, options: ListFilesOptions): Promise<Paged<FileListing>> {
   const reinclude = options.ignore.find((pattern) => pattern.startsWith("!"));
   if (reinclude !== undefined) {
     throw new ToolError("INVALID_ARGUMENT", `ignore pattern ${JSON.stringify(reinclude)} starts with "!"`, {
@@ -260,9 +245,10 @@ async function listOpened(
   const filter = patterns.length > 0 ? compileGlobs(patterns) : null;
   await using rg = await runner.start({
     args: listFilesArgs(options, filter ? prefilterArgs(filter) : []),
-    dir: dirFd,
+    cwd: dir.childCwd(),
     signal: options.signal,
   });
+  dir.childStarted();
   const after = options.page.after;
   const skip = after !== null && "n" in after ? after.n : 0;
   const afterPath = after !== null && "p" in after && !("k" in after) ? after.p : null;
@@ -278,7 +264,8 @@ async function listOpened(
   const accept = (names: string[]) => {
     for (const name of names) {
       const rel = name.startsWith("./") ? name.slice(2) : name;
-      if (escapes(rel)) continue;
+      // rg names what it found below its start: a name that could lead elsewhere is dropped (it never should be).
+      if (rel === "" || !isInside(dir.abs, rel)) continue;
       if (filter && !filter.matches(rel)) continue;
       if (!options.includeHidden && isHiddenPath(rel)) continue;
       matched++;
@@ -305,7 +292,7 @@ async function listOpened(
   const outcome = await rg.finish();
   // Without the kernel's read confinement, a directory swapped for a symlink during the run could have
   // redirected rg below its pinned start: refuse results whose directory moved (racy, the best there is).
-  if (!rg.confined) await assertStillConfined(dir);
+  if (!rg.confined) dir.revalidate();
   if (!outcome.killed && pending.length > 0) accept(splitNames(pending, lossy));
   // rg failed as a whole only when it says something that is not about one entry below the directory ("rg: ./x:
   // Permission denied", e.g. a subdirectory that cannot be read, or one swapped for a symlink to the outside).
@@ -341,7 +328,7 @@ async function listOpened(
   let infos: Info[];
   let keys: number[] = [];
   if (options.sort === "mtime" || options.sort === "size") {
-    const all = await statAll(dirFd, found, lossy);
+    const all = await statAll(dir, found, lossy);
     const key = (info: Info) => (options.sort === "size" ? info?.size : info?.mtime.getTime()) ?? -1;
     const order = found.map((_, i) => i);
     order.sort((a, b) => key(all[b]) - key(all[a]) || (found[a] < found[b] ? -1 : found[a] > found[b] ? 1 : 0));
@@ -359,7 +346,7 @@ async function listOpened(
     // UTF-16 code-unit order, which is byte order except around astral characters.
     chosen = top ? top.sorted() : found.slice(skip, skip + options.limit + 1);
     if (!top) before = Math.min(skip, found.length);
-    infos = await statAll(dirFd, chosen.slice(0, Math.min(options.limit, fitting(chosen))), lossy);
+    infos = await statAll(dir, chosen.slice(0, Math.min(options.limit, fitting(chosen))), lossy);
   }
   // Anything after the files listed (beyond the limit, or beyond what could fit) is more.
   const listed = Math.min(options.limit, infos.length, chosen.length);

@@ -10,19 +10,18 @@
  *
  * @example
  * ```ts
- * import { openWorkspace } from "../workspace/confine.ts";
+ * import { openWorkspace } from "../workspace/workspace.ts";
  *
- * const ws = await openWorkspace(Deno.cwd());
+ * using ws = openWorkspace(Deno.cwd());
  * const page = await readLines(ws, "big.log", { offset: 1, limit: 2000, maxBytes: 65536 });
  * if (page.has_more) await readLines(ws, "big.log", { offset: page.next_offset!, limit: 2000, maxBytes: 65536 });
  * ```
  */
 import { fromOsError, ToolError } from "../errors.ts";
-import { readAt } from "../os/fs_at.ts";
-import { openReadable, type Workspace } from "../workspace/confine.ts";
+import type { Handle } from "../workspace/handle.ts";
+import type { Workspace } from "../workspace/workspace.ts";
 import { firstInvalidUtf8, utf8CutIndex, utf8SequenceLength } from "../text/utf8.ts";
 import { fitLines, jsonChars, jsonStringChars } from "../paging/budget.ts";
-import { closeFd } from "../os/fd.ts";
 import { joinBytes } from "../text/join_bytes.ts";
 
 /** Largest read from disk (the buffer grows to this size, then is reused). */
@@ -98,34 +97,28 @@ function invalidByteOffset(byteOffset: number, why: string): ToolError {
 }
 
 /**
- * Reads one page of lines from the regular file `input` of the workspace (opened by fd, see openReadable).
+ * Reads one page of lines from the regular file `input` of the workspace (opened by Workspace.open, read through its handle).
  * Throws NOT_A_FILE for directories and special files, NOT_UTF8 with the offending byte offset.
  *
  * @example
  * ```ts
- * import { openWorkspace } from "../workspace/confine.ts";
+ * import { openWorkspace } from "../workspace/workspace.ts";
  *
- * const ws = await openWorkspace(Deno.cwd());
+ * using ws = openWorkspace(Deno.cwd());
  * await readLines(ws, "a.txt", { offset: 10, limit: 5, maxBytes: 65536 }); // lines 10-14
  * ```
  */
 export async function readLines(ws: Workspace, input: string, options: ReadLinesOptions): Promise<ReadLinesResult> {
-  const file = await openReadable(ws, input);
+  using file = ws.open(input, { expect: "file" });
   try {
-    return await readOpenLines(file.fd, file.rel, file.stat.size, options);
+    return await readOpenLines(file, options);
   } catch (error) {
     throw fromOsError(error, file.rel);
-  } finally {
-    closeFd(file.fd);
   }
 }
 
-async function readOpenLines(
-  fd: number,
-  rel: string,
-  size: number,
-  options: ReadLinesOptions,
-): Promise<ReadLinesResult> {
+async function readOpenLines(file: Handle, options: ReadLinesOptions): Promise<ReadLinesResult> {
+  const { rel, stat: { size } } = file;
   const { limit, byteOffset } = options;
   // A UTF-8 byte is at least a third of a JSON character: more bytes than that could never fit the ceiling.
   const maxBytes = options.maxChars === undefined ? options.maxBytes : Math.min(options.maxBytes, 3 * options.maxChars);
@@ -143,7 +136,7 @@ async function readOpenLines(
   const jump = byteOffset !== undefined && options.lineAtByte !== undefined && byteOffset > 0 && byteOffset < size;
   if (jump) {
     const head = buffer.subarray(0, BOM.length);
-    const n = await readAt(fd, head, 0);
+    const n = await file.read(head, 0);
     bytesRead += n;
     bom = n === BOM.length && BOM.every((byte, k) => head[k] === byte);
     base = byteOffset;
@@ -159,7 +152,7 @@ async function readOpenLines(
     if (i >= chunk.length) {
       base += chunk.length;
       if (buffer.length < want) buffer = new Uint8Array(want);
-      const n = await readAt(fd, buffer.subarray(0, want), base);
+      const n = await file.read(buffer.subarray(0, want), base);
       want = Math.min(READ_CHUNK_BYTES, want * 2);
       if (n === 0) break;
       bytesRead += n;
@@ -223,7 +216,7 @@ async function readOpenLines(
       flush();
       base += chunk.length;
       if (buffer.length < want) buffer = new Uint8Array(want);
-      const n = await readAt(fd, buffer.subarray(0, want), base);
+      const n = await file.read(buffer.subarray(0, want), base);
       want = Math.min(READ_CHUNK_BYTES, want * 2);
       if (n === 0) {
         if (kept > committed) lines++; // a last line without a final newline

@@ -1,10 +1,10 @@
 import { assert, assertEquals, assertRejects } from "../testing/assert.ts";
 import { FIRST_READ_BYTES, READ_CHUNK_BYTES, readLines, type ReadLinesOptions } from "./read_file.ts";
 import { ToolError } from "../errors.ts";
-import { openWorkspace } from "../workspace/confine.ts";
+import { openWorkspace } from "../workspace/workspace.ts";
 
 const dir = await Deno.makeTempDir({ prefix: "workcell-read-" });
-const ws = await openWorkspace(dir);
+const ws = openWorkspace(dir);
 const encoder = new TextEncoder();
 
 async function page(content: string | Uint8Array, options: Partial<ReadLinesOptions> = {}) {

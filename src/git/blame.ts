@@ -16,14 +16,12 @@
  */
 import { z } from "../zod.ts";
 import { ToolError } from "../errors.ts";
-import { openReadable, toRelative } from "../workspace/confine.ts";
 import type { GitService } from "./service.ts";
 
 import { gitFailure } from "./runner.ts";
 import { checkRevision, type GitRepo, openRepoAt } from "./repo.ts";
 import { RecordSplitter } from "./records.ts";
 import { fitPage, type Paged, type PageRequest } from "../paging/cursor.ts";
-import { closeFd } from "../os/fd.ts";
 
 /** Most lines a page may ask for. */
 export const MAX_BLAME_LINES = 2000;
@@ -164,18 +162,14 @@ export async function gitBlame(git: GitService, options: BlameOptions): Promise<
   });
   const abs = target!;
   const rel = repo.fromCwd(repo.toGit(abs)) ?? options.path;
-  // The work tree's version is read here, by fd, and handed to git on stdin: git itself would open the path and
-  // follow a directory swapped for a symlink since it was confined.
-  const worktree = options.rev === undefined ? await openReadable(ws, toRelative(ws, abs)) : null;
-  try {
-    if (worktree === null && (await Deno.stat(abs).catch(() => null))?.isDirectory) {
-      throw new ToolError("NOT_A_FILE", `${rel} is a directory`, { details: { path: rel } });
-    }
-    const source = worktree ? { args: ["--contents", "-"], stdinFd: worktree.fd } : { args: rev };
-    return await blameRange(repo, abs, rel, start, options, source);
-  } finally {
-    if (worktree) closeFd(worktree.fd);
+  // The work tree's version is read here, through its handle, and handed to git on stdin: git itself would open
+  // the path and follow a directory swapped for a symlink since it was confined.
+  using worktree = options.rev === undefined ? ws.open(abs, { expect: "file" }) : null;
+  if (worktree === null && (await Deno.stat(abs).catch(() => null))?.isDirectory) {
+    throw new ToolError("NOT_A_FILE", `${rel} is a directory`, { details: { path: rel } });
   }
+  const source = worktree ? { args: ["--contents", "-"], stdin: await worktree.childStdin() } : { args: rev };
+  return await blameRange(repo, abs, rel, start, options, source);
 }
 
 async function blameRange(
@@ -184,7 +178,7 @@ async function blameRange(
   rel: string,
   start: number,
   options: BlameOptions,
-  source: { args: string[]; stdinFd?: number },
+  source: { args: string[]; stdin?: number | Uint8Array<ArrayBuffer> },
 ): Promise<Paged<GitBlame>> {
   const limit = Math.min(options.limit, MAX_BLAME_LINES);
   const rangeLeft = options.endLine === undefined ? Infinity : options.endLine - start + 1;
@@ -204,7 +198,7 @@ async function blameRange(
       "--",
       repo.toGit(abs),
     ],
-    { onStdout: (chunk) => parser.push(chunk), signal: options.signal, stdinFd: source.stdinFd },
+    { onStdout: (chunk) => parser.push(chunk), signal: options.signal, stdin: source.stdin },
   );
   const first = options.startLine ?? 1;
   const empty = (): Paged<GitBlame> => ({

@@ -16,7 +16,7 @@
  * ```
  */
 import { ToolError } from "../errors.ts";
-import { confine } from "../workspace/confine.ts";
+import { isInside } from "../workspace/confine.ts";
 import type { GitService } from "./service.ts";
 import { gitFailure } from "./runner.ts";
 import { checkRevision, type GitRepo, openRepo } from "./repo.ts";
@@ -203,13 +203,14 @@ async function runDiffs(
  * ```
  */
 export async function gitDiff(git: GitService, options: DiffOptions): Promise<PagedDiff> {
-  const targets = await Promise.all(
-    (options.paths ?? []).map((input) => confine(git.ws, input, { allowMissing: true })),
-  );
+  const targets = (options.paths ?? []).map((input) => {
+    using target = git.ws.open(input, { expect: "any", allowMissing: true });
+    return target.abs;
+  });
   // Every form of diff may read the work tree (`rev` ":/.." compares one commit with it): drivers are blanked.
-  const repo = await openRepo(git, targets[0]?.abs ?? null, { readsWorkTree: true, signal: options.signal });
-  const pathspec = targets.map((target) => repo.toGit(target.abs));
-  const outside = pathspec.find((spec) => spec === ".." || spec.startsWith("../"));
+  const repo = await openRepo(git, targets[0] ?? null, { readsWorkTree: true, signal: options.signal });
+  const pathspec = targets.map((target) => repo.toGit(target));
+  const outside = pathspec.find((spec) => !isInside(repo.cwd, spec));
   if (outside !== undefined) {
     throw new ToolError("INVALID_ARGUMENT", `paths: ${outside} is not in the repository at ${repo.fromCwd(".")}`, {
       hint: "Give paths of one repository per call.",

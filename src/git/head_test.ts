@@ -7,7 +7,7 @@ Deno.test("readHead: the branch before its first commit, then its commit, then a
   const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "workcell-head-" }));
   try {
     await initRepo(root);
-    using git = await gitServiceFor(root);
+    using git = gitServiceFor(root);
     assertEquals(await readHead(git), { branch: "main", head: null });
     await writeFiles(root, { "a.txt": "one\n" });
     await commitAll(root, "one");

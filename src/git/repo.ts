@@ -22,7 +22,8 @@
  */
 import * as path from "node:path";
 import { ToolError } from "../errors.ts";
-import { confine, inPinnedDirectory, isInside, toRelative, type Workspace } from "../workspace/confine.ts";
+import type { Workspace } from "../workspace/workspace.ts";
+import { isInside, toRelative } from "../workspace/confine.ts";
 import { gitFailure, type GitRequest, type GitRun } from "./runner.ts";
 import { driverOverrides } from "./safety.ts";
 import type { GitService } from "./service.ts";
@@ -46,7 +47,7 @@ export interface GitRepo {
   /** The default pathspec: `.` limiting output to the workspace in a parent repository, else none. */
   scope(): string[];
   /** Runs git in `cwd` with the driver overrides. */
-  run(args: string[], options?: Pick<GitRequest, "onStdout" | "signal" | "stdinFd">): Promise<GitRun>;
+  run(args: string[], options?: Pick<GitRequest, "onStdout" | "signal" | "stdin">): Promise<GitRun>;
 }
 
 const decoder = new TextDecoder();
@@ -64,6 +65,23 @@ async function nearestDirectory(abs: string): Promise<string> {
       dir = up;
     }
   }
+}
+
+/** The real path `input` names in the workspace (which need not exist with `allowMissing`). */
+function confinedPath(ws: Workspace, input: string, allowMissing: boolean): string {
+  using target = ws.open(input, { expect: "any", allowMissing });
+  return target.abs;
+}
+
+/**
+ * Runs `fn` with a working directory for git that names the directory `abs` (a confined real path) by the
+ * handle's pin: a directory swapped for a symlink meanwhile never moves git outside the workspace.
+ */
+async function inDirectory<T>(ws: Workspace, abs: string, fn: (cwd: string) => Promise<T>): Promise<T> {
+  using dir = ws.open(abs, { expect: "dir" });
+  const result = await fn(dir.childCwd());
+  dir.childStarted();
+  return result;
 }
 
 /** Options of {@linkcode openRepo}. */
@@ -107,7 +125,7 @@ async function confirm(
   signal?: AbortSignal,
 ): Promise<Record<string, string>> {
   const { location, start } = found;
-  const [top, config] = await inPinnedDirectory(git.ws, start, (cwd) =>
+  const [top, config] = await inDirectory(git.ws, start, (cwd) =>
     Promise.all([
       git.run(location, { cwd, args: ["rev-parse", "--show-toplevel"], signal }),
       listConfig ? git.run(location, { cwd, args: ["config", "-z", "--list", "--name-only"], signal }) : null,
@@ -178,7 +196,7 @@ function repoAt(git: GitService, location: RepositoryLocation, parent: boolean, 
     scope: () => parent ? ["."] : [],
     // The top level is pinned for each run: a nested repository swapped for a symlink never moves git outside.
     run: (args, options = {}) =>
-      inPinnedDirectory(ws, cwd, (pinned) => git.run(location, { cwd: pinned, args, env, ...options })),
+      inDirectory(ws, cwd, (pinned) => git.run(location, { cwd: pinned, args, env, ...options })),
   };
 }
 
@@ -199,8 +217,8 @@ export async function openRepoAt(
   options: OpenOptions & { allowMissing: boolean },
 ): Promise<{ repo: GitRepo; target: string | null }> {
   if (input === undefined) return { repo: await openRepo(git, null, options), target: null };
-  const confined = await confine(git.ws, input, { allowMissing: options.allowMissing });
-  return { repo: await openRepo(git, confined.abs, options), target: confined.abs };
+  const abs = confinedPath(git.ws, input, options.allowMissing);
+  return { repo: await openRepo(git, abs, options), target: abs };
 }
 
 /** One read planned for a repository: git's arguments, and a fresh consumer of its stdout. */
@@ -237,7 +255,7 @@ export async function readRepoAt<C>(
   plan: (repo: GitRepo, target: string | null) => PlannedRead<C>,
 ): Promise<{ repo: GitRepo; target: string | null; run: GitRun; consumer: C }> {
   const { signal } = options;
-  const target = input === undefined ? null : (await confine(git.ws, input, options)).abs;
+  const target = input === undefined ? null : confinedPath(git.ws, input, options.allowMissing);
   const found = await locate(git, target);
   const read = plan(found.repo, target);
   const stop = new AbortController();

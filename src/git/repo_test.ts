@@ -10,7 +10,7 @@ Deno.test("openRepo maps paths for a parent repository, a nested one and the wor
   try {
     await initRepo(root);
     await initRepo(path.join(root, "ws/nested"));
-    using git = await gitServiceFor(path.join(root, "ws"));
+    using git = gitServiceFor(path.join(root, "ws"));
     const ws = git.ws;
     const parent = await openRepo(git, null, { readsWorkTree: false });
     assertEquals([parent.parent, parent.cwd, parent.scope()], [true, ws.root, ["."]]);
@@ -20,7 +20,7 @@ Deno.test("openRepo maps paths for a parent repository, a nested one and the wor
     assertEquals([nested.parent, nested.scope(), nested.fromCwd("x.txt")], [false, [], "nested/x.txt"]);
     assertEquals(nested.toGit(path.join(ws.root, "nested/d/x.txt")), "d/x.txt");
     assertEquals(nested.env.GIT_CONFIG_COUNT, "0");
-    using whole = await gitServiceFor(root);
+    using whole = gitServiceFor(root);
     const self = await openRepo(whole, null, { readsWorkTree: false });
     assertEquals([self.parent, self.fromTop("ws/a.txt")], [false, "ws/a.txt"]);
   } finally {
@@ -56,8 +56,8 @@ Deno.test("readRepoAt plans one read, in the repository found on disk, and keeps
     await initRepo(path.join(root, "ws/nested"));
     await writeFiles(path.join(root, "ws/nested"), { "n.txt": "1\n" });
     await commitAll(path.join(root, "ws/nested"), "nested");
-    using git = await gitServiceFor(path.join(root, "ws"));
-    using whole = await gitServiceFor(root);
+    using git = gitServiceFor(path.join(root, "ws"));
+    using whole = gitServiceFor(root);
     // The workspace is the repository.
     let attempts: { cwd: string; consumer: { text: string } }[] = [];
     const self = await readRepoAt(whole, undefined, { allowMissing: false }, subjects(attempts));
@@ -80,7 +80,7 @@ Deno.test("readRepoAt plans one read, in the repository found on disk, and keeps
 Deno.test("readRepoAt reports a missing repository before the plan's own refusal", async () => {
   const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "workcell-repo-" }));
   try {
-    using git = await gitServiceFor(dir);
+    using git = gitServiceFor(dir);
     const refuse = () => {
       throw new ToolError("INVALID_ARGUMENT", "rev: refused");
     };

@@ -55,8 +55,8 @@ export interface GitRequest {
   collectBytes?: number;
   /** Kills git when aborted. */
   signal?: AbortSignal;
-  /** An fd (a file opened for reading) given to git as stdin; /dev/null without it. */
-  stdinFd?: number;
+  /** git's stdin: an fd (a file opened for reading) or the bytes themselves; /dev/null without it. */
+  stdin?: number | Uint8Array<ArrayBuffer>;
 }
 
 /** What a run produced. */
@@ -118,7 +118,7 @@ export async function runGit(launch: GitLaunch, request: GitRequest): Promise<Gi
         argv: [launch.binary, ...gitArgs(request.args)],
         env: gitEnv(request.env),
         cwd: request.cwd,
-        stdinFd: request.stdinFd,
+        stdin: request.stdin,
         signal,
       }, { bufferedBytes: BUFFERED_BYTES, stderrKeepBytes: STDERR_EXCERPT_BYTES });
     } catch (error) {

@@ -18,7 +18,7 @@ Deno.test("runGit stops and kills git when the consumer says so, and maps failur
   const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "workcell-runner-" }));
   try {
     await initRepo(dir);
-    using git = await gitServiceFor(dir);
+    using git = gitServiceFor(dir);
     const location = git.locate(dir);
     const runGit = (request: GitRequest) => git.run(location, request);
     await writeFiles(dir, { "big.txt": "x".repeat(200_000) + "\n" });

@@ -5,19 +5,19 @@
  *
  * @example
  * ```ts
- * import { openWorkspace } from "../workspace/confine.ts";
+ * import { openWorkspace } from "../workspace/workspace.ts";
  * import type { ChildSpawners } from "../policy/child_spawners.ts";
  * import { Reactor } from "../os/reactor.ts";
  *
  * declare const children: ChildSpawners; // the sandboxes of the workspace's children
- * const workspace = await openWorkspace(Deno.cwd());
+ * const workspace = openWorkspace(Deno.cwd());
  * const git = new GitService(workspace, children, new Reactor());
  * const location = git.locate(workspace.root);
  * const run = await git.run(location, { cwd: workspace.root, args: ["rev-parse", "HEAD"] });
  * ```
  */
 import { ToolError } from "../errors.ts";
-import type { Workspace } from "../workspace/confine.ts";
+import type { Workspace } from "../workspace/workspace.ts";
 import { isInside } from "../workspace/confine.ts";
 import type { ChildSpawners } from "../policy/child_spawners.ts";
 import type { Reactor } from "../os/reactor.ts";

@@ -6,23 +6,21 @@
  *
  * @example
  * ```ts
- * import { openWorkspace } from "../workspace/confine.ts";
+ * import { openWorkspace } from "../workspace/workspace.ts";
  * import type { ImageRenderer } from "./renderer.ts";
  *
  * declare const renderer: ImageRenderer;
- * const ws = await openWorkspace(Deno.cwd());
+ * using ws = openWorkspace(Deno.cwd());
  * const view = await viewImage(ws, "shot.png", { width: 2048, height: 2048 }, renderer);
  * view.output; // { width: 2048, height: 1152 }
  * ```
  */
 import { fromOsError, ToolError } from "../errors.ts";
-import { readAt, statFd } from "../os/fs_at.ts";
-import { openReadable, type Workspace } from "../workspace/confine.ts";
+import type { Workspace } from "../workspace/workspace.ts";
 import type { Size } from "./decode.ts";
 import { formatBytes } from "../text/format_bytes.ts";
 import type { ImageRenderer } from "./renderer.ts";
 import { formatFromName, type ImageHeader, sniffImage } from "./sniff.ts";
-import { closeFd } from "../os/fd.ts";
 
 /** Largest image file accepted, in bytes (checked before reading). */
 export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
@@ -85,23 +83,21 @@ function tooLarge(rel: string, size: number): ToolError {
 
 /** Reads the confined regular file `input` if it holds at most MAX_IMAGE_BYTES, refusing anything else before reading it. */
 async function readImageFile(ws: Workspace, input: string): Promise<{ rel: string; bytes: Uint8Array }> {
-  const file = await openReadable(ws, input);
+  using file = ws.open(input, { expect: "file" });
   try {
     if (file.stat.size > MAX_IMAGE_BYTES) throw tooLarge(file.rel, file.stat.size);
     // The file may grow between stat and read: read at most one byte past the cap.
     const buffer = new Uint8Array(file.stat.size + 1);
     let length = 0;
     while (length < buffer.length) {
-      const read = await readAt(file.fd, buffer.subarray(length), length);
+      const read = await file.read(buffer.subarray(length), length);
       if (read === 0) break;
       length += read;
     }
-    if (length > MAX_IMAGE_BYTES) throw tooLarge(file.rel, statFd(file.fd).size);
+    if (length > MAX_IMAGE_BYTES) throw tooLarge(file.rel, file.restat().size);
     return { rel: file.rel, bytes: buffer.subarray(0, length) };
   } catch (error) {
     throw fromOsError(error, file.rel);
-  } finally {
-    closeFd(file.fd);
   }
 }
 
@@ -130,11 +126,11 @@ function checkPixels(rel: string, header: ImageHeader): void {
  *
  * @example
  * ```ts
- * import { openWorkspace } from "../workspace/confine.ts";
+ * import { openWorkspace } from "../workspace/workspace.ts";
  * import type { ImageRenderer } from "./renderer.ts";
  *
  * declare const renderer: ImageRenderer;
- * const ws = await openWorkspace(Deno.cwd());
+ * using ws = openWorkspace(Deno.cwd());
  * await viewImage(ws, "a.gif", { width: 256, height: 256 }, renderer); // mediaType "image/png" if reduced
  * ```
  */
@@ -189,11 +185,11 @@ export async function viewImage(
  *
  * @example
  * ```ts
- * import { openWorkspace } from "../workspace/confine.ts";
+ * import { openWorkspace } from "../workspace/workspace.ts";
  * import type { ImageRenderer } from "./renderer.ts";
  *
  * declare const renderer: ImageRenderer;
- * const view = await viewImage(await openWorkspace(Deno.cwd()), "a.png", { width: 2048, height: 2048 }, renderer);
+ * const view = await viewImage(openWorkspace(Deno.cwd()), "a.png", { width: 2048, height: 2048 }, renderer);
  * describeView(view); // "a.png: PNG 6000x4000, 2.1 MiB, resized to 2048x1365 and sent as PNG (412.0 KiB)."
  * ```
  */

@@ -9,7 +9,7 @@ import { encodeFixture, makeBitmap } from "../testing/image_fixtures.ts";
 import { ToolError } from "../errors.ts";
 import { viewImage } from "./view.ts";
 import { ImageRenderer } from "./renderer.ts";
-import { openWorkspace } from "../workspace/confine.ts";
+import { openWorkspace } from "../workspace/workspace.ts";
 
 const SEED = Number(Deno.env.get("FUZZ_SEED") ?? 8);
 const MUTANTS_PER_FORMAT = 150;
@@ -55,7 +55,7 @@ function mutate(source: Uint8Array, random: () => number): Uint8Array {
 
 Deno.test("view_image pipeline: mutated PNG, JPEG and GIF files end as a view or UNSUPPORTED_IMAGE/FILE_TOO_LARGE", async () => {
   const dir = await Deno.makeTempDir({ prefix: "workcell-image-fuzz-" });
-  const ws = await openWorkspace(dir);
+  const ws = openWorkspace(dir);
   const renderer = new ImageRenderer();
   try {
     const random = prng(SEED);

@@ -2,7 +2,7 @@ import { assert, assertEquals, assertRejects } from "../testing/assert.ts";
 import { encodeFixture, makeBitmap } from "../testing/image_fixtures.ts";
 import { viewImage } from "./view.ts";
 import { ImageRenderer } from "./renderer.ts";
-import { openWorkspace } from "../workspace/confine.ts";
+import { openWorkspace } from "../workspace/workspace.ts";
 
 Deno.test("viewImage: aborting stops a large image rendering in its worker", async () => {
   const dir = await Deno.makeTempDir({ prefix: "workcell-view-" });
@@ -12,7 +12,7 @@ Deno.test("viewImage: aborting stops a large image rendering in its worker", asy
       abs,
       await encodeFixture("jpeg", makeBitmap(3000, 2000, (x, y) => [x % 256, y % 256, 0, 255])),
     );
-    const ws = await openWorkspace(dir);
+    const ws = openWorkspace(dir);
     const box = { width: 512, height: 512 };
     const renderer = new ImageRenderer();
     const done = await viewImage(ws, "photo.jpg", box, renderer);

@@ -35,7 +35,11 @@ import type { Reactor } from "./reactor.ts";
 import { osError } from "./os_error.ts";
 import { closeFd, type ExitStatus, killGroup, makePipe, reap } from "./fd.ts";
 import { launchChild, PipeReader } from "./child.ts";
+import { memfdWith } from "./executable.ts";
 import { joinBytes } from "../text/join_bytes.ts";
+
+/** lseek(2) whence: from the start. */
+const SEEK_SET = 0;
 
 /** Bounds of one child's buffering. */
 export interface PipedLimits {
@@ -47,8 +51,11 @@ export interface PipedLimits {
 
 /** What to start: a spawn request without stdio (the runtime makes the pipes). */
 export type PipedRequest = Omit<SpawnRequest, "stdio" | "ttySlave"> & {
-  /** An fd of this process to give the child as stdin (a file to read); /dev/null without it. */
-  stdinFd?: number;
+  /**
+   * The child's stdin: an fd of this process (a file to read), or bytes (put in a memfd the child reads from
+   * the start); /dev/null without it.
+   */
+  stdin?: number | Uint8Array<ArrayBuffer>;
   /** Ends the child when aborted. */
   signal?: AbortSignal;
 };
@@ -81,6 +88,17 @@ function openDevNull(): number {
   return fd;
 }
 
+/** A close-on-exec memfd holding `bytes`, positioned at its start. */
+function memfdReading(bytes: Uint8Array<ArrayBuffer>): number {
+  const fd = memfdWith("stdin", bytes);
+  if (libc().lseek(fd, 0n, SEEK_SET) < 0n) {
+    const code = errno();
+    closeFd(fd);
+    throw osError("lseek", code);
+  }
+  return fd;
+}
+
 /**
  * Starts `request` through `spawner` with stdout and stderr piped to this
  * process. Disposing the child (`await using`) kills it if needed and waits
@@ -96,8 +114,9 @@ export async function startPipedChild(
   const opened: number[] = [];
   let stdin: number, stdout: [number, number], stderr: [number, number];
   try {
-    stdin = request.stdinFd ?? openDevNull();
-    if (request.stdinFd === undefined) opened.push(stdin);
+    const given = request.stdin;
+    stdin = typeof given === "number" ? given : given === undefined ? openDevNull() : memfdReading(given);
+    if (typeof given !== "number") opened.push(stdin);
     stdout = makePipe();
     opened.push(...stdout);
     stderr = makePipe();
@@ -106,8 +125,8 @@ export async function startPipedChild(
     for (const fd of opened) closeFd(fd);
     throw error;
   }
-  const { stdinFd: _stdin, signal, ...spawn } = request;
-  const childEnds = [stdout[1], stderr[1], ...(request.stdinFd === undefined ? [stdin] : [])];
+  const { stdin: _stdin, signal, ...spawn } = request;
+  const childEnds = [stdout[1], stderr[1], ...(typeof request.stdin === "number" ? [] : [stdin])];
   const { pid, pidfd } = await launchChild(
     spawner,
     { ...spawn, stdio: { stdin, stdout: stdout[1], stderr: stderr[1] } },

@@ -4,17 +4,17 @@
  *
  * @example
  * ```ts
- * import { openWorkspace } from "../workspace/confine.ts";
+ * import { openWorkspace } from "../workspace/workspace.ts";
  *
- * const ws = await openWorkspace(await Deno.makeTempDir());
+ * const ws = openWorkspace(await Deno.makeTempDir());
  * await Deno.writeTextFile(`${ws.root}/old.txt`, "a\nb\nc\n");
  * const result = await applyPatch(ws, "*** Begin Patch\n*** Delete File: old.txt\n*** End Patch");
  * result.files; // [{ op: "delete", path: "old.txt", moved_to: null, added: 0, removed: 3 }]
  * ```
  */
-import type { Workspace } from "../workspace/confine.ts";
+import type { Workspace } from "../workspace/workspace.ts";
 import { commitChanges } from "./commit.ts";
-import { FS_AT, type FsOps } from "./fs_ops.ts";
+import { type FsOps, HANDLE_OPS } from "./fs_ops.ts";
 import { type FileResult, planPatch } from "./plan.ts";
 import { parsePatch } from "./parse.ts";
 import { renderPreview } from "./preview.ts";
@@ -35,13 +35,13 @@ export interface PatchResult {
  *
  * @example
  * ```ts
- * import { openWorkspace } from "../workspace/confine.ts";
+ * import { openWorkspace } from "../workspace/workspace.ts";
  *
- * const ws = await openWorkspace(await Deno.makeTempDir());
+ * const ws = openWorkspace(await Deno.makeTempDir());
  * await applyPatch(ws, "*** Begin Patch\n*** Add File: hello.txt\n+hello\n*** End Patch");
  * ```
  */
-export async function applyPatch(ws: Workspace, text: string, fs: FsOps = FS_AT): Promise<PatchResult> {
+export async function applyPatch(ws: Workspace, text: string, fs: FsOps = HANDLE_OPS): Promise<PatchResult> {
   const plan = await planPatch(ws, parsePatch(text));
   await commitChanges(ws, plan.changes, fs);
   const { diff, truncated } = renderPreview(plan.previews);

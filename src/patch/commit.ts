@@ -1,13 +1,16 @@
 /**
  * Installs a set of planned file changes all or nothing, acting only through
- * directory fds, as a transaction of named phases:
+ * pinned directory handles, as a transaction of named phases:
  *
  * 1. **pin**: each change's parent directory is opened once beneath the
- *    workspace root fd, one component at a time, following no symlink (a
- *    missing one is created with mkdirat in its pinned parent: pinned_dirs.ts).
- *    Every later step is an *at call on a pinned fd, so a directory swapped
- *    for a symlink after planning can make the commit fail but never redirect
- *    it: nothing is read, written or left outside the workspace.
+ *    workspace root, one component at a time, following no symlink (a missing
+ *    one is created in its pinned parent: pinned_dirs.ts). Every later step is
+ *    an act of a pinned handle on one name. With the fd backend that is an
+ *    *at call on the pinned fd, so a directory swapped for a symlink after
+ *    planning can make the commit fail but never redirect it: nothing is
+ *    read, written or left outside the workspace. With the portable backend
+ *    each act checks the directory's path before and after, so such a swap is
+ *    detected and rolled back, not prevented (docs/confinement.md).
  * 2. **stage**: each new content goes to an exclusive temp file in its pinned
  *    directory, given its mode and fsynced.
  * 3. **lock**: every existing file the patch replaces or deletes is opened
@@ -32,23 +35,22 @@
  *
  * @example
  * ```ts
- * import { openWorkspace } from "../workspace/confine.ts";
+ * import { openWorkspace } from "../workspace/workspace.ts";
  *
- * const ws = await openWorkspace(await Deno.makeTempDir());
+ * using ws = openWorkspace(await Deno.makeTempDir());
  * const bytes = new TextEncoder().encode("hello\n");
  * await commitChanges(ws, [{ rel: "a.txt", before: null, after: { bytes, mode: null } }]);
  * ```
  */
 import * as path from "node:path";
 import { eachLimited } from "../async/each_limited.ts";
-import type { FdStat } from "../os/fs_at.ts";
-import { closeFd } from "../os/fd.ts";
-import { O } from "../os/libc.ts";
-import type { Workspace } from "../workspace/confine.ts";
+import { PathChanged } from "../workspace/confine.ts";
+import { type FileStat, type Handle, sameObject } from "../workspace/handle.ts";
+import type { Workspace } from "../workspace/workspace.ts";
 import { type Change, sameBytes } from "./change.ts";
 import { commitFailure, conflictError, directoryError, labelled } from "./commit_errors.ts";
-import { FS_AT, type FsOps } from "./fs_ops.ts";
-import { type PinnedDir, UndoJournal } from "./journal.ts";
+import { type FsOps, HANDLE_OPS } from "./fs_ops.ts";
+import { UndoJournal } from "./journal.ts";
 import { PinnedDirs } from "./pinned_dirs.ts";
 
 /** File operations in flight at once (fsyncs overlap; one file's steps stay in order). */
@@ -84,9 +86,9 @@ function scratchName(suffix: string): string {
  *
  * @example
  * ```ts
- * import { openWorkspace } from "../workspace/confine.ts";
+ * import { openWorkspace } from "../workspace/workspace.ts";
  *
- * const ws = await openWorkspace(await Deno.makeTempDir());
+ * using ws = openWorkspace(await Deno.makeTempDir());
  * const bytes = new TextEncoder().encode("hello\n");
  * using tx = new CommitTransaction(ws, [{ rel: "new/a.txt", before: null, after: { bytes, mode: null } }]);
  * await tx.pin();
@@ -100,10 +102,11 @@ export class CommitTransaction implements Disposable {
   readonly #active: readonly Change[];
   readonly #journal = new UndoJournal();
   readonly #dirs: PinnedDirs;
-  readonly #locks = new Map<Change, { fd: number; stat: FdStat }>();
+  /** The locked file of each change that replaces or deletes one (its handle holds the lock). */
+  readonly #locks = new Map<Change, Handle>();
   #status: Status = "new";
 
-  constructor(ws: Workspace, changes: readonly Change[], fs: FsOps = FS_AT) {
+  constructor(ws: Workspace, changes: readonly Change[], fs: FsOps = HANDLE_OPS) {
     this.#fs = fs;
     this.#active = changes.filter((change) => change.before !== null || change.after !== null);
     this.#dirs = new PinnedDirs(ws, fs, this.#journal);
@@ -159,7 +162,7 @@ export class CommitTransaction implements Disposable {
       eachLimited(
         [...this.#dirs.touched],
         COMMIT_CONCURRENCY,
-        (dir) => labelled(`syncing ${dir.rel}`, () => this.#fs.syncFd(dir.fd)),
+        (dir) => labelled(`syncing ${dir.rel}`, () => this.#fs.sync(dir)),
       ));
   }
 
@@ -172,7 +175,7 @@ export class CommitTransaction implements Disposable {
     const unrestored = this.#journal.rollback(this.#fs);
     for (const dir of this.#dirs.touched) {
       try {
-        await this.#fs.syncFd(dir.fd);
+        await this.#fs.sync(dir);
       } catch {
         // Best effort: the rollback itself already succeeded or is reported.
       }
@@ -187,7 +190,7 @@ export class CommitTransaction implements Disposable {
     this.#releaseLocks();
     for (const { dir, name } of this.#journal.backups()) {
       try {
-        this.#fs.unlinkAt(dir.fd, name);
+        this.#fs.remove(dir, name);
       } catch {
         // Past the point of no return: a stray backup is left, the patch stands.
       }
@@ -210,7 +213,7 @@ export class CommitTransaction implements Disposable {
   }
 
   #releaseLocks(): void {
-    for (const held of this.#locks.values()) closeFd(held.fd);
+    for (const held of this.#locks.values()) held[Symbol.dispose]();
     this.#locks.clear();
   }
 
@@ -218,50 +221,42 @@ export class CommitTransaction implements Disposable {
     const { bytes, mode } = change.after!;
     const dir = this.#dirs.parentOf(change.rel);
     const temp = scratchName("tmp");
-    const fd = this.#fs.openAt(dir.fd, temp, O.WRONLY | O.CREAT | O.EXCL, mode ?? NEW_FILE_MODE);
+    using file = this.#fs.create(dir, temp, mode ?? NEW_FILE_MODE);
     this.#journal.staged(change, dir, temp);
-    try {
-      this.#fs.writeAllFd(fd, bytes);
-      if (mode !== null) this.#fs.chmodFd(fd, mode); // the creation mode went through the umask
-      await this.#fs.syncFd(fd);
-    } finally {
-      closeFd(fd);
-    }
+    this.#fs.writeAll(file, bytes);
+    if (mode !== null) this.#fs.chmod(file, mode); // the creation mode went through the umask
+    await this.#fs.sync(file);
   }
 
   /** Locks the regular file named by `change` (never following a symlink there: #checkBaseline refuses it then). */
   async #lock(change: Change): Promise<void> {
-    let pathFd: number;
+    let file: Handle;
     try {
-      pathFd = this.#fs.openAt(this.#dirs.parentOf(change.rel).fd, path.posix.basename(change.rel), O.PATH);
+      file = this.#fs.openEntry(this.#dirs.parentOf(change.rel), path.posix.basename(change.rel), "any");
     } catch (error) {
       if (error instanceof Deno.errors.NotFound) return;
       throw error;
     }
-    let fd: number;
-    let stat: FdStat;
-    try {
-      stat = this.#fs.statFd(pathFd);
-      if (stat.kind !== "file") return;
-      // Reopened from the O_PATH fd, so what is locked is the inode just stat'ed (flock needs a real open).
-      fd = this.#fs.reopenFd(pathFd, O.RDONLY | O.NONBLOCK);
-    } finally {
-      closeFd(pathFd);
+    if (file.stat.kind !== "file") {
+      file[Symbol.dispose]();
+      return;
     }
     try {
-      await this.#fs.lockFd(fd);
+      // Through the handle, so what is locked is the inode it holds (opened for reading only as a regular file).
+      await this.#fs.lock(file);
     } catch (error) {
-      closeFd(fd);
-      throw error;
+      file[Symbol.dispose]();
+      // A backend that opens by path found another file there than the one it had checked: replaced meanwhile.
+      throw error instanceof PathChanged ? conflictError(change.rel, "was replaced") : error;
     }
-    this.#locks.set(change, { fd, stat });
+    this.#locks.set(change, file);
   }
 
   /** The target must still be what was planned: absent, or the locked inode holding the planned bytes and mode. */
-  async #checkBaseline(change: Change, dir: PinnedDir): Promise<void> {
-    let info: FdStat | null = null;
+  async #checkBaseline(change: Change, dir: Handle): Promise<void> {
+    let info: FileStat | null = null;
     try {
-      info = this.#fs.statAt(dir.fd, path.posix.basename(change.rel));
+      info = this.#fs.statEntry(dir, path.posix.basename(change.rel));
     } catch (error) {
       if (!(error instanceof Deno.errors.NotFound)) throw error;
     }
@@ -275,11 +270,11 @@ export class CommitTransaction implements Disposable {
       throw conflict(info.kind === "symlink" ? "was replaced by a symlink" : "is no longer a regular file");
     }
     const held = this.#locks.get(change);
-    if (held === undefined || held.stat.ino !== info.ino || held.stat.dev !== info.dev) throw conflict("was replaced");
-    // Read through the locked fd, not by name: what is compared is what the lock holds.
-    const now = this.#fs.statFd(held.fd);
+    if (held === undefined || !sameObject(held.stat, info)) throw conflict("was replaced");
+    // Read through the locked handle, not by name: what is compared is what the lock holds.
+    const now = this.#fs.restat(held);
     if (change.before.mode !== null && now.mode !== change.before.mode) throw conflict("changed mode");
-    if (now.size !== change.before.bytes.length || !sameBytes(await this.#fs.readAllFd(held.fd), change.before.bytes)) {
+    if (now.size !== change.before.bytes.length || !sameBytes(await this.#fs.readAll(held), change.before.bytes)) {
       throw conflict("changed");
     }
   }
@@ -292,26 +287,26 @@ export class CommitTransaction implements Disposable {
     await this.#checkBaseline(change, dir);
     if (change.before !== null) {
       const backup = scratchName("bak");
-      fs.linkAt(dir.fd, name, dir.fd, backup);
+      fs.link(dir, name, backup);
       this.#journal.record({ kind: "backup", dir, name, backup, rel: change.rel });
     }
     const temp = this.#journal.tempOf(change);
     if (temp === undefined) {
-      fs.unlinkAt(dir.fd, name);
+      fs.remove(dir, name);
     } else if (change.before !== null) {
-      fs.renameAt(dir.fd, temp, dir.fd, name);
+      fs.rename(dir, temp, name);
       this.#journal.installed(change);
     } else {
       // A new file is linked into place: link() never replaces, so a file (or symlink) that appeared
       // since the baseline check is a conflict instead of being overwritten.
       try {
-        fs.linkAt(dir.fd, temp, dir.fd, name);
+        fs.link(dir, temp, name);
       } catch (error) {
         if (error instanceof Deno.errors.AlreadyExists) throw conflictError(change.rel, "was created");
         throw error;
       }
       this.#journal.record({ kind: "create", dir, name, rel: change.rel });
-      fs.unlinkAt(dir.fd, temp);
+      fs.remove(dir, temp);
       this.#journal.installed(change);
     }
   }
@@ -324,17 +319,17 @@ export class CommitTransaction implements Disposable {
  *
  * @example
  * ```ts
- * import { openWorkspace } from "../workspace/confine.ts";
- * import { FS_AT, type FsOps } from "./fs_ops.ts";
+ * import { openWorkspace } from "../workspace/workspace.ts";
+ * import { type FsOps, HANDLE_OPS } from "./fs_ops.ts";
  *
- * const ws = await openWorkspace(await Deno.makeTempDir());
- * const failingSync: FsOps = { ...FS_AT, syncFd: () => Promise.reject(new Error("EIO")) };
+ * using ws = openWorkspace(await Deno.makeTempDir());
+ * const failingSync: FsOps = { ...HANDLE_OPS, sync: () => Promise.reject(new Error("EIO")) };
  * const bytes = new TextEncoder().encode("hello\n");
  * await commitChanges(ws, [{ rel: "a.txt", before: null, after: { bytes, mode: null } }], failingSync)
  *   .catch((error) => error.code); // "PATCH_WRITE_FAILED", and no a.txt
  * ```
  */
-export async function commitChanges(ws: Workspace, changes: readonly Change[], fs: FsOps = FS_AT): Promise<void> {
+export async function commitChanges(ws: Workspace, changes: readonly Change[], fs: FsOps = HANDLE_OPS): Promise<void> {
   using tx = new CommitTransaction(ws, changes, fs);
   try {
     for (const phase of PHASES) await tx[phase]();

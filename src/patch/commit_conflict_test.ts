@@ -8,15 +8,20 @@ import { assert, assertEquals, assertRejects } from "../testing/assert.ts";
 import { interrupted, openFds } from "../testing/patch_faults.ts";
 import { snapshot, treeDifferences } from "../testing/tree_snapshot.ts";
 import { ToolError } from "../errors.ts";
-import { O } from "../os/libc.ts";
-import { openWorkspace, type Workspace } from "../workspace/confine.ts";
+import { openWorkspace, type Workspace } from "../workspace/workspace.ts";
+import { FD_BACKEND } from "../workspace/fd_backend.ts";
+import type { FileBackend } from "../workspace/handle.ts";
+import { PORTABLE_BACKEND } from "../workspace/portable_backend.ts";
 import { commitChanges } from "./commit.ts";
-import { FS_AT, type FsOps } from "./fs_ops.ts";
+import { type FsOps, HANDLE_OPS } from "./fs_ops.ts";
 import { planPatch } from "./plan.ts";
 import { parsePatch } from "./parse.ts";
 
-async function workspace(): Promise<Workspace> {
-  return await openWorkspace(await Deno.makeTempDir({ prefix: "workcell-commit-" }));
+/** Both backends: a swap mid-commit is prevented by the fd backend and detected by the portable one. */
+const BACKENDS: FileBackend[] = [FD_BACKEND, PORTABLE_BACKEND];
+
+async function workspace(backend?: FileBackend): Promise<Workspace> {
+  return openWorkspace(await Deno.makeTempDir({ prefix: "workcell-commit-" }), backend);
 }
 
 Deno.test("a target swapped for a symlink to outside after matching is never written through", async () => {
@@ -41,91 +46,112 @@ Deno.test("a target swapped for a symlink to outside after matching is never wri
   }
 });
 
-/** Whether an openBeneath call is the check, right before install, that a parent still is the pinned directory. */
-const isRecheck = (_dirFd: unknown, _relative: unknown, flags: unknown) => ((flags as number) & O.PATH) !== 0;
+/**
+ * A predicate for openBeneath calls that accepts the check, right before install, that the parent `dir` still is
+ * the pinned directory: the second open of `dir` (the first pinned it).
+ */
+function recheckOf(dir: string): (...args: unknown[]) => boolean {
+  let opens = 0;
+  return (_from, rel) => rel === dir && ++opens === 2;
+}
+
+/** What a temp file left in a directory is called (the portable backend's rollback cannot reach a moved one). */
+const TEMP = /^\.workcell-[0-9a-f-]+\.tmp$/;
 
 Deno.test("a parent directory swapped for a symlink to outside at any point of the commit is never acted through", async (t) => {
-  // Where the swap happens, and what the commit then does. Every act goes through the directory fd pinned
-  // at the start, so it lands in the directory that was moved away (inside the workspace), never outside.
-  const cases: { name: string; op: keyof FsOps; when: (...args: unknown[]) => boolean; installed: boolean }[] = [
-    {
-      name: "before the temp file is created",
-      op: "openAt",
-      when: (_dir, _name, flags) => ((flags as number) & O.CREAT) !== 0,
-      installed: false,
-    },
+  // Where the swap happens, and what the commit then does. With the fd backend every act goes through the
+  // directory fd pinned at the start, so it lands in the directory that was moved away (inside the workspace),
+  // never outside. The portable backend checks the directory's path around every act, so the commit stops at the
+  // first act after the swap; its rollback cannot reach the moved-away directory by path either, so a temp file
+  // written there stays (reported as not undone) — still nothing outside.
+  const cases: { name: string; op: keyof FsOps; when: () => (...args: unknown[]) => boolean; installed: boolean }[] = [
+    { name: "before the temp file is created", op: "create", when: () => () => true, installed: false },
     {
       name: "before the directory is checked again at install",
       op: "openBeneath",
-      when: isRecheck,
+      when: () => recheckOf("dir"),
       installed: false,
     },
-    { name: "after that check, before the backup link", op: "linkAt", when: () => true, installed: true },
+    { name: "after that check, before the backup link", op: "link", when: () => () => true, installed: true },
   ];
-  for (const c of cases) {
-    await t.step(c.name, async () => {
-      const ws = await workspace();
-      const outside = await Deno.makeTempDir({ prefix: "workcell-outside-" });
-      try {
-        await Deno.mkdir(path.join(ws.root, "dir"));
-        await Deno.writeTextFile(path.join(ws.root, "dir", "a.txt"), "a\n");
-        await Deno.writeTextFile(path.join(outside, "a.txt"), "a\n");
-        const outsideBefore = await snapshot(outside);
-        const plan = await planPatch(
-          ws,
-          parsePatch("*** Begin Patch\n*** Update File: dir/a.txt\n@@\n-a\n+pwned\n*** End Patch"),
-        );
-        const dir = path.join(ws.root, "dir");
-        const fs = interrupted(c.op, c.when, () => {
-          Deno.renameSync(dir, `${dir}-moved-away`);
-          Deno.symlinkSync(outside, dir);
-        });
-        const fds = openFds(ws.root);
-        const outcome = await commitChanges(ws, plan.changes, fs).then(() => null, (error) => error);
-        assertEquals(openFds(ws.root), fds, "fds left open");
-        assertEquals(treeDifferences(await snapshot(outside), outsideBefore), [], "the outside tree changed");
-        assert((await Deno.lstat(path.join(ws.root, "dir"))).isSymlink, "the swap did not happen");
-        const movedAway = path.join(ws.root, "dir-moved-away");
-        assertEquals([...Deno.readDirSync(movedAway)].map((e) => e.name), ["a.txt"], "temp or backup file left");
-        if (c.installed) {
-          assertEquals(outcome, null);
-          assertEquals(await Deno.readTextFile(path.join(movedAway, "a.txt")), "pwned\n");
-        } else {
+  for (const backend of BACKENDS) {
+    for (const c of cases) {
+      await t.step(`${backend.name}: ${c.name}`, async () => {
+        using ws = await workspace(backend);
+        const outside = await Deno.makeTempDir({ prefix: "workcell-outside-" });
+        try {
+          await Deno.mkdir(path.join(ws.root, "dir"));
+          await Deno.writeTextFile(path.join(ws.root, "dir", "a.txt"), "a\n");
+          await Deno.writeTextFile(path.join(outside, "a.txt"), "a\n");
+          const outsideBefore = await snapshot(outside);
+          const plan = await planPatch(
+            ws,
+            parsePatch("*** Begin Patch\n*** Update File: dir/a.txt\n@@\n-a\n+pwned\n*** End Patch"),
+          );
+          const dir = path.join(ws.root, "dir");
+          const fs = interrupted(c.op, c.when(), () => {
+            Deno.renameSync(dir, `${dir}-moved-away`);
+            Deno.symlinkSync(outside, dir);
+          });
+          const fds = openFds(ws.root);
+          const outcome = await commitChanges(ws, plan.changes, fs).then(() => null, (error) => error);
+          assertEquals(openFds(ws.root), fds, "fds left open");
+          assertEquals(treeDifferences(await snapshot(outside), outsideBefore), [], "the outside tree changed");
+          assert((await Deno.lstat(path.join(ws.root, "dir"))).isSymlink, "the swap did not happen");
+          const movedAway = path.join(ws.root, "dir-moved-away");
+          const left = [...Deno.readDirSync(movedAway)].map((e) => e.name).filter((name) => name !== "a.txt");
+          if (c.installed && backend === FD_BACKEND) {
+            assertEquals([outcome, left], [null, []]);
+            assertEquals(await Deno.readTextFile(path.join(movedAway, "a.txt")), "pwned\n");
+            return;
+          }
           assert(outcome instanceof ToolError && outcome.code === "PATH_OUTSIDE_WORKSPACE", String(outcome));
           assertEquals(await Deno.readTextFile(path.join(movedAway, "a.txt")), "a\n");
+          if (backend === FD_BACKEND || c.op === "create") assertEquals(left, [], "temp or backup file left");
+          else {
+            assert(left.length === 1 && TEMP.test(left[0]), `left in the moved directory: ${left}`);
+            assert(outcome.message.includes("ROLLBACK INCOMPLETE"), outcome.message);
+          }
+        } finally {
+          await Deno.remove(ws.root, { recursive: true });
+          await Deno.remove(outside, { recursive: true });
         }
-      } finally {
-        await Deno.remove(ws.root, { recursive: true });
-        await Deno.remove(outside, { recursive: true });
-      }
-    });
+      });
+    }
   }
 });
 
-Deno.test("a parent directory replaced by another real directory before install is a PATCH_CONFLICT", async () => {
-  const ws = await workspace();
-  try {
-    await Deno.mkdir(path.join(ws.root, "dir"));
-    await Deno.writeTextFile(path.join(ws.root, "dir", "a.txt"), "a\n");
-    const plan = await planPatch(
-      ws,
-      parsePatch("*** Begin Patch\n*** Update File: dir/a.txt\n@@\n-a\n+A\n*** End Patch"),
-    );
-    const dir = path.join(ws.root, "dir");
-    const replacing = interrupted("openBeneath", isRecheck, () => {
-      Deno.renameSync(dir, `${dir}-old`);
-      Deno.mkdirSync(dir);
-      Deno.writeTextFileSync(path.join(dir, "a.txt"), "a\n");
+Deno.test("a parent directory replaced by another real directory before install is a PATCH_CONFLICT", async (t) => {
+  for (const backend of BACKENDS) {
+    await t.step(backend.name, async () => {
+      using ws = await workspace(backend);
+      try {
+        await Deno.mkdir(path.join(ws.root, "dir"));
+        await Deno.writeTextFile(path.join(ws.root, "dir", "a.txt"), "a\n");
+        const plan = await planPatch(
+          ws,
+          parsePatch("*** Begin Patch\n*** Update File: dir/a.txt\n@@\n-a\n+A\n*** End Patch"),
+        );
+        const dir = path.join(ws.root, "dir");
+        const replacing = interrupted("openBeneath", recheckOf("dir"), () => {
+          Deno.renameSync(dir, `${dir}-old`);
+          Deno.mkdirSync(dir);
+          Deno.writeTextFileSync(path.join(dir, "a.txt"), "a\n");
+        });
+        const error = await assertRejects(() => commitChanges(ws, plan.changes, replacing));
+        assert(error instanceof ToolError && error.code === "PATCH_CONFLICT", String(error));
+        assert(error.message.includes("a directory above dir/a.txt was replaced"), error.message);
+        for (const name of ["dir", "dir-old"]) {
+          const entries = [...Deno.readDirSync(path.join(ws.root, name))].map((e) => e.name).sort();
+          // The portable backend's rollback cannot reach the old directory by its path: the temp file stays there.
+          const temp = backend === PORTABLE_BACKEND && name === "dir-old" ? entries.filter((e) => TEMP.test(e)) : [];
+          assertEquals(entries, ["a.txt", ...temp].sort(), name);
+          assertEquals(await Deno.readTextFile(path.join(ws.root, name, "a.txt")), "a\n", name);
+        }
+      } finally {
+        await Deno.remove(ws.root, { recursive: true });
+      }
     });
-    const error = await assertRejects(() => commitChanges(ws, plan.changes, replacing));
-    assert(error instanceof ToolError && error.code === "PATCH_CONFLICT", String(error));
-    assert(error.message.includes("a directory above dir/a.txt was replaced"), error.message);
-    for (const name of ["dir", "dir-old"]) {
-      assertEquals([...Deno.readDirSync(path.join(ws.root, name))].map((e) => e.name), ["a.txt"], name);
-      assertEquals(await Deno.readTextFile(path.join(ws.root, name, "a.txt")), "a\n", name);
-    }
-  } finally {
-    await Deno.remove(ws.root, { recursive: true });
   }
 });
 
@@ -138,10 +164,10 @@ Deno.test("a file that appears at a new file's path right before install is kept
       parsePatch("*** Begin Patch\n*** Update File: a.txt\n@@\n-a\n+A\n*** Add File: n.txt\n+mine\n*** End Patch"),
     );
     const intruding: FsOps = {
-      ...FS_AT,
-      linkAt(fromDir, from, toDir, to) {
+      ...HANDLE_OPS,
+      link(dir, from, to) {
         if (to === "n.txt") Deno.writeTextFileSync(path.join(ws.root, "n.txt"), "theirs\n"); // after the baseline check
-        FS_AT.linkAt(fromDir, from, toDir, to);
+        HANDLE_OPS.link(dir, from, to);
       },
     };
     const error = await assertRejects(() => commitChanges(ws, plan.changes, intruding));

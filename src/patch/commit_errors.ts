@@ -10,6 +10,7 @@
  * ```
  */
 import { ToolError } from "../errors.ts";
+import { PathChanged } from "../workspace/confine.ts";
 import { errnoOf } from "../os/os_error.ts";
 import { ERRNO } from "../os/libc.ts";
 
@@ -83,8 +84,12 @@ export function directoryError(rel: string, error: unknown): unknown {
       details: { path: rel },
     });
   }
-  // Walked with O_NOFOLLOW: a component that is now a symlink (or no longer a directory) stops the walk.
-  if (error instanceof Deno.errors.FilesystemLoop || error instanceof Deno.errors.NotADirectory) {
+  // Walked following no symlink: a component that is now a symlink (or no longer a directory) stops the walk, and
+  // a path that changed while it was walked is the same case.
+  if (
+    error instanceof Deno.errors.FilesystemLoop || error instanceof Deno.errors.NotADirectory ||
+    error instanceof PathChanged
+  ) {
     return new ToolError(
       "PATH_OUTSIDE_WORKSPACE",
       `a directory above ${rel} was replaced by a symlink (or a non-directory) that may lead outside the workspace; nothing was written`,
@@ -95,9 +100,11 @@ export function directoryError(rel: string, error: unknown): unknown {
 }
 
 /**
- * The error a failed commit reports: a ToolError keeps its code; an OS error becomes WORKSPACE_READ_ONLY
- * (EROFS) or PATCH_WRITE_FAILED with what was being done. Either way the message says whether the rollback
- * was complete, and `details.unrestored` lists what it could not undo.
+ * The error a failed commit reports: a directory found changed around an act (PathChanged, from a backend that
+ * checks paths: it may have been swapped for a symlink leading outside) is PATH_OUTSIDE_WORKSPACE; another
+ * ToolError keeps its code; an OS error becomes WORKSPACE_READ_ONLY (EROFS) or PATCH_WRITE_FAILED with what was
+ * being done. Either way the message says whether the rollback was complete, and `details.unrestored` lists what
+ * it could not undo.
  *
  * @example
  * ```ts
@@ -108,6 +115,14 @@ export function commitFailure(error: unknown, unrestored: string[]): ToolError {
   const rolledBack = unrestored.length === 0
     ? "Every file was left as it was before the patch."
     : `ROLLBACK INCOMPLETE, check these by hand: ${unrestored.join("; ")}`;
+  if (error instanceof PathChanged) {
+    const message = `${error.message}, in the middle of the commit (a directory may have been swapped for a symlink ` +
+      `leading outside the workspace)`;
+    return new ToolError("PATH_OUTSIDE_WORKSPACE", `${message}. ${rolledBack}`, {
+      details: { ...error.details, unrestored },
+      cause: error,
+    });
+  }
   if (error instanceof ToolError) {
     return new ToolError(error.code, `${error.message}. ${rolledBack}`, {
       details: { ...error.details, unrestored },
@@ -116,7 +131,9 @@ export function commitFailure(error: unknown, unrestored: string[]): ToolError {
   }
   const doing = error instanceof StepError ? error.doing : "committing the patch";
   const cause = error instanceof StepError ? error.error : error;
-  const code = errnoOf(cause) === ERRNO.EROFS ? "WORKSPACE_READ_ONLY" : "PATCH_WRITE_FAILED";
+  // A Deno file API's error (the portable backend's) names its errno by `code`.
+  const readOnly = errnoOf(cause) === ERRNO.EROFS || (cause as { code?: unknown } | null)?.code === "EROFS";
+  const code = readOnly ? "WORKSPACE_READ_ONLY" : "PATCH_WRITE_FAILED";
   return new ToolError(code, `${doing} failed: ${describe(cause)}. ${rolledBack}`, {
     details: { os_error: describe(cause), unrestored },
     cause: error,

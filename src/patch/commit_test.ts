@@ -3,10 +3,10 @@ import { assert, assertEquals, assertRejects } from "../testing/assert.ts";
 import { FaultyFs, openFds } from "../testing/patch_faults.ts";
 import { snapshot, treeDifferences } from "../testing/tree_snapshot.ts";
 import { ToolError } from "../errors.ts";
-import { openWorkspace, type Workspace } from "../workspace/confine.ts";
+import { openWorkspace, type Workspace } from "../workspace/workspace.ts";
 import { applyPatch } from "./apply.ts";
 import { commitChanges, CommitTransaction, type Phase, PHASES } from "./commit.ts";
-import { FS_AT } from "./fs_ops.ts";
+import { HANDLE_OPS } from "./fs_ops.ts";
 import { planPatch } from "./plan.ts";
 import { parsePatch } from "./parse.ts";
 
@@ -35,7 +35,7 @@ async function layout(root: string): Promise<void> {
 }
 
 async function workspace(): Promise<Workspace> {
-  return await openWorkspace(await Deno.makeTempDir({ prefix: "workcell-commit-" }));
+  return openWorkspace(await Deno.makeTempDir({ prefix: "workcell-commit-" }));
 }
 
 Deno.test("a fault at any single file-system step leaves the tree as before or fully patched, and no fd open", async () => {
@@ -48,7 +48,7 @@ Deno.test("a fault at any single file-system step leaves the tree as before or f
     await applyPatch(ws, PATCH, clean.fs);
     const after = await snapshot(ws.root);
     assert(calls.length > 30, `only ${calls.length} operations`);
-    for (const name of Object.keys(FS_AT)) assert(calls.includes(name), `${name} is never called`);
+    for (const name of Object.keys(HANDLE_OPS)) assert(calls.includes(name), `${name} is never called`);
     for (let step = 1; step <= calls.length; step++) {
       await layout(ws.root);
       let failed: unknown = null;
@@ -60,7 +60,7 @@ Deno.test("a fault at any single file-system step leaves the tree as before or f
       const tree = await snapshot(ws.root);
       if (failed === null) {
         // Only the final clean-up of backups may fail after the point of no return; a stray backup is then left.
-        assertEquals(run[step - 1], "unlinkAt", `step ${step} (${run[step - 1]}) was swallowed`);
+        assertEquals(run[step - 1], "remove", `step ${step} (${run[step - 1]}) was swallowed`);
         const problems = treeDifferences(tree, after).filter((p) => !/^unexpected .*\.bak$/.test(p));
         assertEquals(problems, [], `step ${step}: partial result`);
       } else {

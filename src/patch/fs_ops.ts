@@ -1,80 +1,68 @@
 /**
- * The file-system calls the patch commit makes, as one value: the real ones
- * (src/os/fs_at.ts) by default, failing or interrupting ones in tests, so a
- * fault can be put at any single step of a commit.
+ * The file-system calls the patch commit makes, as one value: the
+ * workspace handles' own acts (src/workspace/handle.ts) by default, failing
+ * or interrupting ones in tests, so a fault can be put at any single step of
+ * a commit.
  *
  * @example
  * ```ts
- * const failingSync: FsOps = { ...FS_AT, syncFd: () => Promise.reject(new Error("EIO")) };
+ * const failingSync: FsOps = { ...HANDLE_OPS, sync: () => Promise.reject(new Error("EIO")) };
  * ```
  */
-import {
-  chmodFd,
-  type FdStat,
-  linkAt,
-  lockFd,
-  mkdirAt,
-  openAt,
-  openBeneath,
-  readAllFd,
-  renameAt,
-  reopenFd,
-  statAt,
-  statFd,
-  syncFd,
-  unlinkAt,
-  writeAllFd,
-} from "../os/fs_at.ts";
+import type { FileStat, Handle, Reach } from "../workspace/handle.ts";
 
 /**
- * The file-system calls the commit makes (those of src/os/fs_at.ts); tests substitute failing ones.
+ * The file-system calls the commit makes, each an act of a {@linkcode Handle}; tests substitute failing ones.
  *
  * @example
  * ```ts
  * const calls: string[] = [];
- * const counting: FsOps = { ...FS_AT, linkAt: (...args) => (calls.push("linkAt"), FS_AT.linkAt(...args)) };
+ * const counting: FsOps = { ...HANDLE_OPS, link: (...args) => (calls.push("link"), HANDLE_OPS.link(...args)) };
  * ```
  */
 export interface FsOps {
-  openBeneath(dirFd: number, relative: string, flags: number): number;
-  openAt(dirFd: number, name: string, flags: number, mode?: number): number;
-  reopenFd(fd: number, flags: number): number;
-  mkdirAt(dirFd: number, name: string): void;
-  statFd(fd: number): FdStat;
-  /** lstat of `name` in `dirFd`. */
-  statAt(dirFd: number, name: string): FdStat;
-  readAllFd(fd: number): Promise<Uint8Array>;
-  writeAllFd(fd: number, bytes: Uint8Array): void;
-  chmodFd(fd: number, mode: number): void;
-  syncFd(fd: number): Promise<void>;
-  /** Waits for an exclusive flock. */
-  lockFd(fd: number): Promise<void>;
-  linkAt(fromDir: number, from: string, toDir: number, to: string): void;
-  renameAt(fromDir: number, from: string, toDir: number, to: string): void;
-  unlinkAt(dirFd: number, name: string, directory?: boolean): void;
+  /** Opens the real path `rel` beneath `from`, following no symlink. */
+  openBeneath(from: Handle, rel: string, expect: Reach): Handle;
+  /** Opens the entry `name` of `dir`, following no symlink. */
+  openEntry(dir: Handle, name: string, expect: Reach): Handle;
+  mkdir(dir: Handle, name: string): void;
+  /** Creates the new file `name` in `dir`, exclusively, open for writing. */
+  create(dir: Handle, name: string, mode: number): Handle;
+  restat(handle: Handle): FileStat;
+  /** lstat of `name` in `dir`. */
+  statEntry(dir: Handle, name: string): FileStat;
+  readAll(file: Handle): Promise<Uint8Array>;
+  writeAll(file: Handle, bytes: Uint8Array): void;
+  chmod(file: Handle, mode: number): void;
+  sync(handle: Handle): Promise<void>;
+  /** Waits for an exclusive lock of the regular file, held until the handle is disposed. */
+  lock(file: Handle): Promise<void>;
+  link(dir: Handle, from: string, to: string): void;
+  rename(dir: Handle, from: string, to: string): void;
+  remove(dir: Handle, name: string, directory?: boolean): void;
 }
 
 /**
- * The real calls.
+ * The real calls: each handle's own act.
  *
  * @example
  * ```ts
- * Object.keys(FS_AT).length; // 14
+ * Object.keys(HANDLE_OPS).length; // 14
  * ```
  */
-export const FS_AT: FsOps = {
-  openBeneath,
-  openAt,
-  reopenFd,
-  mkdirAt,
-  statFd,
-  statAt,
-  readAllFd,
-  writeAllFd,
-  chmodFd,
-  syncFd,
-  lockFd,
-  linkAt,
-  renameAt,
-  unlinkAt,
+export const HANDLE_OPS: FsOps = {
+  openBeneath: (from, rel, expect) => from.openBeneath(rel, expect),
+  openEntry: (dir, name, expect) => dir.openEntry(name, expect),
+  mkdir: (dir, name) => dir.mkdir(name),
+  create: (dir, name, mode) => dir.create(name, mode),
+  restat: (handle) => handle.restat(),
+  statEntry: (dir, name) => dir.statEntry(name),
+  readAll: async (file) => await file.readAll(),
+  writeAll: (file, bytes) => file.writeAll(bytes),
+  chmod: (file, mode) => file.chmod(mode),
+  sync: async (handle) => await handle.sync(),
+  lock: async (file) => await file.lock(),
+  link: (dir, from, to) => dir.link(from, to),
+  rename: (dir, from, to) => dir.rename(from, to),
+  remove: (dir, name, directory) => dir.remove(name, directory),
 };

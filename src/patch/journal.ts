@@ -6,8 +6,11 @@
  *
  * @example
  * ```ts
+ * import { openWorkspace } from "../workspace/workspace.ts";
+ *
+ * using ws = openWorkspace(Deno.cwd());
+ * using dir = ws.open(".", { expect: "dir" });
  * const journal = new UndoJournal();
- * const dir = { rel: ".", fd: -1, dev: 0, ino: 0 };
  * journal.record({ kind: "backup", dir, name: "a.txt", backup: ".workcell-x.bak", rel: "a.txt" });
  * journal.backups(); // [{ dir, name: ".workcell-x.bak" }]
  * ```
@@ -16,28 +19,20 @@ import * as path from "node:path";
 import type { Change } from "./change.ts";
 import { describe } from "./commit_errors.ts";
 import type { FsOps } from "./fs_ops.ts";
-
-/** A directory pinned by an fd opened beneath the workspace root. */
-export interface PinnedDir {
-  /** Workspace-relative path it was opened at. */
-  rel: string;
-  fd: number;
-  dev: number;
-  ino: number;
-}
+import type { Handle } from "../workspace/handle.ts";
 
 /** A step of the commit that a rollback undoes. */
 export type Undo =
   /** The directory `name` was created in `parent` (`rel` is its workspace path): removed again. */
-  | { kind: "mkdir"; parent: PinnedDir; name: string; rel: string }
+  | { kind: "mkdir"; parent: Handle; name: string; rel: string }
   /** The file `name` was hard-linked aside as `backup` before being replaced or removed: renamed back. */
-  | { kind: "backup"; dir: PinnedDir; name: string; backup: string; rel: string }
+  | { kind: "backup"; dir: Handle; name: string; backup: string; rel: string }
   /** A new file was linked into place as `name`: removed. */
-  | { kind: "create"; dir: PinnedDir; name: string; rel: string };
+  | { kind: "create"; dir: Handle; name: string; rel: string };
 
 /** A temp file written and not yet installed. */
 interface Staged {
-  dir: PinnedDir;
+  dir: Handle;
   name: string;
 }
 
@@ -57,11 +52,11 @@ function label(step: Undo): string {
 }
 
 function undo(step: Undo, fs: FsOps): void {
-  if (step.kind === "mkdir") unlessMissing(() => fs.unlinkAt(step.parent.fd, step.name, true));
-  else if (step.kind === "create") unlessMissing(() => fs.unlinkAt(step.dir.fd, step.name));
+  if (step.kind === "mkdir") unlessMissing(() => fs.remove(step.parent, step.name, true));
+  else if (step.kind === "create") unlessMissing(() => fs.remove(step.dir, step.name));
   else {
-    fs.renameAt(step.dir.fd, step.backup, step.dir.fd, step.name);
-    unlessMissing(() => fs.unlinkAt(step.dir.fd, step.backup)); // rename between two links of one inode is a no-op
+    fs.rename(step.dir, step.backup, step.name);
+    unlessMissing(() => fs.remove(step.dir, step.backup)); // rename between two links of one inode is a no-op
   }
 }
 
@@ -70,9 +65,9 @@ function undo(step: Undo, fs: FsOps): void {
  *
  * @example
  * ```ts
- * import { FS_AT } from "./fs_ops.ts";
+ * import { HANDLE_OPS } from "./fs_ops.ts";
  *
- * new UndoJournal().rollback(FS_AT); // [] (nothing to undo, nothing left undone)
+ * new UndoJournal().rollback(HANDLE_OPS); // [] (nothing to undo, nothing left undone)
  * ```
  */
 export class UndoJournal {
@@ -85,7 +80,7 @@ export class UndoJournal {
   }
 
   /** Records the temp file holding `change`'s new content, right after it was created. */
-  staged(change: Change, dir: PinnedDir, name: string): void {
+  staged(change: Change, dir: Handle, name: string): void {
     this.#staged.set(change, { dir, name });
   }
 
@@ -100,7 +95,7 @@ export class UndoJournal {
   }
 
   /** The backup links, to remove once the commit stands. */
-  backups(): { dir: PinnedDir; name: string }[] {
+  backups(): { dir: Handle; name: string }[] {
     return this.#steps.flatMap((step) => step.kind === "backup" ? [{ dir: step.dir, name: step.backup }] : []);
   }
 
@@ -112,7 +107,7 @@ export class UndoJournal {
     const unrestored: string[] = [];
     for (const { dir, name } of this.#staged.values()) {
       try {
-        unlessMissing(() => fs.unlinkAt(dir.fd, name));
+        unlessMissing(() => fs.remove(dir, name));
       } catch (error) {
         unrestored.push(`remove temp file ${path.posix.join(dir.rel, name)}: ${describe(error)}`);
       }

@@ -1,9 +1,12 @@
 import { assertEquals } from "../testing/assert.ts";
 import type { Change } from "./change.ts";
-import { FS_AT, type FsOps } from "./fs_ops.ts";
-import { type PinnedDir, UndoJournal } from "./journal.ts";
+import { type FsOps, HANDLE_OPS } from "./fs_ops.ts";
+import { UndoJournal } from "./journal.ts";
+import type { Handle } from "../workspace/handle.ts";
 
-const dir: PinnedDir = { rel: "src", fd: 7, dev: 1, ino: 2 };
+/** Stand-ins for pinned directories: the journal only passes them back to the file-system calls. */
+const dir = { rel: "src" } as Handle;
+const root = { rel: "." } as Handle;
 const change = (rel: string): Change => ({ rel, before: null, after: { bytes: new Uint8Array(), mode: null } });
 
 /** File-system calls that only record what a rollback asks for; `fail` names the calls that throw. */
@@ -15,16 +18,16 @@ function recording(fail: (call: string) => Error | null = () => null) {
     if (error) throw error;
   };
   const fs: FsOps = {
-    ...FS_AT,
-    unlinkAt: (fd, name, directory) => run(`unlink ${fd}/${name}${directory ? " (dir)" : ""}`),
-    renameAt: (fromFd, from, toFd, to) => run(`rename ${fromFd}/${from} ${toFd}/${to}`),
+    ...HANDLE_OPS,
+    remove: (dir, name, directory) => run(`unlink ${dir.rel}/${name}${directory ? " (dir)" : ""}`),
+    rename: (dir, from, to) => run(`rename ${dir.rel}/${from} ${dir.rel}/${to}`),
   };
   return { fs, calls };
 }
 
 Deno.test("a rollback removes the temp files first, then undoes the steps newest first", () => {
   const journal = new UndoJournal();
-  journal.record({ kind: "mkdir", parent: { ...dir, rel: ".", fd: 3 }, name: "src", rel: "src" });
+  journal.record({ kind: "mkdir", parent: root, name: "src", rel: "src" });
   journal.staged(change("src/a.txt"), dir, ".workcell-1.tmp");
   journal.staged(change("src/n.txt"), dir, ".workcell-2.tmp");
   journal.record({ kind: "backup", dir, name: "b.txt", backup: ".workcell-3.bak", rel: "src/b.txt" });
@@ -32,12 +35,12 @@ Deno.test("a rollback removes the temp files first, then undoes the steps newest
   const { fs, calls } = recording();
   assertEquals(journal.rollback(fs), []);
   assertEquals(calls, [
-    "unlink 7/.workcell-1.tmp",
-    "unlink 7/.workcell-2.tmp",
-    "unlink 7/n.txt",
-    "rename 7/.workcell-3.bak 7/b.txt",
-    "unlink 7/.workcell-3.bak",
-    "unlink 3/src (dir)",
+    "unlink src/.workcell-1.tmp",
+    "unlink src/.workcell-2.tmp",
+    "unlink src/n.txt",
+    "rename src/.workcell-3.bak src/b.txt",
+    "unlink src/.workcell-3.bak",
+    "unlink ./src (dir)",
   ]);
   calls.length = 0;
   assertEquals(journal.rollback(fs), [], "a journal is empty after its rollback");
@@ -55,7 +58,7 @@ Deno.test("an installed temp file is no longer removed, and backups lists every 
   assertEquals(journal.backups(), [{ dir, name: ".workcell-2.bak" }]);
   const { fs, calls } = recording();
   journal.rollback(fs);
-  assertEquals(calls, ["rename 7/.workcell-2.bak 7/a.txt", "unlink 7/.workcell-2.bak"]);
+  assertEquals(calls, ["rename src/.workcell-2.bak src/a.txt", "unlink src/.workcell-2.bak"]);
 });
 
 Deno.test("a rollback goes on past a failed step, treats a missing file as undone, and reports what it left", () => {
@@ -76,5 +79,5 @@ Deno.test("a rollback goes on past a failed step, treats a missing file as undon
     "remove temp file src/.workcell-1.tmp: EACCES",
     "restore src/b.txt: EIO",
   ]);
-  assertEquals(calls, ["unlink 7/.workcell-1.tmp", "unlink 7/n.txt", "rename 7/.workcell-2.bak 7/b.txt"]);
+  assertEquals(calls, ["unlink src/.workcell-1.tmp", "unlink src/n.txt", "rename src/.workcell-2.bak src/b.txt"]);
 });

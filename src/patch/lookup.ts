@@ -2,37 +2,31 @@
  * The planner's questions to the file system, answered at the edge: where a
  * path as spelled in the patch leads inside the workspace, whether it is in a
  * git dir, and what the file there holds. Every path is confined, every
- * existing file read once through an fd opened from the workspace root.
+ * existing file read once through the handle Workspace.open gave.
  *
  * @example
  * ```ts
- * import { openWorkspace } from "../workspace/confine.ts";
+ * import { openWorkspace } from "../workspace/workspace.ts";
  * import { parsePatch } from "./parse.ts";
  *
- * const ws = await openWorkspace(await Deno.makeTempDir());
+ * using ws = openWorkspace(await Deno.makeTempDir());
  * const look = await lookupPaths(ws, parsePatch("*** Begin Patch\n*** Add File: a.txt\n+a\n*** End Patch"));
  * (await look("a.txt")).state; // null: it does not exist yet
  * ```
  */
 import { eachLimited } from "../async/each_limited.ts";
 import { ToolError } from "../errors.ts";
-import { readAllFd, reopenFd } from "../os/fs_at.ts";
-import { closeFd } from "../os/fd.ts";
-import { O } from "../os/libc.ts";
-import {
-  confine,
-  type ConfinedPath,
-  openConfined,
-  type OpenedPath,
-  toRelative,
-  type Workspace,
-} from "../workspace/confine.ts";
+import type { Workspace } from "../workspace/workspace.ts";
+import { PathChanged, toRelative } from "../workspace/confine.ts";
+import type { Handle, MissingPath } from "../workspace/handle.ts";
 import { gitDirContaining } from "../workspace/git_dirs.ts";
 import type { FileState } from "./change.ts";
 import type { Patch } from "./parse.ts";
 
 /** Largest file a patch may read or write, in bytes. */
 export const MAX_PATCH_FILE_BYTES = 128 * 1024 * 1024;
+/** Times a path whose file is replaced between the check and the read is looked up. */
+const LOOKUP_ATTEMPTS = 3;
 /** Files read at once while looking paths up. */
 const LOOKUP_CONCURRENCY = 16;
 
@@ -51,18 +45,18 @@ export type LookupPath = (spelled: string) => Promise<PathState>;
  * The git dir a path lies in, as spelled (a `.git` component, case-insensitively for case-folding file
  * systems) or as resolved (any git dir by what it is: a separate git dir, a bare repository), or null.
  */
-function protectingGitDir(ws: Workspace, spelled: string, confined: ConfinedPath): string | null {
+function protectingGitDir(ws: Workspace, spelled: string, confined: Handle | MissingPath): string | null {
   if (spelled.split("/").some((part) => part.toLowerCase() === ".git")) return ".git";
   const gitDir = gitDirContaining(ws.root, confined.abs);
   return gitDir === null ? null : toRelative(ws, gitDir);
 }
 
 /**
- * The bytes and mode of the file `opened` pins, read through its fd: a directory swapped for a symlink after
+ * The bytes and mode of the file `opened` holds, read through its handle: a directory swapped for a symlink after
  * the path was checked cannot make this read anything else.
  */
-async function readState(opened: OpenedPath): Promise<FileState> {
-  const { target: { rel }, stat } = opened;
+async function readState(opened: Handle): Promise<FileState> {
+  const { rel, stat } = opened;
   if (stat.kind !== "file") {
     throw new ToolError("NOT_A_FILE", `${rel} is ${stat.kind === "dir" ? "a directory" : "not a regular file"}`, {
       details: { path: rel },
@@ -73,15 +67,10 @@ async function readState(opened: OpenedPath): Promise<FileState> {
       details: { path: rel, size, limit: MAX_PATCH_FILE_BYTES },
     });
   if (stat.size > MAX_PATCH_FILE_BYTES) throw tooLarge(stat.size);
-  // The very inode stat'ed above, reopened from its fd rather than looked up again; O_NONBLOCK so no open can hang.
-  const fd = reopenFd(opened.fd, O.RDONLY | O.NONBLOCK);
-  try {
-    const bytes = await readAllFd(fd);
-    if (bytes.length > MAX_PATCH_FILE_BYTES) throw tooLarge(bytes.length); // it grew since the stat
-    return { bytes, mode: stat.mode };
-  } finally {
-    closeFd(fd);
-  }
+  // The very inode stat'ed above, read through its handle rather than looked up again.
+  const bytes = await opened.readAll();
+  if (bytes.length > MAX_PATCH_FILE_BYTES) throw tooLarge(bytes.length); // it grew since the stat
+  return { bytes, mode: stat.mode };
 }
 
 /**
@@ -90,9 +79,9 @@ async function readState(opened: OpenedPath): Promise<FileState> {
  *
  * @example
  * ```ts
- * import { openWorkspace } from "../workspace/confine.ts";
+ * import { openWorkspace } from "../workspace/workspace.ts";
  *
- * const ws = await openWorkspace(await Deno.makeTempDir());
+ * using ws = openWorkspace(await Deno.makeTempDir());
  * await Deno.writeTextFile(`${ws.root}/a.txt`, "a\n");
  * const { rel, state } = await lookupPath(ws, "./a.txt"); // "a.txt", its bytes and mode
  * ```
@@ -103,29 +92,29 @@ export async function lookupPath(ws: Workspace, spelled: string): Promise<PathSt
       details: { path: spelled },
     });
   }
-  let opened: OpenedPath | null = null;
-  let confined: ConfinedPath;
-  try {
-    opened = await openConfined(ws, spelled);
-    confined = opened.target;
-  } catch (error) {
-    if (!(error instanceof ToolError && error.code === "NOT_FOUND")) throw error;
-    confined = await confine(ws, spelled, { allowMissing: true });
-  }
-  try {
-    const gitDir = protectingGitDir(ws, spelled, confined);
-    if (gitDir !== null) {
-      throw new ToolError(
-        "PATH_PROTECTED",
-        `${confined.rel} is inside the git dir ${gitDir}; apply_patch never writes there ` +
-          "(a planted hook or config would later run outside any sandbox)",
-        { details: { path: confined.rel, git_dir: gitDir } },
-      );
+  for (let attempt = 1;; attempt++) {
+    try {
+      return await lookupOnce(ws, spelled);
+    } catch (error) {
+      // A backend that opens by path found the file replaced between the check and the read (a concurrent
+      // writer's rename): looked up again, as an open whose path changed is.
+      if (!(error instanceof PathChanged) || attempt === LOOKUP_ATTEMPTS) throw error;
     }
-    return { rel: confined.rel, state: opened === null ? null : await readState(opened) };
-  } finally {
-    if (opened !== null) closeFd(opened.fd);
   }
+}
+
+async function lookupOnce(ws: Workspace, spelled: string): Promise<PathState> {
+  using target = ws.open(spelled, { expect: "any", allowMissing: true });
+  const gitDir = protectingGitDir(ws, spelled, target);
+  if (gitDir !== null) {
+    throw new ToolError(
+      "PATH_PROTECTED",
+      `${target.rel} is inside the git dir ${gitDir}; apply_patch never writes there ` +
+        "(a planted hook or config would later run outside any sandbox)",
+      { details: { path: target.rel, git_dir: gitDir } },
+    );
+  }
+  return { rel: target.rel, state: target.exists ? await readState(target) : null };
 }
 
 /**
@@ -134,10 +123,10 @@ export async function lookupPath(ws: Workspace, spelled: string): Promise<PathSt
  *
  * @example
  * ```ts
- * import { openWorkspace } from "../workspace/confine.ts";
+ * import { openWorkspace } from "../workspace/workspace.ts";
  * import { parsePatch } from "./parse.ts";
  *
- * const ws = await openWorkspace(await Deno.makeTempDir());
+ * using ws = openWorkspace(await Deno.makeTempDir());
  * const look = await lookupPaths(ws, parsePatch("*** Begin Patch\n*** Delete File: ../x\n*** End Patch"));
  * await look("../x").catch((error) => error.code); // "PATH_OUTSIDE_WORKSPACE"
  * ```

@@ -2,13 +2,13 @@ import * as path from "node:path";
 import { assert, assertEquals, assertThrows } from "../testing/assert.ts";
 import { openFds } from "../testing/patch_faults.ts";
 import { ToolError } from "../errors.ts";
-import { openWorkspace, type Workspace } from "../workspace/confine.ts";
-import { FS_AT } from "./fs_ops.ts";
+import { openWorkspace, type Workspace } from "../workspace/workspace.ts";
+import { HANDLE_OPS } from "./fs_ops.ts";
 import { UndoJournal } from "./journal.ts";
 import { PinnedDirs } from "./pinned_dirs.ts";
 
 async function withWorkspace(fn: (ws: Workspace) => Promise<void>): Promise<void> {
-  const ws = await openWorkspace(await Deno.makeTempDir({ prefix: "workcell-pin-" }));
+  using ws = openWorkspace(await Deno.makeTempDir({ prefix: "workcell-pin-" }));
   try {
     await fn(ws);
   } finally {
@@ -22,7 +22,7 @@ Deno.test("pin creates missing directories only when asked, journals each, and m
     const journal = new UndoJournal();
     const fds = openFds(ws.root); // the workspace's own root fd among them
     {
-      using dirs = new PinnedDirs(ws, FS_AT, journal);
+      using dirs = new PinnedDirs(ws, HANDLE_OPS, journal);
       assertThrows(() => dirs.pin("a/b/c", false));
       const c = dirs.pin("a/b/c", true);
       assertEquals(c.rel, "a/b/c");
@@ -30,7 +30,7 @@ Deno.test("pin creates missing directories only when asked, journals each, and m
       assertEquals(dirs.parentOf("a/b/c/file.txt"), c);
       assertEquals([...dirs.touched].map((d) => d.rel), ["a", "a/b"]);
       assert((await Deno.stat(path.join(ws.root, "a/b/c"))).isDirectory);
-      assertEquals(journal.rollback(FS_AT), []);
+      assertEquals(journal.rollback(HANDLE_OPS), []);
     }
     assertEquals([...Deno.readDirSync(path.join(ws.root, "a"))], [], "the rollback removed what pin created");
     assertEquals(openFds(ws.root), fds, "dispose closed every pinned directory");
@@ -42,7 +42,7 @@ Deno.test("pin never follows a symlink on the way", async () => {
     const outside = await Deno.makeTempDir({ prefix: "workcell-outside-" });
     try {
       await Deno.symlink(outside, path.join(ws.root, "link"));
-      using dirs = new PinnedDirs(ws, FS_AT, new UndoJournal());
+      using dirs = new PinnedDirs(ws, HANDLE_OPS, new UndoJournal());
       assertThrows(() => dirs.pin("link/sub", true));
       assertEquals([...Deno.readDirSync(outside)], [], "nothing was created outside");
     } finally {
@@ -55,7 +55,7 @@ Deno.test("recheck: the same directory passes, another is PATCH_CONFLICT, a syml
   await withWorkspace(async (ws) => {
     const dir = path.join(ws.root, "d");
     await Deno.mkdir(dir);
-    using dirs = new PinnedDirs(ws, FS_AT, new UndoJournal());
+    using dirs = new PinnedDirs(ws, HANDLE_OPS, new UndoJournal());
     const pinned = dirs.pin("d", false);
     dirs.recheck(pinned, "d/a.txt");
     await Deno.rename(dir, `${dir}-old`);

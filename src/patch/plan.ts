@@ -12,15 +12,15 @@
  * ```ts
  * import { commitChanges } from "./commit.ts";
  * import { parsePatch } from "./parse.ts";
- * import { openWorkspace } from "../workspace/confine.ts";
+ * import { openWorkspace } from "../workspace/workspace.ts";
  *
- * const ws = await openWorkspace(await Deno.makeTempDir());
+ * const ws = openWorkspace(await Deno.makeTempDir());
  * const plan = await planPatch(ws, parsePatch("*** Begin Patch\n*** Add File: a.txt\n+a\n*** End Patch"));
  * await commitChanges(ws, plan.changes);
  * ```
  */
 import { ToolError } from "../errors.ts";
-import type { Workspace } from "../workspace/confine.ts";
+import type { Workspace } from "../workspace/workspace.ts";
 import { type Change, type FileState, sameState } from "./change.ts";
 import { computeNewText, type Region } from "./hunks.ts";
 import { LineIndex } from "./line_index.ts";
@@ -222,9 +222,9 @@ export async function planOps(ops: readonly FileOp[], look: LookupPath): Promise
  * @example
  * ```ts
  * import { parsePatch } from "./parse.ts";
- * import { openWorkspace } from "../workspace/confine.ts";
+ * import { openWorkspace } from "../workspace/workspace.ts";
  *
- * const ws = await openWorkspace(await Deno.makeTempDir());
+ * const ws = openWorkspace(await Deno.makeTempDir());
  * (await planPatch(ws, parsePatch("*** Begin Patch\n*** Add File: a.txt\n+a\n*** End Patch"))).files;
  * // [{ op: "add", path: "a.txt", moved_to: null, added: 1, removed: 0 }]
  * ```

@@ -1,14 +1,14 @@
 import * as path from "node:path";
 import { assert, assertEquals, assertRejects } from "../testing/assert.ts";
 import { ToolError } from "../errors.ts";
-import { openWorkspace } from "../workspace/confine.ts";
+import { openWorkspace } from "../workspace/workspace.ts";
 import { MAX_PATCH_FILE_BYTES } from "./lookup.ts";
 import type { LookupPath } from "./lookup.ts";
 import { type Plan, planOps, planPatch } from "./plan.ts";
 import { parsePatch } from "./parse.ts";
 
 Deno.test("a file over MAX_PATCH_FILE_BYTES is FILE_TOO_LARGE, refused before it is read", async () => {
-  const ws = await openWorkspace(await Deno.makeTempDir({ prefix: "workcell-plan-" }));
+  const ws = openWorkspace(await Deno.makeTempDir({ prefix: "workcell-plan-" }));
   try {
     const big = path.join(ws.root, "big.log");
     await Deno.writeTextFile(big, "x\n");
@@ -24,7 +24,7 @@ Deno.test("a file over MAX_PATCH_FILE_BYTES is FILE_TOO_LARGE, refused before it
 });
 
 Deno.test("matching writes nothing and plans one change per touched path", async () => {
-  const ws = await openWorkspace(await Deno.makeTempDir({ prefix: "workcell-plan-" }));
+  const ws = openWorkspace(await Deno.makeTempDir({ prefix: "workcell-plan-" }));
   try {
     await Deno.writeTextFile(path.join(ws.root, "a.txt"), "a\n");
     const plan = await planPatch(

@@ -9,7 +9,7 @@
 import { assert } from "../testing/assert.ts";
 import { clearDir, loadScenarios, type Outcome, runScenario } from "../testing/patch_scenarios.ts";
 import { fail } from "../envelope.ts";
-import { openWorkspace } from "../workspace/confine.ts";
+import { openWorkspace } from "../workspace/workspace.ts";
 import { applyPatch } from "./apply.ts";
 
 const scenarios = await loadScenarios();
@@ -21,7 +21,7 @@ Deno.test("there are at least 60 apply_patch scenarios", () => {
 Deno.test("apply_patch scenarios against the patch module", async (t) => {
   const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "workcell-scenarios-" }));
   const outside = await Deno.realPath(await Deno.makeTempDir({ prefix: "workcell-outside-" }));
-  const ws = await openWorkspace(root);
+  const ws = openWorkspace(root);
   const apply = (patch: string): Promise<Outcome> =>
     applyPatch(ws, patch).then(
       (result) => ({ ok: true, warnings: result.warnings, text: JSON.stringify(result.files) }),

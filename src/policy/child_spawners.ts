@@ -8,10 +8,10 @@
  * @example
  * ```ts
  * import { rgPath } from "@vscode/ripgrep";
- * import { openWorkspace } from "../workspace/confine.ts";
+ * import { openWorkspace } from "../workspace/workspace.ts";
  * import { probeLandlock } from "./landlock_probe.ts";
  *
- * const children = createChildSpawners(await openWorkspace(Deno.cwd()), {
+ * const children = createChildSpawners(openWorkspace(Deno.cwd()), {
  *   tmpdir: null,
  *   env: Deno.env.toObject(),
  *   landlock: probeLandlock(),
@@ -21,11 +21,12 @@
  * ```
  */
 import type { Mode } from "./modes.ts";
-import type { Workspace } from "../workspace/confine.ts";
+import type { Workspace } from "../workspace/workspace.ts";
 import type { Spawner } from "../os/spawn_request.ts";
 import { HOST_OS } from "../os/libc.ts";
 import type { GitImage, SandboxDescription } from "./child_policy.ts";
-import { type ChildOptions, ChildSandboxes, type SandboxReport } from "./children.ts";
+import { ChildSandboxes, type SandboxReport } from "./children.ts";
+import type { ChildOptions } from "./child_requests.ts";
 import { SeatbeltSandboxes } from "./seatbelt_children.ts";
 
 /** The spawners of every child of one server process, each inside its sandbox. */
@@ -54,11 +55,11 @@ export interface ChildSpawners {
  * @example
  * ```ts
  * import { rgPath } from "@vscode/ripgrep";
- * import { openWorkspace } from "../workspace/confine.ts";
+ * import { openWorkspace } from "../workspace/workspace.ts";
  * import { probeLandlock } from "./landlock_probe.ts";
  *
  * const options = { tmpdir: null, env: {}, landlock: probeLandlock(), ripgrep: { path: rgPath, fd: null } };
- * const spawner = createChildSpawners(await openWorkspace("/repo"), options).ripgrepSpawner();
+ * const spawner = createChildSpawners(openWorkspace("/repo"), options).ripgrepSpawner();
  * ```
  */
 export function createChildSpawners(ws: Workspace, options: ChildOptions): ChildSpawners {

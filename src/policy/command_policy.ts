@@ -6,11 +6,12 @@
  *
  * @example
  * ```ts
- * import { openWorkspace } from "../workspace/confine.ts";
+ * import { openWorkspace } from "../workspace/workspace.ts";
  * import type { ChildSpawners } from "./child_spawners.ts";
  *
  * declare const children: ChildSpawners;
- * const workspace = await openWorkspace(Deno.cwd());
+ * using workspace = openWorkspace(Deno.cwd());
+ * using root = workspace.open(".", { expect: "dir" });
  * const policy = createCommandPolicy({ mode: "safe" }, workspace, {
  *   children,
  *   tmpdir: null,
@@ -21,14 +22,15 @@
  * const plan = await policy.plan({
  *   cmd: "git status",
  *   cwd: workspace.root,
- *   cwdFd: workspace.fd,
+ *   chdir: root.childCwd(),
  *   env: {},
  *   tty: false,
  *   grants: new Set(),
  * });
  * ```
  */
-import { toRelative, type Workspace } from "../workspace/confine.ts";
+import type { Workspace } from "../workspace/workspace.ts";
+import { toRelative } from "../workspace/confine.ts";
 import { gitDirContaining } from "../workspace/git_dirs.ts";
 import { ToolError } from "../errors.ts";
 import type { CommandPolicy, CommandRequest, LaunchPlan } from "./policy.ts";
@@ -120,7 +122,7 @@ export function createCommandPolicy(
         argv: verdict.argv ?? [SHELL, "-c", request.cmd],
         env: { ...environment.env, ...verdict.inlineEnv, ...request.env },
         cwd: request.cwd,
-        cwdFd: request.cwdFd,
+        chdir: request.chdir,
         spawner: children.commandSpawner(mode, request.grants),
       });
     },

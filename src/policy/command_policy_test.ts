@@ -6,7 +6,7 @@ import { ChildSandboxes } from "./children.ts";
 import { type LandlockProbe, probeLandlock } from "./landlock_probe.ts";
 import { createPrivateTmp } from "./private_tmp.ts";
 import type { Mode } from "./modes.ts";
-import { openWorkspace } from "../workspace/confine.ts";
+import { openWorkspace } from "../workspace/workspace.ts";
 
 import { cString, libc, O } from "../os/libc.ts";
 import { closeFd, reapKilled } from "../os/fd.ts";
@@ -20,7 +20,7 @@ async function withPolicy(
   fn: (policy: ReturnType<typeof createCommandPolicy>, root: string) => Promise<void>,
 ) {
   const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "workcell-policy-" }));
-  const workspace = await openWorkspace(root);
+  const workspace = openWorkspace(root);
   const tmp = createPrivateTmp("/tmp");
   const children = new ChildSandboxes(workspace, {
     tmpdir: tmp.path,
@@ -39,7 +39,7 @@ async function withPolicy(
     await fn(policy, root);
   } finally {
     await tmp.remove();
-    closeFd(workspace.fd);
+    workspace[Symbol.dispose]();
     await Deno.remove(root, { recursive: true });
   }
 }
@@ -51,7 +51,7 @@ const request = (
 ) => ({
   cmd,
   cwd,
-  cwdFd: -1, // planning never opens it
+  chdir: cwd, // planning never changes into it
   env: extra.env ?? {},
   tty: false,
   grants: extra.grants ?? new Set<string>(),

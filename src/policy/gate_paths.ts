@@ -13,6 +13,7 @@
  * ```
  */
 import * as path from "node:path";
+import { isInside } from "../workspace/confine.ts";
 
 /**
  * What the gate needs to know about the file system; every path is absolute and normalised.
@@ -64,13 +65,9 @@ export function namesStdin(word: string): boolean {
   return STDIN_SCRIPT.test(word);
 }
 
-function isBeneath(root: string, abs: string): boolean {
-  return abs === root || abs.startsWith(root.endsWith("/") ? root : `${root}/`);
-}
-
 function insideOf(workspace: string, tmpdir: string): (abs: string) => boolean {
   return (abs) =>
-    isBeneath(workspace, abs) || isBeneath(tmpdir, abs) || ALLOWED_DEVICES.has(abs) || /^\/dev\/fd\/\d+$/.test(abs);
+    isInside(workspace, abs) || isInside(tmpdir, abs) || ALLOWED_DEVICES.has(abs) || /^\/dev\/fd\/\d+$/.test(abs);
 }
 
 /**
@@ -164,7 +161,7 @@ export function describedPaths(tree: DescribedTree): PathQuestions {
   const resolve = (abs: string): string => {
     // Each hop replaces a link prefix by its target; a loop of links is cut off as the kernel would (ELOOP).
     for (let hops = 0; hops < 40; hops++) {
-      const link = links.find(([from]) => isBeneath(from, abs));
+      const link = links.find(([from]) => isInside(from, abs));
       if (link === undefined) return abs;
       abs = link[1] + abs.slice(link[0].length);
     }

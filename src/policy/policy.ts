@@ -11,10 +11,10 @@ export interface CommandRequest {
   /** Absolute, already confined working directory (the gate resolves relative arguments against it). */
   cwd: string;
   /**
-   * An fd pinning `cwd` (O_PATH, owned by the caller and open until the spawn returns): the child starts in this
-   * very directory even if the path is swapped for a symlink after it was confined.
+   * The path the child changes into: the workdir handle's `childCwd()` (on Linux `/proc/self/fd/N`, its fd open
+   * until the spawn returns), so the child starts in this very directory even if the path is swapped since.
    */
-  cwdFd: number;
+  chdir: string;
   /** Extra environment the caller asked for. */
   env: Record<string, string>;
   tty: boolean;
@@ -27,7 +27,8 @@ export interface LaunchPlan {
   argv: string[];
   env: Record<string, string>;
   cwd: string;
-  cwdFd: number;
+  /** What the child changes into (see {@linkcode CommandRequest.chdir}). */
+  chdir: string;
   /** Spawns inside the mode's sandbox (or none in dangerous mode). */
   spawner: Spawner;
 }

@@ -12,12 +12,12 @@
  * @example
  * ```ts
  * import { rgPath } from "@vscode/ripgrep";
- * import { openWorkspace } from "../workspace/confine.ts";
+ * import { openWorkspace } from "../workspace/workspace.ts";
  * import type { SpawnRequest } from "../os/spawn_request.ts";
  * import { probeLandlock } from "./landlock_probe.ts";
  *
  * declare const request: SpawnRequest; // argv, env, cwd and stdio of one command
- * const children = new SeatbeltSandboxes(await openWorkspace(Deno.cwd()), {
+ * const children = new SeatbeltSandboxes(openWorkspace(Deno.cwd()), {
  *   tmpdir: null,
  *   env: Deno.env.toObject(),
  *   landlock: probeLandlock(),
@@ -29,8 +29,7 @@
 import * as path from "node:path";
 import type { Mode } from "./modes.ts";
 import { gitDirsReadOnly } from "./modes.ts";
-import type { Workspace } from "../workspace/confine.ts";
-import { findGitDirs, gitDirsAt } from "../workspace/git_dirs.ts";
+import type { Workspace } from "../workspace/workspace.ts";
 import type { Spawner, SpawnRequest } from "../os/spawn_request.ts";
 import { resolveProgram, spawnChild } from "../os/spawn.ts";
 import {
@@ -42,10 +41,10 @@ import {
   type SeatbeltProfile,
 } from "../os/seatbelt.ts";
 import type { Availability, ChildRequest, GitImage, SandboxDescription } from "./child_policy.ts";
-import { type ChildOptions, gitImage, type SandboxReport, SandboxSetupError } from "./children.ts";
+import { type SandboxReport, SandboxSetupError } from "./children.ts";
+import { type ChildOptions, ChildRequests, planKey } from "./child_requests.ts";
 import type { ChildSpawners } from "./child_spawners.ts";
 import { homeDirectories } from "./credentials.ts";
-import { ancestorIgnoreFiles } from "./ignore_files.ts";
 import { DARWIN_CREDENTIAL_STORES, describeSeatbelt, type SeatbeltInputs, seatbeltProfile } from "./seatbelt_policy.ts";
 
 /** How a report's `missing` names Seatbelt when sandbox-exec cannot confine children here. */
@@ -73,25 +72,21 @@ async function probeSandboxExec(profile: string): Promise<Availability> {
   }
 }
 
-function planKey(mode: Mode, grants: ReadonlySet<string>): string {
-  return `${mode}:${[...grants].sort().join(",")}`;
-}
-
 /** Every child spawner of one server process on darwin. */
 export class SeatbeltSandboxes implements ChildSpawners {
   readonly #ws: Workspace;
   readonly #options: ChildOptions;
+  readonly #requests: ChildRequests;
   readonly #inputs: SeatbeltInputs;
   #available: Promise<Availability> | null = null;
-  #git: Promise<GitImage | null> | null = null;
-  #nested: string[] | null = null;
-  readonly #registeredGitDirs = new Set<string>();
   /** The profile (null: none) of the latest command started per mode and grants: what the audit trail reports. */
   readonly #commandProfiles = new Map<string, SeatbeltProfile | null>();
 
   constructor(ws: Workspace, options: ChildOptions) {
     this.#ws = ws;
     this.#options = options;
+    this.#requests = new ChildRequests(ws, options);
+    // No /etc/passwd lookup as on Linux: macOS keeps accounts in Directory Services, so $HOME alone.
     const homes = homeDirectories(options.env, null);
     const stores = homes.flatMap((home) => DARWIN_CREDENTIAL_STORES.map((store) => path.join(home, store)));
     this.#inputs = { canonical, credentialStores: stores };
@@ -116,30 +111,15 @@ export class SeatbeltSandboxes implements ChildSpawners {
   }
 
   gitImage(): Promise<GitImage | null> {
-    return this.#git ??= gitImage(this.#options.env.PATH);
+    return this.#requests.gitImage();
   }
 
   registerGitDirs(paths: readonly string[]): void {
-    for (const p of paths) this.#registeredGitDirs.add(p);
+    this.#requests.registerGitDirs(paths);
   }
 
-  /** The git dirs inside the workspace now: the root's (looked at every time), nested ones (searched once), registered ones. */
-  #gitDirs(): string[] {
-    const root = this.#ws.root;
-    this.#nested ??= findGitDirs(root, this.#ws.fd).paths;
-    const all = new Set([...gitDirsAt(root, this.#ws.fd, root), ...this.#nested, ...this.#registeredGitDirs]);
-    return [...all].filter((p) => {
-      try {
-        Deno.lstatSync(p);
-        return true;
-      } catch {
-        return false;
-      }
-    });
-  }
-
-  #commandChild(mode: Mode, grants: ReadonlySet<string>, ttySlave?: string): ChildRequest {
-    const readOnly = gitDirsReadOnly(mode, grants) ? this.#gitDirs() : [];
+  async #commandChild(mode: Mode, grants: ReadonlySet<string>, ttySlave?: string): Promise<ChildRequest> {
+    const readOnly = gitDirsReadOnly(mode, grants) ? await this.#requests.gitDirs() : [];
     return {
       kind: "command",
       mode,
@@ -169,28 +149,13 @@ export class SeatbeltSandboxes implements ChildSpawners {
     return this.#commandProfiles.has(key) ? describeSeatbelt(this.#commandProfiles.get(key)!) : null;
   }
 
-  #gitChild(git: GitImage, readable: string[]): ChildRequest {
-    const home = this.#options.env.HOME;
-    const xdg = this.#options.env.XDG_CONFIG_HOME;
-    const config = [
-      ...(home ? [path.join(home, ".gitconfig"), path.join(home, ".config", "git")] : []),
-      ...(xdg ? [path.join(xdg, "git")] : []),
-    ];
-    return { kind: "git", root: this.#ws.root, readable, git, config };
-  }
-
   gitSpawner(git: GitImage, readable: string[]): Spawner {
-    return (request) => this.#spawn(request, () => this.#gitChild(git, readable));
+    return (request) => this.#spawn(request, () => this.#requests.gitChild(git, readable));
   }
 
   #ripgrepChild(): ChildRequest {
-    const { ripgrep } = this.#options;
-    return {
-      kind: "ripgrep",
-      root: this.#ws.root,
-      executables: [ripgrep.path],
-      ignoreFiles: ancestorIgnoreFiles(this.#ws.root),
-    };
+    // darwin has no memfd: the compiled binary's rg is a file of its own (ripgrep_binary.ts), named here.
+    return this.#requests.ripgrepChild([this.#options.ripgrep.path]);
   }
 
   ripgrepSpawner(): Spawner {
@@ -213,19 +178,19 @@ export class SeatbeltSandboxes implements ChildSpawners {
         ...(sandboxExec.available ? [] : [`${SEATBELT_MISSING}: ${sandboxExec.reason}`]),
         ...(git === null ? ["git: not installed (git tools answer GIT_FAILED)"] : []),
       ],
-      commands: describe(this.#commandChild(mode, grants)),
-      git: describe(this.#gitChild(git ?? noGit, trustedReadable)),
+      commands: describe(await this.#commandChild(mode, grants)),
+      git: describe(this.#requests.gitChild(git ?? noGit, trustedReadable)),
       ripgrep: describe(this.#ripgrepChild()),
     };
   }
 
   async #spawn(
     request: SpawnRequest,
-    child: () => ChildRequest,
+    child: () => ChildRequest | Promise<ChildRequest>,
     planned?: (profile: SeatbeltProfile | null) => void,
   ): Promise<number> {
     const sandboxExec = await this.#sandboxExec();
-    const profile = sandboxExec.available ? seatbeltProfile(child(), this.#inputs) : null;
+    const profile = sandboxExec.available ? seatbeltProfile(await child(), this.#inputs) : null;
     planned?.(profile);
     if (profile === null) return spawnChild(request);
     let text: string;

@@ -11,13 +11,13 @@
  * ```
  */
 import * as path from "node:path";
-import { confine, isInside, openReadable, toRelative, type Workspace } from "../workspace/confine.ts";
-import { readAt } from "../os/fs_at.ts";
+import type { Workspace } from "../workspace/workspace.ts";
+import type { Handle } from "../workspace/handle.ts";
+import { isInside, toRelative } from "../workspace/confine.ts";
 import { ToolError } from "../errors.ts";
 import type { GitService } from "../git/service.ts";
 import { readHead } from "../git/head.ts";
 import { utf8CutIndex } from "../text/utf8.ts";
-import { closeFd } from "../os/fd.ts";
 
 /** Manifest files looked for at the workspace root. */
 export const MANIFEST_NAMES = [
@@ -83,29 +83,33 @@ async function gitContext(git: GitService): Promise<GitContext | null> {
   };
 }
 
-async function exists(ws: Workspace, name: string): Promise<boolean> {
+function exists(ws: Workspace, name: string): boolean {
   try {
-    const target = await confine(ws, name);
-    return (await Deno.stat(target.abs)).isFile;
+    using target = ws.open(name, { expect: "any" });
+    return target.stat.kind === "file";
   } catch {
     return false;
   }
 }
 
-async function excerpt(ws: Workspace, name: string) {
-  let file;
+function openInstructions(ws: Workspace, name: string): Handle | null {
   try {
-    file = await openReadable(ws, name);
+    return ws.open(name, { expect: "file" });
   } catch (error) {
     if (error instanceof ToolError) return null; // missing, not a file, or a symlink leaving the workspace
     throw error;
   }
+}
+
+async function excerpt(ws: Workspace, name: string) {
+  using file = openInstructions(ws, name);
+  if (file === null) return null;
   try {
     // One byte beyond the excerpt tells whether a character continues across the cut.
     const buffer = new Uint8Array(Math.min(EXCERPT_BYTES + 1, file.stat.size));
     let filled = 0;
     while (filled < buffer.length) {
-      const n = await readAt(file.fd, buffer.subarray(filled), filled);
+      const n = await file.read(buffer.subarray(filled), filled);
       if (n === 0) break;
       filled += n;
     }
@@ -118,8 +122,6 @@ async function excerpt(ws: Workspace, name: string) {
     };
   } catch {
     return null;
-  } finally {
-    closeFd(file.fd);
   }
 }
 
@@ -128,7 +130,7 @@ export async function projectContext(git: GitService): Promise<ProjectContext> {
   const ws = git.ws;
   const [gitInfo, manifestFlags, excerpts] = await Promise.all([
     gitContext(git),
-    Promise.all(MANIFEST_NAMES.map((name) => exists(ws, name))),
+    MANIFEST_NAMES.map((name) => exists(ws, name)),
     Promise.all(INSTRUCTION_NAMES.map((name) => excerpt(ws, path.join(name)))),
   ]);
   return {

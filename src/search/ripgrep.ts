@@ -6,25 +6,23 @@
  * mid-walk.
  *
  * rg is spawned through a {@linkcode Spawner} (its sandbox plan's launcher,
- * see ripgrep_runner.ts) as a piped child (os/piped_child.ts), with its
- * working directory pinned by an fd: it starts in `/proc/self/fd/<dir>`,
- * which the kernel resolves to the very directory the fd holds, not to
- * whatever a path names at that moment. stdout stops being read while the
+ * see ripgrep_runner.ts) as a piped child (os/piped_child.ts), with the
+ * working directory a workspace handle gives for children (on Linux
+ * `/proc/self/fd/<dir>`, which the kernel resolves to the very directory
+ * the fd holds, not to whatever a path names at that moment). stdout stops being read while the
  * consumer has {@linkcode RG_BUFFERED_BYTES} unread, so a slow consumer
  * slows rg instead of growing memory.
  *
  * @example
  * ```ts
- * import { closeFd } from "../os/fd.ts";
- * import { openBeneath } from "../os/fs_at.ts";
- * import { O } from "../os/libc.ts";
- * import { openWorkspace } from "../workspace/confine.ts";
+ * import { openWorkspace } from "../workspace/workspace.ts";
  *
  * declare const launch: RipgrepLaunch; // rg's binary, its sandboxed spawner and the reactor
- * const ws = await openWorkspace("/repo");
- * const dirFd = openBeneath(ws.fd, "src", O.PATH | O.DIRECTORY);
- * await using rg = await spawnRipgrep(launch, { args: ["--files", "-0", "--", "."], dir: dirFd });
- * closeFd(dirFd); // rg holds the directory as its cwd now
+ * using ws = openWorkspace("/repo");
+ * const src = ws.open("src", { expect: "dir" });
+ * await using rg = await spawnRipgrep(launch, { args: ["--files", "-0", "--", "."], cwd: src.childCwd() });
+ * src.childStarted();
+ * src[Symbol.dispose](); // rg holds the directory as its cwd now
  * let files = 0;
  * for await (const chunk of rg.chunks()) {
  *   files += chunk.filter((byte) => byte === 0).length;
@@ -41,7 +39,6 @@ import { ToolError } from "../errors.ts";
 import type { Spawner } from "../os/spawn_request.ts";
 import type { Reactor } from "../os/reactor.ts";
 import { type PipedChild, type PipedOutcome, startPipedChild } from "../os/piped_child.ts";
-import { fdPath } from "../os/fs_at.ts";
 
 /** Flags every rg run starts with: no config file, no global excludes, no symlink following. */
 export const RG_BASE_ARGS: readonly string[] = ["--no-config", "--no-ignore-global", "--no-follow"];
@@ -65,10 +62,10 @@ export interface RipgrepLaunch {
 
 /** What to run. */
 export interface RipgrepRequest {
-  /** Arguments after {@linkcode RG_BASE_ARGS}; paths in them are relative to `dir`. */
+  /** Arguments after {@linkcode RG_BASE_ARGS}; paths in them are relative to `cwd`. */
   args: readonly string[];
-  /** An open fd (O_PATH is enough) of the directory rg starts in; the caller closes it once the spawn resolved. */
-  dir: number;
+  /** Where rg starts: a directory handle's `childCwd()`, kept open until the spawn resolved. */
+  cwd: string;
   /** Ends rg when aborted. */
   signal?: AbortSignal;
 }
@@ -83,15 +80,15 @@ export interface RipgrepProcess extends PipedChild {
 }
 
 /**
- * Starts rg with `request.args` after {@linkcode RG_BASE_ARGS} in the directory `request.dir` holds, with an
+ * Starts rg with `request.args` after {@linkcode RG_BASE_ARGS} in the directory `request.cwd` names, with an
  * empty environment. Disposing the process (`await using`) kills it if needed and waits for it, so no fd, pidfd
  * or zombie is left on any path.
  *
  * @example
  * ```ts
  * declare const launch: RipgrepLaunch;
- * declare const srcFd: number; // an O_PATH fd of src/
- * await using rg = await spawnRipgrep(launch, { args: ["--json", "-F", "-e", "TODO", "--", "."], dir: srcFd });
+ * declare const cwd: string; // a directory handle's childCwd()
+ * await using rg = await spawnRipgrep(launch, { args: ["--json", "-F", "-e", "TODO", "--", "."], cwd });
  * ```
  */
 export async function spawnRipgrep(launch: RipgrepLaunch, request: RipgrepRequest): Promise<RipgrepProcess> {
@@ -99,7 +96,7 @@ export async function spawnRipgrep(launch: RipgrepLaunch, request: RipgrepReques
     const child = await startPipedChild(launch.reactor, launch.spawner, {
       argv: [launch.rgPath, ...RG_BASE_ARGS, ...request.args],
       env: {},
-      cwd: fdPath(request.dir),
+      cwd: request.cwd,
       programFd: launch.rgFd,
       signal: request.signal,
     }, { bufferedBytes: RG_BUFFERED_BYTES, stderrKeepBytes: RG_STDERR_KEEP_BYTES });

@@ -12,20 +12,21 @@
  *
  * Without Landlock rg's reads are not confined by the kernel; its runs say
  * so (`confined: false`) and the callers fall back to checking the searched
- * path again afterwards (still_confined.ts).
+ * path again afterwards (Handle.revalidate).
  *
  * @example
  * ```ts
  * import { Reactor } from "../os/reactor.ts";
  * import type { ChildSpawners } from "../policy/child_spawners.ts";
- * import { openWorkspace } from "../workspace/confine.ts";
+ * import { openWorkspace } from "../workspace/workspace.ts";
  * import { locateRipgrep } from "./ripgrep_binary.ts";
  *
  * declare const children: ChildSpawners; // the server's, planned for this workspace
- * const ws = await openWorkspace("/repo");
+ * using ws = openWorkspace("/repo");
+ * using root = ws.open(".", { expect: "dir" });
  * const runner = new RipgrepRunner({ rg: await locateRipgrep(), children, reactor: new Reactor() });
  * {
- *   await using rg = await runner.start({ args: ["--files", "--", "."], dir: ws.fd });
+ *   await using rg = await runner.start({ args: ["--files", "--", "."], cwd: root.childCwd() });
  *   for await (const chunk of rg.chunks()) console.log(new TextDecoder().decode(chunk));
  * }
  * await runner.close();
@@ -62,8 +63,8 @@ export class RipgrepRunner {
    * @example
    * ```ts
    * declare const runner: RipgrepRunner;
-   * declare const dirFd: number; // the directory rg starts in
-   * await using rg = await runner.start({ args: ["--json", "-e", "x", "--", "."], dir: dirFd });
+   * declare const cwd: string; // the childCwd() of the directory rg starts in
+   * await using rg = await runner.start({ args: ["--json", "-e", "x", "--", "."], cwd });
    * const outcome = await rg.finish(); // outcome.code: 0 found, 1 nothing found
    * ```
    */

@@ -6,6 +6,7 @@ import { type LandlockProbe, probeLandlock } from "../policy/landlock_probe.ts";
 import { ChildSandboxes } from "../policy/children.ts";
 import { Reactor } from "../os/reactor.ts";
 import { fdPath, openDirectory } from "../os/fs_at.ts";
+import { openWorkspace } from "../workspace/workspace.ts";
 import { rgPath } from "@vscode/ripgrep";
 import { closeFd } from "../os/fd.ts";
 
@@ -15,11 +16,11 @@ const LANDLOCK = { ignore: landlock.abi === null, sanitizeOps: false, sanitizeRe
 /** A workspace with an inside file, a symlink to an outside tree holding a secret, and the runner on it. */
 /** A runner on `root` with the children of a workspace there. */
 function runnerOn(root: string, rg: { path: string; fd: number | null }, landlock: LandlockProbe = probeLandlock()) {
-  const workspace = { root, given: root, fd: openDirectory(root) };
+  const workspace = openWorkspace(root);
   const children = new ChildSandboxes(workspace, { tmpdir: null, env: Deno.env.toObject(), landlock, ripgrep: rg });
   return {
     runner: new RipgrepRunner({ rg, children, reactor: new Reactor() }),
-    close: () => closeFd(workspace.fd),
+    close: () => workspace[Symbol.dispose](),
   };
 }
 
@@ -43,7 +44,7 @@ async function setup(rg: { path: string; fd: number | null } = { path: rgPath, f
       const fd = openDirectory(dir);
       let rg: RipgrepProcess;
       try {
-        rg = await runner.start({ args, dir: fd });
+        rg = await runner.start({ args, cwd: fdPath(fd) });
       } finally {
         closeFd(fd);
       }
@@ -101,7 +102,7 @@ Deno.test("RipgrepRunner: without Landlock rg runs unconfined and says so", asyn
   const { runner, close } = runnerOn(base, { path: rgPath, fd: null }, { abi: null, reason: "not here" });
   const fd = openDirectory(base);
   try {
-    await using rg = await runner.start({ args: ["--files", "--", "."], dir: fd });
+    await using rg = await runner.start({ args: ["--files", "--", "."], cwd: fdPath(fd) });
     assertEquals(rg.confined, false);
   } finally {
     closeFd(fd);

@@ -4,7 +4,7 @@ import { decodeBytes } from "../text/utf8.ts";
 import { rgPath } from "@vscode/ripgrep";
 import { Reactor } from "../os/reactor.ts";
 import { directSpawner } from "../os/spawn.ts";
-import { openDirectory } from "../os/fs_at.ts";
+import { fdPath, openDirectory } from "../os/fs_at.ts";
 import { closeFd } from "../os/fd.ts";
 
 const reactor = new Reactor();
@@ -68,7 +68,7 @@ Deno.test("spawnRipgrep: empty environment, so RIPGREP_CONFIG_PATH in ours is no
   try {
     const out = await inDir(dir, async (fd) => {
       // The path rg was pointed at is renamed away at once: rg still starts in the directory the fd holds.
-      await using rg = await spawnRipgrep(launch, { args: ["--no-filename", "yes", "--", "a.txt"], dir: fd });
+      await using rg = await spawnRipgrep(launch, { args: ["--no-filename", "yes", "--", "a.txt"], cwd: fdPath(fd) });
       await Deno.rename(dir, `${dir}-moved`);
       const out = await collect(rg);
       assertEquals((await rg.finish()).code, 0);
@@ -86,14 +86,14 @@ Deno.test("spawnRipgrep: kill ends rg at once; finish reports it; no fd or child
   for (let i = 0; i < 2000; i++) await Deno.writeTextFile(`${dir}/f${i}.txt`, "x\n");
   const fdsBefore = openFds(dir);
   await inDir(dir, async (fd) => {
-    const rg = await spawnRipgrep(launch, { args: ["--files", "--", "."], dir: fd });
+    const rg = await spawnRipgrep(launch, { args: ["--files", "--", "."], cwd: fdPath(fd) });
     for await (const _ of rg.chunks()) {
       rg.kill();
       break;
     }
     const outcome = await rg.finish();
     assertEquals([outcome.killed, outcome.code], [true, null]);
-    const failing = await spawnRipgrep(launch, { args: ["-e", "a(", "--", "."], dir: fd });
+    const failing = await spawnRipgrep(launch, { args: ["-e", "a(", "--", "."], cwd: fdPath(fd) });
     await collect(failing);
     const bad = await failing.finish();
     assert(bad.code === 2 && bad.stderr.includes("regex parse error"), bad.stderr);
@@ -111,7 +111,7 @@ Deno.test("spawnRipgrep: a slow consumer pauses reading (bounded buffer), finish
   await Deno.writeTextFile(`${dir}/big.txt`, line.repeat(Math.ceil((3 * RG_BUFFERED_BYTES) / line.length)));
   const fdsBefore = openFds(dir);
   await inDir(dir, async (fd) => {
-    const rg = await spawnRipgrep(launch, { args: ["--no-filename", "match", "--", "big.txt"], dir: fd });
+    const rg = await spawnRipgrep(launch, { args: ["--no-filename", "match", "--", "big.txt"], cwd: fdPath(fd) });
     await rg.chunks()[Symbol.asyncIterator]().next();
     // Give rg time to fill the buffer and the pipe: it must then wait, having written about the bound, not 12 MiB.
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -121,7 +121,10 @@ Deno.test("spawnRipgrep: a slow consumer pauses reading (bounded buffer), finish
     const outcome = await rg.finish();
     assertEquals([outcome.code, outcome.killed], [0, false]);
     // Disposal of a run left mid-way kills it and waits for it.
-    await using abandoned = await spawnRipgrep(launch, { args: ["--no-filename", "match", "--", "big.txt"], dir: fd });
+    await using abandoned = await spawnRipgrep(launch, {
+      args: ["--no-filename", "match", "--", "big.txt"],
+      cwd: fdPath(fd),
+    });
     await abandoned.chunks()[Symbol.asyncIterator]().next();
   });
   await reactor.idle();
@@ -136,7 +139,11 @@ Deno.test("spawnRipgrep: an aborted signal kills rg", async () => {
   await inDir(dir, async (fd) => {
     const controller = new AbortController();
     controller.abort();
-    await using rg = await spawnRipgrep(launch, { args: ["--files", "--", "."], dir: fd, signal: controller.signal });
+    await using rg = await spawnRipgrep(launch, {
+      args: ["--files", "--", "."],
+      cwd: fdPath(fd),
+      signal: controller.signal,
+    });
     assertEquals(await collect(rg), "");
     assertEquals((await rg.finish()).killed, true);
   });

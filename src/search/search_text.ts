@@ -11,34 +11,33 @@
  * once. A page ends at `maxResults` matches or where its JSON would pass
  * `page.maxChars`; lines are trimmed so that one match always fits.
  *
- * rg starts in the searched directory pinned by an fd (for a file, in its
- * parent, with the file's name), so the results are a view of that very
+ * rg starts in the searched directory as its handle pins it (for a file, in
+ * its parent, with the file's name), so the results are a view of that very
  * directory; see ripgrep_runner.ts for how its reads stay in the workspace.
  *
  * @example
  * ```ts
- * import { openWorkspace } from "../workspace/confine.ts";
+ * import { openWorkspace } from "../workspace/workspace.ts";
  * import type { RipgrepRunner } from "./ripgrep_runner.ts";
  *
  * declare const runner: RipgrepRunner; // the server's, from its services
  * declare const options: SearchOptions;
- * const ws = await openWorkspace(Deno.cwd());
+ * const ws = openWorkspace(Deno.cwd());
  * const { data } = await searchText(ws, "src", runner, { ...options, pattern: "TODO" });
  * ```
  */
 import * as path from "node:path";
 import { z } from "../zod.ts";
-import { assertStillConfined } from "./still_confined.ts";
-import { changing, openConfined, type OpenedPath, pinDirectory, type Workspace } from "../workspace/confine.ts";
+import type { Workspace } from "../workspace/workspace.ts";
+import { isInside, PathChanged } from "../workspace/confine.ts";
+import { type Handle, sameObject } from "../workspace/handle.ts";
 import { fromOsError, ToolError } from "../errors.ts";
 import { compileGlobs, isHiddenPath, prefilterArgs } from "./glob.ts";
 import { decodeRgData, type RgData, rgWarnings } from "./ripgrep.ts";
 import type { RipgrepRunner } from "./ripgrep_runner.ts";
-import { statAt } from "../os/fs_at.ts";
 import { utf8CutIndex } from "../text/utf8.ts";
 import { treeOrder } from "../paging/tree_order.ts";
 import { fitPage, type Paged, type PageRequest } from "../paging/cursor.ts";
-import { closeFd } from "../os/fd.ts";
 
 /** rg error lines kept as warnings. */
 export const MAX_SEARCH_WARNINGS = 20;
@@ -174,23 +173,21 @@ export function searchArgs(
 }
 
 /**
- * The directory rg starts in for `opened`, as an O_PATH fd, with its workspace-relative path and the name to
- * search in it: the directory itself and "." or, for a file, its parent and the file's name. The parent is
- * walked from the workspace root without following a symlink and must still hold the very file opened.
+ * The directory rg starts in for `target`, with the name to search in it: the directory itself and "." or, for a
+ * file, its parent and the file's name. The parent is opened as any path is, and must still hold the very
+ * file opened. The caller disposes a parent it gets (not `target` itself).
  */
-function searchRoot(ws: Workspace, opened: OpenedPath): { fd: number; rel: string; name: string } {
-  if (opened.stat.kind === "dir") return { fd: opened.fd, rel: opened.target.rel, name: "." };
-  const rel = path.posix.dirname(opened.target.rel);
-  const name = path.posix.basename(opened.target.rel);
-  const fd = pinDirectory(ws, rel);
+function searchRoot(ws: Workspace, target: Handle): { dir: Handle; name: string } {
+  if (target.stat.kind === "dir") return { dir: target, name: "." };
+  const name = path.posix.basename(target.rel);
+  const dir = ws.open(path.posix.dirname(target.rel), { expect: "dir" });
   try {
-    const now = statAt(fd, name);
-    if (now.ino !== opened.stat.ino || now.dev !== opened.stat.dev) throw changing(opened.target.rel);
+    if (!sameObject(dir.statEntry(name), target.stat)) throw new PathChanged(target.rel);
   } catch (error) {
-    closeFd(fd);
+    dir[Symbol.dispose]();
     throw error;
   }
-  return { fd, rel, name };
+  return { dir, name };
 }
 
 /**
@@ -199,12 +196,12 @@ function searchRoot(ws: Workspace, opened: OpenedPath): { fd: number; rel: strin
  *
  * @example
  * ```ts
- * import { openWorkspace } from "../workspace/confine.ts";
+ * import { openWorkspace } from "../workspace/workspace.ts";
  * import type { RipgrepRunner } from "./ripgrep_runner.ts";
  *
  * declare const runner: RipgrepRunner;
  * declare const options: SearchOptions;
- * const ws = await openWorkspace(Deno.cwd());
+ * const ws = openWorkspace(Deno.cwd());
  * (await searchText(ws, "src", runner, { ...options, pattern: "fn main", maxResults: 1 })).data.matches[0].path;
  * ```
  */
@@ -219,39 +216,60 @@ export async function searchText(
       details: { field: "pattern" },
     });
   }
-  const opened = await openConfined(ws, input);
+  using target = ws.open(input, { expect: "any" });
   try {
-    return await searchOpened(ws, opened, runner, options);
+    return await searchOpened(ws, target, runner, options);
   } catch (error) {
-    throw fromOsError(error, opened.target.rel);
-  } finally {
-    closeFd(opened.fd);
+    throw fromOsError(error, target.rel);
   }
+}
+
+/** Starts rg in the directory that `target` is or lies in, checked to have started there. */
+async function startIn(
+  ws: Workspace,
+  target: Handle,
+  runner: RipgrepRunner,
+  args: (name: string) => string[],
+  signal?: AbortSignal,
+) {
+  const root = searchRoot(ws, target);
+  // The directory is needed only until rg has started in it (it then holds it as its cwd).
+  using _parent = root.dir === target ? null : root.dir;
+  const rg = await runner.start({ args: args(root.name), cwd: root.dir.childCwd(), signal });
+  try {
+    root.dir.childStarted();
+  } catch (error) {
+    await rg[Symbol.asyncDispose]();
+    throw error;
+  }
+  return { rg, rel: root.dir.rel, abs: root.dir.abs, name: root.name };
 }
 
 async function searchOpened(
   ws: Workspace,
-  opened: OpenedPath,
+  target: Handle,
   runner: RipgrepRunner,
   options: SearchOptions,
 ): Promise<Paged<SearchResult>> {
-  const isDir = opened.stat.kind === "dir";
-  if (!isDir && opened.stat.kind !== "file") {
+  const isDir = target.stat.kind === "dir";
+  if (!isDir && target.stat.kind !== "file") {
     // rg would open a FIFO and wait for a writer, or read a device.
-    throw new ToolError("NOT_A_FILE", `${opened.target.rel} is a special file (device, FIFO or socket)`, {
+    throw new ToolError("NOT_A_FILE", `${target.rel} is a special file (device, FIFO or socket)`, {
       hint: "search_text searches regular files and directories.",
-      details: { path: opened.target.rel },
+      details: { path: target.rel },
     });
   }
   const filter = isDir && options.globs.length > 0 ? compileGlobs(options.globs) : null;
-  const root = searchRoot(ws, opened);
+  const started = await startIn(
+    ws,
+    target,
+    runner,
+    (name) => searchArgs(options, name, filter ? prefilterArgs(filter) : []),
+    options.signal,
+  );
+  await using rg = started.rg;
+  const root = { rel: started.rel, abs: started.abs, name: started.name };
   const prefix = root.rel === "." ? "" : `${root.rel}/`;
-  // The pinned directory is needed only until rg has started in it (it then holds it as its cwd).
-  await using rg = await runner.start({
-    args: searchArgs(options, root.name, filter ? prefilterArgs(filter) : []),
-    dir: root.fd,
-    signal: options.signal,
-  }).finally(() => root.fd !== opened.fd && closeFd(root.fd));
 
   const matches: SearchMatch[] = [];
   const ctx = options.context;
@@ -269,7 +287,7 @@ async function searchOpened(
     const decoded = decodeRgData(data);
     // rg names files relative to the directory it started in.
     const below = decoded.text.startsWith("./") ? decoded.text.slice(2) : decoded.text;
-    const outside = below.startsWith("/") || /(^|\/)\.\.(\/|$)/.test(below);
+    const outside = !isInside(root.abs, below);
     const skip = outside || (isDir && ((filter !== null && !filter.matches(below)) ||
       (!options.includeHidden && isHiddenPath(below))));
     file = { path: prefix + below, lossy: decoded.lossy, skip };
@@ -355,7 +373,7 @@ async function searchOpened(
   const outcome = await rg.finish();
   // Without the kernel's read confinement, a directory swapped for a symlink during the run could have
   // redirected rg below its pinned start: refuse results whose directory moved (racy, the best there is).
-  if (!rg.confined) await assertStillConfined(opened.target);
+  if (!rg.confined) target.revalidate();
   if (outcome.code === 2 && !sawMessage) {
     // rg stops before searching anything only when it cannot use its arguments: with a confined, existing
     // path that is the pattern.
@@ -367,7 +385,7 @@ async function searchOpened(
         details: { field: "pattern", reason },
       });
     }
-    throw new ToolError("INTERNAL", `rg failed: ${reason}`, { details: { path: opened.target.rel, stderr: reason } });
+    throw new ToolError("INTERNAL", `rg failed: ${reason}`, { details: { path: target.rel, stderr: reason } });
   }
   if (options.signal?.aborted) throw new ToolError("TIMEOUT", "search_text was cancelled");
   const warnings = rgWarnings(outcome.stderr, prefix, MAX_SEARCH_WARNINGS, root.name);

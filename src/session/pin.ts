@@ -8,13 +8,12 @@
  *
  * @example
  * ```ts
- * const pinned = await pinChoice({ dir: "/home/u/app", source: "flag" }, "/home/u");
+ * const pinned = pinChoice({ dir: "/home/u/app", source: "flag" }, "/home/u");
  * if ("reason" in pinned) console.error(pinned.reason);
  * ```
  */
-import { openWorkspace, type Workspace, WorkspaceError } from "../workspace/confine.ts";
+import { openWorkspace, type Workspace, WorkspaceError } from "../workspace/workspace.ts";
 import { implicitRefusal, SOURCE_LABELS, type WorkspaceChoice } from "../workspace/resolve.ts";
-import { closeFd } from "../os/fd.ts";
 
 /** A chosen directory, pinned. */
 export interface Pinned {
@@ -35,20 +34,20 @@ export interface Refusal {
  *
  * @example
  * ```ts
- * await pinChoice({ dir: "/", source: "cwd" }, null); // { choice, reason: "… never served implicitly …" }
+ * pinChoice({ dir: "/", source: "cwd" }, null); // { choice, reason: "… never served implicitly …" }
  * ```
  */
-export async function pinChoice(choice: WorkspaceChoice, home: string | null): Promise<Pinned | Refusal> {
+export function pinChoice(choice: WorkspaceChoice, home: string | null): Pinned | Refusal {
   let workspace: Workspace;
   try {
-    workspace = await openWorkspace(choice.dir);
+    workspace = openWorkspace(choice.dir);
   } catch (error) {
     if (!(error instanceof WorkspaceError)) throw error;
     return { choice, reason: `${error.message} (from ${SOURCE_LABELS[choice.source]})` };
   }
   const reason = implicitRefusal({ real: workspace.root, source: choice.source, home });
   if (reason !== null) {
-    closeFd(workspace.fd);
+    workspace[Symbol.dispose]();
     return { choice, reason };
   }
   return { choice, workspace };

@@ -1,11 +1,10 @@
 /** The git tools' service for unit tests of the git modules, without a server. */
 import { rgPath } from "@vscode/ripgrep";
-import { openWorkspace } from "../workspace/confine.ts";
+import { openWorkspace } from "../workspace/workspace.ts";
 import { createChildSpawners } from "../policy/child_spawners.ts";
 import { probeLandlock } from "../policy/landlock_probe.ts";
 import { GitService } from "../git/service.ts";
 import { Reactor } from "../os/reactor.ts";
-import { closeFd } from "../os/fd.ts";
 
 /**
  * The git tools' GitService on a workspace at `root` (its children probed as the server would), for tests of
@@ -13,17 +12,17 @@ import { closeFd } from "../os/fd.ts";
  *
  * @example
  * ```ts
- * using git = await gitServiceFor(Deno.cwd());
+ * using git = gitServiceFor(Deno.cwd());
  * git.locate(Deno.cwd()).readable; // the git dirs the runs may read
  * ```
  */
-export async function gitServiceFor(root: string): Promise<GitService & Disposable> {
-  const ws = await openWorkspace(root);
+export function gitServiceFor(root: string): GitService & Disposable {
+  const ws = openWorkspace(root);
   const children = createChildSpawners(ws, {
     tmpdir: null,
     env: Deno.env.toObject(),
     landlock: probeLandlock(),
     ripgrep: { path: rgPath, fd: null },
   });
-  return Object.assign(new GitService(ws, children, new Reactor()), { [Symbol.dispose]: () => closeFd(ws.fd) });
+  return Object.assign(new GitService(ws, children, new Reactor()), { [Symbol.dispose]: () => ws[Symbol.dispose]() });
 }

@@ -10,17 +10,20 @@
  * faults.phase = "pin"; // calls are counted per phase
  * ```
  */
-import { FS_AT, type FsOps } from "../patch/fs_ops.ts";
+import { type FsOps, HANDLE_OPS } from "../patch/fs_ops.ts";
 
 /**
- * FS_AT whose chosen call fails (a throw, or a rejection for an async call): the `at`-th (1-based) of all
+ * HANDLE_OPS whose chosen call fails (a throw, or a rejection for an async call): the `at`-th (1-based) of all
  * calls, or of those made while {@linkcode phase} equals `phase`. Without a fault it only records.
  *
  * @example
  * ```ts
+ * import type { Handle } from "../workspace/handle.ts";
+ *
  * const faults = new FaultyFs({ at: 1, phase: "stage" });
  * faults.phase = "stage";
- * faults.fs.syncFd(-1).catch((error) => error.message); // "injected fault in syncFd (stage step 1)"
+ * declare const dir: Handle;
+ * faults.fs.sync(dir).catch((error) => error.message); // "injected fault in sync (stage step 1)"
  * ```
  */
 export class FaultyFs {
@@ -34,7 +37,7 @@ export class FaultyFs {
 
   constructor(fault: { at: number; phase?: string } | null = null) {
     const ops: Record<string, unknown> = {};
-    for (const [name, fn] of Object.entries(FS_AT)) {
+    for (const [name, fn] of Object.entries(HANDLE_OPS)) {
       ops[name] = (...args: unknown[]) => {
         this.calls.push(name);
         const inPhase = (this.counts.get(this.phase) ?? 0) + 1;
@@ -54,11 +57,11 @@ export class FaultyFs {
 }
 
 /**
- * FS_AT that runs `act` once, right before the first call of `op` that `when` accepts.
+ * HANDLE_OPS that runs `act` once, right before the first call of `op` that `when` accepts.
  *
  * @example
  * ```ts
- * const fs = interrupted("linkAt", () => true, () => console.log("about to link"));
+ * const fs = interrupted("link", () => true, () => console.log("about to link"));
  * ```
  */
 export function interrupted(op: keyof FsOps, when: (...args: unknown[]) => boolean, act: () => void): FsOps {
@@ -68,9 +71,9 @@ export function interrupted(op: keyof FsOps, when: (...args: unknown[]) => boole
       done = true;
       act();
     }
-    return (FS_AT[op] as (...a: unknown[]) => unknown)(...args);
+    return (HANDLE_OPS[op] as (...a: unknown[]) => unknown)(...args);
   };
-  return { ...FS_AT, [op]: call };
+  return { ...HANDLE_OPS, [op]: call };
 }
 
 /**

@@ -2,11 +2,8 @@ import { z } from "../zod.ts";
 import { defineTool } from "./tool.ts";
 import { readOnlyGitHint } from "../policy/modes.ts";
 import { commandOutput, commandResultSchema, DEFAULT_PREVIEW_BYTES } from "./command_result.ts";
-import { openConfined } from "../workspace/confine.ts";
-
 import { ToolError } from "../errors.ts";
 import { waitForCommand } from "./command_wait.ts";
-import { closeFd } from "../os/fd.ts";
 
 export const execCommandTool = defineTool({
   name: "exec_command",
@@ -26,22 +23,26 @@ export const execCommandTool = defineTool({
   }),
   output: commandResultSchema,
   handler: async (args, ctx) => {
-    const workdir = await openConfined(ctx.workspace, args.workdir);
     const commands = ctx.services.commands;
     let command;
-    try {
+    {
+      using workdir = ctx.workspace.open(args.workdir, { expect: "any" });
       if (workdir.stat.kind !== "dir") {
-        throw new ToolError("NOT_A_DIRECTORY", `workdir ${workdir.target.rel} is not a directory`, {
-          details: { field: "workdir", path: workdir.target.rel },
+        throw new ToolError("NOT_A_DIRECTORY", `workdir ${workdir.rel} is not a directory`, {
+          details: { field: "workdir", path: workdir.rel },
         });
       }
       const request = { cmd: args.cmd, env: args.env ?? {}, tty: args.tty, grants: ctx.sessionState.grants };
       command = await commands.start(
-        { ...request, cwd: workdir.target.abs, cwdFd: workdir.fd },
+        { ...request, cwd: workdir.abs, chdir: workdir.childCwd() },
         ctx.sessionState.commandIds,
       );
-    } finally {
-      closeFd(workdir.fd);
+      try {
+        workdir.childStarted();
+      } catch (error) {
+        await commands.kill(command, "KILL");
+        throw error;
+      }
     }
     await waitForCommand(ctx, command, { yieldMs: args.yield_time_ms, settle: false });
     const notFound = commands.notFoundError(command);

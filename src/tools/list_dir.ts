@@ -70,14 +70,14 @@ export const listDirTool = defineTool({
     skipped: z.array(z.object({ path: z.string(), reason: z.string() })),
     next_cursor: z.string().nullable().describe("Pass as cursor for the next page; null at the end."),
   }),
-  handler: async (args, ctx) => {
+  handler: (args, ctx) => {
     const cursors = new Cursors("list_dir", args, ["limit"]);
-    const page = await listDir(ctx.workspace, args.path, {
+    const page = listDir(ctx.workspace, args.path, {
       depth: args.depth,
       limit: args.limit,
       includeHidden: args.include_hidden,
       page: cursors.request(DIR_POSITION, dataBudget(ctx.config.maxResultChars)),
     });
-    return { text: render(page, ctx.arguments), data: { ...page.data } };
+    return Promise.resolve({ text: render(page, ctx.arguments), data: { ...page.data } });
   },
 });

@@ -5,7 +5,7 @@
  */
 import type { z } from "../zod.ts";
 import type { Config } from "../config.ts";
-import type { Workspace } from "../workspace/confine.ts";
+import type { Workspace } from "../workspace/workspace.ts";
 import type { RuntimeFacts, Services } from "../services.ts";
 import type { WorkspaceBinding } from "../session/binding.ts";
 import type { SessionInfo, SessionState } from "../session/info.ts";

@@ -16,18 +16,18 @@
  *
  * @example
  * ```ts
- * import { openWorkspace } from "./confine.ts";
+ * import { openWorkspace } from "./workspace.ts";
  *
  * gitDirContaining("/ws", "/ws/meta/hooks/pre-commit"); // "/ws/meta" when meta/ is a git dir
- * const ws = await openWorkspace("/ws");
- * findGitDirs(ws.root, ws.fd).paths; // ["/ws/.git"]
+ * using ws = openWorkspace("/ws");
+ * (await findGitDirs(ws)).paths; // ["/ws/.git"]
  * ```
  */
 import * as path from "node:path";
 import { isInside } from "./confine.ts";
-import { closeFd } from "../os/fd.ts";
-import { lstatPath, openAt, readDirFd, reopenFd, statAt, statFd } from "../os/fs_at.ts";
-import { libc, O } from "../os/libc.ts";
+import { lstatPath } from "../os/fs_at.ts";
+import type { Handle } from "./handle.ts";
+import type { Workspace } from "./workspace.ts";
 
 /** Directories the search looks into, at most (a bound on its cost in a huge tree). */
 export const GIT_DIR_SEARCH_MAX_DIRS = 2_000;
@@ -88,56 +88,52 @@ function realInside(root: string, p: string): string | null {
   }
 }
 
-/** The bytes of the small regular file `name` in `dirFd`, opened without following a symlink; null otherwise. */
-function readSmallFileAt(dirFd: number, name: string, max: number): Uint8Array | null {
-  let fd: number;
+/** The bytes of the small regular file `name` in `dir`, opened without following a symlink; null otherwise. */
+async function readSmallFileAt(dir: Handle, name: string, max: number): Promise<Uint8Array | null> {
   try {
-    fd = openAt(dirFd, name, O.RDONLY | O.NONBLOCK | O.NOCTTY);
+    using file = dir.openEntry(name, "any");
+    if (file.stat.kind !== "file") return null;
+    const buffer = new Uint8Array(max + 1);
+    const n = await file.read(buffer, 0);
+    return n <= max ? buffer.subarray(0, n) : null;
   } catch {
     return null;
   }
-  try {
-    if (statFd(fd).kind !== "file") return null;
-    const buffer = new Uint8Array(max + 1);
-    const n = Number(libc().read(fd, buffer, BigInt(buffer.length)));
-    return n >= 0 && n <= max ? buffer.subarray(0, n) : null;
-  } finally {
-    closeFd(fd);
-  }
 }
 
-function kindAt(dirFd: number, name: string): string | null {
+function kindAt(dir: Handle, name: string): string | null {
   try {
-    return statAt(dirFd, name).kind;
+    return dir.statEntry(name).kind;
   } catch {
     return null;
   }
 }
 
 /**
- * The git-dir paths that the directory `dir` (a real path inside `root`,
- * open as `dirFd`) holds: its `.git` directory; or its `.git` file together
- * with the git dir and common dir it leads to; or `dir` itself when it is a
- * git dir (bare). Everything in `dir` is looked at through `dirFd`, following
- * no symlink, so a directory swapped meanwhile leads nowhere; paths outside
+ * The git-dir paths that the directory `handle` (a real path inside `root`)
+ * holds: its `.git` directory; or its `.git` file together with the git dir
+ * and common dir it leads to; or the directory itself when it is a git dir
+ * (bare). Everything in it is looked at through the handle, following no
+ * symlink, so a directory swapped meanwhile leads nowhere; paths outside
  * `root` are left out (nothing in the workspace can change them anyway).
  */
-export function gitDirsAt(root: string, dirFd: number, dir: string): string[] {
-  const head = kindAt(dirFd, "HEAD");
+export async function gitDirsAt(root: string, handle: Handle): Promise<string[]> {
+  const dir = handle.abs;
+  const head = kindAt(handle, "HEAD");
   if (
-    (head === "file" || head === "symlink") && kindAt(dirFd, "objects") === "dir" && kindAt(dirFd, "refs") === "dir"
+    (head === "file" || head === "symlink") && kindAt(handle, "objects") === "dir" && kindAt(handle, "refs") === "dir"
   ) {
     return [dir];
   }
   const dotGit = path.join(dir, ".git");
-  const kind = kindAt(dirFd, ".git");
+  const kind = kindAt(handle, ".git");
   if (kind === null || kind === "other") return [];
   if (kind === "dir") return [dotGit];
   const found = new Set<string>();
   let gitDir: string | null = dotGit;
   if (kind === "file") {
     found.add(dotGit);
-    const bytes = readSmallFileAt(dirFd, ".git", GIT_FILE_MAX_BYTES);
+    const bytes = await readSmallFileAt(handle, ".git", GIT_FILE_MAX_BYTES);
     gitDir = bytes === null ? null : gitFileTargetOf(new TextDecoder().decode(bytes), dir);
   }
   const real = gitDir === null ? null : realInside(root, gitDir);
@@ -159,67 +155,62 @@ export interface FoundGitDirs {
 }
 
 /**
- * The git dirs of the repositories in the workspace (`root`, open as
- * `rootFd`): at the root and in directories down to
- * {@linkcode GIT_DIR_SEARCH_MAX_DEPTH}, looking into at most
- * {@linkcode GIT_DIR_SEARCH_MAX_DIRS} directories. It walks by fds, each
- * directory opened beneath its parent without following a symlink, and never
- * descends into a git dir: a directory swapped for a symlink while it walks
- * is skipped, never listed.
+ * The git dirs of the repositories in the workspace: at the root and in
+ * directories down to {@linkcode GIT_DIR_SEARCH_MAX_DEPTH}, looking into at
+ * most {@linkcode GIT_DIR_SEARCH_MAX_DIRS} directories. It walks by handles,
+ * each directory opened beneath its parent without following a symlink, and
+ * never descends into a git dir: a directory swapped for a symlink while it
+ * walks is skipped, never listed.
  */
-export function findGitDirs(root: string, rootFd: number): FoundGitDirs {
+export async function findGitDirs(ws: Workspace): Promise<FoundGitDirs> {
   const found = new Set<string>();
   let complete = true;
   let visited = 0;
-  let level: { dir: string; fd: number; owned: boolean }[] = [{ dir: root, fd: rootFd, owned: false }];
+  let level: Handle[] = [ws.open(".", { expect: "dir" })];
   const decoder = new TextDecoder("utf-8", { fatal: true });
   try {
     for (let depth = 0; level.length > 0; depth++) {
-      const next: typeof level = [];
-      for (const { dir, fd } of level) {
+      const next: Handle[] = [];
+      for (const dir of level) {
         if (visited++ >= GIT_DIR_SEARCH_MAX_DIRS) {
           complete = false;
           break;
         }
-        const here = gitDirsAt(root, fd, dir);
+        const here = await gitDirsAt(ws.root, dir);
         for (const p of here) found.add(p);
-        if (here.includes(dir)) continue; // a bare repository: its insides are its own
+        if (here.includes(dir.abs)) continue; // a bare repository: its insides are its own
         if (depth === GIT_DIR_SEARCH_MAX_DEPTH) {
           complete = false;
           continue;
         }
-        let listing: number;
+        let entries;
         try {
-          listing = reopenFd(fd, O.RDONLY | O.DIRECTORY);
+          entries = dir.entries();
         } catch {
           continue;
         }
-        try {
-          for (const entry of readDirFd(listing)) {
-            if (entry.kind !== "dir") continue;
-            let name: string;
-            try {
-              name = decoder.decode(entry.name);
-            } catch {
-              continue; // a name that is not UTF-8 could not be bound by path anyway
-            }
-            if (name === ".git") continue;
-            try {
-              next.push({ dir: path.join(dir, name), fd: openAt(fd, name, O.PATH | O.DIRECTORY), owned: true });
-            } catch {
-              // replaced by a symlink or gone since the listing: skipped
-            }
+        for (const entry of entries) {
+          if (entry.kind !== "dir") continue;
+          let name: string;
+          try {
+            name = decoder.decode(entry.name);
+          } catch {
+            continue; // a name that is not UTF-8 could not be bound by path anyway
           }
-        } finally {
-          closeFd(listing);
+          if (name === ".git") continue;
+          try {
+            next.push(dir.openEntry(name, "dir"));
+          } catch {
+            // replaced by a symlink or gone since the listing: skipped
+          }
         }
       }
-      for (const entry of level) if (entry.owned) closeFd(entry.fd);
+      for (const dir of level) dir[Symbol.dispose]();
       level = next;
       if (!complete) break;
     }
   } finally {
-    for (const entry of level) if (entry.owned) closeFd(entry.fd);
+    for (const dir of level) dir[Symbol.dispose]();
   }
   return { paths: outermost([...found]), complete };
 }

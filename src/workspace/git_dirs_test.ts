@@ -1,8 +1,7 @@
 import * as path from "node:path";
 import { assertEquals } from "../testing/assert.ts";
 import { git, initRepo } from "../testing/git_fixtures.ts";
-import { closeFd } from "../os/fd.ts";
-import { openDirectory } from "../os/fs_at.ts";
+import { openWorkspace } from "./workspace.ts";
 import { findGitDirs, gitDirContaining, gitDirsAt, gitFileTarget, looksLikeGitDir } from "./git_dirs.ts";
 
 async function tempRoot(): Promise<string> {
@@ -39,24 +38,19 @@ Deno.test("gitDirsAt and findGitDirs: .git dirs, .git files with their git and c
     await initRepo(outside);
     await Deno.mkdir(path.join(root, "c/d"), { recursive: true });
     await Deno.writeTextFile(path.join(root, "c/d/.git"), `gitdir: ${outside}/.git\n`);
-    const at = (dir: string) => {
-      const fd = openDirectory(dir);
-      try {
-        return gitDirsAt(root, fd, dir).sort();
-      } finally {
-        closeFd(fd);
-      }
+    using ws = openWorkspace(root);
+    const at = async (dir: string) => {
+      using handle = ws.open(dir, { expect: "dir" });
+      return (await gitDirsAt(root, handle)).sort();
     };
-    assertEquals(at(root), [path.join(root, ".git")]);
-    assertEquals(at(path.join(root, "a")), [path.join(root, "a/.git"), path.join(root, "meta")]);
+    assertEquals(await at(root), [path.join(root, ".git")]);
+    assertEquals(await at(path.join(root, "a")), [path.join(root, "a/.git"), path.join(root, "meta")]);
     // The outside git dir is left out; the .git file itself is in the workspace and listed.
-    assertEquals(at(path.join(root, "c/d")), [path.join(root, "c/d/.git")]);
+    assertEquals(await at(path.join(root, "c/d")), [path.join(root, "c/d/.git")]);
     // A symlinked directory is not walked into: its repository is not the workspace's.
     await initRepo(path.join(outside, "linked"));
     await Deno.symlink(path.join(outside, "linked"), path.join(root, "link"));
-    const rootFd = openDirectory(root);
-    const found = findGitDirs(root, rootFd);
-    closeFd(rootFd);
+    const found = await findGitDirs(ws);
     assertEquals(found.paths, [
       path.join(root, ".git"),
       path.join(root, "a/.git"),

@@ -1,0 +1,238 @@
+/**
+ * The Linux backend: every handle holds an fd, opened beneath the workspace
+ * root's fd one component at a time with O_NOFOLLOW (src/os/fs_at.ts), so
+ * a symlink swapped in anywhere on the way fails the open instead of
+ * redirecting it, and what the fd names stays the same object whatever
+ * happens to its path afterwards. Reads, listings, stats, the patch
+ * commit's writes and children's working directories (`/proc/self/fd/N`)
+ * all go through that fd: nothing is looked up by path again.
+ *
+ * @example
+ * ```ts
+ * using root = FD_BACKEND.pinRoot("/repo");
+ * using src = root.openBeneath("src", "dir");
+ * src.entries().length;
+ * ```
+ */
+import * as path from "node:path";
+import {
+  chmodFd,
+  fdPath,
+  linkAt,
+  lockFd,
+  mkdirAt,
+  type Name,
+  openAt,
+  openBeneath,
+  openDirectory,
+  readAllFd,
+  readAt,
+  readDirFd,
+  renameAt,
+  reopenFd,
+  statAt,
+  statFd,
+  syncFd,
+  unlinkAt,
+  writeAllFd,
+} from "../os/fs_at.ts";
+import { closeFd } from "../os/fd.ts";
+import { O } from "../os/libc.ts";
+import { resolutionError } from "./confine.ts";
+import {
+  entryPath,
+  type FileBackend,
+  type FileStat,
+  Handle,
+  notAFile,
+  type RawDirEntry,
+  type Reach,
+  sameObject,
+} from "./handle.ts";
+
+/** How a handle's own fd was opened. */
+type Access = "path" | "read" | "write";
+
+/** Flags a regular file is read with: O_NONBLOCK and O_NOCTTY so that no open can hang or take a terminal. */
+const READ_FLAGS = O.RDONLY | O.NONBLOCK | O.NOCTTY;
+
+const decoder = new TextDecoder();
+
+function text(name: Name): string {
+  return typeof name === "string" ? name : decoder.decode(name);
+}
+
+/** Opens the directory `name` of `dirFd` readable, or (searchable but not readable) by O_PATH only. */
+function openDirAt(dirFd: number, name: Name): { fd: number; access: Access } {
+  try {
+    return { fd: openAt(dirFd, name, O.RDONLY | O.DIRECTORY), access: "read" };
+  } catch (error) {
+    if (!(error instanceof Deno.errors.PermissionDenied)) throw error;
+    return { fd: openAt(dirFd, name, O.PATH | O.DIRECTORY), access: "path" };
+  }
+}
+
+/** An object held by an fd. */
+class FdHandle extends Handle {
+  /** The workspace root's fd (not owned), which {@linkcode isCurrent} walks from. */
+  readonly #root: number;
+  readonly #fd: number;
+  readonly #access: Access;
+  /** A readable fd reopened from an O_PATH one, when needed. */
+  #readable: number | null = null;
+  #closed = false;
+
+  constructor(root: number | null, fd: number, access: Access, rel: string, abs: string) {
+    let stat: FileStat;
+    try {
+      stat = statFd(fd);
+    } catch (error) {
+      closeFd(fd);
+      throw error;
+    }
+    super(rel, abs, stat);
+    this.#root = root ?? fd;
+    this.#fd = fd;
+    this.#access = access;
+  }
+
+  restat(): FileStat {
+    return statFd(this.#fd);
+  }
+
+  read(buffer: Uint8Array<ArrayBuffer>, position: number): Promise<number> {
+    return readAt(this.#reader(), buffer, position);
+  }
+
+  readAll(): Promise<Uint8Array<ArrayBuffer>> {
+    return readAllFd(this.#reader());
+  }
+
+  entries(): RawDirEntry[] {
+    return readDirFd(this.#access === "read" ? this.#fd : this.#reopened(O.RDONLY | O.DIRECTORY));
+  }
+
+  statEntry(name: Name): FileStat {
+    return statAt(this.#fd, name);
+  }
+
+  openEntry(name: Name, expect: Reach): Handle {
+    const rel = entryPath(this.rel, text(name));
+    const abs = path.join(this.abs, text(name));
+    if (expect === "any") return new FdHandle(this.#root, openAt(this.#fd, name, O.PATH), "path", rel, abs);
+    const { fd, access } = openDirAt(this.#fd, name);
+    return new FdHandle(this.#root, fd, access, rel, abs);
+  }
+
+  openBeneath(rel: string, expect: Reach): Handle {
+    const fd = openBeneath(this.#fd, rel, expect === "dir" ? O.PATH | O.DIRECTORY : O.PATH);
+    const joined = path.posix.join(this.rel, rel);
+    return new FdHandle(this.#root, fd, "path", joined, path.join(this.abs, rel));
+  }
+
+  isCurrent(): boolean {
+    let fd: number;
+    try {
+      fd = openBeneath(this.#root, this.rel, O.PATH);
+    } catch {
+      return false;
+    }
+    try {
+      return sameObject(statFd(fd), this.stat);
+    } catch {
+      return false;
+    } finally {
+      closeFd(fd);
+    }
+  }
+
+  childCwd(): string {
+    // Resolved by the child before exec, while this fd is still open: the very directory, whatever its path.
+    return fdPath(this.#fd);
+  }
+
+  childStarted(): void {
+    // The kernel resolved the fd: the child started in the directory held.
+  }
+
+  childStdin(): Promise<number> {
+    return Promise.resolve(this.#reader());
+  }
+
+  mkdir(name: string): void {
+    mkdirAt(this.#fd, name);
+  }
+
+  create(name: string, mode: number): Handle {
+    const fd = openAt(this.#fd, name, O.WRONLY | O.CREAT | O.EXCL, mode);
+    return new FdHandle(this.#root, fd, "write", entryPath(this.rel, name), path.join(this.abs, name));
+  }
+
+  link(from: string, to: string): void {
+    linkAt(this.#fd, from, this.#fd, to);
+  }
+
+  rename(from: string, to: string): void {
+    renameAt(this.#fd, from, this.#fd, to);
+  }
+
+  remove(name: string, directory = false): void {
+    unlinkAt(this.#fd, name, directory);
+  }
+
+  writeAll(bytes: Uint8Array): void {
+    writeAllFd(this.#fd, bytes);
+  }
+
+  chmod(mode: number): void {
+    chmodFd(this.#fd, mode);
+  }
+
+  sync(): Promise<void> {
+    if (this.#access !== "path") return syncFd(this.#fd);
+    return syncFd(this.stat.kind === "dir" ? this.#reopened(O.RDONLY | O.DIRECTORY) : this.#reader());
+  }
+
+  lock(): Promise<void> {
+    return lockFd(this.#reader());
+  }
+
+  [Symbol.dispose](): void {
+    if (this.#closed) return; // a second close could hit an fd number reused since
+    this.#closed = true;
+    if (this.#readable !== null) closeFd(this.#readable);
+    closeFd(this.#fd);
+  }
+
+  /** The fd to read the regular file through, reopened once from the O_PATH fd (the very inode stat'ed). */
+  #reader(): number {
+    if (this.stat.kind !== "file") throw notAFile(this.rel, this.stat.kind);
+    if (this.#access === "read") return this.#fd;
+    try {
+      return this.#reopened(READ_FLAGS);
+    } catch (error) {
+      throw resolutionError(this.rel, error);
+    }
+  }
+
+  #reopened(flags: number): number {
+    return this.#readable ??= reopenFd(this.#fd, flags);
+  }
+}
+
+/**
+ * The fd-pinned backend (Linux: openat with O_NOFOLLOW, statx, getdents64, /proc/self/fd).
+ *
+ * @example
+ * ```ts
+ * using root = FD_BACKEND.pinRoot(Deno.cwd());
+ * root.childCwd(); // "/proc/self/fd/N"
+ * ```
+ */
+export const FD_BACKEND: FileBackend = {
+  name: "fd",
+  pinRoot(abs: string): Handle {
+    // Symlinks followed: `abs` is the real path, resolved once at start.
+    return new FdHandle(null, openDirectory(abs), "path", ".", abs);
+  },
+};

@@ -1,0 +1,390 @@
+/**
+ * The portable backend: only what Deno offers on every POSIX system
+ * (Deno.lstat, Deno.open, Deno.readDir, the path-taking acts), no FFI, no
+ * /proc. Deno cannot open relative to a directory or refuse to follow a
+ * symlink, so a handle holds a checked path and the identity (dev, ino) of
+ * every directory on it, from the workspace root down:
+ *
+ * - **open**: each component is lstat'ed (a symlink or a non-directory on
+ *   the way fails as the fd backend's O_NOFOLLOW walk does), then the whole
+ *   path is walked again and must give the same identities;
+ * - **read**: the file is opened by path (only once lstat said it is a
+ *   regular file, so a FIFO is never opened), the opened file's own stat
+ *   must be the identity that was checked, and the path is walked again;
+ * - **every other act** (list, stat an entry, mkdir, create, link, rename,
+ *   remove, chmod, fsync, a child's working directory) checks the path
+ *   before and after, and an act found to have raced a swap is undone
+ *   where it can be and reported ({@linkcode PathChanged}).
+ *
+ * So a swap between check and act is detected, not prevented: the act may
+ * have reached the swapped-in place before the check after it.
+ * docs/confinement.md has the table of what each backend closes.
+ *
+ * @example
+ * ```ts
+ * using root = PORTABLE_BACKEND.pinRoot("/repo");
+ * using file = root.openBeneath("README.md", "any");
+ * await file.readAll();
+ * ```
+ */
+import * as path from "node:path";
+import { PathChanged, resolutionError } from "./confine.ts";
+import {
+  entryPath,
+  type FileBackend,
+  type FileStat,
+  Handle,
+  type Name,
+  notAFile,
+  type RawDirEntry,
+  type Reach,
+  sameObject,
+} from "./handle.ts";
+
+const decoder = new TextDecoder();
+const encoder = new TextEncoder();
+
+function text(name: Name): string {
+  return typeof name === "string" ? name : decoder.decode(name);
+}
+
+/**
+ * A stat with the object's birth time: without an fd holding it, an inode number can be freed and given to a new
+ * object at the same path (a directory removed and made again), which dev and ino alone would take for the same.
+ */
+interface Checked extends FileStat {
+  born: number | null;
+}
+
+function toStat(info: Deno.FileInfo): Checked {
+  const kind = info.isFile ? "file" : info.isDirectory ? "dir" : info.isSymlink ? "symlink" : "other";
+  return {
+    kind,
+    mode: (info.mode ?? 0) & 0o7777,
+    size: info.size,
+    mtime: info.mtime ?? new Date(0),
+    ino: info.ino ?? 0,
+    dev: info.dev,
+    born: info.birthtime?.getTime() ?? null,
+  };
+}
+
+/** Whether two stats are of the same object: dev, ino and, where the system gives it, birth time. */
+function same(a: Checked, b: Checked): boolean {
+  return sameObject(a, b) && a.born === b.born;
+}
+
+/**
+ * lstats each of `parts` below the directory `base`: a symlink (where a directory must be, or the last
+ * component when `expect` is "dir") fails with FilesystemLoop, a non-directory on the way with NotADirectory.
+ */
+function walk(base: string, parts: readonly string[], expect: Reach): Checked[] {
+  const stats: Checked[] = [];
+  let at = base;
+  for (let i = 0; i < parts.length; i++) {
+    at = path.join(at, parts[i]);
+    const stat = toStat(Deno.lstatSync(at));
+    const last = i === parts.length - 1;
+    if (!last || expect === "dir") {
+      if (stat.kind === "symlink") throw new Deno.errors.FilesystemLoop(`${at} is a symlink`);
+      if (stat.kind !== "dir") throw new Deno.errors.NotADirectory(`${at} is not a directory`);
+    }
+    stats.push(stat);
+  }
+  return stats;
+}
+
+/** The bytes of a name Deno decoded lossily: 0xFF (never valid UTF-8) where it put U+FFFD. */
+function lossyBytes(name: string): Uint8Array {
+  return encoder.encode(name.replaceAll("\uFFFD", "\x00")).map((byte) => byte === 0 ? 0xff : byte);
+}
+
+function components(rel: string): string[] {
+  return rel.split("/").filter((part) => part !== "" && part !== ".");
+}
+
+/** What a handle holds open: nothing (a checked path), the file for reading, or a file it created. */
+type Held = { file: Deno.FsFile; writable: boolean } | null;
+
+/** An object held by its checked path and the identities along it. */
+class PathHandle extends Handle {
+  readonly #rootAbs: string;
+  /** Identities of the root and of each component of `rel`, as checked at the open. */
+  readonly #chain: readonly Checked[];
+  #held: Held;
+  #opening: Promise<Deno.FsFile> | null = null;
+  #closed = false;
+
+  constructor(rootAbs: string, rel: string, abs: string, chain: readonly Checked[], held: Held = null) {
+    super(rel, abs, chain[chain.length - 1]);
+    this.#rootAbs = rootAbs;
+    this.#chain = chain;
+    this.#held = held;
+  }
+
+  restat(): FileStat {
+    if (this.#held !== null) return toStat(this.#held.file.statSync());
+    const now = toStat(Deno.lstatSync(this.abs));
+    if (!same(now, this.#self)) throw new PathChanged(this.rel);
+    return now;
+  }
+
+  async read(buffer: Uint8Array<ArrayBuffer>, position: number): Promise<number> {
+    const file = await this.#reader();
+    await file.seek(position, Deno.SeekMode.Start);
+    return (await file.read(buffer)) ?? 0;
+  }
+
+  async readAll(): Promise<Uint8Array<ArrayBuffer>> {
+    const file = await this.#reader();
+    // One byte beyond the size: a file that did not grow is read into this one buffer.
+    let bytes = new Uint8Array(file.statSync().size + 1);
+    let length = 0;
+    await file.seek(0, Deno.SeekMode.Start);
+    for (;;) {
+      if (length === bytes.length) {
+        const grown = new Uint8Array(bytes.length * 2);
+        grown.set(bytes);
+        bytes = grown;
+      }
+      const n = await file.read(bytes.subarray(length));
+      if (n === null) return bytes.subarray(0, length);
+      length += n;
+    }
+  }
+
+  entries(): RawDirEntry[] {
+    this.#verify();
+    const listed = [...Deno.readDirSync(this.abs)];
+    this.#verify();
+    // Each name is looked up again in the directory now checked: a listing made through a symlink swapped in and
+    // out between the two checks would name what is not here, and such names are dropped with the ones removed
+    // meanwhile. The kind comes from that lstat too.
+    const entries: RawDirEntry[] = [];
+    for (const entry of listed) {
+      try {
+        entries.push({
+          name: encoder.encode(entry.name),
+          kind: toStat(Deno.lstatSync(path.join(this.abs, entry.name))).kind,
+        });
+      } catch {
+        // Deno gives a name that is not UTF-8 with U+FFFD for its bad bytes: it cannot be found again by that
+        // string, and is kept with 0xFF there so that it reads as lossy.
+        if (!entry.name.includes("\uFFFD")) continue;
+        const kind = entry.isFile ? "file" : entry.isDirectory ? "dir" : entry.isSymlink ? "symlink" : "other";
+        entries.push({ name: lossyBytes(entry.name), kind });
+      }
+    }
+    this.#verify();
+    return entries;
+  }
+
+  statEntry(name: Name): FileStat {
+    const stat = toStat(Deno.lstatSync(path.join(this.abs, text(name))));
+    this.#verify();
+    return stat;
+  }
+
+  openEntry(name: Name, expect: Reach): Handle {
+    return this.openBeneath(text(name), expect);
+  }
+
+  openBeneath(rel: string, expect: Reach): Handle {
+    const parts = components(rel);
+    if (parts.includes("..")) throw new TypeError(`openBeneath never climbs: ${JSON.stringify(rel)}`);
+    const stats = walk(this.abs, parts, expect);
+    const child = new PathHandle(
+      this.#rootAbs,
+      parts.reduce(entryPath, this.rel),
+      path.join(this.abs, ...parts),
+      [...this.#chain, ...stats],
+    );
+    // Walked again from the root: a component swapped while the walk went through it gives another identity.
+    child.#verify();
+    return child;
+  }
+
+  isCurrent(): boolean {
+    try {
+      const now = [toStat(Deno.lstatSync(this.#rootAbs)), ...walk(this.#rootAbs, components(this.rel), "any")];
+      return now.length === this.#chain.length && now.every((stat, i) => same(stat, this.#chain[i]));
+    } catch {
+      return false;
+    }
+  }
+
+  childCwd(): string {
+    if (!this.isCurrent()) throw new PathChanged(this.rel);
+    return this.abs;
+  }
+
+  childStarted(): void {
+    // The child changed into the path: only a swap still in place now is seen.
+    this.revalidate();
+  }
+
+  childStdin(): Promise<Uint8Array<ArrayBuffer>> {
+    // No fd to hand over: the bytes, read from the checked inode, go through the child's stdin pipe.
+    return this.readAll();
+  }
+
+  mkdir(name: string): void {
+    const at = path.join(this.abs, name);
+    this.#act(() => Deno.mkdirSync(at), () => Deno.removeSync(at));
+  }
+
+  create(name: string, mode: number): Handle {
+    const at = path.join(this.abs, name);
+    const created: Deno.FsFile[] = [];
+    // createNew is O_CREAT | O_EXCL: a symlink already at `name` fails it instead of being followed.
+    this.#act(() => {
+      created.push(Deno.openSync(at, { write: true, createNew: true, mode }));
+    }, () => {
+      created[0].close();
+      Deno.removeSync(at);
+    });
+    const file = created[0];
+    const stat = toStat(file.statSync());
+    return new PathHandle(this.#rootAbs, entryPath(this.rel, name), at, [...this.#chain, stat], {
+      file,
+      writable: true,
+    });
+  }
+
+  link(from: string, to: string): void {
+    const target = path.join(this.abs, to);
+    this.#act(() => Deno.linkSync(path.join(this.abs, from), target), () => Deno.removeSync(target));
+  }
+
+  rename(from: string, to: string): void {
+    const [a, b] = [path.join(this.abs, from), path.join(this.abs, to)];
+    this.#act(() => Deno.renameSync(a, b), () => Deno.renameSync(b, a));
+  }
+
+  remove(name: string, directory = false): void {
+    const at = path.join(this.abs, name);
+    this.#act(() => {
+      const isDir = Deno.lstatSync(at).isDirectory;
+      if (isDir !== directory) {
+        throw isDir ? new Deno.errors.IsADirectory(`${at} is a directory`) : new Deno.errors.NotADirectory(at);
+      }
+      Deno.removeSync(at);
+    }, null);
+  }
+
+  writeAll(bytes: Uint8Array): void {
+    const file = this.#writable();
+    for (let written = 0; written < bytes.length;) written += file.writeSync(bytes.subarray(written));
+  }
+
+  chmod(mode: number): void {
+    // Deno has no fchmod: by path, between two checks that the path is the very file created.
+    const check = () => {
+      if (!same(toStat(Deno.lstatSync(this.abs)), this.#self)) throw new PathChanged(this.rel);
+    };
+    this.#writable();
+    this.#verify();
+    check();
+    Deno.chmodSync(this.abs, mode);
+    check();
+    this.#verify();
+  }
+
+  async sync(): Promise<void> {
+    if (this.#held !== null) return await this.#held.file.sync();
+    // A directory (or a file never opened): opened for the fsync, and it must be the object held.
+    const file = await Deno.open(this.abs, { read: true });
+    try {
+      if (!same(toStat(file.statSync()), this.#self)) throw new PathChanged(this.rel);
+      await file.sync();
+    } finally {
+      file.close();
+    }
+  }
+
+  async lock(): Promise<void> {
+    await (await this.#reader()).lock(true);
+  }
+
+  [Symbol.dispose](): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    const opening = this.#opening;
+    this.#opening = null;
+    if (this.#held !== null) this.#held.file.close();
+    // A read still being opened is closed once it is (a rejected one has nothing to close).
+    else opening?.then((file) => file.close(), () => {});
+    this.#held = null;
+  }
+
+  /** This object's own checked stat. */
+  get #self(): Checked {
+    return this.#chain[this.#chain.length - 1];
+  }
+
+  #verify(): void {
+    if (!this.isCurrent()) throw new PathChanged(this.rel);
+  }
+
+  /** Runs `act` between two checks of this directory's path; when the second fails, `undo` is tried. */
+  #act(act: () => void, undo: (() => void) | null): void {
+    this.#verify();
+    act();
+    if (this.isCurrent()) return;
+    try {
+      undo?.(); // by the same path, so where the swap sent the act, while the swap is still in place
+    } catch {
+      // Best effort: the change is reported either way.
+    }
+    throw new PathChanged(this.rel);
+  }
+
+  #writable(): Deno.FsFile {
+    if (this.#held?.writable !== true) throw new TypeError(`${this.rel} was not created for writing`);
+    return this.#held.file;
+  }
+
+  /** The file open for reading: opened once, by path, and only kept when it is the very file checked. */
+  #reader(): Promise<Deno.FsFile> {
+    if (this.stat.kind !== "file") return Promise.reject(notAFile(this.rel, this.stat.kind));
+    if (this.#held !== null) return Promise.resolve(this.#held.file);
+    return this.#opening ??= this.#openReader();
+  }
+
+  async #openReader(): Promise<Deno.FsFile> {
+    // Checked right before the open too: Deno cannot open with O_NONBLOCK, so a FIFO renamed over the file since
+    // the handle was opened would make the open wait for a writer; this leaves it microseconds to land in.
+    if (!this.isCurrent()) throw new PathChanged(this.rel);
+    let file: Deno.FsFile;
+    try {
+      // Async: were a FIFO swapped in even so, only this call would wait, never the event loop.
+      file = await Deno.open(this.abs, { read: true });
+    } catch (error) {
+      throw resolutionError(this.rel, error);
+    }
+    if (!same(toStat(file.statSync()), this.#self) || !this.isCurrent()) {
+      file.close();
+      throw new PathChanged(this.rel);
+    }
+    this.#held = { file, writable: false };
+    return file;
+  }
+}
+
+/**
+ * The portable backend (Deno's path APIs only; identities checked around every act).
+ *
+ * @example
+ * ```ts
+ * using root = PORTABLE_BACKEND.pinRoot(Deno.cwd());
+ * root.childCwd(); // the root's path, checked
+ * ```
+ */
+export const PORTABLE_BACKEND: FileBackend = {
+  name: "portable",
+  pinRoot(abs: string): Handle {
+    const stat = toStat(Deno.statSync(abs));
+    if (stat.kind !== "dir") throw new Deno.errors.NotADirectory(`${abs} is not a directory`);
+    return new PathHandle(abs, ".", abs, [stat]);
+  },
+};
