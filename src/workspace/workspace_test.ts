@@ -8,11 +8,11 @@ import { assert, assertEquals, assertRejects, assertThrows } from "../testing/as
 import { codeOf, confineFixture, REFUSED } from "../testing/confine_fixture.ts";
 import { ToolError } from "../errors.ts";
 import { FD_BACKEND } from "./fd_backend.ts";
-import type { FileBackend } from "./handle.ts";
 import { PORTABLE_BACKEND } from "./portable_backend.ts";
 import { chosenBackend, openWorkspace, WorkspaceError } from "./workspace.ts";
+import { TEST_BACKENDS } from "../testing/backend.ts";
 
-const BACKENDS: FileBackend[] = [FD_BACKEND, PORTABLE_BACKEND];
+const BACKENDS = TEST_BACKENDS;
 
 Deno.test("Workspace.open refuses every attack in the table, with either backend", async (t) => {
   const { root, cleanup } = await confineFixture();
