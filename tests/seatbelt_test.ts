@@ -9,6 +9,13 @@ import { assert, assertEquals } from "../src/testing/assert.ts";
 import { canonicalPath, renderProfile, SANDBOX_EXEC, sandboxExecArgv } from "../src/os/seatbelt.ts";
 import { seatbeltProfile } from "../src/policy/seatbelt_policy.ts";
 import type { CommandChild } from "../src/policy/child_policy.ts";
+import { rgPath } from "@vscode/ripgrep";
+import { createChildSpawners } from "../src/policy/child_spawners.ts";
+import { hostKernelSandbox } from "../src/policy/kernel_sandbox.ts";
+import { probeLandlock } from "../src/policy/landlock_probe.ts";
+import { openWorkspace } from "../src/workspace/workspace.ts";
+import { cString, libc, O } from "../src/os/libc.ts";
+import { closeFd, type ExitStatus, reap } from "../src/os/fd.ts";
 
 /** macOS-only: sandbox-exec and Seatbelt exist on macOS alone. */
 const DARWIN_ONLY = Deno.build.os !== "darwin";
@@ -136,6 +143,46 @@ Deno.test({
       assertEquals(run.code, 0, run.stderr);
       assert((await sandboxed(t, safe, `echo x > ${q(path.join(t.outside, "c"))}`)).code !== 0, "still confined");
     } finally {
+      await Deno.remove(t.root, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name: "seatbelt (macOS): the server's spawners start a safe command under sandbox-exec, and report Seatbelt",
+  ignore: DARWIN_ONLY,
+  fn: async () => {
+    const t = await tree();
+    const devNull = libc().open(cString("/dev/null"), O.RDWR | O.CLOEXEC, 0);
+    try {
+      using ws = openWorkspace(t.workspace);
+      const env = { PATH: "/usr/bin:/bin:/usr/sbin:/sbin", HOME: t.home };
+      const landlock = probeLandlock();
+      const children = createChildSpawners(ws, {
+        tmpdir: t.tmpdir,
+        env,
+        landlock,
+        ripgrep: { path: rgPath, fd: null },
+      });
+      const spawn = children.commandSpawner("safe", new Set());
+      const run = async (script: string): Promise<ExitStatus> => {
+        const stdio = { stdin: devNull, stdout: devNull, stderr: devNull };
+        const pid = await spawn({ argv: ["/bin/sh", "-c", script], env, cwd: t.workspace, stdio });
+        for (;;) {
+          const status = reap(pid);
+          if (status !== null) return status;
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        }
+      };
+      assertEquals((await run(`echo x > ${q(path.join(t.workspace, "a"))}`)).code, 0);
+      assert((await run(`echo x > ${q(path.join(t.outside, "c"))}`)).code !== 0, "outside is refused");
+      assertEquals(children.appliedCommandSandbox("safe", new Set())?.layers, ["seatbelt"]);
+      const report = await children.report("safe", new Set(), []);
+      assertEquals([report.landlock_abi, report.commands.enforced, report.commands.network], [null, true, "denied"]);
+      const line = hostKernelSandbox(landlock, report.missing);
+      assertEquals([line.name, line.available], ["Seatbelt", true], line.detail);
+    } finally {
+      closeFd(devNull);
       await Deno.remove(t.root, { recursive: true });
     }
   },
