@@ -11,8 +11,11 @@
  *   (the --http address is chosen at run time; stdio mode revokes net at
  *   start, and the server never connects out).
  * - ripgrep: the `@vscode/ripgrep-<os>-<arch>` package's `rg` is staged in
- *   dist/.embed/ and embedded with `--include`; at run time it is executed
- *   from a memfd, never written into the workspace (src/os/executable.ts).
+ *   dist/.embed/, checked to be the target's kind of executable (ELF or
+ *   Mach-O, its machine) and embedded with `--include`; at run time it is
+ *   executed from a memfd on Linux and from a private hash-checked cache
+ *   directory on macOS (no memfd there), never written into the workspace
+ *   (src/os/executable.ts).
  * - Workers: every `*_worker.ts` under src/ is passed with `--include`, since
  *   `deno compile` does not follow `new Worker(...)`; so is the icon that
  *   serverInfo carries inline (src/metadata.ts), and the server itself,
@@ -32,19 +35,88 @@ import { ICON_FILE } from "./src/metadata.ts";
 import manifest from "./deno.json" with { type: "json" };
 import { SERVER_MODULE } from "./main.ts";
 
-/** A `deno compile --target` and the ripgrep platform package for it. */
+/** The kind of executable a target runs: its file format and machine. */
+export interface ExecutableKind {
+  format: "elf" | "mach-o";
+  machine: "x86_64" | "aarch64";
+}
+
+/** A `deno compile --target`, the ripgrep platform package for it and the executable that package must hold. */
 export interface BuildTarget {
   ripgrepPackage: string;
+  executable: ExecutableKind;
 }
 
 /**
- * The targets build.ts knows how to equip with ripgrep: Linux only, since the server pins every file access
- * through Linux libc calls (docs/confinement.md).
+ * The targets build.ts equips with ripgrep: Linux and macOS on x86_64 and arm64. `@vscode/ripgrep` (1.18.0) ships
+ * each system's rg as an optional platform package, `@vscode/ripgrep-<os>-<arch>`, with the binary at `bin/rg`.
+ * Windows is refused at start (main.ts), so it has no target.
  */
 export const TARGETS: Record<string, BuildTarget> = {
-  "x86_64-unknown-linux-gnu": { ripgrepPackage: "@vscode/ripgrep-linux-x64" },
-  "aarch64-unknown-linux-gnu": { ripgrepPackage: "@vscode/ripgrep-linux-arm64" },
+  "x86_64-unknown-linux-gnu": {
+    ripgrepPackage: "@vscode/ripgrep-linux-x64",
+    executable: { format: "elf", machine: "x86_64" },
+  },
+  "aarch64-unknown-linux-gnu": {
+    ripgrepPackage: "@vscode/ripgrep-linux-arm64",
+    executable: { format: "elf", machine: "aarch64" },
+  },
+  "x86_64-apple-darwin": {
+    ripgrepPackage: "@vscode/ripgrep-darwin-x64",
+    executable: { format: "mach-o", machine: "x86_64" },
+  },
+  "aarch64-apple-darwin": {
+    ripgrepPackage: "@vscode/ripgrep-darwin-arm64",
+    executable: { format: "mach-o", machine: "aarch64" },
+  },
 };
+
+/** ELF e_machine values (elf.h). */
+const ELF_MACHINES: Record<number, ExecutableKind["machine"]> = { 62: "x86_64", 183: "aarch64" };
+/** Mach-O cputype values (mach/machine.h: CPU_TYPE_X86_64, CPU_TYPE_ARM64). */
+const MACH_O_CPUS: Record<number, ExecutableKind["machine"]> = { 0x01000007: "x86_64", 0x0100000c: "aarch64" };
+
+/**
+ * What executable `header` (a file's first bytes; 20 are enough) starts: a little-endian 64-bit ELF or Mach-O
+ * of a machine a target runs, or null for anything else (a fat Mach-O too: every target names one machine).
+ *
+ * @example
+ * ```ts
+ * executableKind(new Uint8Array([0xcf, 0xfa, 0xed, 0xfe, 0x0c, 0, 0, 0x01])); // { format: "mach-o", machine: "aarch64" }
+ * ```
+ */
+export function executableKind(header: Uint8Array): ExecutableKind | null {
+  if (header.length < 8) return null;
+  const view = new DataView(header.buffer, header.byteOffset, header.byteLength);
+  if (view.getUint32(0, false) === 0x7f454c46) {
+    // ELFCLASS64, ELFDATA2LSB, then e_machine at 18.
+    if (header.length < 20 || header[4] !== 2 || header[5] !== 1) return null;
+    const machine = ELF_MACHINES[view.getUint16(18, true)];
+    return machine ? { format: "elf", machine } : null;
+  }
+  if (view.getUint32(0, true) === 0xfeedfacf) {
+    const machine = MACH_O_CPUS[view.getUint32(4, true)];
+    return machine ? { format: "mach-o", machine } : null;
+  }
+  return null;
+}
+
+/**
+ * Why the rg staged for `target` (its first bytes: `header`) is not the executable the target runs, or null.
+ *
+ * @example
+ * ```ts
+ * ripgrepMismatch("aarch64-apple-darwin", new Uint8Array(20));
+ * // "the staged rg for aarch64-apple-darwin is no executable workcell knows, not a Mach-O executable for aarch64"
+ * ```
+ */
+export function ripgrepMismatch(target: string, header: Uint8Array): string | null {
+  const want = TARGETS[target].executable;
+  const got = executableKind(header);
+  if (got?.format === want.format && got.machine === want.machine) return null;
+  const kind = (k: ExecutableKind) => `${k.format === "elf" ? "an ELF" : "a Mach-O"} executable for ${k.machine}`;
+  return `the staged rg for ${target} is ${got ? kind(got) : "no executable workcell knows"}, not ${kind(want)}`;
+}
 
 /** The permission flags baked into the binary (see the module doc for the two run-time differences). */
 export const COMPILED_PERMISSIONS: readonly string[] = permissionFlags({ writeRoot: ".", http: "any" });
@@ -176,6 +248,8 @@ async function stageRipgrep(target: string): Promise<string> {
     }
   }
   await Deno.chmod(staged, 0o755).catch(() => {});
+  const mismatch = ripgrepMismatch(target, (await Deno.readFile(staged)).subarray(0, 20));
+  if (mismatch) throw new Error(mismatch);
   return staged;
 }
 

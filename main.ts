@@ -9,6 +9,9 @@
  * (about 200 ms of module loading), is src/serve.ts, imported while the
  * first line of input is awaited, or once it (and the tools/list that
  * follows it) is answered (src/session/early_initialize.ts).
+ *
+ * On a system other than Linux and macOS it prints one line and exits with
+ * {@linkcode UNSUPPORTED_SYSTEM_EXIT} before it does anything else.
  */
 import { parseArgs, USAGE, UsageError } from "./src/config.ts";
 import { SERVER_NAME, SERVER_VERSION } from "./src/version.ts";
@@ -21,6 +24,35 @@ import { listedTools } from "./src/catalog_listing.ts";
 import { FdInput } from "./src/transport/fd_input.ts";
 import { Termination } from "./src/termination.ts";
 import { launchWorkspace, PROJECT_DIR_ENV } from "./src/workspace/resolve.ts";
+
+/** The systems workcell runs on, as the refusal names them (README's platform table has the details). */
+export const SUPPORTED_SYSTEMS = "Linux (x86_64, arm64) and macOS (x86_64, arm64)";
+
+/** Exit status on an unsupported system (2 stays a usage error: docs/runtime-contract.md). */
+export const UNSUPPORTED_SYSTEM_EXIT = 1;
+
+const SYSTEM_NAMES: Readonly<Record<string, string>> = {
+  windows: "Windows",
+  android: "Android",
+  freebsd: "FreeBSD",
+  netbsd: "NetBSD",
+  aix: "AIX",
+  solaris: "Solaris",
+  illumos: "illumos",
+};
+
+/**
+ * The one line printed on a system workcell does not run on (`Deno.build.os`), or null on Linux and darwin.
+ *
+ * @example
+ * ```ts
+ * systemRefusal("windows"); // "workcell: Windows is not supported; workcell runs on Linux (x86_64, arm64) and macOS (x86_64, arm64)"
+ * ```
+ */
+export function systemRefusal(os: string): string | null {
+  if (os === "linux" || os === "darwin") return null;
+  return `${SERVER_NAME}: ${SYSTEM_NAMES[os] ?? os} is not supported; ${SERVER_NAME} runs on ${SUPPORTED_SYSTEMS}`;
+}
 
 function exitWithUsage(message: string): never {
   console.error(`${SERVER_NAME}: ${message}`);
@@ -113,6 +145,11 @@ async function main(args: string[]): Promise<void> {
 }
 
 if (import.meta.main) {
+  const refusal = systemRefusal(Deno.build.os);
+  if (refusal !== null) {
+    console.error(refusal);
+    Deno.exit(UNSUPPORTED_SYSTEM_EXIT);
+  }
   try {
     await main(Deno.args);
   } catch (error) {

@@ -10,7 +10,7 @@ import { type LandlockProbe, probeLandlock } from "./policy/landlock_probe.ts";
 import { CommandRegistry } from "./exec/registry.ts";
 import { probePty } from "./os/pty.ts";
 import { createCommandPolicy, type WorkcellPolicy } from "./policy/command_policy.ts";
-import { ChildSandboxes } from "./policy/children.ts";
+import { createChildSpawners } from "./policy/child_spawners.ts";
 import { choosePrivateTmp } from "./policy/private_tmp.ts";
 import { Reactor } from "./os/reactor.ts";
 import { GitService } from "./git/service.ts";
@@ -100,7 +100,12 @@ export function createServices(config: Config, workspace: Workspace, facts: Runt
   }
   const env = Deno.env.toObject();
   const ripgrep = facts.ripgrep;
-  const children = new ChildSandboxes(workspace, { tmpdir: tmp?.path ?? null, env, landlock: facts.landlock, ripgrep });
+  const children = createChildSpawners(workspace, {
+    tmpdir: tmp?.path ?? null,
+    env,
+    landlock: facts.landlock,
+    ripgrep,
+  });
   const reactor = new Reactor();
   const git = new GitService(workspace, children, reactor);
   const policy = createCommandPolicy(config, workspace, {

@@ -6,8 +6,10 @@ import {
   compileArgs,
   COMPILED_PERMISSIONS,
   denortProblem,
+  executableKind,
   hostTarget,
   outputPath,
+  ripgrepMismatch,
   TARGETS,
   workerModules,
 } from "../build.ts";
@@ -69,6 +71,97 @@ Deno.test("build.ts: compile arguments embed the target's rg and write dist/work
   assert(arm[arm.indexOf("--include") + 1].endsWith("/rg"));
   assert(outputPath("aarch64-unknown-linux-gnu").endsWith("workcell-aarch64-unknown-linux-gnu"));
   assert(Object.keys(TARGETS).includes(hostTarget()), `host target ${hostTarget()} is buildable`);
+});
+
+Deno.test("build.ts: the Linux and macOS targets, x86_64 and arm64, each with its ripgrep package and executable", () => {
+  assertEquals(Object.keys(TARGETS).sort(), [
+    "aarch64-apple-darwin",
+    "aarch64-unknown-linux-gnu",
+    "x86_64-apple-darwin",
+    "x86_64-unknown-linux-gnu",
+  ]);
+  assertEquals(
+    Object.fromEntries(Object.entries(TARGETS).map(([target, spec]) => [target, spec.ripgrepPackage])),
+    {
+      "x86_64-unknown-linux-gnu": "@vscode/ripgrep-linux-x64",
+      "aarch64-unknown-linux-gnu": "@vscode/ripgrep-linux-arm64",
+      "x86_64-apple-darwin": "@vscode/ripgrep-darwin-x64",
+      "aarch64-apple-darwin": "@vscode/ripgrep-darwin-arm64",
+    },
+  );
+  for (const [target, spec] of Object.entries(TARGETS)) {
+    assertEquals(spec.executable.format, target.endsWith("-apple-darwin") ? "mach-o" : "elf", target);
+    assertEquals(spec.executable.machine, target.split("-")[0], target);
+    const args = compileArgs(target);
+    assertEquals(args[args.indexOf("--target") + 1], target);
+    assertEquals(args[args.indexOf("--output") + 1], outputPath(target));
+    assert(args[args.indexOf("--include") + 1].endsWith(`${EMBEDDED_RIPGREP_DIR}/rg`), target);
+  }
+  assert(
+    outputPath("aarch64-apple-darwin").endsWith(
+      hostTarget() === "aarch64-apple-darwin" ? "/workcell" : "/workcell-aarch64-apple-darwin",
+    ),
+  );
+  let threw = false;
+  try {
+    compileArgs("x86_64-pc-windows-msvc");
+  } catch (error) {
+    threw = /unknown target x86_64-pc-windows-msvc/.test((error as Error).message);
+  }
+  assert(threw, "Windows has no target: it is refused at start");
+});
+
+/** The first bytes of a 64-bit little-endian ELF for e_machine `machine`. */
+function elfHeader(machine: number): Uint8Array {
+  const header = new Uint8Array(20);
+  header.set([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1]);
+  new DataView(header.buffer).setUint16(18, machine, true);
+  return header;
+}
+
+/** The first bytes of a 64-bit Mach-O (MH_MAGIC_64, little-endian) for cputype `cpu`. */
+function machOHeader(cpu: number): Uint8Array {
+  const header = new Uint8Array(20);
+  const view = new DataView(header.buffer);
+  view.setUint32(0, 0xfeedfacf, true);
+  view.setUint32(4, cpu, true);
+  return header;
+}
+
+Deno.test("build.ts: the staged rg must be the target's kind of executable (ELF or Mach-O, and its machine)", async () => {
+  assertEquals(executableKind(elfHeader(62)), { format: "elf", machine: "x86_64" });
+  assertEquals(executableKind(elfHeader(183)), { format: "elf", machine: "aarch64" });
+  assertEquals(executableKind(machOHeader(0x01000007)), { format: "mach-o", machine: "x86_64" });
+  assertEquals(executableKind(machOHeader(0x0100000c)), { format: "mach-o", machine: "aarch64" });
+  assertEquals(executableKind(elfHeader(40)), null, "32-bit ARM");
+  assertEquals(executableKind(machOHeader(0x12)), null, "PowerPC");
+  assertEquals(executableKind(new Uint8Array([0xca, 0xfe, 0xba, 0xbe, 0, 0, 0, 2])), null, "a fat Mach-O");
+  assertEquals(executableKind(new TextEncoder().encode("#!/bin/sh\n")), null);
+  assertEquals(executableKind(new Uint8Array(3)), null);
+  assertEquals(ripgrepMismatch("aarch64-apple-darwin", machOHeader(0x0100000c)), null);
+  assertEquals(ripgrepMismatch("x86_64-apple-darwin", machOHeader(0x01000007)), null);
+  assertEquals(ripgrepMismatch("x86_64-unknown-linux-gnu", elfHeader(62)), null);
+  assertEquals(
+    ripgrepMismatch("aarch64-apple-darwin", elfHeader(183)),
+    "the staged rg for aarch64-apple-darwin is an ELF executable for aarch64, not a Mach-O executable for aarch64",
+  );
+  assert(ripgrepMismatch("x86_64-apple-darwin", machOHeader(0x0100000c)) !== null, "arm64's rg for Intel");
+  // The rg this machine runs is what its own target expects.
+  const { rgPath } = await import("@vscode/ripgrep");
+  const header = (await Deno.readFile(rgPath)).subarray(0, 20);
+  assertEquals(ripgrepMismatch(hostTarget(), header), null);
+});
+
+Deno.test("build.ts: a macOS target without its denort names DENORT_BIN and the denort to get", async () => {
+  const empty = await tempWorkspace();
+  try {
+    for (const target of ["aarch64-apple-darwin", "x86_64-apple-darwin"]) {
+      const problem = await denortProblem(target, { get: (name) => (name === "DENO_DIR" ? empty : undefined) });
+      assert(problem !== null && problem.includes(`denort-${target}.zip`) && /DENORT_BIN/.test(problem), problem!);
+    }
+  } finally {
+    await Deno.remove(empty, { recursive: true });
+  }
 });
 
 Deno.test("build.ts: without denort it names what is missing and how to supply it", async () => {

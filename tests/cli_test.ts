@@ -2,6 +2,7 @@ import { assert, assertEquals } from "../src/testing/assert.ts";
 import { tempWorkspace } from "./harness.ts";
 import { sourceRunArgs } from "../src/permissions.ts";
 import { SERVER_VERSION } from "../src/version.ts";
+import { SUPPORTED_SYSTEMS, systemRefusal, UNSUPPORTED_SYSTEM_EXIT } from "../main.ts";
 
 async function run(args: string[], stdin = "") {
   const workspace = await tempWorkspace();
@@ -70,4 +71,20 @@ Deno.test("stdio: stdout carries only JSON-RPC messages, and the server exits wh
   const lines = result.stdout.trim().split("\n");
   const ids = lines.map((line) => JSON.parse(line)).map((message) => message.id);
   assertEquals(ids.sort(), [1, 2, 3]);
+});
+
+Deno.test("unsupported systems: one line naming the supported ones, exit 1; Linux and macOS start", () => {
+  assertEquals(
+    systemRefusal("windows"),
+    "workcell: Windows is not supported; workcell runs on Linux (x86_64, arm64) and macOS (x86_64, arm64)",
+  );
+  for (const os of ["windows", "android", "freebsd", "netbsd", "aix", "solaris", "illumos", "plan9"]) {
+    const line = systemRefusal(os);
+    assert(line !== null && !line.includes("\n") && line.endsWith(SUPPORTED_SYSTEMS), `${os}: ${line}`);
+  }
+  assertEquals(systemRefusal("freebsd")?.startsWith("workcell: FreeBSD is not supported;"), true);
+  assertEquals(systemRefusal("linux"), null);
+  assertEquals(systemRefusal("darwin"), null);
+  assertEquals(systemRefusal(Deno.build.os), null, "this machine is supported");
+  assertEquals(UNSUPPORTED_SYSTEM_EXIT, 1, "2 stays the usage error");
 });

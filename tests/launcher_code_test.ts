@@ -8,7 +8,12 @@ import { assert, assertEquals } from "../src/testing/assert.ts";
 import { assembleLauncher, LAUNCHER_ARCHES } from "../tasks/launcher_assemble.ts";
 import { LAUNCHER_CODE_HEX } from "../src/os/launcher_code.ts";
 
-Deno.test("src/os/launcher_code.ts is fresh: the committed bytes are what the .s sources assemble to", async () => {
+/** Linux-only: it assembles the Linux launcher with GNU as for x86_64 and aarch64 ELF. */
+const LINUX_ONLY = Deno.build.os !== "linux";
+
+Deno.test("src/os/launcher_code.ts is fresh: the committed bytes are what the .s sources assemble to", {
+  ignore: LINUX_ONLY,
+}, async () => {
   assertEquals(Object.keys(LAUNCHER_CODE_HEX).sort(), [...LAUNCHER_ARCHES].sort());
   const checked: string[] = [];
   for (const arch of LAUNCHER_ARCHES) {

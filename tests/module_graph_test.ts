@@ -63,8 +63,10 @@ Deno.test("module graph: main.ts loads no npm package and few modules before it 
   // both backends): measured at +0.3-0.7 ms to the initialize answer, median of 30 interleaved starts. 33 with the
   // stored listing main.ts answers an early tools/list from (schemas/tools.json, catalog_listing.ts): spawn -> first
   // tools/list 218-242 -> 40 ms over raw JSON lines (961a297). 35 since src/os/fs_at.ts became three modules by
-  // what the calls do (fs_call.ts, fs_change.ts): the same code, two more module records.
-  assert(loaded.length <= 35, `main.ts loads ${loaded.length} modules up front: ${loaded.join(", ")}`);
+  // what the calls do (fs_call.ts, fs_change.ts): the same code, two more module records. 36 since libc.ts picks
+  // its constants by system while it loads (os/darwin_abi.ts, a table: Linux loads it and uses none of it): a
+  // dynamic import of it alone takes 0.37 ms, median of 30 processes, an upper bound of the static cost.
+  assert(loaded.length <= 36, `main.ts loads ${loaded.length} modules up front: ${loaded.join(", ")}`);
   assert(!loaded.includes("src/serve.ts") && !loaded.includes("src/server.ts"), loaded.join(", "));
 });
 

@@ -6,10 +6,10 @@
  * @example
  * ```ts
  * import { openWorkspace } from "../workspace/workspace.ts";
- * import type { ChildSandboxes } from "../policy/children.ts";
+ * import type { ChildSpawners } from "../policy/child_spawners.ts";
  * import { Reactor } from "../os/reactor.ts";
  *
- * declare const children: ChildSandboxes; // the sandboxes of the workspace's children
+ * declare const children: ChildSpawners; // the sandboxes of the workspace's children
  * const workspace = openWorkspace(Deno.cwd());
  * const git = new GitService(workspace, children, new Reactor());
  * const location = git.locate(workspace.root);
@@ -19,7 +19,7 @@
 import { ToolError } from "../errors.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import { isInside } from "../workspace/confine.ts";
-import type { ChildSandboxes } from "../policy/children.ts";
+import type { ChildSpawners } from "../policy/child_spawners.ts";
 import type { Reactor } from "../os/reactor.ts";
 import { locateRepository, type RepositoryLocation, trustedLocation } from "./location.ts";
 import { type GitRequest, type GitRun, runGit } from "./runner.ts";
@@ -29,10 +29,10 @@ export class GitService {
   readonly ws: Workspace;
   /** The repository the workspace root was in at start-up, when its git dirs lie outside the workspace. */
   readonly trusted: RepositoryLocation | null;
-  readonly #children: ChildSandboxes;
+  readonly #children: ChildSpawners;
   readonly #reactor: Reactor;
 
-  constructor(ws: Workspace, children: ChildSandboxes, reactor: Reactor) {
+  constructor(ws: Workspace, children: ChildSpawners, reactor: Reactor) {
     this.ws = ws;
     this.#children = children;
     this.#reactor = reactor;

@@ -2,8 +2,9 @@
  * The lifecycle every child of the server shares, whatever reads it (a
  * command's retained streams, rg's and git's chunk queues): spawning through
  * a spawner with the parent's and the child's ends of its stdio, its exit
- * watched by a pidfd, its process group killed, and it reaped on every path
- * — plus reading a nonblocking pipe in bounded bursts.
+ * watched by a pidfd (a kqueue on darwin: platform.ts), its process group
+ * killed, and it reaped on every path — plus reading a nonblocking pipe in
+ * bounded bursts.
  *
  * @example
  * ```ts
@@ -34,14 +35,15 @@
 import { SIGNALS } from "./libc.ts";
 import type { Reactor } from "./reactor.ts";
 import type { Spawner, SpawnRequest } from "./spawn_request.ts";
-import { closeFd, growPipe, killGroup, pidfdOpen, readSome, reapKilled, setNonblocking } from "./fd.ts";
+import { closeFd, growPipe, killGroup, readSome, reapKilled, setNonblocking } from "./fd.ts";
+import { PROCESS } from "./platform.ts";
 
 /** Reads per fd per wake-up before yielding to other fds and the event loop. */
 export const MAX_READS_PER_WAKE = 8;
 /** A read this large means the default pipe buffer was full: grow it (growing every pipe up front costs ms per spawn). */
 const GROW_PIPE_AFTER_BYTES = 65536;
 
-/** A started child: its pid (also its process group) and a pidfd readable once it exits. */
+/** A started child: its pid (also its process group) and a pidfd (darwin: a kqueue) readable once it exits. */
 export interface LaunchedChild {
   pid: number;
   pidfd: number;
@@ -70,7 +72,7 @@ export async function launchChild(
   }
   let pidfd = -1;
   try {
-    pidfd = pidfdOpen(pid);
+    pidfd = PROCESS.exitFd(pid);
     for (const fd of fds.parent) setNonblocking(fd);
     return { pid, pidfd };
   } catch (error) {

@@ -13,7 +13,7 @@
  * closeFd(writeEnd);
  * ```
  */
-import { ERRNO, errno, F, libc, O, SYS, WAIT } from "./libc.ts";
+import { ERRNO, errno, F, HOST_OS, libc, O, SIGINFO, SYS, WAIT } from "./libc.ts";
 import { osError } from "./os_error.ts";
 
 /** Bytes asked for as the pipe buffer of a child's stdout/stderr (fewer wake-ups in a flood). */
@@ -26,8 +26,9 @@ export function makePipe(): [number, number] {
   return [fds[0], fds[1]];
 }
 
-/** Asks for a larger pipe buffer; best effort (the kernel may cap it). */
+/** Asks for a larger pipe buffer; best effort (the kernel may cap it). darwin's pipes grow by themselves. */
 export function growPipe(fd: number): void {
+  if (HOST_OS === "darwin") return;
   libc().fcntl(fd, F.SETPIPE_SZ, PIPE_BUFFER_BYTES);
 }
 
@@ -112,15 +113,11 @@ export async function reapKilled(pid: number): Promise<void> {
   while (reap(pid) === null) await new Promise((resolve) => setTimeout(resolve, 1));
 }
 
-/** Bytes of siginfo_t, and the offset of its si_pid (Linux). */
-const SIGINFO_BYTES = 128;
-const SI_PID_OFFSET = 16;
-
 /** Whether `pid` has exited (a zombie waiting to be reaped), without reaping it. */
 export function hasExited(pid: number): boolean {
-  const info = new Uint8Array(SIGINFO_BYTES);
+  const info = new Uint8Array(SIGINFO.bytes);
   const result = libc().waitid(WAIT.P_PID, pid, info, WAIT.EXITED | WAIT.NOHANG | WAIT.NOWAIT);
-  return result === 0 && new DataView(info.buffer).getInt32(SI_PID_OFFSET, true) === pid;
+  return result === 0 && new DataView(info.buffer).getInt32(SIGINFO.pidOffset, true) === pid;
 }
 
 /** Sends `signal` to process group `pgid`; false when no such group is left. */

@@ -6,6 +6,9 @@ import { errnoOf } from "./os_error.ts";
 import { ERRNO, O } from "./libc.ts";
 import { closeFd } from "./fd.ts";
 
+/** Linux-only: fs_at.ts's fd-relative calls are the fd backend's (openat2, statx, getdents64, /proc/self/fd), which macOS lacks. */
+const LINUX_ONLY = Deno.build.os !== "linux";
+
 async function tree(): Promise<{ base: string; root: string; rootFd: number }> {
   const base = await Deno.makeTempDir({ prefix: "workcell-fs-at-" });
   const root = path.join(base, "ws");
@@ -18,26 +21,32 @@ async function tree(): Promise<{ base: string; root: string; rootFd: number }> {
   return { base, root, rootFd: openDirectory(root) };
 }
 
-Deno.test("openBeneath opens real paths and refuses a symlink at any component, inside or out", async () => {
-  const { base, rootFd } = await tree();
-  try {
-    const fd = openBeneath(rootFd, "a/b/f.txt", O.RDONLY);
-    assertEquals(new TextDecoder().decode(await readAllFd(fd)), "inside\n");
-    assertEquals(statFd(fd).kind, "file");
-    closeFd(fd);
-    for (const attempt of ["a/out/secret.txt", "a/secret-link", "a/inside-link/f.txt", "a/inside-link"]) {
-      const error = assertThrows(() => openBeneath(rootFd, attempt, O.RDONLY));
-      assert([ERRNO.ELOOP, ERRNO.ENOTDIR].includes(errnoOf(error) as 40 | 20), `${attempt}: ${error}`);
+Deno.test(
+  "openBeneath opens real paths and refuses a symlink at any component, inside or out",
+  { ignore: LINUX_ONLY },
+  async () => {
+    const { base, rootFd } = await tree();
+    try {
+      const fd = openBeneath(rootFd, "a/b/f.txt", O.RDONLY);
+      assertEquals(new TextDecoder().decode(await readAllFd(fd)), "inside\n");
+      assertEquals(statFd(fd).kind, "file");
+      closeFd(fd);
+      for (const attempt of ["a/out/secret.txt", "a/secret-link", "a/inside-link/f.txt", "a/inside-link"]) {
+        const error = assertThrows(() => openBeneath(rootFd, attempt, O.RDONLY));
+        assert([ERRNO.ELOOP, ERRNO.ENOTDIR].includes(errnoOf(error) as 40 | 20), `${attempt}: ${error}`);
+      }
+      assert(assertThrows(() => openBeneath(rootFd, "a/../..", O.RDONLY)) instanceof TypeError);
+      assert(assertThrows(() => openBeneath(rootFd, "a/missing", O.RDONLY)) instanceof Deno.errors.NotFound);
+      closeFd(rootFd);
+    } finally {
+      await Deno.remove(base, { recursive: true });
     }
-    assert(assertThrows(() => openBeneath(rootFd, "a/../..", O.RDONLY)) instanceof TypeError);
-    assert(assertThrows(() => openBeneath(rootFd, "a/missing", O.RDONLY)) instanceof Deno.errors.NotFound);
-    closeFd(rootFd);
-  } finally {
-    await Deno.remove(base, { recursive: true });
-  }
-});
+  },
+);
 
-Deno.test("readAllFd reads exactly the content, whatever the size, and past a size the file does not report", async () => {
+Deno.test("readAllFd reads exactly the content, whatever the size, and past a size the file does not report", {
+  ignore: LINUX_ONLY,
+}, async () => {
   const { base, root, rootFd } = await tree();
   try {
     for (const size of [0, 1, 4095, 4096, 4097, 100_000]) {
@@ -60,7 +69,7 @@ Deno.test("readAllFd reads exactly the content, whatever the size, and past a si
   }
 });
 
-Deno.test("readDirFd, statAt and readLinkAt see entries, never through links", async () => {
+Deno.test("readDirFd, statAt and readLinkAt see entries, never through links", { ignore: LINUX_ONLY }, async () => {
   const { base, rootFd } = await tree();
   try {
     const dir = openBeneath(rootFd, "a", O.RDONLY | O.DIRECTORY);
@@ -75,7 +84,7 @@ Deno.test("readDirFd, statAt and readLinkAt see entries, never through links", a
   }
 });
 
-Deno.test("names that are not UTF-8 are read and stat'ed as raw bytes", async () => {
+Deno.test("names that are not UTF-8 are read and stat'ed as raw bytes", { ignore: LINUX_ONLY }, async () => {
   const { base, root, rootFd } = await tree();
   try {
     const name = new Uint8Array([0x78, 0xff, 0x79]);
@@ -95,7 +104,9 @@ Deno.test("names that are not UTF-8 are read and stat'ed as raw bytes", async ()
   }
 });
 
-Deno.test("mkdirAt, renameAt, linkAt and unlinkAt act on names, not on what a symlink there points to", async () => {
+Deno.test("mkdirAt, renameAt, linkAt and unlinkAt act on names, not on what a symlink there points to", {
+  ignore: LINUX_ONLY,
+}, async () => {
   const { base, root, rootFd } = await tree();
   try {
     const dir = openBeneath(rootFd, "a", O.RDONLY | O.DIRECTORY);

@@ -7,6 +7,9 @@ import { spawnChild } from "./spawn.ts";
 import { closeFd, type ExitStatus, makePipe, reap } from "./fd.ts";
 import { cString, libc, O } from "./libc.ts";
 
+/** Linux-only: the launcher is a static ELF making Linux syscalls; macOS confines children with sandbox-exec (src/os/seatbelt.ts). */
+const LINUX_ONLY = Deno.build.os !== "linux";
+
 const SYS = syscallTable();
 const AT_FDCWD = -100;
 const launcher = await Launcher.create();
@@ -39,7 +42,9 @@ async function run(script: LauncherScript): Promise<{ status: ExitStatus; stdout
   }
 }
 
-Deno.test("launcher: runs its steps in order, then execve's the command with its own argv and environment", async () => {
+Deno.test("launcher: runs its steps in order, then execve's the command with its own argv and environment", {
+  ignore: LINUX_ONLY,
+}, async () => {
   const script = new LauncherScript();
   script.step("greet", SYS.write, [1, script.string("step\n"), 5]);
   script.exec(SYS.execve, "/bin/sh", ["sh", "-c", 'echo "$0 $GREETING"'], { GREETING: "hello" });
@@ -48,38 +53,46 @@ Deno.test("launcher: runs its steps in order, then execve's the command with its
   assertEquals(stdout, "step\nsh hello\n");
 });
 
-Deno.test("launcher: a stored result feeds a later step (an fd opened, written, closed)", async () => {
-  const dir = await Deno.makeTempDir();
-  try {
-    const script = new LauncherScript();
-    const fd = script.slot();
-    const flags = O.WRONLY | O.CREAT | O.CLOEXEC;
-    script.step("open", SYS.openat, [AT_FDCWD, script.string(`${dir}/out`), flags, 0o600], { store: fd });
-    script.step("write", SYS.write, [deref(fd), script.string("stored"), 6]);
-    script.step("close", SYS.close, [deref(fd)]);
-    assertEquals((await run(script)).status, { code: 0, signal: null }); // no execve: the launcher exits 0
-    assertEquals(await Deno.readTextFile(`${dir}/out`), "stored");
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-});
+Deno.test(
+  "launcher: a stored result feeds a later step (an fd opened, written, closed)",
+  { ignore: LINUX_ONLY },
+  async () => {
+    const dir = await Deno.makeTempDir();
+    try {
+      const script = new LauncherScript();
+      const fd = script.slot();
+      const flags = O.WRONLY | O.CREAT | O.CLOEXEC;
+      script.step("open", SYS.openat, [AT_FDCWD, script.string(`${dir}/out`), flags, 0o600], { store: fd });
+      script.step("write", SYS.write, [deref(fd), script.string("stored"), 6]);
+      script.step("close", SYS.close, [deref(fd)]);
+      assertEquals((await run(script)).status, { code: 0, signal: null }); // no execve: the launcher exits 0
+      assertEquals(await Deno.readTextFile(`${dir}/out`), "stored");
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+);
 
-Deno.test("launcher: a failing step stops the launch, names itself, and the command never runs", async () => {
-  const dir = await Deno.makeTempDir();
-  try {
-    const script = new LauncherScript();
-    script.step("open a missing file", SYS.openat, [AT_FDCWD, script.string(`${dir}/missing/x`), O.RDONLY, 0]);
-    script.exec(SYS.execve, "/bin/touch", ["touch", `${dir}/ran`], {});
-    const error = await assertRejects(() => run(script)) as LaunchStepError;
-    assert(error instanceof LaunchStepError, String(error));
-    assertEquals([error.step, error.code, error.exec], ["open a missing file", 2, false]);
-    assert(!(await Deno.stat(`${dir}/ran`).then(() => true, () => false)), "the command ran");
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-});
+Deno.test(
+  "launcher: a failing step stops the launch, names itself, and the command never runs",
+  { ignore: LINUX_ONLY },
+  async () => {
+    const dir = await Deno.makeTempDir();
+    try {
+      const script = new LauncherScript();
+      script.step("open a missing file", SYS.openat, [AT_FDCWD, script.string(`${dir}/missing/x`), O.RDONLY, 0]);
+      script.exec(SYS.execve, "/bin/touch", ["touch", `${dir}/ran`], {});
+      const error = await assertRejects(() => run(script)) as LaunchStepError;
+      assert(error instanceof LaunchStepError, String(error));
+      assertEquals([error.step, error.code, error.exec], ["open a missing file", 2, false]);
+      assert(!(await Deno.stat(`${dir}/ran`).then(() => true, () => false)), "the command ran");
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+);
 
-Deno.test("launcher: tolerated failures and skip-next", async () => {
+Deno.test("launcher: tolerated failures and skip-next", { ignore: LINUX_ONLY }, async () => {
   const script = new LauncherScript();
   script.step("tolerated", SYS.close, [999], { onFailure: "continue" });
   script.step("skips the next step", SYS.close, [998], { onFailure: "skip-next" });
@@ -90,22 +103,30 @@ Deno.test("launcher: tolerated failures and skip-next", async () => {
   assertEquals(stdout, "runs\n");
 });
 
-Deno.test("launcher: a program that cannot be executed is an exec failure with its errno", async () => {
-  const script = new LauncherScript();
-  script.exec(SYS.execve, "/nonexistent/program", ["program"], {});
-  const error = await assertRejects(() => run(script)) as LaunchStepError;
-  assert(error instanceof LaunchStepError, String(error));
-  assertEquals([error.code, error.exec], [2, true]);
-  assert(error.step.includes("/nonexistent/program"), error.step);
-});
+Deno.test(
+  "launcher: a program that cannot be executed is an exec failure with its errno",
+  { ignore: LINUX_ONLY },
+  async () => {
+    const script = new LauncherScript();
+    script.exec(SYS.execve, "/nonexistent/program", ["program"], {});
+    const error = await assertRejects(() => run(script)) as LaunchStepError;
+    assert(error instanceof LaunchStepError, String(error));
+    assertEquals([error.code, error.exec], [2, true]);
+    assert(error.step.includes("/nonexistent/program"), error.step);
+  },
+);
 
-Deno.test("launcher: the command inherits only stdio (no image, script or failure-pipe fd)", async () => {
-  const script = new LauncherScript();
-  script.exec(SYS.execve, "/bin/ls", ["ls", "/proc/self/fd"], {});
-  const { stdout } = await run(script);
-  // 0, 1, 2 and the directory fd ls itself opened to list.
-  assertEquals(stdout.trim().split(/\s+/).map(Number).filter((fd) => fd > 3), []);
-});
+Deno.test(
+  "launcher: the command inherits only stdio (no image, script or failure-pipe fd)",
+  { ignore: LINUX_ONLY },
+  async () => {
+    const script = new LauncherScript();
+    script.exec(SYS.execve, "/bin/ls", ["ls", "/proc/self/fd"], {});
+    const { stdout } = await run(script);
+    // 0, 1, 2 and the directory fd ls itself opened to list.
+    assertEquals(stdout.trim().split(/\s+/).map(Number).filter((fd) => fd > 3), []);
+  },
+);
 
 /** qemu's user-mode emulator for aarch64, where installed (.ci/run installs it). */
 const QEMU_AARCH64 = ["/usr/bin/qemu-aarch64-static", "/usr/bin/qemu-aarch64"].find((candidate) => {
@@ -118,7 +139,7 @@ const QEMU_AARCH64 = ["/usr/bin/qemu-aarch64-static", "/usr/bin/qemu-aarch64"].f
 
 Deno.test({
   name: "launcher: the aarch64 build runs the same script (under qemu's aarch64 emulation)",
-  ignore: Deno.build.arch === "aarch64" || QEMU_AARCH64 === undefined,
+  ignore: LINUX_ONLY || Deno.build.arch === "aarch64" || QEMU_AARCH64 === undefined,
   fn: async () => {
     const sys = SYSCALLS.aarch64;
     const script = new LauncherScript();

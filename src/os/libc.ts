@@ -1,8 +1,10 @@
 /**
  * The libc functions workcell calls through Deno FFI (the command runner and
- * the workspace's fd-relative file access), with the Linux constants they
- * need. Opened lazily, once per JS realm (the main thread and each Web Worker
- * get their own handle).
+ * the workspace's fd-relative file access), with the constants they need:
+ * glibc's `libc.so.6` and the Linux tables below, or on darwin
+ * `libSystem.B.dylib` and the tables of darwin_abi.ts, chosen once when this
+ * module loads ({@linkcode HOST_OS}). Opened lazily, once per JS realm (the
+ * main thread and each Web Worker get their own handle).
  *
  * `poll`, `pread`, `fsync`, `syncfs` and `flock` are nonblocking FFI calls (they run on
  * Deno's blocking pool, so their errno is another thread's and cannot be
@@ -17,6 +19,20 @@
  * if (fd < 0) throw osError("posix_openpt", errno());
  * ```
  */
+import {
+  DARWIN,
+  DARWIN_LAYOUT,
+  DARWIN_ONLY_SYMBOLS,
+  darwinSymbols,
+  padVariadicArguments,
+  pipe2Shim,
+  ptsnameShim,
+  VARIADIC_FIXED_ARGUMENTS,
+} from "./darwin_abi.ts";
+
+/** The C library's system, chosen once: darwin (macOS), else Linux (main.ts refuses every other system first). */
+export const HOST_OS: "linux" | "darwin" = Deno.build.os === "darwin" ? "darwin" : "linux";
+const ON_DARWIN = HOST_OS === "darwin";
 
 /**
  * O_DIRECTORY and O_NOFOLLOW per architecture: arm64 has its own values (arch/arm64/include/uapi/asm/fcntl.h),
@@ -27,8 +43,8 @@ export const ARCH_OPEN_FLAGS: Readonly<Record<"x86_64" | "aarch64", { DIRECTORY:
   aarch64: { DIRECTORY: 0o40000, NOFOLLOW: 0o100000 },
 };
 
-/** open(2) / pipe2(2) / eventfd(2) flags (Linux; the rest are the same on x86_64 and aarch64). */
-export const O = {
+/** open(2) / pipe2(2) / eventfd(2) flags of Linux (the rest are the same on x86_64 and aarch64). */
+const LINUX_O = {
   RDONLY: 0,
   WRONLY: 0o1,
   RDWR: 0o2,
@@ -41,14 +57,17 @@ export const O = {
   CLOEXEC: 0o2000000,
   PATH: 0o10000000,
 } as const;
+/** open(2) flags. */
+export const O: Readonly<Record<keyof typeof LINUX_O, number>> = ON_DARWIN ? DARWIN.O : LINUX_O;
+const LINUX_AT = { SYMLINK_NOFOLLOW: 0x100, REMOVEDIR: 0x200, EMPTY_PATH: 0x1000 } as const;
 /** *at(2) flags. */
-export const AT = { SYMLINK_NOFOLLOW: 0x100, REMOVEDIR: 0x200, EMPTY_PATH: 0x1000 } as const;
+export const AT: Readonly<Record<keyof typeof LINUX_AT, number>> = ON_DARWIN ? DARWIN.AT : LINUX_AT;
+const LINUX_F = { DUPFD_CLOEXEC: 1030, GETFL: 3, SETFL: 4, SETPIPE_SZ: 1031, ADD_SEALS: 1033 } as const;
 /** fcntl(2) commands. */
-export const F = { DUPFD_CLOEXEC: 1030, GETFL: 3, SETFL: 4, SETPIPE_SZ: 1031, ADD_SEALS: 1033 } as const;
-/** poll(2) event bits. */
+export const F: Readonly<Record<keyof typeof LINUX_F, number>> = ON_DARWIN ? DARWIN.F : LINUX_F;
+/** poll(2) event bits (the same on both systems). */
 export const POLL = { IN: 0x1, OUT: 0x4, ERR: 0x8, HUP: 0x10, NVAL: 0x20 } as const;
-/** errno values used by the runner. */
-export const ERRNO = {
+const LINUX_ERRNO = {
   EPERM: 1,
   ENOENT: 2,
   ESRCH: 3,
@@ -66,19 +85,26 @@ export const ERRNO = {
   EINVAL: 22,
   ELOOP: 40,
 } as const;
-/** posix_spawnattr flags (glibc). */
-export const SPAWN = { SETSIGDEF: 0x04, SETSIGMASK: 0x08, SETSID: 0x80 } as const;
+/** errno values used by the runner. */
+export const ERRNO: Readonly<Record<keyof typeof LINUX_ERRNO, number>> = ON_DARWIN ? DARWIN.ERRNO : LINUX_ERRNO;
+const LINUX_SPAWN = { SETSIGDEF: 0x04, SETSIGMASK: 0x08, SETSID: 0x80 } as const;
+/** posix_spawnattr flags. */
+export const SPAWN: Readonly<Record<keyof typeof LINUX_SPAWN, number>> = ON_DARWIN ? DARWIN.SPAWN : LINUX_SPAWN;
 /** Syscall numbers shared by every Linux architecture. */
 export const SYS = { pidfd_open: 434 } as const;
 /** getdents64's number differs per architecture (glibc below 2.30 has no wrapper). */
 export const SYS_GETDENTS64 = Deno.build.arch === "aarch64" ? 61 : 217;
+const LINUX_WAIT = { NOHANG: 1, EXITED: 4, NOWAIT: 0x01000000, P_PID: 1 } as const;
 /** waitpid(2) / waitid(2) options and idtype. */
-export const WAIT = { NOHANG: 1, EXITED: 4, NOWAIT: 0x01000000, P_PID: 1 } as const;
+export const WAIT: Readonly<Record<keyof typeof LINUX_WAIT, number>> = ON_DARWIN ? DARWIN.WAIT : LINUX_WAIT;
 /** ioctl request that sets a terminal's window size. */
-export const TIOCSWINSZ = 0x5414;
+export const TIOCSWINSZ: number = ON_DARWIN ? DARWIN.TIOCSWINSZ : 0x5414;
+/** Bytes of siginfo_t and the offset of its si_pid (waitid(2)). */
+export const SIGINFO: { bytes: number; pidOffset: number } = ON_DARWIN
+  ? DARWIN_LAYOUT.siginfo
+  : { bytes: 128, pidOffset: 16 };
 
-/** Signal numbers by name (Linux). */
-export const SIGNALS = {
+const LINUX_SIGNALS = {
   HUP: 1,
   INT: 2,
   QUIT: 3,
@@ -102,6 +128,8 @@ export const SIGNALS = {
   XFSZ: 25,
   SYS: 31,
 } as const;
+/** Signal numbers by name (darwin's table has every Linux name, with its own numbers, and a few more). */
+export const SIGNALS: Readonly<Record<keyof typeof LINUX_SIGNALS, number>> = ON_DARWIN ? DARWIN.SIGNALS : LINUX_SIGNALS;
 
 /** The name of a signal number, e.g. 15 → "SIGTERM". */
 export function signalName(signal: number): string {
@@ -174,18 +202,40 @@ const SYMBOLS = {
   __errno_location: { parameters: [], result: "pointer" },
 } as const satisfies Deno.ForeignLibraryInterface;
 
-/** The typed libc handle. */
-export type Libc = Deno.DynamicLibrary<typeof SYMBOLS>["symbols"];
+/** The typed libc handle (darwin's extra symbols fail on Linux when used, and Linux-only ones on darwin). */
+export type Libc = Deno.DynamicLibrary<typeof SYMBOLS & typeof DARWIN_ONLY_SYMBOLS>["symbols"];
 
 let handle: Libc | null = null;
 
-/** Binds one symbol (a dlopen of the already loaded libc.so.6 only takes a reference) and keeps it. */
-function bindOnFirstUse(symbols: Record<string, unknown>, name: keyof typeof SYMBOLS): void {
+/** The library, its symbol table and the symbols built from others (darwin's pipe2 and ptsname_r), once. */
+const LIBRARY = ON_DARWIN ? "/usr/lib/libSystem.B.dylib" : "libc.so.6";
+const TABLE: Record<string, Deno.ForeignFunction> = ON_DARWIN ? darwinSymbols(Deno.build.arch) : SYMBOLS;
+const SHIMS: Record<string, (c: Libc) => unknown> = ON_DARWIN
+  ? {
+    pipe2: (c) => pipe2Shim(c.pipe, c.fcntl, c.close),
+    ptsname_r: (c) => ptsnameShim(c.ptsname, errno),
+  }
+  : {};
+
+/** One symbol of the table, bound (a dlopen of the already loaded library only takes a reference). */
+function bind(symbols: Libc, name: string): unknown {
+  const shim = SHIMS[name];
+  if (shim) return shim(symbols);
+  const definition = TABLE[name];
+  if (!definition) throw new Error(`${name} is not in the C library workcell binds on ${HOST_OS}`);
+  const bound = Deno.dlopen(LIBRARY, { [name]: definition }).symbols[name] as (...args: unknown[]) => unknown;
+  const fixed = VARIADIC_FIXED_ARGUMENTS[name as keyof typeof VARIADIC_FIXED_ARGUMENTS];
+  if (!ON_DARWIN || fixed === undefined || Deno.build.arch !== "aarch64") return bound;
+  return (...args: unknown[]) => bound(...padVariadicArguments(args, fixed, Deno.build.arch));
+}
+
+/** Binds one symbol on its first use and keeps it. */
+function bindOnFirstUse(symbols: Record<string, unknown>, name: string): void {
   Object.defineProperty(symbols, name, {
     configurable: true,
     enumerable: true,
     get() {
-      const bound = Deno.dlopen("libc.so.6", { [name]: SYMBOLS[name] }).symbols[name];
+      const bound = bind(symbols as Libc, name);
       Object.defineProperty(symbols, name, { value: bound, enumerable: true });
       return bound;
     },
@@ -195,13 +245,17 @@ function bindOnFirstUse(symbols: Record<string, unknown>, name: keyof typeof SYM
 /**
  * The libc symbols, each bound on its first use: binding all of them at once cost 12-15 ms in every realm (the
  * start-up before initialize, each Web Worker), most of it for symbols that realm never calls. Throws on a
- * platform without glibc.
+ * system that is neither Linux (glibc) nor darwin.
  */
 export function libc(): Libc {
   if (handle) return handle;
-  if (Deno.build.os !== "linux") throw new Error(`workcell needs Linux (this is ${Deno.build.os})`);
+  if (!ON_DARWIN && Deno.build.os !== "linux") {
+    throw new Error(`workcell needs Linux or macOS (this is ${Deno.build.os})`);
+  }
   const symbols: Record<string, unknown> = {};
-  for (const name of Object.keys(SYMBOLS) as (keyof typeof SYMBOLS)[]) bindOnFirstUse(symbols, name);
+  for (const name of new Set([...Object.keys(SYMBOLS), ...Object.keys(DARWIN_ONLY_SYMBOLS)])) {
+    bindOnFirstUse(symbols, name);
+  }
   handle = symbols as Libc;
   return handle;
 }

@@ -1,7 +1,8 @@
 /**
  * One poll() loop for every command's fds: pipe and PTY-master read ends,
- * stdin write ends with pending input, and one pidfd per child, plus an
- * eventfd to wake the loop when the set changes.
+ * stdin write ends with pending input, and one exit fd per child (a pidfd;
+ * a kqueue on darwin), plus an eventfd (a pipe on darwin) to wake the loop
+ * when the set changes.
  *
  * The single `poll` is the only nonblocking FFI call (one thread of Deno's
  * blocking pool, whatever the number of commands); reads, writes and
@@ -26,7 +27,8 @@
  * ```
  */
 import { libc, POLL } from "./libc.ts";
-import { closeFd, eventfdOpen, readSome } from "./fd.ts";
+import { closeFd, readSome } from "./fd.ts";
+import { PROCESS, type WakeChannel } from "./platform.ts";
 
 /** Called on the JS thread with poll's revents for the fd. */
 export type ReadyCallback = (revents: number) => void;
@@ -45,7 +47,7 @@ export const READ_CHUNK_BYTES = 1024 * 1024;
 export class Reactor {
   #watches = new Map<number, Watch>();
   #deferredCloses: number[] = [];
-  #wakeFd: number | null = null;
+  #waker: WakeChannel | null = null;
   #polling = false;
   #loop: Promise<void> | null = null;
   readonly #wakeBytes = new Uint8Array(new BigUint64Array([1n]).buffer);
@@ -97,21 +99,21 @@ export class Reactor {
   }
 
   #wake(): void {
-    this.#wakeFd ??= eventfdOpen();
-    libc().write(this.#wakeFd, this.#wakeBytes, 8n);
+    this.#waker ??= PROCESS.wakeChannel();
+    libc().write(this.#waker.write, this.#wakeBytes, 8n);
   }
 
   async #run(): Promise<void> {
     // Let the caller finish registering its fds before the first poll.
     await Promise.resolve();
-    this.#wakeFd ??= eventfdOpen();
+    const waker = this.#waker ??= PROCESS.wakeChannel();
     const c = libc();
     try {
       while (this.#watches.size > 0) {
         const entries = [...this.#watches];
         const set = new Uint8Array(POLLFD_BYTES * (entries.length + 1));
         const view = new DataView(set.buffer);
-        view.setInt32(0, this.#wakeFd, true);
+        view.setInt32(0, waker.read, true);
         view.setInt16(4, POLL.IN, true);
         entries.forEach(([fd, watch], index) => {
           view.setInt32(POLLFD_BYTES * (index + 1), fd, true);
@@ -122,7 +124,7 @@ export class Reactor {
         this.#polling = false;
         for (const fd of this.#deferredCloses.splice(0)) closeFd(fd);
         if (ready <= 0) continue;
-        if (view.getInt16(6, true) !== 0) { while (readSome(this.#wakeFd, this.#drainBytes) !== "again"); }
+        if (view.getInt16(6, true) !== 0) { while (readSome(waker.read, this.#drainBytes) !== "again"); }
         entries.forEach(([fd, watch], index) => {
           const revents = view.getInt16(POLLFD_BYTES * (index + 1) + 6, true);
           // Skip fds unwatched (or re-watched) by an earlier callback of this round.

@@ -2,7 +2,10 @@
  * Spawns one child with posix_spawnp through FFI: a new session (so its own
  * process group, and a controlling terminal when a PTY slave is given), the
  * signal mask cleared and every signal (SIGPIPE included) reset to its
- * default, the given fds installed as 0/1/2 and every other fd closed.
+ * default, the given fds installed as 0/1/2 and every other fd closed
+ * (glibc's addclosefrom_np; darwin's POSIX_SPAWN_CLOEXEC_DEFAULT). On darwin
+ * a PTY child starts through darwin.ts's `/bin/sh` prelude, which takes the
+ * slave as its controlling terminal (xnu opens it before the setsid).
  *
  * Synchronous and free of module state beyond the libc handle, so a Web
  * Worker (the Landlock sandbox's thread) can import it and spawn children
@@ -25,8 +28,10 @@
  * ```
  */
 import * as path from "node:path";
-import { cString, ERRNO, errno, F, libc, O, SPAWN } from "./libc.ts";
+import { cString, ERRNO, errno, F, HOST_OS, libc, O, SPAWN } from "./libc.ts";
 import { fdPath, statPath } from "./fs_at.ts";
+import { DARWIN } from "./darwin_abi.ts";
+import { controllingTerminalArgv } from "./darwin.ts";
 import type { Spawner, SpawnRequest } from "./spawn_request.ts";
 
 /** Bytes reserved for glibc's opaque spawn structs (80 and 336 bytes on x86_64; room to spare). */
@@ -38,6 +43,9 @@ const SIGSET_BYTES = 128;
 const FIRST_CLOSED_FD = 3;
 /** Where the child keeps a `programFd` through execve. */
 const PROGRAM_FD = 3;
+const ON_DARWIN = HOST_OS === "darwin";
+/** The attribute flags of every child: darwin closes the fds the file actions do not name by a flag. */
+const SPAWN_FLAGS = SPAWN.SETSID | SPAWN.SETSIGMASK | SPAWN.SETSIGDEF | (ON_DARWIN ? DARWIN.SPAWN.CLOEXEC_DEFAULT : 0);
 
 /**
  * A failed spawn, carrying the errno posix_spawnp returned. A spawner running
@@ -72,11 +80,26 @@ export function resolveProgram(program: string, searchPath: string | undefined):
   for (const dir of (searchPath ?? "/usr/local/bin:/usr/bin:/bin").split(":")) {
     if (!path.isAbsolute(dir)) continue;
     const candidate = path.join(dir, program);
-    // Most directories of PATH do not have it: a stat that fails without an error object (they cost 30 µs each).
-    const info = statPath(candidate);
-    if (info?.kind === "file" && (info.mode & 0o111) !== 0) return candidate;
+    if (isExecutableFile(candidate)) return candidate;
   }
   throw new SpawnError(ERRNO.ENOENT, `${program}: command not found on PATH`);
+}
+
+/**
+ * Whether `candidate` is an executable regular file. Most directories of PATH do not have it: on Linux a statx
+ * that fails without an error object (they cost 30 µs each); darwin has no statx, and Deno's stat is used.
+ */
+function isExecutableFile(candidate: string): boolean {
+  if (ON_DARWIN) {
+    try {
+      const info = Deno.statSync(candidate);
+      return info.isFile && ((info.mode ?? 0) & 0o111) !== 0;
+    } catch {
+      return false;
+    }
+  }
+  const info = statPath(candidate);
+  return info?.kind === "file" && (info.mode & 0o111) !== 0;
 }
 
 /** A NULL-terminated array of pointers to the C strings, plus the strings it keeps alive. */
@@ -105,8 +128,14 @@ export function spawnChild(request: SpawnRequest): number {
     fds[PROGRAM_FD] = request.programFd;
     executable = fdPath(PROGRAM_FD);
   }
-  const program = cString(executable ?? resolveProgram(request.argv[0], request.env.PATH));
-  const argv = cStringArray(request.argv);
+  let file = executable ?? resolveProgram(request.argv[0], request.env.PATH);
+  let args = request.argv;
+  if (ON_DARWIN && request.ttySlave !== undefined) {
+    args = controllingTerminalArgv(request.ttySlave, file, args);
+    file = args[0];
+  }
+  const program = cString(file);
+  const argv = cStringArray(args);
   const envp = cStringArray(Object.entries(request.env).map(([key, value]) => `${key}=${value}`));
   const actions = new Uint8Array(FILE_ACTIONS_BYTES);
   const attr = new Uint8Array(SPAWN_ATTR_BYTES);
@@ -120,7 +149,7 @@ export function spawnChild(request: SpawnRequest): number {
     passed = passedFds(fds);
     c.sigemptyset(emptySet);
     c.sigfillset(fullSet);
-    check(c.posix_spawnattr_setflags(attr, SPAWN.SETSID | SPAWN.SETSIGMASK | SPAWN.SETSIGDEF), "setflags");
+    check(c.posix_spawnattr_setflags(attr, SPAWN_FLAGS), "setflags");
     check(c.posix_spawnattr_setsigmask(attr, emptySet), "setsigmask");
     check(c.posix_spawnattr_setsigdefault(attr, fullSet), "setsigdefault");
     check(c.posix_spawn_file_actions_addchdir_np(actions, cwd), "addchdir");
@@ -142,7 +171,7 @@ export function spawnChild(request: SpawnRequest): number {
       check(c.posix_spawn_file_actions_adddup2(actions, source, target), "adddup2");
       firstClosed = Math.max(firstClosed, target + 1);
     }
-    check(c.posix_spawn_file_actions_addclosefrom_np(actions, firstClosed), "addclosefrom");
+    if (!ON_DARWIN) check(c.posix_spawn_file_actions_addclosefrom_np(actions, firstClosed), "addclosefrom");
     const pid = new Int32Array(1);
     const result = c.posix_spawnp(pid, program, actions, attr, argv.array, envp.array);
     if (result !== 0) {

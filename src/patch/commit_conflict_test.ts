@@ -16,9 +16,10 @@ import { commitChanges } from "./commit.ts";
 import { type FsOps, HANDLE_OPS } from "./fs_ops.ts";
 import { planPatch } from "./plan.ts";
 import { parsePatch } from "./parse.ts";
+import { TEST_BACKENDS } from "../testing/backend.ts";
 
 /** Both backends: a swap mid-commit is prevented by the fd backend and detected by the portable one. */
-const BACKENDS: FileBackend[] = [FD_BACKEND, PORTABLE_BACKEND];
+const BACKENDS = TEST_BACKENDS;
 
 async function workspace(backend?: FileBackend): Promise<Workspace> {
   return openWorkspace(await Deno.makeTempDir({ prefix: "workcell-commit-" }), backend);

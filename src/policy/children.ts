@@ -5,11 +5,9 @@
  * server process, created at start-up; nothing is probed or started until a
  * child is first needed.
  *
- * Per command it gathers what the plan needs that can change while the
- * server runs: the workspace's git dirs (git_dirs.ts; the root's at every
- * spawn, nested repositories found once), and the read rules that leave the
- * credential stores out (credentials.ts; rebuilt when a directory they walk
- * changes).
+ * The requests come from child_requests.ts (the workspace's git dirs among
+ * them); per command it adds the read rules that leave the credential stores
+ * out (credentials.ts; rebuilt when a directory they walk changes).
  *
  * @example
  * ```ts
@@ -37,15 +35,12 @@ import { resolveProgram, spawnChild, SpawnError } from "../os/spawn.ts";
 import { Launcher, LAUNCHER_FDS, LaunchStepError } from "../os/launcher.ts";
 import { type SandboxPlan, sandboxScript } from "../os/sandbox_script.ts";
 import { mountFlagsOf } from "../os/mount_flags.ts";
-import { elfInterpreter } from "../os/elf.ts";
 import { cString, ERRNO, libc, O } from "../os/libc.ts";
 import { AF, socketFamilyFilter } from "../os/seccomp.ts";
 import { syscallTable } from "../os/syscalls.ts";
 import { reapKilled } from "../os/fd.ts";
-import { lstatPath, statPath } from "../os/fs_at.ts";
+import { statPath } from "../os/fs_at.ts";
 import type { LandlockRule } from "../os/landlock.ts";
-import { findGitDirs, gitDirsAt } from "../workspace/git_dirs.ts";
-import { ancestorIgnoreFiles } from "./ignore_files.ts";
 import { credentialPaths, homeDirectories, readRulesExcept, REAL_WALK_IO } from "./credentials.ts";
 import {
   type Availability,
@@ -56,20 +51,9 @@ import {
   type GitImage,
   type SandboxDescription,
 } from "./child_policy.ts";
-import type { LandlockProbe } from "./landlock_probe.ts";
+import type { ChildSpawners } from "./child_spawners.ts";
+import { type ChildOptions, ChildRequests, planKey } from "./child_requests.ts";
 import { gitDirsReadOnly } from "./modes.ts";
-
-/** What the children need from start-up. */
-export interface ChildOptions {
-  /** The private temp dir commands may write (null when there is none). */
-  tmpdir: string | null;
-  /** The server's environment (HOME and PATH are read from it). */
-  env: Record<string, string>;
-  /** Landlock as probed at start-up (landlock_probe.ts). */
-  landlock: LandlockProbe;
-  /** The rg of list_files and search_text (the compiled binary's is a memfd: `fd` set). */
-  ripgrep: { path: string; fd: number | null };
-}
 
 /** The sandboxes a session's children get, per kind, with the layers this machine cannot give. */
 export interface SandboxReport {
@@ -115,51 +99,13 @@ function passwdHome(uid: number): string | null {
   return null;
 }
 
-async function gitImage(searchPath: string | undefined): Promise<GitImage | null> {
-  let binary: string;
-  try {
-    binary = Deno.realPathSync(resolveProgram("git", searchPath));
-  } catch {
-    return null;
-  }
-  // --exec-path prints and exits before any config or repository is read.
-  const out = await new Deno.Command(binary, {
-    args: ["--exec-path"],
-    cwd: "/",
-    clearEnv: true,
-    env: { PATH: searchPath ?? "/usr/bin:/bin" },
-    stdin: "null",
-    stdout: "piped",
-    stderr: "null",
-  }).output().catch(() => null);
-  if (!out?.success) return null;
-  const execPath = new TextDecoder().decode(out.stdout).trim();
-  const loaders: string[] = [];
-  const loader = elfInterpreter(binary);
-  if (loader !== null) {
-    loaders.push(loader);
-    try {
-      loaders.push(Deno.realPathSync(loader));
-    } catch {
-      // the kernel would fail to run git as well
-    }
-  }
-  return { binary, execPath, loaders };
-}
-
-function planKey(mode: Mode, grants: ReadonlySet<string>): string {
-  return `${mode}:${[...grants].sort().join(",")}`;
-}
-
-/** Every child spawner of one server process. */
-export class ChildSandboxes {
+/** Every child spawner of one server process on Linux. */
+export class ChildSandboxes implements ChildSpawners {
   readonly #ws: Workspace;
   readonly #options: ChildOptions;
+  readonly #requests: ChildRequests;
   #launcher: Promise<{ launcher: Launcher | null; reason: string | null }> | null = null;
   #facts: Promise<SandboxFacts> | null = null;
-  #git: Promise<GitImage | null> | null = null;
-  #nested: string[] | null = null;
-  readonly #registeredGitDirs = new Set<string>();
   #readRules: { key: string; rules: LandlockRule[] } | null = null;
   /** The plan (null: none) of the latest command started per mode and grants: what the audit trail reports. */
   readonly #commandPlans = new Map<string, SandboxPlan | null>();
@@ -168,6 +114,7 @@ export class ChildSandboxes {
   constructor(ws: Workspace, options: ChildOptions) {
     this.#ws = ws;
     this.#options = options;
+    this.#requests = new ChildRequests(ws, options);
   }
 
   #launcherState(): Promise<{ launcher: Launcher | null; reason: string | null }> {
@@ -218,24 +165,12 @@ export class ChildSandboxes {
     return { ...base, launcher: { available: true }, namespaces, seccomp };
   }
 
-  /** The git the git tools run, found once on the server's PATH; null when there is none. */
   gitImage(): Promise<GitImage | null> {
-    return this.#git ??= gitImage(this.#options.env.PATH);
+    return this.#requests.gitImage();
   }
 
-  /** Remembers git dirs a git tool resolved inside the workspace, so safe-mode commands see them read-only too. */
   registerGitDirs(paths: readonly string[]): void {
-    for (const p of paths) this.#registeredGitDirs.add(p);
-  }
-
-  /** The git dirs inside the workspace now: the root's (looked at every time), nested ones (searched once), registered ones. */
-  async #gitDirs(): Promise<string[]> {
-    const root = this.#ws.root;
-    this.#nested ??= (await findGitDirs(this.#ws)).paths;
-    using top = this.#ws.open(".", { expect: "dir" });
-    const all = new Set([...await gitDirsAt(root, top), ...this.#nested, ...this.#registeredGitDirs]);
-    // Gone ones are left out (an lstat that fails builds no error object: it is asked at every spawn).
-    return [...all].filter((p) => lstatPath(p) !== null);
+    this.#requests.registerGitDirs(paths);
   }
 
   /** The account's home in /etc/passwd, read again only when the file changes. */
@@ -271,7 +206,7 @@ export class ChildSandboxes {
       root: this.#ws.root,
       tmpdir: this.#options.tmpdir,
       ttySlave,
-      gitDirs: readOnly ? (await this.#gitDirs()).map((p) => ({ path: p, flags: mountFlagsOf(p) })) : [],
+      gitDirs: readOnly ? (await this.#requests.gitDirs()).map((p) => ({ path: p, flags: mountFlagsOf(p) })) : [],
       readRules: mode === "safe" ? this.#credentialRules() : [],
     };
   }
@@ -297,34 +232,28 @@ export class ChildSandboxes {
     return this.#commandPlans.has(key) ? describeSandbox(this.#commandPlans.get(key)!) : null;
   }
 
-  /** The request of git for a repository whose git dirs outside the workspace (`readable`) were trusted. */
-  #gitChild(git: GitImage, readable: string[]): ChildRequest {
-    const home = this.#options.env.HOME;
-    const xdg = this.#options.env.XDG_CONFIG_HOME;
-    const config = [
-      ...(home ? [path.join(home, ".gitconfig"), path.join(home, ".config", "git")] : []),
-      ...(xdg ? [path.join(xdg, "git")] : []),
-    ];
-    return { kind: "git", root: this.#ws.root, readable, git, config };
-  }
-
   /** The spawner of git for a repository whose git dirs outside the workspace (`readable`) were trusted. */
   gitSpawner(git: GitImage, readable: string[]): Spawner {
-    return (request) => this.#spawn(request, () => this.#gitChild(git, readable));
+    return (request) => this.#spawn(request, () => this.#requests.gitChild(git, readable));
   }
 
   #ripgrepChild(): ChildRequest {
     const { ripgrep } = this.#options;
     // A memfd (the compiled binary's rg) lives on the kernel's internal shmem mount, which takes no Landlock
     // rule (add_rule says EBADFD) and which Landlock never restricts.
-    const executables = ripgrep.fd === null ? [ripgrep.path] : [];
-    return { kind: "ripgrep", root: this.#ws.root, executables, ignoreFiles: ancestorIgnoreFiles(this.#ws.root) };
+    return this.#requests.ripgrepChild(ripgrep.fd === null ? [ripgrep.path] : []);
   }
 
   /** The spawner of rg. */
   ripgrepSpawner(): Spawner {
     const child = this.#ripgrepChild();
     return (request) => this.#spawn(request, () => child);
+  }
+
+  /** Whether rg runs under Landlock (its reads then stay beneath the workspace). */
+  async ripgrepConfined(): Promise<boolean> {
+    const facts = await this.facts();
+    return facts.launcher.available && facts.abi !== null;
   }
 
   /** What each kind of child of a session in `mode` with `grants` gets on this machine (check_exec_environment). */
@@ -344,7 +273,7 @@ export class ChildSandboxes {
       landlock_abi: facts.abi,
       missing,
       commands: describe(await this.#commandChild(mode, grants)),
-      git: describe(this.#gitChild(git ?? noGit, trustedReadable)),
+      git: describe(this.#requests.gitChild(git ?? noGit, trustedReadable)),
       ripgrep: describe(this.#ripgrepChild()),
     };
   }

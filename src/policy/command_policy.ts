@@ -2,14 +2,14 @@
  * The CommandPolicy of one server process: the gate of its mode (minus what
  * a session's grants lift), argv without a shell in safe mode or
  * `/bin/sh -c cmd` otherwise, the allowlisted environment, and the spawner
- * of the mode's sandbox (children.ts; none in dangerous mode).
+ * of the mode's sandbox (child_spawners.ts; none in dangerous mode).
  *
  * @example
  * ```ts
  * import { openWorkspace } from "../workspace/workspace.ts";
- * import type { ChildSandboxes } from "./children.ts";
+ * import type { ChildSpawners } from "./child_spawners.ts";
  *
- * declare const children: ChildSandboxes;
+ * declare const children: ChildSpawners;
  * using workspace = openWorkspace(Deno.cwd());
  * using root = workspace.open(".", { expect: "dir" });
  * const policy = createCommandPolicy({ mode: "safe" }, workspace, {
@@ -38,7 +38,8 @@ import { checkCommand } from "./gate.ts";
 import { diskPaths } from "./gate_paths.ts";
 import { type ChildEnvironment, childEnvironment } from "./env_filter.ts";
 import { gatesInForce, gitDirsReadOnly, type Mode } from "./modes.ts";
-import type { ChildSandboxes, SandboxReport } from "./children.ts";
+import type { SandboxReport } from "./children.ts";
+import type { ChildSpawners } from "./child_spawners.ts";
 import type { SandboxDescription } from "./child_policy.ts";
 
 /** The shell that runs `cmd` in trusted and dangerous mode (and with a shell grant). */
@@ -46,7 +47,7 @@ export const SHELL = "/bin/sh";
 
 /** What the policy needs from start-up. */
 export interface PolicyFacts {
-  children: ChildSandboxes;
+  children: ChildSpawners;
   /** The private temp dir children get as TMPDIR, or null when none could be made (they then get no TMPDIR). */
   tmpdir: string | null;
   /** Why each temp-dir parent was refused (all of them when tmpdir is null). */

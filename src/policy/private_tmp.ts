@@ -16,7 +16,10 @@
  * ```
  */
 import * as path from "node:path";
-import { errno, libc, strerror } from "../os/libc.ts";
+import { errno, HOST_OS, libc, strerror } from "../os/libc.ts";
+
+/** rm's flag that keeps it on one file system: GNU's long option, BSD's `-x` on darwin. */
+const ONE_FILE_SYSTEM = HOST_OS === "darwin" ? "-x" : "--one-file-system";
 
 /** Name prefix of the directory, under the system temp dir. */
 export const PRIVATE_TMP_PREFIX = "workcell-tmp-";
@@ -90,7 +93,7 @@ export function createPrivateTmp(parent: string): PrivateTmp {
     path: real,
     remove: async () => {
       await new Deno.Command("rm", {
-        args: ["-rf", "--one-file-system", "--", real],
+        args: ["-rf", ONE_FILE_SYSTEM, "--", real],
         stdin: "null",
         stdout: "null",
         stderr: "null",

@@ -17,11 +17,11 @@
  * @example
  * ```ts
  * import { Reactor } from "../os/reactor.ts";
- * import type { ChildSandboxes } from "../policy/children.ts";
+ * import type { ChildSpawners } from "../policy/child_spawners.ts";
  * import { openWorkspace } from "../workspace/workspace.ts";
  * import { locateRipgrep } from "./ripgrep_binary.ts";
  *
- * declare const children: ChildSandboxes; // the server's, planned for this workspace
+ * declare const children: ChildSpawners; // the server's, planned for this workspace
  * using ws = openWorkspace("/repo");
  * using root = ws.open(".", { expect: "dir" });
  * const runner = new RipgrepRunner({ rg: await locateRipgrep(), children, reactor: new Reactor() });
@@ -33,7 +33,7 @@
  * ```
  */
 import type { Reactor } from "../os/reactor.ts";
-import type { ChildSandboxes } from "../policy/children.ts";
+import type { ChildSpawners } from "../policy/child_spawners.ts";
 import type { RipgrepBinary } from "./ripgrep_binary.ts";
 import { type RipgrepLaunch, type RipgrepProcess, type RipgrepRequest, spawnRipgrep } from "./ripgrep.ts";
 
@@ -42,7 +42,7 @@ export interface RipgrepRunnerOptions {
   /** The rg binary to execute (a file, or the compiled binary's memfd). */
   rg: Pick<RipgrepBinary, "path" | "fd">;
   /** The children of the workspace rg may read (its sandbox is planned there). */
-  children: ChildSandboxes;
+  children: ChildSpawners;
   reactor: Reactor;
 }
 
@@ -79,13 +79,12 @@ export class RipgrepRunner {
 
   async #prepare(): Promise<RipgrepLaunch> {
     const { rg, children, reactor } = this.#options;
-    const facts = await children.facts();
     return {
       rgPath: rg.path,
       rgFd: rg.fd ?? undefined,
       spawner: children.ripgrepSpawner(),
       reactor,
-      confined: facts.launcher.available && facts.abi !== null,
+      confined: await children.ripgrepConfined(),
     };
   }
 

@@ -10,6 +10,9 @@ import { openWorkspace } from "../workspace/workspace.ts";
 import { rgPath } from "@vscode/ripgrep";
 import { closeFd } from "../os/fd.ts";
 
+/** Linux-only: these run rg through Linux's spawners (the launcher, Landlock) and from a memfd. */
+const LINUX_ONLY = Deno.build.os !== "linux";
+
 const landlock = probeLandlock();
 const LANDLOCK = { ignore: landlock.abi === null, sanitizeOps: false, sanitizeResources: false };
 
@@ -85,6 +88,7 @@ Deno.test({
 Deno.test({
   name: "RipgrepRunner: the compiled binary's rg runs from a memfd inside the sandbox",
   ...LANDLOCK,
+  ignore: LINUX_ONLY,
   fn: async () => {
     const memfd = memfdExecutable("rg", await Deno.readFile(rgPath));
     await using ws = await setup({ path: fdPath(memfd), fd: memfd });
@@ -96,7 +100,7 @@ Deno.test({
   },
 });
 
-Deno.test("RipgrepRunner: without Landlock rg runs unconfined and says so", async () => {
+Deno.test("RipgrepRunner: without Landlock rg runs unconfined and says so", { ignore: LINUX_ONLY }, async () => {
   const base = await Deno.realPath(await Deno.makeTempDir({ prefix: "workcell-rg-" }));
   await Deno.writeTextFile(`${base}/a.txt`, "x\n");
   const { runner, close } = runnerOn(base, { path: rgPath, fd: null }, { abi: null, reason: "not here" });

@@ -15,17 +15,20 @@
  * });
  * ```
  */
-import { FILE_BACKEND_ENV } from "../workspace/workspace.ts";
+import { chosenBackend, FILE_BACKEND_ENV } from "../workspace/workspace.ts";
+import { FD_BACKEND } from "../workspace/fd_backend.ts";
+import type { FileBackend } from "../workspace/handle.ts";
+import { PORTABLE_BACKEND } from "../workspace/portable_backend.ts";
 
 /**
- * Whether this process runs the suite with the portable backend.
+ * Whether this process runs the suite with the portable backend (selected on Linux; the only one on macOS).
  *
  * @example
  * ```ts
  * if (PORTABLE_RUN) console.log("portable run");
  * ```
  */
-export const PORTABLE_RUN = Deno.env.get(FILE_BACKEND_ENV) === "portable";
+export const PORTABLE_RUN = chosenBackend(Deno.env.get(FILE_BACKEND_ENV)).name === "portable";
 
 /**
  * What the portable run leaves out, and why.
@@ -56,3 +59,16 @@ export const PORTABLE_EXCEPTIONS = {
 export function leftOutWhenPortable(_what: keyof typeof PORTABLE_EXCEPTIONS): boolean {
   return PORTABLE_RUN;
 }
+
+/**
+ * The file backends a unit test runs its cases against: both on Linux, the portable one alone on macOS (the fd
+ * backend stands on /proc/self/fd, statx, getdents64 and openat2).
+ *
+ * @example
+ * ```ts
+ * TEST_BACKENDS.map((backend) => backend.name); // ["fd", "portable"] on Linux
+ * ```
+ */
+export const TEST_BACKENDS: readonly FileBackend[] = Deno.build.os === "linux"
+  ? [FD_BACKEND, PORTABLE_BACKEND]
+  : [PORTABLE_BACKEND];

@@ -1,7 +1,7 @@
 /** The git tools' service for unit tests of the git modules, without a server. */
 import { rgPath } from "@vscode/ripgrep";
 import { openWorkspace } from "../workspace/workspace.ts";
-import { ChildSandboxes } from "../policy/children.ts";
+import { createChildSpawners } from "../policy/child_spawners.ts";
 import { probeLandlock } from "../policy/landlock_probe.ts";
 import { GitService } from "../git/service.ts";
 import { Reactor } from "../os/reactor.ts";
@@ -18,7 +18,7 @@ import { Reactor } from "../os/reactor.ts";
  */
 export function gitServiceFor(root: string): GitService & Disposable {
   const ws = openWorkspace(root);
-  const children = new ChildSandboxes(ws, {
+  const children = createChildSpawners(ws, {
     tmpdir: null,
     env: Deno.env.toObject(),
     landlock: probeLandlock(),

@@ -9,12 +9,13 @@ import { type ProgramName, PROGRAMS } from "../exec/programs.ts";
 import type { SandboxReport } from "../policy/children.ts";
 import type { SandboxDescription } from "../policy/child_policy.ts";
 import type { Services } from "../services.ts";
-
-type Dependency = { name: string; available: boolean; detail: string; needed_by: string };
+import { type Dependency, hostKernelSandbox } from "../policy/kernel_sandbox.ts";
 
 const sandboxSchema = z.object({
   enforced: z.boolean(),
-  layers: z.array(z.string()).describe("Kernel layers in force: landlock, seccomp, mount namespace, capabilities."),
+  layers: z.array(z.string()).describe(
+    "Kernel layers in force: landlock, seccomp, mount namespace, capabilities (Linux); seatbelt (macOS).",
+  ),
   writes: z.union([z.literal("anywhere"), z.array(z.string())]).describe("Trees it may write beneath."),
   reads: z.union([z.literal("anywhere"), z.literal("all but credential stores"), z.array(z.string())]),
   executes: z.union([z.literal("anything"), z.array(z.string())]),
@@ -63,13 +64,7 @@ function dependencies(services: Services, sandbox: SandboxReport): Dependency[] 
       detail: facts.tty.reason ?? "/dev/ptmx opens",
       needed_by: "exec_command tty:true (TTY_UNSUPPORTED without it)",
     },
-    {
-      name: "Landlock",
-      available: facts.landlock.abi !== null,
-      detail: facts.landlock.abi !== null ? `ABI ${facts.landlock.abi}` : facts.landlock.reason ?? "unavailable",
-      needed_by: "kernel confinement of commands (safe and trusted mode), git and rg" +
-        (sandbox.missing.length > 0 ? ` (missing now: ${sandbox.missing.join("; ")})` : ""),
-    },
+    hostKernelSandbox(facts.landlock, sandbox.missing),
     ...programs,
   ];
 }
@@ -108,7 +103,7 @@ export const checkExecEnvironmentTool = defineTool({
   name: "check_exec_environment",
   title: "Check exec environment",
   description:
-    "Describe how exec_command runs commands here: mode, shell, gates, what the kernel enforces on commands, git and rg (Landlock, seccomp, mount namespace, capabilities), stripped environment names, limits, TTY support, and this session's commands (ids, status, pids). Runs nothing.",
+    "Describe how exec_command runs commands here: mode, shell, gates, what the kernel enforces on commands, git and rg (Landlock, seccomp, mount namespace, capabilities on Linux; Seatbelt on macOS), stripped environment names, limits, TTY support, and this session's commands (ids, status, pids). Runs nothing.",
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({}),
   output: z.object({

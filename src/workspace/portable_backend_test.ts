@@ -10,11 +10,12 @@ import { assert, assertEquals, assertRejects, assertThrows } from "../testing/as
 import { startFlipper } from "../testing/flipper.ts";
 import { ToolError } from "../errors.ts";
 import { FD_BACKEND } from "./fd_backend.ts";
-import type { FileBackend, Handle } from "./handle.ts";
+import type { Handle } from "./handle.ts";
 import { PORTABLE_BACKEND } from "./portable_backend.ts";
 import { openWorkspace } from "./workspace.ts";
+import { TEST_BACKENDS } from "../testing/backend.ts";
 
-const BACKENDS: FileBackend[] = [FD_BACKEND, PORTABLE_BACKEND];
+const BACKENDS = TEST_BACKENDS;
 const SECRET = "OUTSIDE-SECRET";
 
 /** A workspace with race/secret.txt (inside content) and race/sub/, beside an outside tree with the same names. */

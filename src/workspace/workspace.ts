@@ -6,7 +6,9 @@
  * any symlink, into a disposable {@linkcode Handle}. The backend that holds
  * handles is chosen once, here: Linux's fd-pinned one, unless
  * `WORKCELL_FILE_BACKEND=portable` selects the portable one (for the test
- * suite's second run; docs/confinement.md).
+ * suite's second run); on macOS always the portable one, since the fd
+ * backend stands on Linux's /proc/self/fd, statx, getdents64 and openat2
+ * (docs/confinement.md).
  *
  * @example
  * ```ts
@@ -47,18 +49,22 @@ export interface OpenOptions {
 }
 
 /**
- * The backend a value of `WORKCELL_FILE_BACKEND` names: `portable`, or the fd backend when it is unset or empty.
+ * The backend a value of `WORKCELL_FILE_BACKEND` names on `os`: `portable`, or when it is unset or empty the fd
+ * backend on Linux and the portable one on macOS (the only one there).
  *
  * @example
  * ```ts
- * chosenBackend(undefined).name; // "fd"
+ * chosenBackend(undefined, "linux").name; // "fd"
+ * chosenBackend(undefined, "darwin").name; // "portable"
  * chosenBackend("portable").name; // "portable"
  * ```
  */
-export function chosenBackend(name: string | undefined): FileBackend {
-  if (name === undefined || name === "") return FD_BACKEND;
+export function chosenBackend(name: string | undefined, os: typeof Deno.build.os = Deno.build.os): FileBackend {
   if (name === "portable") return PORTABLE_BACKEND;
-  throw new WorkspaceError(`${FILE_BACKEND_ENV}=${name} names no file backend (use "portable", or leave it unset)`);
+  if (name !== undefined && name !== "") {
+    throw new WorkspaceError(`${FILE_BACKEND_ENV}=${name} names no file backend (use "portable", or leave it unset)`);
+  }
+  return os === "darwin" ? PORTABLE_BACKEND : FD_BACKEND;
 }
 
 function missing(target: ConfinedPath): MissingPath {

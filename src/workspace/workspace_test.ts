@@ -8,11 +8,11 @@ import { assert, assertEquals, assertRejects, assertThrows } from "../testing/as
 import { codeOf, confineFixture, REFUSED } from "../testing/confine_fixture.ts";
 import { ToolError } from "../errors.ts";
 import { FD_BACKEND } from "./fd_backend.ts";
-import type { FileBackend } from "./handle.ts";
 import { PORTABLE_BACKEND } from "./portable_backend.ts";
 import { chosenBackend, openWorkspace, WorkspaceError } from "./workspace.ts";
+import { TEST_BACKENDS } from "../testing/backend.ts";
 
-const BACKENDS: FileBackend[] = [FD_BACKEND, PORTABLE_BACKEND];
+const BACKENDS = TEST_BACKENDS;
 
 Deno.test("Workspace.open refuses every attack in the table, with either backend", async (t) => {
   const { root, cleanup } = await confineFixture();
@@ -153,17 +153,23 @@ Deno.test("a workspace directory removed and made again is reported, not silentl
   }
 });
 
-Deno.test("openWorkspace refuses a missing path and a file; WORKCELL_FILE_BACKEND names portable or nothing", async () => {
+Deno.test("openWorkspace refuses a missing path and a file; WORKCELL_FILE_BACKEND names portable or nothing; macOS is portable", async () => {
   const { root, cleanup } = await confineFixture();
   try {
     assert(assertThrows(() => openWorkspace(path.join(root, "nope"))) instanceof WorkspaceError);
     assert(assertThrows(() => openWorkspace(path.join(root, "src", "a.ts"))) instanceof WorkspaceError);
-    assertEquals([chosenBackend(undefined), chosenBackend(""), chosenBackend("portable")], [
+    assertEquals([chosenBackend(undefined, "linux"), chosenBackend("", "linux"), chosenBackend("portable", "linux")], [
       FD_BACKEND,
       FD_BACKEND,
       PORTABLE_BACKEND,
     ]);
+    assertEquals(
+      [chosenBackend(undefined, "darwin"), chosenBackend("", "darwin"), chosenBackend("portable", "darwin")],
+      [PORTABLE_BACKEND, PORTABLE_BACKEND, PORTABLE_BACKEND],
+      "macOS has the portable backend only",
+    );
     assert(assertThrows(() => chosenBackend("ntfs")) instanceof WorkspaceError);
+    assert(assertThrows(() => chosenBackend("fd", "darwin")) instanceof WorkspaceError);
   } finally {
     await cleanup();
   }

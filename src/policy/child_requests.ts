@@ -1,0 +1,145 @@
+/**
+ * What every child of the server asks its sandbox for, whichever system
+ * enforces it: the requests child_policy.ts (Linux) and seatbelt_policy.ts
+ * (darwin) plan from. It gathers what can change while the server runs —
+ * the workspace's git dirs (the root's at every spawn, nested repositories
+ * found once, those the git tools resolved) — and what is found once: the git
+ * the git tools run.
+ *
+ * @example
+ * ```ts
+ * import { rgPath } from "@vscode/ripgrep";
+ * import { openWorkspace } from "../workspace/workspace.ts";
+ * import { probeLandlock } from "./landlock_probe.ts";
+ *
+ * using ws = openWorkspace(Deno.cwd());
+ * const options = { tmpdir: null, env: Deno.env.toObject(), landlock: probeLandlock(), ripgrep: { path: rgPath, fd: null } };
+ * const requests = new ChildRequests(ws, options);
+ * const rg = requests.ripgrepChild([rgPath]); // { kind: "ripgrep", root: ws.root, executables: [rgPath], ignoreFiles: [...] }
+ * ```
+ */
+import * as path from "node:path";
+import type { Mode } from "./modes.ts";
+import type { Workspace } from "../workspace/workspace.ts";
+import { findGitDirs, gitDirsAt } from "../workspace/git_dirs.ts";
+import { resolveProgram } from "../os/spawn.ts";
+import { lstatPath } from "../os/fs_at.ts";
+import { elfInterpreter } from "../os/elf.ts";
+import { ancestorIgnoreFiles } from "./ignore_files.ts";
+import type { ChildRequest, GitImage } from "./child_policy.ts";
+import type { LandlockProbe } from "./landlock_probe.ts";
+
+/** What the children need from start-up. */
+export interface ChildOptions {
+  /** The private temp dir commands may write (null when there is none). */
+  tmpdir: string | null;
+  /** The server's environment (HOME and PATH are read from it). */
+  env: Record<string, string>;
+  /** Landlock as probed at start-up (landlock_probe.ts). */
+  landlock: LandlockProbe;
+  /** The rg of list_files and search_text (the compiled binary's is a memfd: `fd` set). */
+  ripgrep: { path: string; fd: number | null };
+}
+
+/**
+ * The git on `searchPath` (its real path), the exec path it reports and the loader its ELF header names
+ * (none for a Mach-O); null when there is no git that runs.
+ *
+ * @example
+ * ```ts
+ * const git = await gitImage("/usr/bin:/bin"); // { binary: "/usr/bin/git", execPath: "/usr/lib/git-core", loaders: [...] }
+ * ```
+ */
+export async function gitImage(searchPath: string | undefined): Promise<GitImage | null> {
+  let binary: string;
+  try {
+    binary = Deno.realPathSync(resolveProgram("git", searchPath));
+  } catch {
+    return null;
+  }
+  // --exec-path prints and exits before any config or repository is read.
+  const out = await new Deno.Command(binary, {
+    args: ["--exec-path"],
+    cwd: "/",
+    clearEnv: true,
+    env: { PATH: searchPath ?? "/usr/bin:/bin" },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "null",
+  }).output().catch(() => null);
+  if (!out?.success) return null;
+  const execPath = new TextDecoder().decode(out.stdout).trim();
+  const loaders: string[] = [];
+  const loader = elfInterpreter(binary);
+  if (loader !== null) {
+    loaders.push(loader);
+    try {
+      loaders.push(Deno.realPathSync(loader));
+    } catch {
+      // the kernel would fail to run git as well
+    }
+  }
+  return { binary, execPath, loaders };
+}
+
+/**
+ * The key of a session's mode and grants: what the latest command's sandbox is remembered by.
+ *
+ * @example
+ * ```ts
+ * planKey("safe", new Set(["network", "shell"])); // "safe:network,shell"
+ * ```
+ */
+export function planKey(mode: Mode, grants: ReadonlySet<string>): string {
+  return `${mode}:${[...grants].sort().join(",")}`;
+}
+
+/** The requests of one workspace's children. */
+export class ChildRequests {
+  readonly ws: Workspace;
+  readonly options: ChildOptions;
+  #git: Promise<GitImage | null> | null = null;
+  #nested: string[] | null = null;
+  readonly #registeredGitDirs = new Set<string>();
+
+  constructor(ws: Workspace, options: ChildOptions) {
+    this.ws = ws;
+    this.options = options;
+  }
+
+  /** The git the git tools run, found once on the server's PATH; null when there is none. */
+  gitImage(): Promise<GitImage | null> {
+    return this.#git ??= gitImage(this.options.env.PATH);
+  }
+
+  /** Remembers git dirs a git tool resolved inside the workspace, so safe-mode commands see them read-only too. */
+  registerGitDirs(paths: readonly string[]): void {
+    for (const p of paths) this.#registeredGitDirs.add(p);
+  }
+
+  /** The git dirs inside the workspace now: the root's (looked at every time), nested ones (searched once), registered ones. */
+  async gitDirs(): Promise<string[]> {
+    const root = this.ws.root;
+    this.#nested ??= (await findGitDirs(this.ws)).paths;
+    using top = this.ws.open(".", { expect: "dir" });
+    const all = new Set([...await gitDirsAt(root, top), ...this.#nested, ...this.#registeredGitDirs]);
+    // Gone ones are left out (an lstat that fails builds no error object: it is asked at every spawn).
+    return [...all].filter((p) => lstatPath(p) !== null);
+  }
+
+  /** The request of git for a repository whose git dirs outside the workspace (`readable`) were trusted. */
+  gitChild(git: GitImage, readable: string[]): ChildRequest {
+    const home = this.options.env.HOME;
+    const xdg = this.options.env.XDG_CONFIG_HOME;
+    const config = [
+      ...(home ? [path.join(home, ".gitconfig"), path.join(home, ".config", "git")] : []),
+      ...(xdg ? [path.join(xdg, "git")] : []),
+    ];
+    return { kind: "git", root: this.ws.root, readable, git, config };
+  }
+
+  /** The request of rg, which may execute `executables` (itself, where the sandbox can name it). */
+  ripgrepChild(executables: string[]): ChildRequest {
+    return { kind: "ripgrep", root: this.ws.root, executables, ignoreFiles: ancestorIgnoreFiles(this.ws.root) };
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * Which kernel sandbox confines the server's children on this system, as
+ * check_exec_environment's dependency line: Seatbelt through `sandbox-exec`
+ * on darwin (macOS has no Landlock), Landlock on Linux. Pure: the system,
+ * the Landlock probe and the sandbox report's `missing` lines are given.
+ *
+ * @example
+ * ```ts
+ * hostKernelSandbox({ abi: 7, reason: null }, []).name; // "Landlock" on Linux, "Seatbelt" on macOS
+ * ```
+ */
+import { HOST_OS } from "../os/libc.ts";
+import { SANDBOX_EXEC } from "../os/seatbelt.ts";
+import type { LandlockProbe } from "./landlock_probe.ts";
+import { SEATBELT_MISSING } from "./seatbelt_children.ts";
+
+/** One line of the dependency list: what it is, whether it is here, what needs it. */
+export type Dependency = { name: string; available: boolean; detail: string; needed_by: string };
+
+/**
+ * What confines children here, as a dependency line: Seatbelt (`sandbox-exec`; macOS has no Landlock) on
+ * darwin, Landlock on Linux. `missing` is the sandbox report's list of what cannot be enforced now.
+ *
+ * @example
+ * ```ts
+ * kernelSandbox("linux", { abi: 7, reason: null }, []).detail; // "ABI 7"
+ * ```
+ */
+export function kernelSandbox(
+  os: typeof HOST_OS,
+  landlock: LandlockProbe,
+  missing: readonly string[],
+): Dependency {
+  const neededBy = "kernel confinement of commands (safe and trusted mode), git and rg" +
+    (missing.length > 0 ? ` (missing now: ${missing.join("; ")})` : "");
+  if (os === "darwin") {
+    const refused = missing.find((line) => line.startsWith(`${SEATBELT_MISSING}:`));
+    return {
+      name: "Seatbelt",
+      available: refused === undefined,
+      detail: refused === undefined
+        ? `${SANDBOX_EXEC} runs workcell's profiles (macOS has no Landlock)`
+        : `${refused}; commands, git and rg run unconfined (macOS has no Landlock)`,
+      needed_by: neededBy,
+    };
+  }
+  return {
+    name: "Landlock",
+    available: landlock.abi !== null,
+    detail: landlock.abi !== null ? `ABI ${landlock.abi}` : landlock.reason ?? "unavailable",
+    needed_by: neededBy,
+  };
+}
+
+/** {@linkcode kernelSandbox} of the system the server runs on. */
+export function hostKernelSandbox(landlock: LandlockProbe, missing: readonly string[]): Dependency {
+  return kernelSandbox(HOST_OS, landlock, missing);
+}

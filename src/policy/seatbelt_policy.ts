@@ -1,0 +1,159 @@
+/**
+ * What every child of the server may touch on macOS: the Seatbelt profile
+ * of a command, git or rg, decided from the same request the Linux plan is
+ * made from (child_policy.ts) and enforced by `sandbox-exec`
+ * (src/os/seatbelt.ts writes it). A value; nothing here touches the OS.
+ *
+ * | child              | reads                                   | writes                           | executes           | network |
+ * |--------------------|-----------------------------------------|----------------------------------|--------------------|---------|
+ * | command, safe      | all but the credential stores           | workspace (git dirs read-only), temp, own tty | anything | none (unix sockets beneath the writable trees) |
+ * | command, trusted   | all                                     | workspace, temp, own tty         | anything           | allowed |
+ * | command, dangerous | no sandbox                              |                                  |                    |         |
+ * | git                | workspace, its git dirs, system, config | none                             | git only           | none    |
+ * | ripgrep            | workspace, ancestor ignore files, rg    | none                             | rg only            | none    |
+ *
+ * Every child also reads the system runtime (dyld, libSystem, frameworks), may stat any path, and may signal
+ * and inspect only the processes of its own sandbox. Paths go through `canonical` (a real path: Seatbelt
+ * matches the vnode's path, `/private/tmp` for `/tmp`).
+ *
+ * @example
+ * ```ts
+ * import type { GitImage } from "./child_policy.ts";
+ *
+ * declare const git: GitImage;
+ * const profile = seatbeltProfile({ kind: "git", root: "/Users/u/repo", readable: [], git, config: [] }, {
+ *   canonical: (p) => p,
+ *   credentialStores: [],
+ * });
+ * ```
+ */
+import * as path from "node:path";
+import type { SeatbeltProfile } from "../os/seatbelt.ts";
+import type { ChildRequest, SandboxDescription } from "./child_policy.ts";
+import { CREDENTIAL_STORES } from "./credentials.ts";
+import { networkAllowed } from "./modes.ts";
+
+/** What a profile is planned with, besides the request. */
+export interface SeatbeltInputs {
+  /** The path Seatbelt matches for `p` (os/seatbelt.ts `canonicalPath` with the real file system). */
+  canonical: (p: string) => string;
+  /** The credential stores of the user's homes (absolute), unreadable to safe-mode commands. */
+  credentialStores: readonly string[];
+}
+
+/** Credential stores, relative to a home directory: Linux's list, the keychains and the browsers' cookie jars. */
+export const DARWIN_CREDENTIAL_STORES: readonly string[] = [
+  ...CREDENTIAL_STORES,
+  "Library/Keychains",
+  "Library/Cookies",
+];
+
+/**
+ * What git reads besides the workspace and its git dirs: the system (programs, libraries, the Command Line
+ * Tools or Xcode that Apple's git comes from, Homebrew's prefix on arm64; Intel's is under /usr/local),
+ * and the system config.
+ */
+export const DARWIN_SYSTEM_READABLE = [
+  "/usr",
+  "/bin",
+  "/sbin",
+  "/System",
+  "/Library",
+  "/Applications/Xcode.app",
+  "/opt/homebrew",
+  "/private/etc",
+  "/private/var/db",
+] as const;
+
+/** /usr/bin/git is Apple's shim: it starts the developer directory's git through xcrun. */
+const APPLE_GIT_SHIM = "/usr/bin/git";
+const XCRUN = "/usr/bin/xcrun";
+
+/**
+ * The profile of `child`, or null for no sandbox (dangerous mode).
+ *
+ * @example
+ * ```ts
+ * seatbeltProfile(
+ *   { kind: "ripgrep", root: "/Users/u/repo", executables: ["/opt/rg"], ignoreFiles: [] },
+ *   { canonical: (p) => p, credentialStores: [] },
+ * )?.executes; // { files: ["/opt/rg"], dirs: [] }
+ * ```
+ */
+export function seatbeltProfile(child: ChildRequest, inputs: SeatbeltInputs): SeatbeltProfile | null {
+  const all = (paths: readonly string[]) => [...new Set(paths.map(inputs.canonical))];
+  const nothing = { unreadable: [], writes: [], terminal: null, network: false };
+  if (child.kind === "command") {
+    if (child.mode === "dangerous") return null;
+    const safe = child.mode === "safe";
+    const gitDirs = all(child.gitDirs.map((bind) => bind.path));
+    return {
+      reads: "all",
+      // Both spellings: a store that is a symlink is denied where it points too.
+      unreadable: safe ? [...new Set([...inputs.credentialStores, ...all(inputs.credentialStores)])] : [],
+      writes: [
+        { path: inputs.canonical(child.root), readOnly: gitDirs },
+        ...(child.tmpdir ? [{ path: inputs.canonical(child.tmpdir), readOnly: [] }] : []),
+      ],
+      executes: "any",
+      terminal: { slave: child.ttySlave ?? null },
+      network: networkAllowed(child.mode, child.grants),
+    };
+  }
+  if (child.kind === "git") {
+    const prefix = path.dirname(path.dirname(child.git.execPath));
+    const files = [child.git.binary, path.join(prefix, "bin", "git")];
+    if (child.git.binary === APPLE_GIT_SHIM) files.push(XCRUN);
+    return {
+      ...nothing,
+      reads: all([child.root, ...child.readable, ...DARWIN_SYSTEM_READABLE, ...child.config]),
+      executes: { files: all(files), dirs: all([child.git.execPath]) },
+    };
+  }
+  return {
+    ...nothing,
+    reads: all([child.root, ...child.ignoreFiles, ...child.executables]),
+    executes: { files: all(child.executables), dirs: [] },
+  };
+}
+
+/**
+ * What `profile` (null: no sandbox) has Seatbelt enforce, in check_exec_environment's terms. Linux's layers
+ * (Landlock, seccomp, mount namespace, capabilities) have no counterpart: the one layer is "seatbelt".
+ *
+ * @example
+ * ```ts
+ * describeSeatbelt(null).enforced; // false
+ * ```
+ */
+export function describeSeatbelt(profile: SeatbeltProfile | null): SandboxDescription {
+  if (profile === null) {
+    return {
+      enforced: false,
+      layers: [],
+      writes: "anywhere",
+      reads: "anywhere",
+      executes: "anything",
+      network: "allowed",
+      signals_scoped: false,
+      read_only: [],
+      capabilities_dropped: false,
+    };
+  }
+  const executes = profile.executes;
+  return {
+    enforced: true,
+    layers: ["seatbelt"],
+    writes: profile.writes.map((write) => write.path),
+    reads: profile.reads !== "all"
+      ? profile.reads
+      : profile.unreadable.length > 0
+      ? "all but credential stores"
+      : "anywhere",
+    executes: executes === "any" ? "anything" : [...executes.files, ...executes.dirs],
+    network: profile.network ? "allowed" : "denied",
+    signals_scoped: true,
+    read_only: profile.writes.flatMap((write) => write.readOnly),
+    capabilities_dropped: false,
+  };
+}
