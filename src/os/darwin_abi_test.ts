@@ -122,6 +122,8 @@ Deno.test({
       // the Linux fd backend (fs_at.ts), the launcher and its probes, memfds, the hand-off's re-exec
       "eventfd",
       "execve",
+      // flock's uncontended try (the fd backend, the audit log); syncfs (the fd backend's large patches)
+      "flock_now",
       "getdents64",
       "linkat",
       "memfd_create",
@@ -136,6 +138,7 @@ Deno.test({
       "renameat",
       "statvfs",
       "statx",
+      "syncfs",
       "syscall",
       "syscall3",
       "unlinkat",

@@ -85,19 +85,8 @@ export function resolveProgram(program: string, searchPath: string | undefined):
   throw new SpawnError(ERRNO.ENOENT, `${program}: command not found on PATH`);
 }
 
-/**
- * Whether `candidate` is an executable regular file. Most directories of PATH do not have it: on Linux a statx
- * that fails without an error object (they cost 30 µs each); darwin has no statx, and Deno's stat is used.
- */
+/** Whether `candidate` is an executable regular file (most directories of PATH do not have it). */
 function isExecutableFile(candidate: string): boolean {
-  if (ON_DARWIN) {
-    try {
-      const info = Deno.statSync(candidate);
-      return info.isFile && ((info.mode ?? 0) & 0o111) !== 0;
-    } catch {
-      return false;
-    }
-  }
   const info = statPath(candidate);
   return info?.kind === "file" && (info.mode & 0o111) !== 0;
 }
