@@ -238,58 +238,66 @@ export function padVariadicArguments(args: readonly unknown[], fixed: number, ar
 export const VARIADIC_FIXED_ARGUMENTS = { open: 2, fcntl: 2, ioctl: 2 } as const;
 
 /**
- * The symbols workcell calls on darwin, in libSystem's names, by the JS names of libc.ts's table; what is
- * missing here is Linux-only and fails when first used. `poll`'s nfds_t is 32 bits on darwin: the 64-bit
- * declaration passes the same value in the same register.
+ * The symbols darwin's libSystem has with the very declaration of libc.ts's Linux table (the names are the JS
+ * names of that table); libc.ts takes their entries from there.
  */
-export function darwinSymbols(arch: string): Record<string, Deno.ForeignFunction> {
+export const SAME_AS_LINUX = [
+  "posix_spawnp",
+  "posix_spawn_file_actions_init",
+  "posix_spawn_file_actions_destroy",
+  "posix_spawn_file_actions_adddup2",
+  "posix_spawn_file_actions_addopen",
+  "posix_spawn_file_actions_addchdir_np",
+  "posix_spawnattr_init",
+  "posix_spawnattr_destroy",
+  "posix_spawnattr_setflags",
+  "posix_spawnattr_setsigmask",
+  "posix_spawnattr_setsigdefault",
+  "sigemptyset",
+  "sigfillset",
+  "read",
+  "write",
+  "close",
+  "poll",
+  "poll_now",
+  "waitpid",
+  "waitid",
+  "kill",
+  "posix_openpt",
+  "grantpt",
+  "unlockpt",
+  "fsync",
+  "fsync_now",
+  "flock",
+  "fchmod",
+  "mkdtemp",
+  "access",
+  "strerror",
+  "lseek",
+  "mkdir",
+  "rename",
+  "getuid",
+  "getgid",
+  "read_wait",
+] as const;
+
+/**
+ * The symbols whose darwin declaration differs from Linux's, in libSystem's names, by the JS names of libc.ts's
+ * table; with {@linkcode SAME_AS_LINUX} they are all workcell calls on darwin, and what is missing from both is
+ * Linux-only and fails when first used. `poll`'s nfds_t is 32 bits on darwin: Linux's 64-bit declaration passes
+ * the same value in the same register.
+ */
+export function darwinOwnSymbols(arch: string): Record<string, Deno.ForeignFunction> {
   const variadic = (name: string, fixed: Native[], rest: Native[], result: Deno.NativeResultType) => ({
     name,
     parameters: variadicParameters(fixed, rest, arch),
     result,
   });
   return {
-    posix_spawnp: { parameters: ["buffer", "buffer", "buffer", "buffer", "buffer", "buffer"], result: "i32" },
-    posix_spawn_file_actions_init: { parameters: ["buffer"], result: "i32" },
-    posix_spawn_file_actions_destroy: { parameters: ["buffer"], result: "i32" },
-    posix_spawn_file_actions_adddup2: { parameters: ["buffer", "i32", "i32"], result: "i32" },
-    posix_spawn_file_actions_addopen: { parameters: ["buffer", "i32", "buffer", "i32", "u32"], result: "i32" },
-    posix_spawn_file_actions_addchdir_np: { parameters: ["buffer", "buffer"], result: "i32" },
-    posix_spawnattr_init: { parameters: ["buffer"], result: "i32" },
-    posix_spawnattr_destroy: { parameters: ["buffer"], result: "i32" },
-    posix_spawnattr_setflags: { parameters: ["buffer", "i16"], result: "i32" },
-    posix_spawnattr_setsigmask: { parameters: ["buffer", "buffer"], result: "i32" },
-    posix_spawnattr_setsigdefault: { parameters: ["buffer", "buffer"], result: "i32" },
-    sigemptyset: { parameters: ["buffer"], result: "i32" },
-    sigfillset: { parameters: ["buffer"], result: "i32" },
     fcntl: variadic("fcntl", ["i32", "i32"], ["i64"], "i32"),
     open: variadic("open", ["buffer", "i32"], ["i64"], "i32"),
     ioctl: variadic("ioctl", ["i32", "u64"], ["buffer"], "i32"),
-    read: { parameters: ["i32", "buffer", "usize"], result: "isize" },
-    write: { parameters: ["i32", "buffer", "usize"], result: "isize" },
-    close: { parameters: ["i32"], result: "i32" },
-    poll: { parameters: ["buffer", "u64", "i32"], result: "i32", nonblocking: true },
-    poll_now: { name: "poll", parameters: ["buffer", "u64", "i32"], result: "i32" },
-    waitpid: { parameters: ["i32", "buffer", "i32"], result: "i32" },
-    waitid: { parameters: ["i32", "i32", "buffer", "i32"], result: "i32" },
-    kill: { parameters: ["i32", "i32"], result: "i32" },
-    posix_openpt: { parameters: ["i32"], result: "i32" },
-    grantpt: { parameters: ["i32"], result: "i32" },
-    unlockpt: { parameters: ["i32"], result: "i32" },
     pread: { parameters: ["i32", "buffer", "usize", "i64"], result: "isize", nonblocking: true },
-    fsync: { parameters: ["i32"], result: "i32", nonblocking: true },
-    fsync_now: { name: "fsync", parameters: ["i32"], result: "i32" },
-    flock: { parameters: ["i32", "i32"], result: "i32", nonblocking: true },
-    fchmod: { parameters: ["i32", "u32"], result: "i32" },
-    mkdtemp: { parameters: ["buffer"], result: "pointer" },
-    access: { parameters: ["buffer", "i32"], result: "i32" },
-    strerror: { parameters: ["i32"], result: "pointer" },
-    lseek: { parameters: ["i32", "i64", "i32"], result: "i64" },
-    mkdir: { parameters: ["buffer", "u32"], result: "i32" },
-    rename: { parameters: ["buffer", "buffer"], result: "i32" },
-    getuid: { parameters: [], result: "u32" },
-    getgid: { parameters: [], result: "u32" },
-    read_wait: { name: "read", parameters: ["i32", "buffer", "usize"], result: "isize", nonblocking: true },
     __errno_location: { name: "__error", parameters: [], result: "pointer" },
     ...DARWIN_ONLY_SYMBOLS,
   };

@@ -3,7 +3,6 @@ import {
   DARWIN,
   DARWIN_LAYOUT,
   DARWIN_ONLY_SYMBOLS,
-  darwinSymbols,
   LINUX_ONLY,
   packKevents,
   padVariadicArguments,
@@ -13,7 +12,7 @@ import {
   VARIADIC_FIXED_ARGUMENTS,
   variadicParameters,
 } from "./darwin_abi.ts";
-import { AT, ERRNO, errno, F, HOST_OS, libc, O, SIGNALS, SPAWN, WAIT } from "./libc.ts";
+import { AT, ERRNO, errno, F, HOST_OS, libc, O, SIGNALS, SPAWN, symbolTable, WAIT } from "./libc.ts";
 
 const ON_LINUX = HOST_OS === "linux";
 
@@ -100,7 +99,7 @@ Deno.test("darwin variadic calls: arm64 pads to the 8th register so the argument
   assertEquals(padVariadicArguments([7, 4, 0o4], 2, "aarch64"), [7, 4, 0, 0, 0, 0, 0, 0, 0o4]);
   assertEquals(padVariadicArguments([7, 4, 0o4], 2, "x86_64"), [7, 4, 0o4]);
   for (const arch of ["aarch64", "x86_64"]) {
-    const symbols = darwinSymbols(arch);
+    const symbols = symbolTable("darwin", arch);
     for (const [name, fixed] of Object.entries(VARIADIC_FIXED_ARGUMENTS)) {
       const parameters = symbols[name].parameters;
       assertEquals(parameters.length, arch === "aarch64" ? 9 : fixed + 1, `${name} on ${arch}`);
@@ -116,7 +115,7 @@ Deno.test({
   name: "darwin symbols: everything libc.ts binds, but the Linux-only calls and the two shims",
   ignore: !ON_LINUX,
   fn: () => {
-    const darwin = new Set(Object.keys(darwinSymbols("aarch64")));
+    const darwin = new Set(Object.keys(symbolTable("darwin", "aarch64")));
     const missing = Object.keys(libc()).filter((name) => !darwin.has(name)).sort();
     assertEquals(missing, [
       // the Linux fd backend (fs_at.ts), the launcher and its probes, memfds, the hand-off's re-exec
@@ -144,7 +143,7 @@ Deno.test({
       "unlinkat",
     ]);
     for (const name of Object.keys(DARWIN_ONLY_SYMBOLS)) assert(darwin.has(name), name);
-    assertEquals(darwinSymbols("x86_64").__errno_location.name, "__error");
+    assertEquals(symbolTable("darwin", "x86_64").__errno_location.name, "__error");
   },
 });
 

@@ -23,10 +23,11 @@ import {
   DARWIN,
   DARWIN_LAYOUT,
   DARWIN_ONLY_SYMBOLS,
-  darwinSymbols,
+  darwinOwnSymbols,
   padVariadicArguments,
   pipe2Shim,
   ptsnameShim,
+  SAME_AS_LINUX,
   VARIADIC_FIXED_ARGUMENTS,
 } from "./darwin_abi.ts";
 
@@ -202,6 +203,19 @@ const SYMBOLS = {
   __errno_location: { parameters: [], result: "pointer" },
 } as const satisfies Deno.ForeignLibraryInterface;
 
+/**
+ * The symbol table of `os` on `arch`: Linux's; on darwin the entries it shares with Linux and its own.
+ *
+ * @example
+ * ```ts
+ * symbolTable("darwin", "aarch64").__errno_location.name; // "__error"
+ * ```
+ */
+export function symbolTable(os: typeof HOST_OS, arch: string): Record<string, Deno.ForeignFunction> {
+  if (os === "linux") return SYMBOLS;
+  return { ...Object.fromEntries(SAME_AS_LINUX.map((name) => [name, SYMBOLS[name]])), ...darwinOwnSymbols(arch) };
+}
+
 /** The typed libc handle (darwin's extra symbols fail on Linux when used, and Linux-only ones on darwin). */
 export type Libc = Deno.DynamicLibrary<typeof SYMBOLS & typeof DARWIN_ONLY_SYMBOLS>["symbols"];
 
@@ -209,7 +223,7 @@ let handle: Libc | null = null;
 
 /** The library, its symbol table and the symbols built from others (darwin's pipe2 and ptsname_r), once. */
 const LIBRARY = ON_DARWIN ? "/usr/lib/libSystem.B.dylib" : "libc.so.6";
-const TABLE: Record<string, Deno.ForeignFunction> = ON_DARWIN ? darwinSymbols(Deno.build.arch) : SYMBOLS;
+const TABLE = symbolTable(HOST_OS, Deno.build.arch);
 const SHIMS: Record<string, (c: Libc) => unknown> = ON_DARWIN
   ? {
     pipe2: (c) => pipe2Shim(c.pipe, c.fcntl, c.close),

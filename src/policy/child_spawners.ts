@@ -25,7 +25,8 @@ import type { Workspace } from "../workspace/workspace.ts";
 import type { Spawner } from "../os/spawn_request.ts";
 import { HOST_OS } from "../os/libc.ts";
 import type { GitImage, SandboxDescription } from "./child_policy.ts";
-import { ChildSandboxes, type SandboxReport } from "./children.ts";
+import { ChildSandboxes } from "./children.ts";
+import type { SandboxReport } from "./sandboxed_spawners.ts";
 import type { ChildOptions } from "./child_requests.ts";
 import { SeatbeltSandboxes } from "./seatbelt_children.ts";
 

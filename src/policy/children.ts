@@ -29,9 +29,8 @@
  */
 import * as path from "node:path";
 import type { Mode } from "./modes.ts";
-import type { Workspace } from "../workspace/workspace.ts";
-import type { Spawner, SpawnRequest } from "../os/spawn_request.ts";
-import { resolveProgram, spawnChild, SpawnError } from "../os/spawn.ts";
+import type { SpawnRequest } from "../os/spawn_request.ts";
+import { resolveProgram, SpawnError } from "../os/spawn.ts";
 import { Launcher, LAUNCHER_FDS, LaunchStepError } from "../os/launcher.ts";
 import { type SandboxPlan, sandboxScript } from "../os/sandbox_script.ts";
 import { mountFlagsOf } from "../os/mount_flags.ts";
@@ -48,34 +47,14 @@ import {
   type ChildRequest,
   childSandbox,
   describeSandbox,
-  type GitImage,
   type SandboxDescription,
 } from "./child_policy.ts";
-import type { ChildSpawners } from "./child_spawners.ts";
-import { type ChildOptions, ChildRequests, planKey } from "./child_requests.ts";
+import { type CommandPaths, type MachineGaps, SandboxedSpawners, SandboxSetupError } from "./sandboxed_spawners.ts";
 import { gitDirsReadOnly } from "./modes.ts";
-
-/** The sandboxes a session's children get, per kind, with the layers this machine cannot give. */
-export interface SandboxReport {
-  landlock_abi: number | null;
-  /** Layers missing on this machine, each with why (an empty list: everything is available). */
-  missing: string[];
-  commands: SandboxDescription;
-  git: SandboxDescription;
-  ripgrep: SandboxDescription;
-}
 
 /** The facts plus whether the launcher itself could be made (without it nothing is sandboxed). */
 export interface SandboxFacts extends ChildFacts {
   launcher: Availability;
-}
-
-/** A launcher step failed: the sandbox could not be set up, so the child was not started. */
-export class SandboxSetupError extends Error {
-  constructor(readonly step: string, message: string) {
-    super(`the sandbox could not be set up: ${message}`);
-    this.name = "SandboxSetupError";
-  }
 }
 
 function lastCapability(): number {
@@ -100,22 +79,11 @@ function passwdHome(uid: number): string | null {
 }
 
 /** Every child spawner of one server process on Linux. */
-export class ChildSandboxes implements ChildSpawners {
-  readonly #ws: Workspace;
-  readonly #options: ChildOptions;
-  readonly #requests: ChildRequests;
+export class ChildSandboxes extends SandboxedSpawners<SandboxPlan> {
   #launcher: Promise<{ launcher: Launcher | null; reason: string | null }> | null = null;
   #facts: Promise<SandboxFacts> | null = null;
   #readRules: { key: string; rules: LandlockRule[] } | null = null;
-  /** The plan (null: none) of the latest command started per mode and grants: what the audit trail reports. */
-  readonly #commandPlans = new Map<string, SandboxPlan | null>();
   #passwd: { mtime: number | null; home: string | null } | null = null;
-
-  constructor(ws: Workspace, options: ChildOptions) {
-    this.#ws = ws;
-    this.#options = options;
-    this.#requests = new ChildRequests(ws, options);
-  }
 
   #launcherState(): Promise<{ launcher: Launcher | null; reason: string | null }> {
     return this.#launcher ??= Launcher.create().then(
@@ -132,7 +100,7 @@ export class ChildSandboxes implements ChildSpawners {
   async #probe(): Promise<SandboxFacts> {
     const c = libc();
     const base = {
-      abi: this.#options.landlock.abi,
+      abi: this.options.landlock.abi,
       uid: c.getuid(),
       gid: c.getgid(),
       lastCapability: lastCapability(),
@@ -157,20 +125,12 @@ export class ChildSandboxes implements ChildSpawners {
       }
     };
     const user = base.uid === 0 ? null : { uid: base.uid, gid: base.gid };
-    const root = this.#ws.root;
+    const root = this.ws.root;
     const [namespaces, seccomp] = await Promise.all([
       probe({ mounts: { user, readOnly: [{ path: root, flags: mountFlagsOf(root) }] }, seccomp: null }),
       probe({ mounts: null, seccomp: socketFamilyFilter(syscallTable(), [AF.UNIX], ERRNO.EACCES) }),
     ]);
     return { ...base, launcher: { available: true }, namespaces, seccomp };
-  }
-
-  gitImage(): Promise<GitImage | null> {
-    return this.#requests.gitImage();
-  }
-
-  registerGitDirs(paths: readonly string[]): void {
-    this.#requests.registerGitDirs(paths);
   }
 
   /** The account's home in /etc/passwd, read again only when the file changes. */
@@ -182,7 +142,7 @@ export class ChildSandboxes implements ChildSpawners {
 
   /** The read rules without the credential stores, rebuilt only when a directory the walk lists has changed. */
   #credentialRules(): LandlockRule[] {
-    const homes = homeDirectories(this.#options.env, this.#passwdHome());
+    const homes = homeDirectories(this.options.env, this.#passwdHome());
     const denied = credentialPaths(...homes);
     const walked = new Set<string>();
     for (const store of denied) {
@@ -196,58 +156,19 @@ export class ChildSandboxes implements ChildSpawners {
     return this.#readRules.rules;
   }
 
-  /** The request a command child makes (for its plan and for reports). */
-  async #commandChild(mode: Mode, grants: ReadonlySet<string>, ttySlave?: string): Promise<ChildRequest> {
-    const readOnly = gitDirsReadOnly(mode, grants);
+  protected async commandPaths(mode: Mode, grants: ReadonlySet<string>): Promise<CommandPaths> {
+    const readOnly = gitDirsReadOnly(mode, grants) ? await this.requests.gitDirs() : [];
     return {
-      kind: "command",
-      mode,
-      grants,
-      root: this.#ws.root,
-      tmpdir: this.#options.tmpdir,
-      ttySlave,
-      gitDirs: readOnly ? (await this.#requests.gitDirs()).map((p) => ({ path: p, flags: mountFlagsOf(p) })) : [],
+      gitDirs: readOnly.map((p) => ({ path: p, flags: mountFlagsOf(p) })),
       readRules: mode === "safe" ? this.#credentialRules() : [],
     };
   }
 
-  /** The spawner of exec_command's children in `mode` with a session's `grants`. */
-  commandSpawner(mode: Mode, grants: ReadonlySet<string>): Spawner {
-    const key = planKey(mode, grants);
-    return (request) =>
-      this.#spawn(
-        request,
-        () => this.#commandChild(mode, grants, request.ttySlave),
-        (plan) => this.#commandPlans.set(key, plan),
-      );
-  }
-
-  /**
-   * What the latest command started in `mode` with `grants` runs under, described as {@linkcode report} does, or
-   * null before the first. Read right after a start, it is that command's own plan (another command started with
-   * the same grants in between would have been given the same plan).
-   */
-  appliedCommandSandbox(mode: Mode, grants: ReadonlySet<string>): SandboxDescription | null {
-    const key = planKey(mode, grants);
-    return this.#commandPlans.has(key) ? describeSandbox(this.#commandPlans.get(key)!) : null;
-  }
-
-  /** The spawner of git for a repository whose git dirs outside the workspace (`readable`) were trusted. */
-  gitSpawner(git: GitImage, readable: string[]): Spawner {
-    return (request) => this.#spawn(request, () => this.#requests.gitChild(git, readable));
-  }
-
-  #ripgrepChild(): ChildRequest {
-    const { ripgrep } = this.#options;
+  protected ripgrepChild(): ChildRequest {
+    const { ripgrep } = this.options;
     // A memfd (the compiled binary's rg) lives on the kernel's internal shmem mount, which takes no Landlock
     // rule (add_rule says EBADFD) and which Landlock never restricts.
-    return this.#requests.ripgrepChild(ripgrep.fd === null ? [ripgrep.path] : []);
-  }
-
-  /** The spawner of rg. */
-  ripgrepSpawner(): Spawner {
-    const child = this.#ripgrepChild();
-    return (request) => this.#spawn(request, () => child);
+    return this.requests.ripgrepChild(ripgrep.fd === null ? [ripgrep.path] : []);
   }
 
   /** Whether rg runs under Landlock (its reads then stay beneath the workspace). */
@@ -256,37 +177,29 @@ export class ChildSandboxes implements ChildSpawners {
     return facts.launcher.available && facts.abi !== null;
   }
 
-  /** What each kind of child of a session in `mode` with `grants` gets on this machine (check_exec_environment). */
-  async report(mode: Mode, grants: ReadonlySet<string>, trustedReadable: string[]): Promise<SandboxReport> {
-    const [facts, git] = await Promise.all([this.facts(), this.gitImage()]);
-    const describe = (child: ChildRequest) =>
-      describeSandbox(facts.launcher.available ? childSandbox(child, facts) : null);
-    const missing = [
-      ...(facts.launcher.available ? [] : [`launcher: ${facts.launcher.reason}`]),
-      ...(facts.abi === null ? [`landlock: ${this.#options.landlock.reason}`] : []),
-      ...(facts.seccomp.available ? [] : [`seccomp: ${facts.seccomp.reason}`]),
-      ...(facts.namespaces.available ? [] : [`mount namespace: ${facts.namespaces.reason}`]),
-      ...(git === null ? ["git: not installed (git tools answer GIT_FAILED)"] : []),
-    ];
-    const noGit = { binary: "git", execPath: "", loaders: [] };
+  protected async machineGaps(): Promise<MachineGaps> {
+    const facts = await this.facts();
     return {
       landlock_abi: facts.abi,
-      missing,
-      commands: describe(await this.#commandChild(mode, grants)),
-      git: describe(this.#requests.gitChild(git ?? noGit, trustedReadable)),
-      ripgrep: describe(this.#ripgrepChild()),
+      missing: [
+        ...(facts.launcher.available ? [] : [`launcher: ${facts.launcher.reason}`]),
+        ...(facts.abi === null ? [`landlock: ${this.options.landlock.reason}`] : []),
+        ...(facts.seccomp.available ? [] : [`seccomp: ${facts.seccomp.reason}`]),
+        ...(facts.namespaces.available ? [] : [`mount namespace: ${facts.namespaces.reason}`]),
+      ],
     };
   }
 
-  async #spawn(
-    request: SpawnRequest,
-    child: () => ChildRequest | Promise<ChildRequest>,
-    planned?: (plan: SandboxPlan | null) => void,
-  ): Promise<number> {
+  protected async planFor(child: () => ChildRequest | Promise<ChildRequest>): Promise<SandboxPlan | null> {
     const facts = await this.facts();
-    const plan = facts.launcher.available ? childSandbox(await child(), facts) : null;
-    planned?.(plan);
-    if (plan === null) return spawnChild(request);
+    return facts.launcher.available ? childSandbox(await child(), facts) : null;
+  }
+
+  protected describePlan(plan: SandboxPlan | null): SandboxDescription {
+    return describeSandbox(plan);
+  }
+
+  protected async spawnUnder(plan: SandboxPlan, request: SpawnRequest): Promise<number> {
     const { launcher } = await this.#launcherState();
     const program = request.programFd !== undefined
       ? `/proc/self/fd/${LAUNCHER_FDS.program}`

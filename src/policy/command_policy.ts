@@ -38,7 +38,7 @@ import { checkCommand } from "./gate.ts";
 import { diskPaths } from "./gate_paths.ts";
 import { type ChildEnvironment, childEnvironment } from "./env_filter.ts";
 import { gatesInForce, gitDirsReadOnly, type Mode } from "./modes.ts";
-import type { SandboxReport } from "./children.ts";
+import type { SandboxReport } from "./sandboxed_spawners.ts";
 import type { ChildSpawners } from "./child_spawners.ts";
 import type { SandboxDescription } from "./child_policy.ts";
 

@@ -30,7 +30,7 @@ import * as path from "node:path";
 import type { Mode } from "./modes.ts";
 import { gitDirsReadOnly } from "./modes.ts";
 import type { Workspace } from "../workspace/workspace.ts";
-import type { Spawner, SpawnRequest } from "../os/spawn_request.ts";
+import type { SpawnRequest } from "../os/spawn_request.ts";
 import { resolveProgram, spawnChild } from "../os/spawn.ts";
 import {
   canonicalPath,
@@ -40,10 +40,9 @@ import {
   SeatbeltPathError,
   type SeatbeltProfile,
 } from "../os/seatbelt.ts";
-import type { Availability, ChildRequest, GitImage, SandboxDescription } from "./child_policy.ts";
-import { type SandboxReport, SandboxSetupError } from "./children.ts";
-import { type ChildOptions, ChildRequests, planKey } from "./child_requests.ts";
-import type { ChildSpawners } from "./child_spawners.ts";
+import type { Availability, ChildRequest, SandboxDescription } from "./child_policy.ts";
+import { type CommandPaths, type MachineGaps, SandboxedSpawners, SandboxSetupError } from "./sandboxed_spawners.ts";
+import type { ChildOptions } from "./child_requests.ts";
 import { homeDirectories } from "./credentials.ts";
 import { DARWIN_CREDENTIAL_STORES, describeSeatbelt, type SeatbeltInputs, seatbeltProfile } from "./seatbelt_policy.ts";
 
@@ -73,19 +72,12 @@ async function probeSandboxExec(profile: string): Promise<Availability> {
 }
 
 /** Every child spawner of one server process on darwin. */
-export class SeatbeltSandboxes implements ChildSpawners {
-  readonly #ws: Workspace;
-  readonly #options: ChildOptions;
-  readonly #requests: ChildRequests;
+export class SeatbeltSandboxes extends SandboxedSpawners<SeatbeltProfile> {
   readonly #inputs: SeatbeltInputs;
   #available: Promise<Availability> | null = null;
-  /** The profile (null: none) of the latest command started per mode and grants: what the audit trail reports. */
-  readonly #commandProfiles = new Map<string, SeatbeltProfile | null>();
 
   constructor(ws: Workspace, options: ChildOptions) {
-    this.#ws = ws;
-    this.#options = options;
-    this.#requests = new ChildRequests(ws, options);
+    super(ws, options);
     // No /etc/passwd lookup as on Linux: macOS keeps accounts in Directory Services, so $HOME alone.
     const homes = homeDirectories(options.env, null);
     const stores = homes.flatMap((home) => DARWIN_CREDENTIAL_STORES.map((store) => path.join(home, store)));
@@ -110,23 +102,9 @@ export class SeatbeltSandboxes implements ChildSpawners {
     return this.#available ??= probeSandboxExec(renderProfile(probe));
   }
 
-  gitImage(): Promise<GitImage | null> {
-    return this.#requests.gitImage();
-  }
-
-  registerGitDirs(paths: readonly string[]): void {
-    this.#requests.registerGitDirs(paths);
-  }
-
-  async #commandChild(mode: Mode, grants: ReadonlySet<string>, ttySlave?: string): Promise<ChildRequest> {
-    const readOnly = gitDirsReadOnly(mode, grants) ? await this.#requests.gitDirs() : [];
+  protected async commandPaths(mode: Mode, grants: ReadonlySet<string>): Promise<CommandPaths> {
+    const readOnly = gitDirsReadOnly(mode, grants) ? await this.requests.gitDirs() : [];
     return {
-      kind: "command",
-      mode,
-      grants,
-      root: this.#ws.root,
-      tmpdir: this.#options.tmpdir,
-      ttySlave,
       // Seatbelt excludes them from the writable tree by path: no mount, so no mount flags.
       gitDirs: readOnly.map((p) => ({ path: p, flags: 0 })),
       // Seatbelt denies the stores themselves (SeatbeltInputs); Landlock's read rules are Linux's.
@@ -134,65 +112,29 @@ export class SeatbeltSandboxes implements ChildSpawners {
     };
   }
 
-  commandSpawner(mode: Mode, grants: ReadonlySet<string>): Spawner {
-    const key = planKey(mode, grants);
-    return (request) =>
-      this.#spawn(
-        request,
-        () => this.#commandChild(mode, grants, request.ttySlave),
-        (profile) => this.#commandProfiles.set(key, profile),
-      );
-  }
-
-  appliedCommandSandbox(mode: Mode, grants: ReadonlySet<string>): SandboxDescription | null {
-    const key = planKey(mode, grants);
-    return this.#commandProfiles.has(key) ? describeSeatbelt(this.#commandProfiles.get(key)!) : null;
-  }
-
-  gitSpawner(git: GitImage, readable: string[]): Spawner {
-    return (request) => this.#spawn(request, () => this.#requests.gitChild(git, readable));
-  }
-
-  #ripgrepChild(): ChildRequest {
+  protected ripgrepChild(): ChildRequest {
     // darwin has no memfd: the compiled binary's rg is a file of its own (ripgrep_binary.ts), named here.
-    return this.#requests.ripgrepChild([this.#options.ripgrep.path]);
-  }
-
-  ripgrepSpawner(): Spawner {
-    const child = this.#ripgrepChild();
-    return (request) => this.#spawn(request, () => child);
+    return this.requests.ripgrepChild([this.options.ripgrep.path]);
   }
 
   async ripgrepConfined(): Promise<boolean> {
     return (await this.#sandboxExec()).available;
   }
 
-  async report(mode: Mode, grants: ReadonlySet<string>, trustedReadable: string[]): Promise<SandboxReport> {
-    const [sandboxExec, git] = await Promise.all([this.#sandboxExec(), this.gitImage()]);
-    const describe = (child: ChildRequest) =>
-      describeSeatbelt(sandboxExec.available ? seatbeltProfile(child, this.#inputs) : null);
-    const noGit = { binary: "git", execPath: "", loaders: [] };
-    return {
-      landlock_abi: null,
-      missing: [
-        ...(sandboxExec.available ? [] : [`${SEATBELT_MISSING}: ${sandboxExec.reason}`]),
-        ...(git === null ? ["git: not installed (git tools answer GIT_FAILED)"] : []),
-      ],
-      commands: describe(await this.#commandChild(mode, grants)),
-      git: describe(this.#requests.gitChild(git ?? noGit, trustedReadable)),
-      ripgrep: describe(this.#ripgrepChild()),
-    };
+  protected async machineGaps(): Promise<MachineGaps> {
+    const sandboxExec = await this.#sandboxExec();
+    return { landlock_abi: null, missing: sandboxExec.available ? [] : [`${SEATBELT_MISSING}: ${sandboxExec.reason}`] };
   }
 
-  async #spawn(
-    request: SpawnRequest,
-    child: () => ChildRequest | Promise<ChildRequest>,
-    planned?: (profile: SeatbeltProfile | null) => void,
-  ): Promise<number> {
-    const sandboxExec = await this.#sandboxExec();
-    const profile = sandboxExec.available ? seatbeltProfile(await child(), this.#inputs) : null;
-    planned?.(profile);
-    if (profile === null) return spawnChild(request);
+  protected async planFor(child: () => ChildRequest | Promise<ChildRequest>): Promise<SeatbeltProfile | null> {
+    return (await this.#sandboxExec()).available ? seatbeltProfile(await child(), this.#inputs) : null;
+  }
+
+  protected describePlan(profile: SeatbeltProfile | null): SandboxDescription {
+    return describeSeatbelt(profile);
+  }
+
+  protected spawnUnder(profile: SeatbeltProfile, request: SpawnRequest): number {
     let text: string;
     try {
       text = renderProfile(profile);

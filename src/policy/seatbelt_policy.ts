@@ -29,7 +29,7 @@
  */
 import * as path from "node:path";
 import type { SeatbeltProfile } from "../os/seatbelt.ts";
-import type { ChildRequest, SandboxDescription } from "./child_policy.ts";
+import { type ChildRequest, describeSandbox, type SandboxDescription } from "./child_policy.ts";
 import { CREDENTIAL_STORES } from "./credentials.ts";
 import { networkAllowed } from "./modes.ts";
 
@@ -127,19 +127,8 @@ export function seatbeltProfile(child: ChildRequest, inputs: SeatbeltInputs): Se
  * ```
  */
 export function describeSeatbelt(profile: SeatbeltProfile | null): SandboxDescription {
-  if (profile === null) {
-    return {
-      enforced: false,
-      layers: [],
-      writes: "anywhere",
-      reads: "anywhere",
-      executes: "anything",
-      network: "allowed",
-      signals_scoped: false,
-      read_only: [],
-      capabilities_dropped: false,
-    };
-  }
+  // No sandbox is described the same on every system.
+  if (profile === null) return describeSandbox(null);
   const executes = profile.executes;
   return {
     enforced: true,

@@ -13,8 +13,12 @@ const INITIALIZE = JSON.stringify({
   params: { protocolVersion: "2025-06-18", capabilities: { roots: {} }, clientInfo: { name: "c", version: "1" } },
 });
 
-/** Runs the early answer over these input chunks; returns what it wrote, its answer id and the input it passes on. */
-async function early(chunks: string[]) {
+/**
+ * Runs the early answer over these input chunks, each there at once (with `tools`: a tools listing too, `late`
+ * the pull from which it is never in time); returns what it wrote, its answer ids, the input it passes on and how
+ * many chunks it had pulled when it gave the input on.
+ */
+async function early(chunks: string[], options: { tools?: boolean; late?: number; serverReady?: Promise<void> } = {}) {
   let pulls = 0;
   const input = new ReadableStream<Uint8Array>({
     pull(controller) {
@@ -25,12 +29,23 @@ async function early(chunks: string[]) {
   }, { highWaterMark: 0 });
   const written: string[] = [];
   const output = new WritableStream<Uint8Array>({ write: (chunk) => void written.push(decoder.decode(chunk)) });
-  const start = await answerInitializeEarly(input, output, { instructions: "hello" });
+  const listing = options.tools
+    ? {
+      tools: () => TOOLS,
+      readyWithin: () => Promise.resolve(options.late === undefined || pulls < options.late),
+      serverReady: options.serverReady,
+    }
+    : {};
+  const start = await answerInitializeEarly(input, output, { instructions: "hello", ...listing });
   const pulledBefore = pulls;
   let passedOn = "";
   for await (const chunk of start.input) passedOn += decoder.decode(chunk, { stream: true });
   return { written: written.join(""), answered: start.answered, passedOn, pulledBefore };
 }
+
+/** {@linkcode early} with a tools listing. */
+const earlyWithTools = (chunks: string[], options: { late?: number; serverReady?: Promise<void> } = {}) =>
+  early(chunks, { ...options, tools: true });
 
 Deno.test("early initialize: a plain initialize is answered at once, and the whole input still reaches the server", async () => {
   const result = await early([
@@ -69,29 +84,6 @@ Deno.test("early initialize: a CRLF line is answered like the transport would pa
 const INITIALIZED = '{"jsonrpc":"2.0","method":"notifications/initialized"}';
 const LIST = '{"jsonrpc":"2.0","id":8,"method":"tools/list"}';
 const TOOLS = [{ name: "t" }];
-
-/** The early answers with a tools listing, over chunks that are each there at once (`late`: never in time). */
-async function earlyWithTools(chunks: string[], options: { late?: number; serverReady?: Promise<void> } = {}) {
-  let pulls = 0;
-  const input = new ReadableStream<Uint8Array>({
-    pull(controller) {
-      const chunk = chunks[pulls++];
-      if (chunk === undefined) controller.close();
-      else controller.enqueue(encoder.encode(chunk));
-    },
-  }, { highWaterMark: 0 });
-  const written: string[] = [];
-  const output = new WritableStream<Uint8Array>({ write: (chunk) => void written.push(decoder.decode(chunk)) });
-  const start = await answerInitializeEarly(input, output, {
-    instructions: "hello",
-    tools: () => TOOLS,
-    readyWithin: () => Promise.resolve(options.late === undefined || pulls < options.late),
-    serverReady: options.serverReady,
-  });
-  let passedOn = "";
-  for await (const chunk of start.input) passedOn += decoder.decode(chunk, { stream: true });
-  return { written: written.join(""), answered: start.answered, passedOn };
-}
 
 const initializeAnswer = () => decoder.decode(initializeResponse({ id: 7, protocolVersion: "2025-06-18" }, "hello"));
 

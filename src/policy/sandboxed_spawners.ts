@@ -1,0 +1,159 @@
+/**
+ * What the two systems' child spawners share: each child — a command, git,
+ * rg — asks for its sandbox plan at the moment it spawns, and runs under it,
+ * or unsandboxed (saying so) where the machine has no sandbox. How a plan is
+ * made and a child started under it is the system's: the launcher on Linux
+ * (children.ts), `sandbox-exec` on darwin (seatbelt_children.ts).
+ *
+ * @example
+ * ```ts
+ * import { rgPath } from "@vscode/ripgrep";
+ * import { openWorkspace } from "../workspace/workspace.ts";
+ * import { probeLandlock } from "./landlock_probe.ts";
+ * import { ChildSandboxes } from "./children.ts";
+ * import type { ChildSpawners } from "./child_spawners.ts";
+ *
+ * const options = { tmpdir: null, env: {}, landlock: probeLandlock(), ripgrep: { path: rgPath, fd: null } };
+ * const children: ChildSpawners = new ChildSandboxes(openWorkspace("/repo"), options); // a SandboxedSpawners
+ * const report = await children.report("safe", new Set(), []); // what each kind of child gets here
+ * ```
+ */
+import type { Mode } from "./modes.ts";
+import type { Workspace } from "../workspace/workspace.ts";
+import type { Spawner, SpawnRequest } from "../os/spawn_request.ts";
+import { spawnChild } from "../os/spawn.ts";
+import type { ChildRequest, CommandChild, GitImage, SandboxDescription } from "./child_policy.ts";
+import type { ChildSpawners } from "./child_spawners.ts";
+import { type ChildOptions, ChildRequests, planKey } from "./child_requests.ts";
+
+/** The sandboxes a session's children get, per kind, with the layers this machine cannot give. */
+export interface SandboxReport extends MachineGaps {
+  commands: SandboxDescription;
+  git: SandboxDescription;
+  ripgrep: SandboxDescription;
+}
+
+/** The Landlock ABI (null: none, or not Linux) and the layers missing on this machine, each with why. */
+export interface MachineGaps {
+  landlock_abi: number | null;
+  /** An empty list: everything is available. */
+  missing: string[];
+}
+
+/** What a command child's request has that depends on the system's sandbox. */
+export type CommandPaths = Pick<CommandChild, "gitDirs" | "readRules">;
+
+/** A sandbox step failed: the sandbox could not be set up, so the child was not started. */
+export class SandboxSetupError extends Error {
+  constructor(readonly step: string, message: string) {
+    super(`the sandbox could not be set up: ${message}`);
+    this.name = "SandboxSetupError";
+  }
+}
+
+/** A git that is not there, for the report of what git would run under. */
+const NO_GIT: GitImage = { binary: "git", execPath: "", loaders: [] };
+
+/** Every child spawner of one server process; `Plan` is what the system's sandbox is made from. */
+export abstract class SandboxedSpawners<Plan> implements ChildSpawners {
+  protected readonly ws: Workspace;
+  protected readonly options: ChildOptions;
+  protected readonly requests: ChildRequests;
+  /** The plan (null: none) of the latest command started per mode and grants: what the audit trail reports. */
+  readonly #commandPlans = new Map<string, Plan | null>();
+
+  constructor(ws: Workspace, options: ChildOptions) {
+    this.ws = ws;
+    this.options = options;
+    this.requests = new ChildRequests(ws, options);
+  }
+
+  /**
+   * The plan the child runs under here, or null when this machine has no sandbox for children (then `child`, the
+   * request, is not even built).
+   */
+  protected abstract planFor(child: () => ChildRequest | Promise<ChildRequest>): Promise<Plan | null>;
+  /** Starts the child of `request` under `plan`; returns its pid. */
+  protected abstract spawnUnder(plan: Plan, request: SpawnRequest): number | Promise<number>;
+  /** `plan` as check_exec_environment and the audit trail describe it. */
+  protected abstract describePlan(plan: Plan | null): SandboxDescription;
+  /** A command child's git dirs (read-only in `mode` with `grants` when the mode says so) and read rules here. */
+  protected abstract commandPaths(mode: Mode, grants: ReadonlySet<string>): Promise<CommandPaths>;
+  /** The request rg makes. */
+  protected abstract ripgrepChild(): ChildRequest;
+  /** What this machine's sandbox lacks. */
+  protected abstract machineGaps(): Promise<MachineGaps>;
+  abstract ripgrepConfined(): Promise<boolean>;
+
+  /** The request a command child makes (for its plan and for reports). */
+  async #commandChild(mode: Mode, grants: ReadonlySet<string>, ttySlave?: string): Promise<CommandChild> {
+    const { root } = this.ws;
+    return {
+      kind: "command",
+      mode,
+      grants,
+      root,
+      tmpdir: this.options.tmpdir,
+      ttySlave,
+      ...await this.commandPaths(mode, grants),
+    };
+  }
+
+  gitImage(): Promise<GitImage | null> {
+    return this.requests.gitImage();
+  }
+
+  registerGitDirs(paths: readonly string[]): void {
+    this.requests.registerGitDirs(paths);
+  }
+
+  commandSpawner(mode: Mode, grants: ReadonlySet<string>): Spawner {
+    const key = planKey(mode, grants);
+    return (request) =>
+      this.#spawn(
+        request,
+        () => this.#commandChild(mode, grants, request.ttySlave),
+        (plan) => this.#commandPlans.set(key, plan),
+      );
+  }
+
+  /**
+   * Read right after a start, it is that command's own plan (another command started with the same grants in
+   * between would have been given the same plan).
+   */
+  appliedCommandSandbox(mode: Mode, grants: ReadonlySet<string>): SandboxDescription | null {
+    const key = planKey(mode, grants);
+    return this.#commandPlans.has(key) ? this.describePlan(this.#commandPlans.get(key)!) : null;
+  }
+
+  gitSpawner(git: GitImage, readable: string[]): Spawner {
+    return (request) => this.#spawn(request, () => this.requests.gitChild(git, readable));
+  }
+
+  ripgrepSpawner(): Spawner {
+    const child = this.ripgrepChild();
+    return (request) => this.#spawn(request, () => child);
+  }
+
+  async report(mode: Mode, grants: ReadonlySet<string>, trustedReadable: string[]): Promise<SandboxReport> {
+    const [gaps, git] = await Promise.all([this.machineGaps(), this.gitImage()]);
+    const describe = async (child: ChildRequest) => this.describePlan(await this.planFor(() => child));
+    return {
+      landlock_abi: gaps.landlock_abi,
+      missing: [...gaps.missing, ...(git === null ? ["git: not installed (git tools answer GIT_FAILED)"] : [])],
+      commands: await describe(await this.#commandChild(mode, grants)),
+      git: await describe(this.requests.gitChild(git ?? NO_GIT, trustedReadable)),
+      ripgrep: await describe(this.ripgrepChild()),
+    };
+  }
+
+  async #spawn(
+    request: SpawnRequest,
+    child: () => ChildRequest | Promise<ChildRequest>,
+    planned?: (plan: Plan | null) => void,
+  ): Promise<number> {
+    const plan = await this.planFor(child);
+    planned?.(plan);
+    return plan === null ? spawnChild(request) : this.spawnUnder(plan, request);
+  }
+}
