@@ -23,7 +23,8 @@ import { CODEX, CODEX_BINARY, ensurePeer, peerDir, PEERS_DIR } from "./peers.ts"
 import { COMMIT_CONCURRENCY } from "../src/patch/commit.ts";
 import { eachLimited } from "../src/async/each_limited.ts";
 import { SYNCFS_MIN_FILES } from "../src/patch/durability.ts";
-import { openDirectory } from "../src/os/fs_at.ts";
+import { openDirectory, reopenFd } from "../src/os/fs_at.ts";
+import { O } from "../src/os/libc.ts";
 import { syncFs } from "../src/os/fs_change.ts";
 import { closeFd } from "../src/os/fd.ts";
 import { portablePaths } from "../src/docs/machine_paths.ts";
@@ -174,11 +175,14 @@ async function installFloor(ws: string, files: string[], batch = false): Promise
   const pool = (fn: (rel: string) => Promise<void>) => eachLimited(files, COMMIT_CONCURRENCY, fn);
   if (batch) {
     await pool(stage);
-    const dirFd = openDirectory(path.join(ws, path.dirname(files[0])));
+    // syncfs refuses an O_PATH fd (EBADF): the directory is reopened for reading, as the fd backend's handles do.
+    const pathFd = openDirectory(path.join(ws, path.dirname(files[0])));
+    const dirFd = reopenFd(pathFd, O.RDONLY | O.DIRECTORY);
     try {
       await syncFs(dirFd);
     } finally {
       closeFd(dirFd);
+      closeFd(pathFd);
     }
     await pool(install);
   } else await pool(async (rel) => (await stage(rel), await install(rel)));
