@@ -397,6 +397,16 @@ async function listRows(server: McpProcess, label: string, target: string, hidde
   addTimed(`list_files sort none, limit 1000, ${label}`, ourNone, "rg --files (all)", rgFiles, "stops at cap");
   const [ourAll] = await compare(() => call({ sort: "none", limit: 100000 }), () => Promise.resolve());
   addTimed(`list_files all ${count} with size+mtime, ${label}`, ourAll, "rg --files", rgFiles, "(stats every file)");
+  await resetPeak(server.pid);
+  const idle = await rssKiB(server.pid);
+  await call({ sort: "none", limit: 100000 });
+  rows.push({
+    what: `list_files all ${count}: memory`,
+    ours: `peak RSS ${mib((await rssKiB(server.pid)).peak)} (idle ${mib(idle.rss)})`,
+    baseline: "",
+    ratio: "",
+    goal: "peak ≤ 200 MiB",
+  });
   const glob = ["--type-add", "workcellglob:*.ts", "--type", "workcellglob"];
   const [ourGlob, rgGlob] = await compare(
     () => call({ glob: "**/*.ts" }),
