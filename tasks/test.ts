@@ -26,6 +26,8 @@ interface Run {
   failed: number;
   skipped: number;
   seconds: number;
+  /** `file > test name: first line of the failure`, for each failed test case. */
+  failures: string[];
 }
 
 async function runSuite(backend: string): Promise<Run> {
@@ -48,20 +50,43 @@ async function runSuite(backend: string): Promise<Run> {
   let passed = 0;
   let failed = 0;
   let skipped = 0;
+  const failures: string[] = [];
   try {
     const xml = await Deno.readTextFile(report);
-    for (const match of xml.matchAll(/<testcase\b[^>]*?(\/>|>([\s\S]*?)<\/testcase>)/g)) {
-      const body = match[2] ?? "";
-      if (/<(failure|error)\b/.test(body)) failed++;
-      else if (/<skipped\b/.test(body)) skipped++;
+    for (const match of xml.matchAll(/<testcase\b([^>]*?)(\/>|>([\s\S]*?)<\/testcase>)/g)) {
+      const body = match[3] ?? "";
+      if (/<(failure|error)\b/.test(body)) {
+        failed++;
+        failures.push(describeFailure(match[1], body));
+      } else if (/<skipped\b/.test(body)) skipped++;
       else passed++;
     }
   } catch (error) {
     console.error(`tasks/test.ts: cannot read the JUnit report: ${(error as Error).message}`);
     failed++;
+    failures.push(`the JUnit report ${report}`);
   }
-  if (!run.success && failed === 0) failed = 1; // the runner failed outside any test case
-  return { label, passed, failed, skipped, seconds };
+  if (!run.success && failed === 0) {
+    failed = 1; // the runner failed outside any test case
+    failures.push(`deno test itself (exit ${run.code}), outside any test case`);
+  }
+  return { label, passed, failed, skipped, seconds, failures };
+}
+
+/** Names a failed test case from its JUnit attributes and body, so the last lines of a CI log say what failed. */
+function describeFailure(attributes: string, body: string): string {
+  const attribute = (name: string) => attributes.match(new RegExp(`\\b${name}="([^"]*)"`))?.[1] ?? "";
+  const message = body.match(/<(?:failure|error)\b[^>]*?message="([^"]*)"/)?.[1] ??
+    body.match(/<(?:failure|error)\b[^>]*>([^<]*)/)?.[1] ?? "";
+  const firstLine = unescapeXml(message).split("\n").find((line) => line.trim() !== "")?.trim() ?? "";
+  return `${unescapeXml(attribute("classname"))} > ${unescapeXml(attribute("name"))}: ${firstLine.slice(0, 300)}`;
+}
+
+function unescapeXml(text: string): string {
+  return text.replace(
+    /&(lt|gt|quot|apos|amp);/g,
+    (_, entity: string) => ({ lt: "<", gt: ">", quot: '"', apos: "'", amp: "&" })[entity] ?? "",
+  );
 }
 
 const chosen = Deno.env.get(FILE_BACKEND_ENV);
@@ -72,6 +97,9 @@ for (const backend of backends) runs.push(await runSuite(backend));
 if (runs.some((run) => run.label === "portable backend")) {
   console.log("The portable run leaves out (src/testing/backend.ts):");
   for (const [what, why] of Object.entries(PORTABLE_EXCEPTIONS)) console.log(`- ${what}: ${why}`);
+}
+for (const run of runs) {
+  for (const failure of run.failures) console.log(`FAILED (${run.label}): ${failure}`);
 }
 for (const run of runs) {
   const skipped = run.skipped > 0 ? `, ${run.skipped} skipped` : "";
