@@ -28,6 +28,7 @@ import { AT, cString, ERRNO, errno, HOST_OS, libc, O, SYS_GETDENTS64 } from "./l
 import { closeFd } from "./fd.ts";
 import { osError } from "./os_error.ts";
 import { check, cName, type Name, show } from "./fs_call.ts";
+import { joinBytes } from "../text/join_bytes.ts";
 
 /** What an fd or directory entry is. */
 export type FileKind = "file" | "dir" | "symlink" | "other";
@@ -61,6 +62,8 @@ const STATX_BYTES = 256;
 const DIRENT_BUFFER_BYTES = 64 * 1024;
 /** Unused room readAllFd leaves at the end of the buffer it returns instead of copying the content out. */
 const READ_SPARE_BYTES = 4096;
+/** Read size of readKernelFile (most /proc files fit one). */
+const KERNEL_FILE_CHUNK_BYTES = 16 * 1024;
 /** Mode bits of each file type (S_IFMT). */
 const S_IFMT = 0o170000;
 const S_IFREG = 0o100000;
@@ -83,6 +86,32 @@ const DT_UNKNOWN = 0;
  */
 export function openDirectory(abs: string): number {
   return check(libc().open(cString(abs), O.PATH | O.DIRECTORY | O.CLOEXEC, 0), `open ${JSON.stringify(abs)}`);
+}
+
+/**
+ * The text of a kernel file such as /proc/meminfo or /proc/sys/kernel/cap_last_cap, read through libc:
+ * Deno's read grant covers /proc and /sys only under --allow-all, which the server never has. Throws the
+ * errno's Deno error when it cannot be opened or read.
+ *
+ * @example
+ * ```ts
+ * readKernelFile("/proc/sys/kernel/cap_last_cap").trim(); // e.g. "40"
+ * ```
+ */
+export function readKernelFile(abs: string): string {
+  const fd = check(libc().open(cString(abs), O.RDONLY | O.CLOEXEC, 0), `open ${JSON.stringify(abs)}`);
+  try {
+    const chunks: Uint8Array[] = [];
+    for (;;) {
+      // The size these files report is 0 (or a page): read until the end.
+      const chunk = new Uint8Array(KERNEL_FILE_CHUNK_BYTES);
+      const n = check(libc().read(fd, chunk, BigInt(chunk.length)), `read ${JSON.stringify(abs)}`);
+      if (n === 0) return new TextDecoder().decode(joinBytes(chunks));
+      chunks.push(chunk.subarray(0, n));
+    }
+  } finally {
+    closeFd(fd);
+  }
 }
 
 /**

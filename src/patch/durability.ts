@@ -29,6 +29,7 @@
  * const portable = syncStrategy({ files: 1000, syncsFileSystem: false }, quiet); // "fsync"
  * ```
  */
+import { readKernelFile } from "../os/fs_at.ts";
 
 /** Staged files from which one syncfs per file system replaces an fsync per file. */
 export const SYNCFS_MIN_FILES = 32;
@@ -76,7 +77,7 @@ export function syncfsReportsErrors(release: string): boolean {
 export function machineDirtyBytes(): number | null {
   let text: string;
   try {
-    text = Deno.readTextFileSync("/proc/meminfo");
+    text = readKernelFile("/proc/meminfo");
   } catch {
     return null;
   }

@@ -38,7 +38,7 @@ import { cString, ERRNO, libc, O } from "../os/libc.ts";
 import { AF, socketFamilyFilter } from "../os/seccomp.ts";
 import { syscallTable } from "../os/syscalls.ts";
 import { reapKilled } from "../os/fd.ts";
-import { statPath } from "../os/fs_at.ts";
+import { readKernelFile, statPath } from "../os/fs_at.ts";
 import type { LandlockRule } from "../os/landlock.ts";
 import { credentialPaths, homeDirectories, readRulesExcept, REAL_WALK_IO } from "./credentials.ts";
 import {
@@ -59,7 +59,7 @@ export interface SandboxFacts extends ChildFacts {
 
 function lastCapability(): number {
   try {
-    return Number(Deno.readTextFileSync("/proc/sys/kernel/cap_last_cap").trim());
+    return Number(readKernelFile("/proc/sys/kernel/cap_last_cap").trim());
   } catch {
     return 63;
   }

@@ -14,13 +14,13 @@
  * @example
  * ```ts
  * declare const state: HandoffState; // the choice, the session and the calls that wait for it
- * const failure = await execInto(state, Deno.cwd()); // returns only when the exec failed
+ * const failure = execInto(state, Deno.cwd()); // returns only when the exec failed
  * const handed = await takeHandoff(); // in the new process
  * ```
  */
-import { readAllFd } from "../os/fs_at.ts";
+import { readAllFd, readKernelFile } from "../os/fs_at.ts";
 import { writeAllFd } from "../os/fs_change.ts";
-import { cString, errno, libc, O, strerror } from "../os/libc.ts";
+import { cString, errno, libc, strerror } from "../os/libc.ts";
 import type { RestoredSession } from "./info.ts";
 import type { WorkspaceChoice } from "../workspace/resolve.ts";
 import { LAUNCH_CWD_ENV } from "../compiled/relaunch.ts";
@@ -40,15 +40,8 @@ export interface HandoffState {
 }
 
 /** This process's argv, from /proc/self/cmdline (Deno does not expose its own runtime flags). */
-async function ownArgv(): Promise<string[]> {
-  const fd = libc().open(cString("/proc/self/cmdline"), O.RDONLY | O.CLOEXEC, 0);
-  if (fd < 0) throw new Error(`cannot read /proc/self/cmdline: ${strerror(errno())}`);
-  try {
-    const text = new TextDecoder().decode(await readAllFd(fd));
-    return text.replace(/\0$/, "").split("\0");
-  } finally {
-    closeFd(fd);
-  }
+function ownArgv(): string[] {
+  return readKernelFile("/proc/self/cmdline").replace(/\0$/, "").split("\0");
 }
 
 /** A NULL-terminated array of C strings; `keep` holds the buffers the pointers point into. */
@@ -69,14 +62,14 @@ function cStringArray(strings: string[]): { array: BigUint64Array<ArrayBuffer>; 
  * import type { RestoredSession } from "./info.ts";
  *
  * declare const session: RestoredSession; // what the client said at initialize
- * const failure = await execInto({ choice: { dir: "/home/u/app", source: "roots" }, session, replay: "" }, "/");
+ * const failure = execInto({ choice: { dir: "/home/u/app", source: "roots" }, session, replay: "" }, "/");
  * ```
  */
-export async function execInto(state: HandoffState, launchCwd: string): Promise<Error> {
+export function execInto(state: HandoffState, launchCwd: string): Error {
   const here = Deno.cwd();
   let memfd = -1;
   try {
-    const argv = await ownArgv();
+    const argv = ownArgv();
     // No MFD_CLOEXEC: the new image must inherit it.
     memfd = libc().memfd_create(cString("workcell-handoff"), 0);
     if (memfd < 0) throw new Error(`memfd_create: ${strerror(errno())}`);

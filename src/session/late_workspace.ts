@@ -123,7 +123,7 @@ async function handOff(late: LateWorkspace, choice: WorkspaceChoice): Promise<Er
   }
   await late.transport.flush();
   const { id, protocolVersion, client, capabilities, roots } = sessionOf(late.server);
-  const failure = await execInto({
+  const failure = execInto({
     choice,
     session: { id, protocolVersion, client, capabilities, roots },
     replay: Buffer.from(replayBytes(late.binding.waitingCalls(), partial)).toString("base64"),
