@@ -222,6 +222,8 @@ for (const c of cases) {
   const files = patchText.split("\n").filter((line) => line.startsWith("*** Update File: ")).map((line) =>
     line.slice(17)
   );
+  // The row is a warm server's: one untimed call first, so its median is not a first call's compilation.
+  if ((await server.call("apply_patch", { patch: patchText })).isError) throw new Error(`warm-up failed on ${c.name}`);
   for (let i = 0; i < RUNS; i++) {
     // One run of each, interleaved, so that load from elsewhere on the machine hits all of them alike.
     log(`${c.name}: run ${i + 1}/${RUNS}`);
