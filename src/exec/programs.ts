@@ -9,7 +9,7 @@
  * found.git; // "/usr/bin/git", or null when git is not installed
  * ```
  */
-import * as path from "node:path";
+import { findOnPath, isExecutableFile } from "../os/spawn.ts";
 
 /** Each reported program: where it is looked for, and what needs it. */
 export const PROGRAMS = {
@@ -27,34 +27,6 @@ export type ProgramName = keyof typeof PROGRAMS;
 
 /** Where each program was found, or null. */
 export type ProgramFacts = Record<ProgramName, string | null>;
-
-function isExecutableFile(candidate: string): boolean {
-  try {
-    const info = Deno.statSync(candidate);
-    return info.isFile && ((info.mode ?? 0) & 0o111) !== 0;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * The first executable `name` in the absolute directories of `searchPath`
- * (relative entries are skipped: they would resolve against each child's
- * working directory), or null.
- *
- * @example
- * ```ts
- * findOnPath("git", "/usr/local/bin:/usr/bin"); // "/usr/bin/git"
- * ```
- */
-export function findOnPath(name: string, searchPath: string): string | null {
-  for (const dir of searchPath.split(":")) {
-    if (!path.isAbsolute(dir)) continue;
-    const candidate = path.join(dir, name);
-    if (isExecutableFile(candidate)) return candidate;
-  }
-  return null;
-}
 
 /**
  * Looks every reported program up.

@@ -1,7 +1,8 @@
 import { assertEquals } from "../testing/assert.ts";
-import { findOnPath, probePrograms } from "./programs.ts";
+import { probePrograms } from "./programs.ts";
+import { findOnPath } from "../os/spawn.ts";
 
-Deno.test("findOnPath: the first executable file in an absolute PATH entry", async () => {
+Deno.test("probePrograms through findOnPath (os/spawn.ts): the first executable file in an absolute PATH entry", async () => {
   const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "workcell-path-" }));
   try {
     await Deno.mkdir(`${dir}/a`);

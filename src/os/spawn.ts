@@ -77,16 +77,40 @@ export function isArgumentListTooLong(error: unknown): boolean {
  */
 export function resolveProgram(program: string, searchPath: string | undefined): string {
   if (program.includes("/")) return program;
-  for (const dir of (searchPath ?? "/usr/local/bin:/usr/bin:/bin").split(":")) {
-    if (!path.isAbsolute(dir)) continue;
-    const candidate = path.join(dir, program);
-    if (isExecutableFile(candidate)) return candidate;
-  }
-  throw new SpawnError(ERRNO.ENOENT, `${program}: command not found on PATH`);
+  const found = findOnPath(program, searchPath ?? "/usr/local/bin:/usr/bin:/bin");
+  if (found === null) throw new SpawnError(ERRNO.ENOENT, `${program}: command not found on PATH`);
+  return found;
 }
 
-/** Whether `candidate` is an executable regular file (most directories of PATH do not have it). */
-function isExecutableFile(candidate: string): boolean {
+/**
+ * The first executable `name` in the absolute directories of `searchPath`
+ * (relative entries are skipped: they would resolve against each child's
+ * working directory), or null.
+ *
+ * @example
+ * ```ts
+ * findOnPath("git", "/usr/local/bin:/usr/bin"); // "/usr/bin/git"
+ * ```
+ */
+export function findOnPath(name: string, searchPath: string): string | null {
+  for (const dir of searchPath.split(":")) {
+    if (!path.isAbsolute(dir)) continue;
+    const candidate = path.join(dir, name);
+    if (isExecutableFile(candidate)) return candidate;
+  }
+  return null;
+}
+
+/**
+ * Whether `candidate` is an executable regular file, symlinks followed (statted through libc: most directories of
+ * PATH do not have it, and a failing Deno stat would build an error each time).
+ *
+ * @example
+ * ```ts
+ * isExecutableFile("/bin/sh"); // true
+ * ```
+ */
+export function isExecutableFile(candidate: string): boolean {
   const info = statPath(candidate);
   return info?.kind === "file" && (info.mode & 0o111) !== 0;
 }
