@@ -132,15 +132,21 @@ export interface FitOptions<T> {
  * ```
  */
 export function fitCount<T>(items: readonly T[], maxChars: number, options: FitOptions<T>): number {
+  // The items alone first; then the resume point of the last one, measured only for the counts tried (measuring
+  // every item's took a cursor encoding per candidate, most of a small page's cost).
+  const usedAfter: number[] = [];
   let used = options.fixed;
-  let count = 0;
   for (const item of items) {
-    const cost = jsonChars(item) + (count > 0 ? 1 : 0);
-    const followed = options.more || count + 1 < items.length;
-    const resume = followed && options.resume ? options.resume(item, count) : 0;
-    if (count > 0 && used + cost + resume > maxChars) break;
+    const cost = jsonChars(item) + (usedAfter.length > 0 ? 1 : 0);
+    if (usedAfter.length > 0 && used + cost > maxChars) break;
     used += cost;
-    count++;
+    usedAfter.push(used);
+  }
+  let count = usedAfter.length;
+  for (; count > 1; count--) {
+    const followed = options.more || count < items.length;
+    const resume = followed && options.resume ? options.resume(items[count - 1], count - 1) : 0;
+    if (usedAfter[count - 1] + resume <= maxChars) break;
   }
   return count;
 }

@@ -20,6 +20,22 @@ Deno.test("fitCount takes whole items while the JSON fits, with the resume point
   assertEquals(fitCount(items, fixed + 20, { fixed, more: true, resume: () => 1 }), 2);
 });
 
+Deno.test("fitCount measures resume points only for the counts it tries, from the longest prefix down", () => {
+  const items = Array.from({ length: 100 }, (_, i) => `item${String(i).padStart(3, "0")}`); // 9 characters each
+  const fixed = 2;
+  const asked: number[] = [];
+  const resume = (_: string, index: number) => {
+    asked.push(index);
+    return index === 49 ? 50 : 5; // the point after item 49 is long: the page ends one item earlier
+  };
+  // 50 items take 2 + 50 × 9 + 49 commas = 501 characters.
+  assertEquals(fitCount(items, 505, { fixed, more: false, resume }), 49);
+  assertEquals(asked, [49, 48]);
+  asked.length = 0;
+  assertEquals(fitCount(items.slice(0, 3), 505, { fixed, more: false, resume }), 3);
+  assertEquals(asked, []);
+});
+
 Deno.test("fitCount always takes the first item, so paging moves on", () => {
   assertEquals(fitCount(["x".repeat(100)], 10, { fixed: 2, more: true }), 1);
   assertEquals(fitCount([], 10, { fixed: 2, more: false }), 0);

@@ -46,8 +46,15 @@ Deno.test("fitPage keeps what fits with its cursor, and hands out the cursor aft
   const request = new Cursors("t", {}, []).request(position, 160);
   const build = (items: string[]) => ({ items, truncated: false, next_cursor: null as string | null });
   const items = ["aaaaaaaaaa", "bbbbbbbbbb", "cccccccccc", "dddddddddd"];
-  const page = fitPage(items, request, { more: false, start: 5, positionAfter: (item) => ({ after: item }), build });
+  // Ten items are over the 160 characters, four are not: the page ends where its items and cursor fit.
+  const page = fitPage([...items, ...items, "eeeeeeeeee", "ffffffffff"], request, {
+    more: false,
+    start: 5,
+    positionAfter: (item) => ({ after: item }),
+    build,
+  });
   assert(page.data.items.length < items.length, "the cursor takes room");
+  assert(page.data.items.length > 0);
   assert(JSON.stringify(page.data).length <= 160, JSON.stringify(page.data));
   assertEquals([page.data.truncated, page.start], [true, 5]);
   assertEquals(page.data.next_cursor, request.encode({ after: page.data.items.at(-1)! }));
@@ -64,4 +71,7 @@ Deno.test("fitPage keeps what fits with its cursor, and hands out the cursor aft
     null,
     null,
   ]);
+  // All four fit in 160 with no cursor (nothing follows the fourth), though three of them and a cursor would not.
+  const exact = fitPage(items, request, { more: false, start: 0, positionAfter: (item) => ({ after: item }), build });
+  assertEquals([exact.data.items.length, exact.data.truncated, exact.data.next_cursor], [4, false, null]);
 });
