@@ -34,6 +34,7 @@ import { launchWorkspace, PROJECT_DIR_ENV, type WorkspaceChoice } from "./worksp
 import { AuditTrail } from "./audit/trail.ts";
 import { resolveLogPath } from "./audit/file.ts";
 import { printAuditSummary as printSummary } from "./audit/summary.ts";
+import { routeByShape } from "./sdk/route_by_shape.ts";
 
 /** What a bound workspace is checked against as it is settled. */
 interface Settling {
@@ -198,6 +199,7 @@ export async function serveStdio(start: StdioStart): Promise<void> {
     chooseWorkspaceLate({ server, binding, fallback, startDir, home, launchCwd, input, transport, bind });
   }
   await server.connect(transport);
+  routeByShape(server, transport);
 }
 
 /**

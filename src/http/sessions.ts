@@ -19,6 +19,7 @@
 import type { Server } from "../sdk/mod.ts";
 import { WebStandardStreamableHTTPServerTransport } from "../sdk/http_server.ts";
 import { jsonRpcError } from "./responses.ts";
+import { routeByShape } from "../sdk/route_by_shape.ts";
 
 /** Most sessions kept at once. */
 export const MAX_SESSIONS = 64;
@@ -91,6 +92,7 @@ export class HttpSessions {
       if (transport.sessionId) this.#sessions.delete(transport.sessionId);
     };
     await server.connect(transport);
+    routeByShape(server, transport);
     const response = await transport.handleRequest(request, { parsedBody });
     if (!transport.sessionId || !this.#sessions.has(transport.sessionId)) await server.close();
     return response;
