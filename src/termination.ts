@@ -19,8 +19,7 @@ export class Termination {
   #started = false;
 
   constructor() {
-    // Windows delivers only SIGINT and SIGBREAK to Deno.
-    const signals: Deno.Signal[] = Deno.build.os === "windows" ? ["SIGINT", "SIGBREAK"] : ["SIGINT", "SIGTERM"];
+    const signals: Deno.Signal[] = ["SIGINT", "SIGTERM"]; // main.ts refuses every system but Linux and macOS
     for (const signal of signals) Deno.addSignalListener(signal, () => void this.run());
   }
 

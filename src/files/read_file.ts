@@ -20,7 +20,7 @@
 import { fromOsError, ToolError } from "../errors.ts";
 import type { Handle } from "../workspace/handle.ts";
 import type { Workspace } from "../workspace/workspace.ts";
-import { firstInvalidUtf8, utf8CutIndex, utf8SequenceLength } from "../text/utf8.ts";
+import { firstInvalidUtf8, isContinuation, utf8CutIndex, utf8SequenceLength } from "../text/utf8.ts";
 import { fitLines, jsonChars, jsonStringChars } from "../paging/budget.ts";
 import { joinBytes } from "../text/join_bytes.ts";
 import { ChunkReader, countNewlines } from "./chunk_reader.ts";
@@ -133,7 +133,7 @@ async function readOpenLines(file: Handle, options: ReadLinesOptions): Promise<R
     const offset = byteOffset === undefined ? options.offset : found.line;
     return emptyPage(rel, offset, size, reader.bytesRead, bom, totalLines);
   }
-  if (byteOffset !== undefined && !reader.exhausted && (reader.chunk[reader.at] & 0xc0) === 0x80) {
+  if (byteOffset !== undefined && !reader.exhausted && isContinuation(reader.chunk[reader.at])) {
     throw invalidByteOffset(byteOffset, "falls inside a UTF-8 character");
   }
   const range = await collectRange(

@@ -20,7 +20,7 @@ import { ToolError } from "../errors.ts";
 import { toRelative } from "../workspace/confine.ts";
 import type { GitService } from "./service.ts";
 import { gitFailure, gitMessage } from "./runner.ts";
-import { firstInvalidUtf8, utf8CutIndex } from "../text/utf8.ts";
+import { firstInvalidUtf8, isContinuation, utf8CutIndex } from "../text/utf8.ts";
 import { checkRevision, type GitRepo, openRepoAt } from "./repo.ts";
 import { type Commit, COMMIT_FORMAT, CommitParser } from "./log.ts";
 import { type PagedDiff, readDiff } from "./diff.ts";
@@ -190,7 +190,7 @@ async function showFile(
   const limit = Math.min(options.maxBytes, 3 * page.maxChars);
   const all = await blobBytes(repo, object, offset, limit, options.signal);
   const kept = all.length;
-  if (offset > 0 && all.length > 0 && (all[0] & 0xc0) === 0x80) {
+  if (offset > 0 && all.length > 0 && isContinuation(all[0])) {
     throw new ToolError("INVALID_ARGUMENT", `cursor: offset ${offset} falls inside a UTF-8 character of ${rel}`, {
       details: { field: "cursor" },
     });

@@ -11,8 +11,16 @@
  * ```
  */
 
-/** Whether `byte` continues a character (10xxxxxx) rather than starting one. */
-function isContinuation(byte: number): boolean {
+/**
+ * Whether `byte` continues a character (10xxxxxx) rather than starting one: a byte offset there falls inside a
+ * character.
+ *
+ * @example
+ * ```ts
+ * isContinuation(new TextEncoder().encode("é")[1]); // true
+ * ```
+ */
+export function isContinuation(byte: number): boolean {
   return (byte & 0xc0) === 0x80;
 }
 
