@@ -1,6 +1,7 @@
 /**
- * The one list of Deno permission flags the server runs with. `deno task
- * start`, the end-to-end tests and `build.ts` all take it from here.
+ * The one list of Deno flags the server runs with: its permissions and its
+ * V8 heap setting. `deno task start`, the end-to-end tests and `build.ts`
+ * all take it from here.
  *
  * Writes are granted only beneath the workspace, so the server's own file
  * APIs cannot write elsewhere even if a bug slipped past confine(). What the
@@ -32,7 +33,14 @@ export interface PermissionInputs {
   http: { host: string; port: number } | "any" | null;
 }
 
-/** The Deno permission flags for a server with these inputs. */
+/**
+ * V8's young generation capped at 2 MiB a semi-space (V8 grows it to 16 MiB under allocation, and RSS keeps what it
+ * grew to): idle RSS 108 -> 96 MiB, after 600 small calls 150 -> 107 MiB, with a 20,000-file listing and a
+ * 2,000-match search unchanged within noise and a deep read_file page faster (docs/performance.md, "Memory").
+ */
+const V8_FLAGS = "--v8-flags=--max-semi-space-size=2";
+
+/** The Deno flags for a server with these inputs: its permissions, then its V8 setting. */
 export function permissionFlags(inputs: PermissionInputs): string[] {
   const flags = [
     "--no-prompt",
@@ -48,6 +56,7 @@ export function permissionFlags(inputs: PermissionInputs): string[] {
     const host = inputs.http.host.includes(":") ? `[${inputs.http.host}]` : inputs.http.host;
     flags.push(`--allow-net=${host}:${inputs.http.port}`);
   }
+  flags.push(V8_FLAGS);
   return flags;
 }
 
