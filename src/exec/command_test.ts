@@ -1,6 +1,8 @@
 import { assert, assertEquals, assertRejects } from "../testing/assert.ts";
 import { Reactor } from "../os/reactor.ts";
 import { directSpawner, isProgramNotFound } from "../os/spawn.ts";
+import type { Spawner } from "../os/spawn_request.ts";
+import { fdIdentities, fdIdentity, heldFds } from "../testing/fd_identity.ts";
 import { probePty } from "../os/pty.ts";
 import { SIGNALS } from "../os/libc.ts";
 import { Command, type StreamName } from "./command.ts";
@@ -91,17 +93,9 @@ function groupMembers(pgid: number): number[] {
   return members;
 }
 
-function openFdCount(): number {
-  return [...Deno.readDirSync("/proc/self/fd")].length;
-}
-
-/** A reactor whose wake-up channel is already open, so later fd counts compare like with like. */
-async function warmReactor(): Promise<Reactor> {
-  const reactor = new Reactor();
-  const warm = await launch(reactor, "true");
-  await warm.done;
-  await reactor.idle();
-  return reactor;
+/** The pipes or terminal a running command's stdin, stdout and stderr are on (other tests' fds are not). */
+function commandFds(command: Command): Set<string> {
+  return fdIdentities(command.pid, [0, 1, 2]);
 }
 
 Deno.test("Command: a short command's stdout and stderr are captured separately and completely, with its exit code", async () => {
@@ -237,46 +231,53 @@ Deno.test("Command: a TTY command sees a terminal, reads input through it and ge
 Deno.test("Command: a finished command leaves no fd open and nothing watched, with pipes or a PTY", {
   ignore: LINUX_ONLY,
 }, async () => {
-  const reactor = await warmReactor();
-  const before = openFdCount();
+  const reactor = new Reactor();
   for (const tty of NO_PTY ? [false] : [false, true]) {
     const command = await launch(reactor, "cat; echo done", { tty });
+    const used = commandFds(command);
+    assertEquals(used.size, tty ? 1 : 3, `tty: ${tty}: ${[...used]}`);
     command.write("input\n");
     command.closeStdin();
     await command.done;
     await reactor.idle();
     assertEquals(command.exit, { code: 0, signal: null });
-    assertEquals([reactor.size, openFdCount()], [0, before], `tty: ${tty}`);
+    assertEquals([reactor.size, heldFds(used)], [0, []], `tty: ${tty}`);
   }
 });
 
 Deno.test("Command: a killed command's fds are all released", { ignore: LINUX_ONLY }, async () => {
-  const reactor = await warmReactor();
-  const before = openFdCount();
+  const reactor = new Reactor();
   const command = await launch(reactor, "sleep 30 & sleep 30");
+  const used = commandFds(command);
+  assertEquals(used.size, 3, [...used].join(" "));
   command.signal(SIGNALS.KILL);
   await command.done;
   await reactor.idle();
-  assertEquals([command.exit, reactor.size, openFdCount()], [{ code: null, signal: SIGNALS.KILL }, 0, before]);
+  assertEquals([command.exit, reactor.size, heldFds(used)], [{ code: null, signal: SIGNALS.KILL }, 0, []]);
 });
 
 Deno.test("Command: launch rejects with the spawner's error and closes every fd it opened", {
   ignore: LINUX_ONLY,
 }, async () => {
-  const reactor = await warmReactor();
-  const before = openFdCount();
-  const plan = {
-    argv: ["/nonexistent/program"],
-    env: BASE_ENV,
-    cwd: "/tmp",
-    chdir: "/tmp",
-    spawner: directSpawner,
+  const reactor = new Reactor();
+  // What the spawner was handed: the pipes, or the terminal's slave, that launch opened for the child.
+  const handed = new Set<string>();
+  const spawner: Spawner = (request) => {
+    for (const fd of [request.stdio.stdin, request.stdio.stdout, request.stdio.stderr]) {
+      const id = fdIdentity(fd);
+      if (id !== null) handed.add(id);
+    }
+    if (request.ttySlave !== undefined) handed.add(request.ttySlave);
+    return directSpawner(request);
   };
+  const plan = { argv: ["/nonexistent/program"], env: BASE_ENV, cwd: "/tmp", chdir: "/tmp", spawner };
   for (const tty of NO_PTY ? [false] : [false, true]) {
+    handed.clear();
     const error = await assertRejects(() =>
       Command.launch(reactor, plan, { id: "missing", cmd: "/nonexistent/program", tty, perStreamBytes: MIB })
     );
     assert(isProgramNotFound(error), `unexpected error: ${error}`);
-    assertEquals([reactor.size, openFdCount()], [0, before], `tty: ${tty}`);
+    assertEquals(handed.size, tty ? 1 : 3, `tty: ${tty}: ${[...handed]}`);
+    assertEquals([reactor.size, heldFds(handed)], [0, []], `tty: ${tty}`);
   }
 });
