@@ -1,7 +1,7 @@
 /**
  * `deno task build [--target TARGET]`: compiles workcell into one file,
  * `dist/workcell` (or `dist/workcell-TARGET[.exe]` for another target), with
- * `deno compile`, the one permission list from src/permissions.ts, and the
+ * `deno compile`, the one flag list (permissions and the V8 setting) from src/permissions.ts, and the
  * target's ripgrep embedded.
  *
  * - Permissions: those of `deno task start`, except that what is only known
@@ -28,7 +28,7 @@
  * DENORT_BIN=/opt/denort deno task build
  */
 import * as path from "node:path";
-import { permissionFlags } from "./src/permissions.ts";
+import { serverFlags } from "./src/permissions.ts";
 import { EMBEDDED_RIPGREP_DIR, RIPGREP_FILE_NAME } from "./src/search/ripgrep_binary.ts";
 import { sha256Hex } from "./src/os/executable.ts";
 import { ICON_FILE } from "./src/metadata.ts";
@@ -118,8 +118,8 @@ export function ripgrepMismatch(target: string, header: Uint8Array): string | nu
   return `the staged rg for ${target} is ${got ? kind(got) : "no executable workcell knows"}, not ${kind(want)}`;
 }
 
-/** The permission flags baked into the binary (see the module doc for the two run-time differences). */
-export const COMPILED_PERMISSIONS: readonly string[] = permissionFlags({ writeRoot: ".", http: "any" });
+/** The flags (permissions and the V8 setting) baked into the binary (see the module doc for the two run-time differences). */
+export const COMPILED_FLAGS: readonly string[] = serverFlags({ writeRoot: ".", http: "any" });
 
 const ROOT = path.dirname(new URL(import.meta.url).pathname);
 const DIST = path.join(ROOT, "dist");
@@ -160,7 +160,7 @@ export function compileArgs(target: string): string[] {
   if (!spec) throw new Error(`unknown target ${target}; known: ${Object.keys(TARGETS).join(", ")}`);
   return [
     "compile",
-    ...COMPILED_PERMISSIONS,
+    ...COMPILED_FLAGS,
     "--config",
     path.join(ROOT, "deno.json"),
     "--include",

@@ -13,13 +13,13 @@
  *
  * @example
  * ```ts
- * permissionFlags({ writeRoot: "/repo", http: null });
+ * serverFlags({ writeRoot: "/repo", http: null });
  * ```
  */
 import * as path from "node:path";
 import type { LaunchWorkspace } from "./workspace/resolve.ts";
 
-/** What the permission list depends on. */
+/** What the flag list depends on. */
 export interface PermissionInputs {
   /**
    * The only directory the server may write beneath: absolute, or "." (the directory the process starts in: the
@@ -41,7 +41,7 @@ export interface PermissionInputs {
 const V8_FLAGS = "--v8-flags=--max-semi-space-size=2";
 
 /** The Deno flags for a server with these inputs: its permissions, then its V8 setting. */
-export function permissionFlags(inputs: PermissionInputs): string[] {
+export function serverFlags(inputs: PermissionInputs): string[] {
   const flags = [
     "--no-prompt",
     "--allow-read",
@@ -83,7 +83,7 @@ const MAIN_PATH = new URL("../main.ts", import.meta.url).pathname;
 
 /**
  * `deno run` arguments that start the server from source with exactly the
- * permission list build.ts bakes in (used by `deno task start` and the tests).
+ * flag list build.ts bakes in (used by `deno task start` and the tests).
  *
  * @example
  * ```ts
@@ -92,7 +92,7 @@ const MAIN_PATH = new URL("../main.ts", import.meta.url).pathname;
  * ```
  */
 export function sourceRunArgs(inputs: PermissionInputs): string[] {
-  return ["run", ...permissionFlags(inputs), "--config", CONFIG_PATH, MAIN_PATH];
+  return ["run", ...serverFlags(inputs), "--config", CONFIG_PATH, MAIN_PATH];
 }
 
 /**

@@ -4,7 +4,7 @@ import { tempWorkspace } from "./harness.ts";
 import { Client, StdioClientTransport } from "../src/sdk/client.ts";
 import {
   compileArgs,
-  COMPILED_PERMISSIONS,
+  COMPILED_FLAGS,
   denortProblem,
   executableKind,
   hostTarget,
@@ -30,8 +30,8 @@ Deno.test("build.ts bakes in the permission list of `deno task start`, with only
   // tasks/start.ts runs `deno run` with sourceRunArgs(): take its permission flags from there.
   const startArgs = sourceRunArgs({ writeRoot: workspace, http });
   const startFlags = startArgs.slice(1, startArgs.indexOf("--config"));
-  assertEquals(COMPILED_PERMISSIONS.map(flagName), startFlags.map(flagName));
-  for (const [i, flag] of COMPILED_PERMISSIONS.entries()) {
+  assertEquals(COMPILED_FLAGS.map(flagName), startFlags.map(flagName));
+  for (const [i, flag] of COMPILED_FLAGS.entries()) {
     const name = flagName(flag);
     if (name === "--allow-write") {
       assertEquals(startFlags[i], `--allow-write=${workspace}`);
@@ -44,13 +44,13 @@ Deno.test("build.ts bakes in the permission list of `deno task start`, with only
   // stdio from source has no net at all; the binary revokes its grant in stdio mode (main.ts).
   const stdio = sourceRunArgs({ writeRoot: workspace, http: null });
   assert(!stdio.some((flag) => flag.startsWith("--allow-net")));
-  assert(!COMPILED_PERMISSIONS.includes("--allow-all") && !COMPILED_PERMISSIONS.includes("-A"));
+  assert(!COMPILED_FLAGS.includes("--allow-all") && !COMPILED_FLAGS.includes("-A"));
 });
 
 Deno.test("build.ts: compile arguments embed the target's rg and write dist/workcell", () => {
   const args = compileArgs(hostTarget());
   assertEquals(args[0], "compile");
-  assertEquals(args.slice(1, 1 + COMPILED_PERMISSIONS.length), [...COMPILED_PERMISSIONS]);
+  assertEquals(args.slice(1, 1 + COMPILED_FLAGS.length), [...COMPILED_FLAGS]);
   assertEquals(args[args.indexOf("--include") + 1], path.join(ROOT, EMBEDDED_RIPGREP_DIR, "rg"));
   assertEquals(args[args.indexOf("--output") + 1], path.join(ROOT, "dist", "workcell"));
   assertEquals(args.at(-1), path.join(ROOT, "main.ts"));

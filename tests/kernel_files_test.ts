@@ -6,7 +6,7 @@
  */
 import * as path from "node:path";
 import { assert, assertEquals } from "../src/testing/assert.ts";
-import { permissionFlags } from "../src/permissions.ts";
+import { serverFlags } from "../src/permissions.ts";
 
 const LINUX_ONLY = Deno.build.os !== "linux";
 
@@ -48,7 +48,7 @@ Deno.test(
         ].join("\n"),
       );
       const run = await new Deno.Command(Deno.execPath(), {
-        args: ["run", "--config", CONFIG, ...permissionFlags({ writeRoot: dir, http: null }), script],
+        args: ["run", "--config", CONFIG, ...serverFlags({ writeRoot: dir, http: null }), script],
         stdout: "piped",
         stderr: "piped",
       }).output();
