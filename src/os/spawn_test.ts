@@ -1,5 +1,5 @@
 import { assert, assertEquals, assertThrows } from "../testing/assert.ts";
-import { isProgramNotFound, spawnChild, SpawnError } from "./spawn.ts";
+import { findOnPath, isProgramNotFound, spawnChild, SpawnError } from "./spawn.ts";
 import { closeFd, makePipe, reap } from "./fd.ts";
 import { libc } from "./libc.ts";
 import { openPty } from "./pty.ts";
@@ -111,5 +111,21 @@ Deno.test("spawnChild: programFd runs a close-on-exec memfd (the compiled binary
     assertEquals([output, await waitExit(pid)], ["from a memfd\n", { code: 0, signal: null }]);
   } finally {
     closeFd(fd);
+  }
+});
+
+Deno.test("findOnPath: the first executable file in an absolute PATH entry", async () => {
+  const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "workcell-path-" }));
+  try {
+    await Deno.mkdir(`${dir}/a`);
+    await Deno.mkdir(`${dir}/b`);
+    await Deno.writeTextFile(`${dir}/a/tool`, "not executable");
+    await Deno.writeTextFile(`${dir}/b/tool`, "#!/bin/sh\n", { mode: 0o755 });
+    await Deno.mkdir(`${dir}/a/dir-tool`);
+    assertEquals(findOnPath("tool", `relative:${dir}/a:${dir}/b`), `${dir}/b/tool`);
+    assertEquals(findOnPath("dir-tool", `${dir}/a`), null);
+    assertEquals(findOnPath("tool", ""), null);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
   }
 });
