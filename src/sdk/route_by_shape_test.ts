@@ -1,4 +1,4 @@
-import { assertEquals } from "../testing/assert.ts";
+import { assert, assertEquals, assertThrows } from "../testing/assert.ts";
 import { type JSONRPCMessage, ListToolsRequestSchema, Server, type Transport } from "./mod.ts";
 import { routeByShape } from "./route_by_shape.ts";
 
@@ -51,5 +51,17 @@ Deno.test("routeByShape: requests, notifications and the client's answers reach 
   assertEquals(asked.method, "roots/list");
   deliver({ jsonrpc: "2.0", id: asked.id, result: { roots: [{ uri: "file:///w" }] } });
   assertEquals((await roots).roots, [{ uri: "file:///w" }]);
+  await server.close();
+});
+
+Deno.test("routeByShape refuses a transport the server is not connected to, and an SDK without the handlers", async () => {
+  const server = new Server({ name: "t", version: "1" }, { capabilities: { tools: {} } });
+  const unconnected = assertThrows(() => routeByShape(server, new MemoryTransport())) as Error;
+  assert(unconnected.message.includes("_onrequest"), unconnected.message);
+  const transport = new MemoryTransport();
+  await server.connect(transport);
+  const withoutHandlers = Object.create(server, { _onrequest: { value: undefined } }) as Server;
+  const old = assertThrows(() => routeByShape(withoutHandlers, transport)) as Error;
+  assert(old.message.includes("update src/sdk/route_by_shape.ts"), old.message);
   await server.close();
 });
