@@ -65,8 +65,10 @@ Deno.test("module graph: main.ts loads no npm package and few modules before it 
   // tools/list 218-242 -> 40 ms over raw JSON lines (961a297). 35 since src/os/fs_at.ts became three modules by
   // what the calls do (fs_call.ts, fs_change.ts): the same code, two more module records. 36 since libc.ts picks
   // its constants by system while it loads (os/darwin_abi.ts, a table: Linux loads it and uses none of it): a
-  // dynamic import of it alone takes 0.37 ms, median of 30 processes, an upper bound of the static cost.
-  assert(loaded.length <= 36, `main.ts loads ${loaded.length} modules up front: ${loaded.join(", ")}`);
+  // dynamic import of it alone takes 0.37 ms, median of 30 processes, an upper bound of the static cost. 37 since
+  // the portable backend's by-path identity acts are a module of their own (workspace/path_identity.ts): the same
+  // code, one more module record.
+  assert(loaded.length <= 37, `main.ts loads ${loaded.length} modules up front: ${loaded.join(", ")}`);
   assert(!loaded.includes("src/serve.ts") && !loaded.includes("src/server.ts"), loaded.join(", "));
 });
 

@@ -31,6 +31,7 @@
  */
 import * as path from "node:path";
 import { PathChanged, resolutionError } from "./confine.ts";
+import { type Checked, same, setAside, toStat, unlinkIfSame, walk } from "./path_identity.ts";
 import {
   entryPath,
   type FileBackend,
@@ -40,7 +41,6 @@ import {
   notAFile,
   type RawDirEntry,
   type Reach,
-  sameObject,
 } from "./handle.ts";
 
 const decoder = new TextDecoder();
@@ -48,52 +48,6 @@ const encoder = new TextEncoder();
 
 function text(name: Name): string {
   return typeof name === "string" ? name : decoder.decode(name);
-}
-
-/**
- * A stat with the object's birth time: without an fd holding it, an inode number can be freed and given to a new
- * object at the same path (a directory removed and made again), which dev and ino alone would take for the same.
- */
-interface Checked extends FileStat {
-  born: number | null;
-}
-
-function toStat(info: Deno.FileInfo): Checked {
-  const kind = info.isFile ? "file" : info.isDirectory ? "dir" : info.isSymlink ? "symlink" : "other";
-  return {
-    kind,
-    mode: (info.mode ?? 0) & 0o7777,
-    size: info.size,
-    mtime: info.mtime ?? new Date(0),
-    ino: info.ino ?? 0,
-    dev: info.dev,
-    born: info.birthtime?.getTime() ?? null,
-  };
-}
-
-/** Whether two stats are of the same object: dev, ino and, where the system gives it, birth time. */
-function same(a: Checked, b: Checked): boolean {
-  return sameObject(a, b) && a.born === b.born;
-}
-
-/**
- * lstats each of `parts` below the directory `base`: a symlink (where a directory must be, or the last
- * component when `expect` is "dir") fails with FilesystemLoop, a non-directory on the way with NotADirectory.
- */
-function walk(base: string, parts: readonly string[], expect: Reach): Checked[] {
-  const stats: Checked[] = [];
-  let at = base;
-  for (let i = 0; i < parts.length; i++) {
-    at = path.join(at, parts[i]);
-    const stat = toStat(Deno.lstatSync(at));
-    const last = i === parts.length - 1;
-    if (!last || expect === "dir") {
-      if (stat.kind === "symlink") throw new Deno.errors.FilesystemLoop(`${at} is a symlink`);
-      if (stat.kind !== "dir") throw new Deno.errors.NotADirectory(`${at} is not a directory`);
-    }
-    stats.push(stat);
-  }
-  return stats;
 }
 
 /** The bytes of a name Deno decoded lossily: 0xFF (never valid UTF-8) where it put U+FFFD. */
@@ -232,46 +186,58 @@ class PathHandle extends Handle {
 
   mkdir(name: string): void {
     const at = path.join(this.abs, name);
-    this.#act(() => Deno.mkdirSync(at), () => Deno.removeSync(at));
+    let made: Checked;
+    this.#act(() => {
+      Deno.mkdirSync(at);
+      made = toStat(Deno.lstatSync(at));
+    }, () => unlinkIfSame(at, made, this.rel));
   }
 
   create(name: string, mode: number): Handle {
     const at = path.join(this.abs, name);
-    const created: Deno.FsFile[] = [];
+    let file: Deno.FsFile | null = null;
     // createNew is O_CREAT | O_EXCL: a symlink already at `name` fails it instead of being followed.
     this.#act(() => {
-      created.push(Deno.openSync(at, { write: true, createNew: true, mode }));
+      file = Deno.openSync(at, { write: true, createNew: true, mode });
     }, () => {
-      created[0].close();
-      Deno.removeSync(at);
+      const created = toStat(file!.statSync());
+      file!.close();
+      unlinkIfSame(at, created, this.rel);
     });
-    const file = created[0];
-    const stat = toStat(file.statSync());
+    const stat = toStat(file!.statSync());
     return new PathHandle(this.#rootAbs, entryPath(this.rel, name), at, [...this.#chain, stat], {
-      file,
+      file: file!,
       writable: true,
     });
   }
 
   link(from: string, to: string): void {
-    const target = path.join(this.abs, to);
-    this.#act(() => Deno.linkSync(path.join(this.abs, from), target), () => Deno.removeSync(target));
+    const [source, target] = [path.join(this.abs, from), path.join(this.abs, to)];
+    let linked: Checked;
+    this.#act(() => {
+      linked = toStat(Deno.lstatSync(source));
+      Deno.linkSync(source, target);
+    }, () => unlinkIfSame(target, linked, this.rel));
   }
 
   rename(from: string, to: string): void {
     const [a, b] = [path.join(this.abs, from), path.join(this.abs, to)];
-    this.#act(() => Deno.renameSync(a, b), () => Deno.renameSync(b, a));
+    let moved: Checked;
+    this.#act(() => {
+      moved = toStat(Deno.lstatSync(a));
+      Deno.renameSync(a, b);
+    }, () => Deno.renameSync(setAside(b, moved, this.rel), a));
   }
 
   remove(name: string, directory = false): void {
     const at = path.join(this.abs, name);
-    this.#act(() => {
-      const isDir = Deno.lstatSync(at).isDirectory;
-      if (isDir !== directory) {
-        throw isDir ? new Deno.errors.IsADirectory(`${at} is a directory`) : new Deno.errors.NotADirectory(at);
-      }
-      Deno.removeSync(at);
-    }, null);
+    this.#verify();
+    const stat = toStat(Deno.lstatSync(at));
+    if ((stat.kind === "dir") !== directory) {
+      throw directory ? new Deno.errors.NotADirectory(at) : new Deno.errors.IsADirectory(`${at} is a directory`);
+    }
+    this.#verify(); // the stat is of the entry in this directory
+    unlinkIfSame(at, stat, this.rel);
   }
 
   writeAll(bytes: Uint8Array): void {
@@ -334,13 +300,17 @@ class PathHandle extends Handle {
     if (!this.isCurrent()) throw new PathChanged(this.rel);
   }
 
-  /** Runs `act` between two checks of this directory's path; when the second fails, `undo` is tried. */
-  #act(act: () => void, undo: (() => void) | null): void {
+  /**
+   * Runs `act` between two checks of this directory's path; when the second fails, `undo` is tried. Each undo
+   * touches only the object the act made or moved, found by its identity (./path_identity.ts): by then a swap
+   * may have sent the path elsewhere, where an object of the same name is not to be touched.
+   */
+  #act(act: () => void, undo: () => void): void {
     this.#verify();
     act();
     if (this.isCurrent()) return;
     try {
-      undo?.(); // by the same path, so where the swap sent the act, while the swap is still in place
+      undo();
     } catch {
       // Best effort: the change is reported either way.
     }

@@ -195,3 +195,42 @@ Deno.test("portable: a device outside reached through a symlink is refused by th
   assertEquals(codeOf(assertThrows(() => ws.open("zero", { expect: "file" }))), "PATH_OUTSIDE_WORKSPACE");
   assertEquals(codeOf(assertThrows(() => ws.open("devices/null", { expect: "any" }))), "PATH_OUTSIDE_WORKSPACE");
 });
+
+Deno.test("portable: removals in a directory flipping to an outside symlink never remove outside (a raced removal is put back)", async () => {
+  // A removal (and the undo of a create found to have raced) renames the object it saw to be its own to a fresh
+  // name and unlinks that name: a swap landing between the steps sends them to names the outside does not have.
+  // Unlinking victim.txt by its own name lost the outside file in 7 runs of 8 at this speed.
+  await using t = await tree();
+  using ws = openWorkspace(t.root, PORTABLE_BACKEND);
+  const outsideVictim = path.join(t.outside, "victim.txt");
+  await Deno.writeTextFile(outsideVictim, `${SECRET}\n`);
+  const outcomes = new Map<string, number>();
+  {
+    await using _flips = await startFlipper(path.join(t.root, "race"), t.outside, 1000);
+    for (let i = 0; i < 3000; i++) {
+      let outcome = "removed";
+      try {
+        using dir: Handle = ws.open("race", { expect: "dir" });
+        try {
+          dir.create("victim.txt", 0o644)[Symbol.dispose]();
+        } catch (error) {
+          // Left by an earlier turn (only the removal matters here), or the outside one seen through a swap.
+          if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
+        }
+        dir.remove("victim.txt");
+      } catch (error) {
+        outcome = error instanceof ToolError ? error.code : (error as Error).name;
+      }
+      outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
+    }
+  }
+  const summary = JSON.stringify([...outcomes]);
+  assertEquals([...Deno.readDirSync(t.outside)].map((entry) => entry.name).sort(), [
+    "outside-only.txt",
+    "secret.txt",
+    "sub",
+    "victim.txt",
+  ], summary);
+  assertEquals(await Deno.readTextFile(outsideVictim), `${SECRET}\n`, summary);
+  assert(outcomes.has("removed"), summary);
+});
