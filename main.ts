@@ -24,6 +24,7 @@ import { listedTools } from "./src/catalog_listing.ts";
 import { FdInput } from "./src/transport/fd_input.ts";
 import { Termination } from "./src/termination.ts";
 import { launchWorkspace, PROJECT_DIR_ENV } from "./src/workspace/resolve.ts";
+import { mapLargeBlocksApart } from "./src/os/allocator.ts";
 
 /** The systems workcell runs on, as the refusal names them (README's platform table has the details). */
 export const SUPPORTED_SYSTEMS = "Linux (x86_64, arm64) and macOS (x86_64, arm64)";
@@ -91,6 +92,7 @@ async function main(args: string[]): Promise<void> {
     Deno.exit(await (await loadServer()).printAuditSummary(parsed.file, launch.cwd));
   }
   const config = parsed.config;
+  mapLargeBlocksApart();
   if (parsed.kind === "card") return (await loadServer()).printServerCard(config);
   const home = await realPathOrNull(Deno.env.get("HOME"));
   const termination = new Termination();

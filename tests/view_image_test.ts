@@ -256,7 +256,9 @@ Deno.test("view_image: an image whose base64 would pass 5,000,000 characters is 
   await using server = await startServer();
   // 4.6 MiB of noise that fits the default box: sent whole, its base64 would be 6.5 million characters.
   const bitmap = makeBitmap(1100, 1100, () => [0, 0, 0, 255]);
-  for (let at = 0; at < bitmap.rgba.length; at += 65536) crypto.getRandomValues(bitmap.rgba.subarray(at, at + 65536));
+  for (let at = 0; at < bitmap.pixels.length; at += 65536) {
+    crypto.getRandomValues(bitmap.pixels.subarray(at, at + 65536));
+  }
   const noise = await encodeFixture("png", bitmap);
   assert(noise.length > 4.5 * 1024 * 1024 && noise.length < 5 * 1024 * 1024, `fixture: ${noise.length}`);
   await Deno.writeFile(`${server.workspace}/noise.png`, noise);

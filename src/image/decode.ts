@@ -1,5 +1,5 @@
 /**
- * Decoding PNG, JPEG and GIF (first frame) to RGBA with imagescript's
+ * Decoding PNG, JPEG and GIF (first frame) to pixels with imagescript's
  * bundled WebAssembly decoders.
  *
  * The decoders are called directly rather than through `Image.decode`: the
@@ -23,12 +23,20 @@ import pngModule from "imagescript/wasm/node/png.js";
 import { ToolError } from "../errors.ts";
 import type { ImageFormat } from "./sniff.ts";
 
-/** Decoded pixels: `width * height` RGBA quadruplets, 8 bits each, not premultiplied. */
+/**
+ * Decoded pixels, 8 bits a sample, row by row: `channels` 4 is RGBA (not premultiplied), 3 is opaque RGB and 1
+ * opaque grey, as a JPEG decodes (kept so, not widened to RGBA: a 6000x4000 photo at 1/2 scale is 18 MB of RGB,
+ * and the RGBA copy would be 24 MB more at the view's peak).
+ */
 export interface Bitmap {
   width: number;
   height: number;
-  rgba: Uint8Array;
+  channels: 1 | 3 | 4;
+  pixels: Uint8Array;
 }
+
+/** A bitmap of RGBA pixels: what the resize makes and the encoders take. */
+export type RgbaBitmap = Bitmap & { channels: 4 };
 
 /** A width and height. */
 export interface Size {
@@ -93,48 +101,31 @@ export function jpegDecodeSize(full: Size, atLeast: Size): Size {
   return full;
 }
 
-function jpegToRgba(decoded: { width: number; height: number; format: number; buffer: Uint8Array }): Uint8Array {
-  const pixels = decoded.width * decoded.height;
-  const source = decoded.buffer;
-  const rgba = new Uint8Array(pixels * 4);
-  if (decoded.format === 0) {
-    for (let i = 0, o = 0; i < pixels; i++) {
-      const grey = source[i];
-      rgba[o++] = grey;
-      rgba[o++] = grey;
-      rgba[o++] = grey;
-      rgba[o++] = 255;
-    }
-  } else if (decoded.format === 1) {
-    for (let i = 0, o = 0; i < pixels * 3;) {
-      rgba[o++] = source[i++];
-      rgba[o++] = source[i++];
-      rgba[o++] = source[i++];
-      rgba[o++] = 255;
-    }
-  } else if (decoded.format === 2) {
-    // Adobe CMYK is stored inverted: each stored value is 255 - ink, so R = C' * K' / 255.
-    for (let i = 0; i < pixels * 4; i += 4) {
-      const k = source[i + 3];
-      rgba[i] = (source[i] * k) / 255;
-      rgba[i + 1] = (source[i + 1] * k) / 255;
-      rgba[i + 2] = (source[i + 2] * k) / 255;
-      rgba[i + 3] = 255;
-    }
-  } else {
-    throw new Error(`unknown JPEG pixel format ${decoded.format}`);
+/** The JPEG decoder's pixels as a bitmap: grey and RGB as they come, Adobe CMYK converted to RGB. */
+function jpegBitmap(decoded: { width: number; height: number; format: number; buffer: Uint8Array }): Bitmap {
+  const { width, height, buffer } = decoded;
+  if (decoded.format === 0) return { width, height, channels: 1, pixels: buffer };
+  if (decoded.format === 1) return { width, height, channels: 3, pixels: buffer };
+  if (decoded.format !== 2) throw new Error(`unknown JPEG pixel format ${decoded.format}`);
+  // Adobe CMYK is stored inverted: each stored value is 255 - ink, so R = C' * K' / 255.
+  const rgb = new Uint8Array(width * height * 3);
+  for (let i = 0, o = 0; o < rgb.length; i += 4, o += 3) {
+    const k = buffer[i + 3];
+    rgb[o] = (buffer[i] * k) / 255;
+    rgb[o + 1] = (buffer[i + 1] * k) / 255;
+    rgb[o + 2] = (buffer[i + 2] * k) / 255;
   }
-  return rgba;
+  return { width, height, channels: 3, pixels: rgb };
 }
 
 async function decodeUnchecked(bytes: Uint8Array, format: ImageFormat, jpegSize: Size | null): Promise<Bitmap> {
   if (format === "png") {
     const { width, height, framebuffer } = (await png.init()).decode(bytes);
-    return { width, height, rgba: framebuffer };
+    return { width, height, channels: 4, pixels: framebuffer };
   }
   if (format === "jpeg") {
     const decoded = (await jpeg.init()).decode(bytes, jpegSize?.width ?? 0, jpegSize?.height ?? 0);
-    return { width: decoded.width, height: decoded.height, rgba: jpegToRgba(decoded) };
+    return jpegBitmap(decoded);
   }
   return await decodeGifFirstFrame(bytes);
 }
@@ -152,7 +143,7 @@ async function decodeGifFirstFrame(bytes: Uint8Array): Promise<Bitmap> {
     const from = row * frame.width * 4;
     rgba.set(frame.buffer.subarray(from, from + columns * 4), ((frame.y + row) * width + frame.x) * 4);
   }
-  return { width, height, rgba };
+  return { width, height, channels: 4, pixels: rgba };
 }
 
 /**
@@ -168,7 +159,7 @@ async function decodeGifFirstFrame(bytes: Uint8Array): Promise<Bitmap> {
  *
  * const bytes = await Deno.readFile("logo.png");
  * const header = sniffImage(bytes);
- * const { width, height, rgba } = await decodeImage(bytes, header.format, { full: header });
+ * const { width, height, channels } = await decodeImage(bytes, header.format, { full: header });
  * ```
  */
 export async function decodeImage(
@@ -187,7 +178,7 @@ export async function decodeImage(
       details: { format, reason },
     });
   }
-  if (bitmap.rgba.length !== bitmap.width * bitmap.height * 4) {
+  if (bitmap.pixels.length !== bitmap.width * bitmap.height * bitmap.channels) {
     throw new ToolError("UNSUPPORTED_IMAGE", `the ${format.toUpperCase()} decoder returned an inconsistent bitmap`, {
       details: { format },
     });

@@ -10,12 +10,12 @@
  *
  * @example
  * ```ts
- * const bitmap = { width: 1, height: 1, rgba: new Uint8Array([255, 0, 0, 255]) };
+ * const bitmap = { width: 1, height: 1, channels: 4 as const, pixels: new Uint8Array([255, 0, 0, 255]) };
  * const { bytes, mediaType } = await encodeBitmap(bitmap, "jpeg");
  * ```
  */
 import { ToolError } from "../errors.ts";
-import type { Bitmap } from "./decode.ts";
+import type { RgbaBitmap } from "./decode.ts";
 import type { ImageFormat } from "./sniff.ts";
 
 /** JPEG quality of a re-encoded JPEG: visually clean, about a tenth of the RGBA size. */
@@ -58,19 +58,19 @@ export function outputFormat(source: ImageFormat): "png" | "jpeg" {
  *
  * @example
  * ```ts
- * const bitmap = { width: 1, height: 1, rgba: new Uint8Array([255, 0, 0, 255]) };
+ * const bitmap = { width: 1, height: 1, channels: 4 as const, pixels: new Uint8Array([255, 0, 0, 255]) };
  * (await encodeBitmap(bitmap, "gif")).mediaType; // "image/png"
  * ```
  */
 export async function encodeBitmap(
-  bitmap: Bitmap,
+  bitmap: RgbaBitmap,
   source: ImageFormat,
 ): Promise<{ bytes: Uint8Array; mediaType: "image/png" | "image/jpeg" }> {
   const native = await loadCodecs();
   const options = { width: bitmap.width, height: bitmap.height };
   if (outputFormat(source) === "jpeg") {
-    const bytes = await native.jpeg.encode_async(bitmap.rgba, { ...options, quality: JPEG_QUALITY });
+    const bytes = await native.jpeg.encode_async(bitmap.pixels, { ...options, quality: JPEG_QUALITY });
     return { bytes, mediaType: "image/jpeg" };
   }
-  return { bytes: await native.png.encode_async(bitmap.rgba, options), mediaType: "image/png" };
+  return { bytes: await native.png.encode_async(bitmap.pixels, options), mediaType: "image/png" };
 }

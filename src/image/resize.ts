@@ -10,12 +10,12 @@
  *
  * @example
  * ```ts
- * const bitmap = { width: 6000, height: 4000, rgba: new Uint8Array(6000 * 4000 * 4) };
+ * const bitmap = { width: 6000, height: 4000, channels: 3 as const, pixels: new Uint8Array(6000 * 4000 * 3) };
  * const size = fitWithin(bitmap, { width: 2048, height: 2048 }); // 2048x1365
  * const small = reduceBitmap(bitmap, size);
  * ```
  */
-import type { Bitmap, Size } from "./decode.ts";
+import type { Bitmap, RgbaBitmap, Size } from "./decode.ts";
 
 /**
  * The largest size with the same aspect ratio that fits in `box`, never
@@ -67,7 +67,7 @@ function axisWeights(from: number, to: number): AxisWeights {
 }
 
 /** Reduces one source row (starting at byte `base`) horizontally into `line`, premultiplied by alpha. */
-function reduceRow(src: Uint8Array, base: number, xs: AxisWeights, line: Float64Array): void {
+function reduceRowRgba(src: Uint8Array, base: number, xs: AxisWeights, line: Float64Array): void {
   // The typed arrays in locals: this loop runs for every source pixel of every view.
   const { start, count, offset, weights } = xs;
   for (let x = 0, q = 0; x < start.length; x++, q += 4) {
@@ -87,20 +87,43 @@ function reduceRow(src: Uint8Array, base: number, xs: AxisWeights, line: Float64
   }
 }
 
+/** reduceRowRgba for opaque RGB (3) or grey (1) samples: the same sums, with alpha 255 everywhere. */
+function reduceRowOpaque(src: Uint8Array, base: number, channels: 1 | 3, xs: AxisWeights, line: Float64Array): void {
+  const { start, count, offset, weights } = xs;
+  const green = channels === 3 ? 1 : 0;
+  const blue = channels === 3 ? 2 : 0;
+  for (let x = 0, q = 0; x < start.length; x++, q += 4) {
+    let r = 0, g = 0, b = 0;
+    let p = base + start[x] * channels;
+    for (let w = offset[x], end = w + count[x]; w < end; w++, p += channels) {
+      const weight = weights[w];
+      r += weight * src[p];
+      g += weight * src[p + green];
+      b += weight * src[p + blue];
+    }
+    // Premultiplied by alpha 255 (the weights sum to 1), as the RGBA rows are.
+    line[q] = 255 * r;
+    line[q + 1] = 255 * g;
+    line[q + 2] = 255 * b;
+    line[q + 3] = 255;
+  }
+}
+
 /**
  * Reduces `bitmap` to `size` (each axis no larger than the bitmap's) by
  * averaging, for every output pixel, the source area it covers. Colour is
  * averaged weighted by alpha. Works one source row at a time, so the extra
- * memory is a few output rows.
+ * memory is a few output rows. The result is RGBA whatever the source's
+ * channels (opaque grey and RGB come out with alpha 255).
  *
  * @example
  * ```ts
- * const rgba = new Uint8Array(4 * 2 * 4);
- * reduceBitmap({ width: 4, height: 2, rgba }, { width: 2, height: 1 }).rgba.length; // 8
+ * const pixels = new Uint8Array(4 * 2 * 4);
+ * reduceBitmap({ width: 4, height: 2, channels: 4, pixels }, { width: 2, height: 1 }).pixels.length; // 8
  * ```
  */
-export function reduceBitmap(bitmap: Bitmap, size: Size): Bitmap {
-  const { width: sw, height: sh, rgba: src } = bitmap;
+export function reduceBitmap(bitmap: Bitmap, size: Size): RgbaBitmap {
+  const { width: sw, height: sh, channels, pixels: src } = bitmap;
   const { width: dw, height: dh } = size;
   if (dw > sw || dh > sh) throw new RangeError(`reduceBitmap cannot enlarge ${sw}x${sh} to ${dw}x${dh}`);
   const xs = axisWeights(sw, dw);
@@ -116,7 +139,10 @@ export function reduceBitmap(bitmap: Bitmap, size: Size): Bitmap {
     for (let k = 0; k < ys.count[y]; k++) {
       const sy = ys.start[y] + k;
       const wy = ys.weights[ys.offset[y] + k];
-      if (sy !== lineRow) reduceRow(src, sy * sw * 4, xs, line);
+      if (sy !== lineRow) {
+        if (channels === 4) reduceRowRgba(src, sy * sw * 4, xs, line);
+        else reduceRowOpaque(src, sy * sw * channels, channels, xs, line);
+      }
       lineRow = sy;
       // The first source row sets the sums (no separate clearing pass), the others add to them.
       if (k === 0) { for (let q = 0; q < n; q++) row[q] = wy * line[q]; }
@@ -133,5 +159,5 @@ export function reduceBitmap(bitmap: Bitmap, size: Size): Bitmap {
       out[o + 3] = a + 0.5;
     }
   }
-  return { width: dw, height: dh, rgba: out };
+  return { width: dw, height: dh, channels: 4, pixels: out };
 }

@@ -36,9 +36,24 @@ Deno.test("reduceBitmap weights colour by alpha so transparent pixels do not dar
 Deno.test("reduceBitmap keeps a uniform colour exact at any ratio and refuses to enlarge", () => {
   const teal = makeBitmap(1000, 7, () => [0, 128, 128, 255]);
   const small = reduceBitmap(teal, { width: 333, height: 3 });
-  assertEquals(small.rgba.length, 333 * 3 * 4);
-  for (let i = 0; i < small.rgba.length; i += 4) {
-    assertEquals(Array.from(small.rgba.subarray(i, i + 4)), [0, 128, 128, 255]);
+  assertEquals(small.pixels.length, 333 * 3 * 4);
+  for (let i = 0; i < small.pixels.length; i += 4) {
+    assertEquals(Array.from(small.pixels.subarray(i, i + 4)), [0, 128, 128, 255]);
   }
   assertThrows(() => reduceBitmap(teal, { width: 1001, height: 7 }));
+});
+
+Deno.test("reduceBitmap reads opaque RGB and grey as their RGBA widening would be read", () => {
+  const rgba = makeBitmap(9, 6, (x, y) => [x * 20, y * 30, (x * y) % 256, 255]);
+  const widened = (channels: 1 | 3) => {
+    const pixels = new Uint8Array(9 * 6 * channels);
+    for (let i = 0; i < 9 * 6; i++) {
+      for (let c = 0; c < channels; c++) pixels[i * channels + c] = rgba.pixels[i * 4 + (channels === 1 ? 0 : c)];
+    }
+    return { width: 9, height: 6, channels, pixels };
+  };
+  const size = { width: 4, height: 4 };
+  assertEquals(reduceBitmap(widened(3), size), reduceBitmap(rgba, size));
+  const grey = makeBitmap(9, 6, (x) => [x * 20, x * 20, x * 20, 255]);
+  assertEquals(reduceBitmap(widened(1), size), reduceBitmap(grey, size));
 });

@@ -201,6 +201,7 @@ const SYMBOLS = {
   fsync_now: { name: "fsync", parameters: ["i32"], result: "i32" },
   read_wait: { name: "read", parameters: ["i32", "buffer", "usize"], result: "isize", nonblocking: true },
   __errno_location: { parameters: [], result: "pointer" },
+  mallopt: { parameters: ["i32", "i32"], result: "i32" },
 } as const satisfies Deno.ForeignLibraryInterface;
 
 /**

@@ -8,7 +8,7 @@
  * ```
  */
 import { Frame, GIF, Image } from "imagescript";
-import { type Bitmap, decodeImage } from "../image/decode.ts";
+import { type Bitmap, decodeImage, type RgbaBitmap } from "../image/decode.ts";
 import { encodeBitmap } from "../image/encode.ts";
 import { type ImageFormat, sniffImage } from "../image/sniff.ts";
 import { joinBytes } from "../text/join_bytes.ts";
@@ -18,19 +18,19 @@ export function makeBitmap(
   width: number,
   height: number,
   pixel: (x: number, y: number) => [number, number, number, number],
-): Bitmap {
+): RgbaBitmap {
   const rgba = new Uint8Array(width * height * 4);
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) rgba.set(pixel(x, y), (y * width + x) * 4);
   }
-  return { width, height, rgba };
+  return { width, height, channels: 4, pixels: rgba };
 }
 
 /** Encodes `bitmap` as `format` (GIF as one frame). */
-export async function encodeFixture(format: ImageFormat, bitmap: Bitmap): Promise<Uint8Array> {
+export async function encodeFixture(format: ImageFormat, bitmap: RgbaBitmap): Promise<Uint8Array> {
   if (format !== "gif") return (await encodeBitmap(bitmap, format)).bytes;
   const image = new Image(bitmap.width, bitmap.height);
-  image.bitmap.set(bitmap.rgba);
+  image.bitmap.set(bitmap.pixels);
   return await new GIF([Frame.from(image, 100)]).encode();
 }
 
@@ -41,10 +41,12 @@ export async function decodeFixture(bytes: Uint8Array): Promise<Bitmap & { forma
   return { ...bitmap, format: header.format };
 }
 
-/** The RGBA of pixel (x, y). */
+/** The RGBA of pixel (x, y) (opaque grey and RGB widened, alpha 255). */
 export function pixelAt(bitmap: Bitmap, x: number, y: number): number[] {
-  const at = (y * bitmap.width + x) * 4;
-  return Array.from(bitmap.rgba.subarray(at, at + 4));
+  const at = (y * bitmap.width + x) * bitmap.channels;
+  const samples = Array.from(bitmap.pixels.subarray(at, at + bitmap.channels));
+  if (bitmap.channels === 4) return samples;
+  return bitmap.channels === 3 ? [...samples, 255] : [samples[0], samples[0], samples[0], 255];
 }
 
 /** A JPEG APP1 segment (marker included) with an Exif IFD0 holding only the orientation tag. */
