@@ -19,7 +19,8 @@
  * - Workers: every `*_worker.ts` under src/ is passed with `--include`, since
  *   `deno compile` does not follow `new Worker(...)`; so is the icon that
  *   serverInfo carries inline (src/metadata.ts), and the server itself,
- *   which main.ts imports by a computed specifier (main.ts SERVER_MODULE).
+ *   which main.ts imports by a computed specifier (main.ts SERVER_MODULE),
+ *   and imagescript's decoder `.wasm` files, which src/image/codecs.ts reads.
  * - denort: `deno compile` needs Deno's `denort` runtime for the target. It
  *   is taken from DENORT_BIN, or from DENO_DIR's download cache; otherwise the
  *   build stops with one message saying how to supply it.
@@ -34,6 +35,7 @@ import { sha256Hex } from "./src/os/executable.ts";
 import { ICON_FILE } from "./src/metadata.ts";
 import manifest from "./deno.json" with { type: "json" };
 import { SERVER_MODULE } from "./main.ts";
+import { codecFiles } from "./src/image/codecs.ts";
 
 /** The kind of executable a target runs: its file format and machine. */
 export interface ExecutableKind {
@@ -166,6 +168,7 @@ export function compileArgs(target: string): string[] {
     "--include",
     path.join(ROOT, EMBEDDED_RIPGREP_DIR, RIPGREP_FILE_NAME),
     ...workerModules().flatMap((worker) => ["--include", worker]),
+    ...Object.values(codecFiles()).flatMap((file) => ["--include", file]),
     "--include",
     ICON_FILE.pathname,
     "--include",

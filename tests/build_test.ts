@@ -17,6 +17,7 @@ import { sourceRunArgs } from "../src/permissions.ts";
 import { EMBEDDED_RIPGREP_DIR } from "../src/search/ripgrep_binary.ts";
 import { ICON_FILE } from "../src/metadata.ts";
 import { SERVER_MODULE } from "../main.ts";
+import { codecFiles } from "../src/image/codecs.ts";
 
 const ROOT = path.resolve(new URL("..", import.meta.url).pathname);
 
@@ -66,6 +67,7 @@ Deno.test("build.ts: compile arguments embed the target's rg and write dist/work
   }
   for (const worker of workerModules()) assert(args.includes(worker), `${worker} is included`);
   assert(args.includes(ICON_FILE.pathname), "the serverInfo icon is included");
+  for (const file of Object.values(codecFiles())) assert(args.includes(file), `${file}, read at run time, is included`);
   assert(args.includes(SERVER_MODULE.pathname), "the server, imported by a computed specifier, is included");
   const arm = compileArgs("aarch64-unknown-linux-gnu");
   assert(arm[arm.indexOf("--include") + 1].endsWith("/rg"));

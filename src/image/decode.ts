@@ -1,6 +1,6 @@
 /**
  * Decoding PNG, JPEG and GIF (first frame) to pixels with imagescript's
- * bundled WebAssembly decoders.
+ * bundled WebAssembly decoders (compiled once per process: codecs.ts).
  *
  * The decoders are called directly rather than through `Image.decode`: the
  * public JPEG path copies pixel by pixel (about 7 s for a 6000x4000 photo
@@ -17,10 +17,8 @@
  * });
  * ```
  */
-import gifModule from "imagescript/wasm/node/gif.js";
-import jpegModule from "imagescript/wasm/node/jpeg.js";
-import pngModule from "imagescript/wasm/node/png.js";
 import { ToolError } from "../errors.ts";
+import { codecModules, decodeJpeg, decodePng, gifFirstFrame, type JpegPixels } from "./codecs.ts";
 import type { ImageFormat } from "./sniff.ts";
 
 /**
@@ -43,40 +41,6 @@ export interface Size {
   width: number;
   height: number;
 }
-
-/** imagescript's JPEG decoder; `width`/`height` ask for DCT scaling (0 = full size). */
-interface JpegCodec {
-  init(): Promise<{
-    decode(data: Uint8Array, width: number, height: number): {
-      width: number;
-      height: number;
-      /** 0 = grey, 1 = RGB, 2 = CMYK (Adobe, inverted). */
-      format: number;
-      buffer: Uint8Array;
-    };
-  }>;
-}
-
-/** imagescript's PNG decoder (always RGBA, 8 bits). */
-interface PngCodec {
-  init(): Promise<{ decode(data: Uint8Array): { width: number; height: number; framebuffer: Uint8Array } }>;
-}
-
-/** imagescript's GIF decoder: frames in file order, each RGBA at an offset on the logical screen. */
-interface GifCodec {
-  init(): Promise<{
-    Decoder: new (data: Uint8Array) => {
-      width: number;
-      height: number;
-      frame(): { x: number; y: number; width: number; height: number; buffer: Uint8Array } | null;
-      free(): void;
-    };
-  }>;
-}
-
-const jpeg = jpegModule as unknown as JpegCodec;
-const gif = gifModule as unknown as GifCodec;
-const png = pngModule as unknown as PngCodec;
 
 /** The JPEG decoder's scale factors, in eighths, smallest first. */
 const JPEG_SCALES = [1, 2, 4, 8];
@@ -102,7 +66,7 @@ export function jpegDecodeSize(full: Size, atLeast: Size): Size {
 }
 
 /** The JPEG decoder's pixels as a bitmap: grey and RGB as they come, Adobe CMYK converted to RGB. */
-function jpegBitmap(decoded: { width: number; height: number; format: number; buffer: Uint8Array }): Bitmap {
+function jpegBitmap(decoded: JpegPixels): Bitmap {
   const { width, height, buffer } = decoded;
   if (decoded.format === 0) return { width, height, channels: 1, pixels: buffer };
   if (decoded.format === 1) return { width, height, channels: 3, pixels: buffer };
@@ -119,24 +83,15 @@ function jpegBitmap(decoded: { width: number; height: number; format: number; bu
 }
 
 async function decodeUnchecked(bytes: Uint8Array, format: ImageFormat, jpegSize: Size | null): Promise<Bitmap> {
+  const compiled = await codecModules();
   if (format === "png") {
-    const { width, height, framebuffer } = (await png.init()).decode(bytes);
+    const { width, height, framebuffer } = decodePng(compiled, bytes);
     return { width, height, channels: 4, pixels: framebuffer };
   }
-  if (format === "jpeg") {
-    const decoded = (await jpeg.init()).decode(bytes, jpegSize?.width ?? 0, jpegSize?.height ?? 0);
-    return jpegBitmap(decoded);
-  }
-  return await decodeGifFirstFrame(bytes);
-}
-
-/** The first frame placed on the transparent logical screen, clipped to it. */
-async function decodeGifFirstFrame(bytes: Uint8Array): Promise<Bitmap> {
-  const decoder = new (await gif.init()).Decoder(bytes);
-  const frame = decoder.frame();
-  decoder.free();
+  if (format === "jpeg") return jpegBitmap(decodeJpeg(compiled, bytes, jpegSize?.width ?? 0, jpegSize?.height ?? 0));
+  // A GIF's first frame, placed on the transparent logical screen and clipped to it.
+  const { width, height, frame } = gifFirstFrame(compiled, bytes);
   if (!frame) throw new Error("the GIF has no image");
-  const { width, height } = decoder;
   const rgba = new Uint8Array(width * height * 4);
   const columns = Math.max(0, Math.min(frame.width, width - frame.x));
   for (let row = 0; columns > 0 && row < frame.height && frame.y + row < height; row++) {

@@ -6,6 +6,7 @@
  * `*_worker.ts` in the compiled binary.
  */
 import { ToolError } from "../errors.ts";
+import { adoptCodecModules, type CodecModules } from "./codecs.ts";
 import type { Size } from "./decode.ts";
 import { renderImage, type Rendering } from "./render.ts";
 import type { ImageHeader } from "./sniff.ts";
@@ -18,6 +19,11 @@ export interface RenderRequest {
   name: string;
 }
 
+/** What the worker is sent: the request, and the server's compiled decoders, whose optimised code it then runs. */
+export interface RenderJob extends RenderRequest {
+  codecs: CodecModules;
+}
+
 /** What the worker answers: the rendering, or the error as plain data. */
 export type RenderReply =
   | { ok: true; rendering: Rendering }
@@ -25,12 +31,13 @@ export type RenderReply =
 
 // A worker's global scope; typed loosely because the project's lib is the main-thread one.
 const scope = self as unknown as {
-  onmessage: ((event: MessageEvent<RenderRequest>) => void) | null;
+  onmessage: ((event: MessageEvent<RenderJob>) => void) | null;
   postMessage(message: RenderReply, transfer?: Transferable[]): void;
 };
 
 scope.onmessage = async ({ data }) => {
   try {
+    adoptCodecModules(data.codecs);
     const rendering = await renderImage(data.source, data.header, data.box, data.name);
     scope.postMessage({ ok: true, rendering }, [rendering.bytes.buffer as ArrayBuffer]);
   } catch (error) {

@@ -22,7 +22,8 @@
  */
 import { ToolError } from "../errors.ts";
 import type { Rendering } from "./render.ts";
-import type { RenderReply, RenderRequest } from "./render_worker.ts";
+import type { RenderJob, RenderReply, RenderRequest } from "./render_worker.ts";
+import { codecModules } from "./codecs.ts";
 import { SerialQueue } from "./serial.ts";
 
 /** How long a spare worker is kept after a view, for the next one. */
@@ -49,6 +50,7 @@ export class ImageRenderer {
     this.#spare = null;
     let onAbort = () => {};
     try {
+      const job: RenderJob = { ...request, codecs: await codecModules() };
       const reply = await new Promise<RenderReply>((resolve, reject) => {
         onAbort = () => reject(signal!.reason);
         signal?.throwIfAborted();
@@ -58,7 +60,7 @@ export class ImageRenderer {
           event.preventDefault();
           reject(new ToolError("INTERNAL", `the image worker failed: ${event.message}`));
         };
-        worker.postMessage(request, [request.source.buffer as ArrayBuffer]);
+        worker.postMessage(job, [request.source.buffer as ArrayBuffer]);
       });
       if (reply.ok) return reply.rendering;
       throw new ToolError(reply.code, reply.message, { hint: reply.hint, details: reply.details });
