@@ -11,6 +11,7 @@
  * structuredContent).length` (what Claude Code and VS Code hand the model)
  * and the text's UTF-8 bytes (what content-only clients show).
  */
+import { exportCommit } from "./baseline_tree.ts";
 import * as path from "node:path";
 import { rgPath } from "@vscode/ripgrep";
 import { Client, StdioClientTransport } from "../src/sdk/client.ts";
@@ -25,7 +26,6 @@ import { timeRuns } from "./timing.ts";
 
 /** The commit before the result budget. */
 const BEFORE_COMMIT = "6e0851b8362b8d10f097e316f363004bab50fcd8";
-const ROOT = new URL("../", import.meta.url).pathname;
 const RUNS = Number(Deno.env.get("WORKCELL_BENCH_RUNS") ?? 5);
 const encoder = new TextEncoder();
 
@@ -65,10 +65,7 @@ function after(workspace: string): Promise<Server> {
 
 /** The server at BEFORE_COMMIT, extracted into `dir`. */
 async function before(dir: string, workspace: string): Promise<Server> {
-  const archive = new Deno.Command("git", { args: ["archive", BEFORE_COMMIT], cwd: ROOT, stdout: "piped" }).spawn();
-  const untar = new Deno.Command("tar", { args: ["-x", "-C", dir], stdin: "piped" }).spawn();
-  await archive.stdout.pipeTo(untar.stdin);
-  if (!(await archive.status).success || !(await untar.status).success) throw new Error("git archive failed");
+  await exportCommit(BEFORE_COMMIT, dir);
   const main = path.join(dir, "main.ts");
   return connect(Deno.execPath(), [
     "run",

@@ -12,6 +12,7 @@
  *
  * Prints one Markdown section to stdout; diagnostics go to stderr.
  */
+import { exportCommit } from "./baseline_tree.ts";
 import * as path from "node:path";
 import { Client, StdioClientTransport } from "../src/sdk/client.ts";
 import { sourceRunArgs } from "../src/permissions.ts";
@@ -29,13 +30,8 @@ const log = (message: string) => console.error(`sandbox_bench: ${message}`);
 /** The baseline's sources, exported once from git into bench/.data. */
 async function baselineCheckout(): Promise<string> {
   const dir = path.join(DATA, `baseline-${BASELINE_REF.slice(0, 12)}`);
-  if (await Deno.stat(path.join(dir, "main.ts")).then(() => true, () => false)) return dir;
-  log(`exporting ${BASELINE_REF} to ${path.relative(ROOT, dir)}`);
-  await Deno.mkdir(dir, { recursive: true });
-  const archive = new Deno.Command("git", { args: ["archive", BASELINE_REF], cwd: ROOT, stdout: "piped" }).spawn();
-  const untar = new Deno.Command("tar", { args: ["-x", "-C", dir], stdin: "piped" }).spawn();
-  await archive.stdout.pipeTo(untar.stdin);
-  if (!(await archive.status).success || !(await untar.status).success) throw new Error("git archive failed");
+  log(`exporting ${BASELINE_REF} to ${path.relative(ROOT, dir)} (once) and installing its dependencies`);
+  await exportCommit(BASELINE_REF, dir);
   return dir;
 }
 
