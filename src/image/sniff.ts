@@ -21,6 +21,11 @@ export interface ImageHeader {
   height: number;
   /** JPEG EXIF orientation (1..8) when the file has one; 1 means stored upright. */
   orientation?: number;
+  /**
+   * A GIF's first frame, when the bytes reach its descriptor: the decoder allocates it at its own size, which a
+   * hostile file may make far larger than the screen (`width`x`height`) it is clipped to.
+   */
+  frame?: { width: number; height: number };
 }
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
@@ -61,12 +66,39 @@ function pngHeader(bytes: Uint8Array): ImageHeader {
 
 function gifHeader(bytes: Uint8Array): ImageHeader {
   if (bytes.length < 10) throw corrupt("gif", "the logical screen descriptor is cut off");
+  const frame = gifFirstFrameSize(bytes);
   return {
     format: "gif",
     mediaType: "image/gif",
     width: bytes[6] | (bytes[7] << 8),
     height: bytes[8] | (bytes[9] << 8),
+    ...(frame ? { frame } : {}),
   };
+}
+
+/** The size in the first image descriptor, past the global colour table and any extension blocks; null if cut off. */
+function gifFirstFrameSize(bytes: Uint8Array): { width: number; height: number } | null {
+  const packed = bytes[10] ?? 0;
+  let at = 13 + ((packed & 0x80) !== 0 ? 3 * (1 << ((packed & 0x07) + 1)) : 0);
+  while (at < bytes.length && bytes[at] === 0x21) {
+    at += 2; // introducer and label, then data sub-blocks up to an empty one
+    while (at < bytes.length && bytes[at] !== 0) at += bytes[at] + 1;
+    at++;
+  }
+  if (bytes[at] !== 0x2c || at + 9 > bytes.length) return null;
+  return { width: bytes[at + 5] | (bytes[at + 6] << 8), height: bytes[at + 7] | (bytes[at + 8] << 8) };
+}
+
+/**
+ * The most pixels decoding `header`'s image allocates at once: its own, or a GIF's first frame's when larger.
+ *
+ * @example
+ * ```ts
+ * decodedPixels({ format: "gif", mediaType: "image/gif", width: 1, height: 1, frame: { width: 9, height: 9 } }); // 81
+ * ```
+ */
+export function decodedPixels(header: ImageHeader): number {
+  return Math.max(header.width * header.height, header.frame ? header.frame.width * header.frame.height : 0);
 }
 
 /** A start-of-frame marker: SOF0..SOF15 except DHT (C4), JPG (C8) and DAC (CC). */

@@ -1,6 +1,6 @@
 import { assert, assertEquals, assertThrows } from "../testing/assert.ts";
 import { ToolError } from "../errors.ts";
-import { formatFromName, sniffImage } from "./sniff.ts";
+import { decodedPixels, formatFromName, sniffImage } from "./sniff.ts";
 import { exifSegment } from "../testing/image_fixtures.ts";
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
@@ -108,4 +108,31 @@ Deno.test("sniffImage reads the EXIF orientation of a JPEG, in either byte order
     assertEquals(sniffImage(bytes).orientation, 6);
   }
   assertEquals(sniffImage(head).orientation, undefined);
+});
+
+/** A GIF with a `screen` logical screen and one frame of `frame` size (a 2-colour table, an extension first). */
+function gifWithFrame(screen: [number, number], frame: [number, number]): Uint8Array {
+  const le = (n: number) => [n & 0xff, n >> 8];
+  return new Uint8Array([
+    ...new TextEncoder().encode("GIF89a"),
+    ...le(screen[0]),
+    ...le(screen[1]),
+    0x80,
+    0,
+    0,
+    ...[0, 0, 0, 255, 255, 255],
+    ...[0x21, 0xf9, 4, 0, 0, 0, 0, 0], // a graphic control extension
+    ...[0x2c, ...le(0), ...le(0), ...le(frame[0]), ...le(frame[1]), 0],
+    ...[2, 2, 0x44, 0x01, 0, 0x3b],
+  ]);
+}
+
+Deno.test("sniffImage reads a GIF's first frame size past its colour table and extensions; decodedPixels takes the larger", () => {
+  const header = sniffImage(gifWithFrame([1, 1], [23000, 23000]));
+  assertEquals([header.width, header.height, header.frame], [1, 1, { width: 23000, height: 23000 }]);
+  assertEquals(decodedPixels(header), 23000 * 23000);
+  assertEquals(decodedPixels(sniffImage(gifWithFrame([40, 30], [10, 10]))), 1200);
+  // Cut before the descriptor: no frame size, the screen's.
+  const cut = sniffImage(gifWithFrame([40, 30], [10, 10]).subarray(0, 20));
+  assertEquals([cut.frame, decodedPixels(cut)], [undefined, 1200]);
 });

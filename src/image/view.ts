@@ -20,7 +20,7 @@ import type { Workspace } from "../workspace/workspace.ts";
 import type { Size } from "./decode.ts";
 import { formatBytes } from "../text/format_bytes.ts";
 import type { ImageRenderer } from "./renderer.ts";
-import { formatFromName, type ImageHeader, sniffImage } from "./sniff.ts";
+import { decodedPixels, formatFromName, type ImageHeader, sniffImage } from "./sniff.ts";
 
 /** Largest image file accepted, in bytes (checked before reading). */
 export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
@@ -102,15 +102,17 @@ async function readImageFile(ws: Workspace, input: string): Promise<{ rel: strin
 }
 
 function checkPixels(rel: string, header: ImageHeader): void {
-  const pixels = header.width * header.height;
+  const pixels = decodedPixels(header);
   if (pixels <= MAX_IMAGE_PIXELS) return;
+  const { width, height } = pixels > header.width * header.height ? header.frame! : header;
+  const what = width === header.width && height === header.height ? "" : " in its first frame";
   throw new ToolError(
     "FILE_TOO_LARGE",
-    `${rel} declares ${header.width}x${header.height} pixels (${(pixels / 1e6).toFixed(0)} megapixels); ` +
+    `${rel} declares ${width}x${height} pixels${what} (${(pixels / 1e6).toFixed(0)} megapixels); ` +
       `view_image decodes at most ${MAX_IMAGE_PIXELS / 1024 / 1024} Mi pixels`,
     {
       hint: "Downscale or crop it with a command first, then view the smaller file.",
-      details: { path: rel, width: header.width, height: header.height, max_pixels: MAX_IMAGE_PIXELS },
+      details: { path: rel, width, height, max_pixels: MAX_IMAGE_PIXELS },
     },
   );
 }
@@ -160,7 +162,7 @@ export async function viewImage(
     );
   }
   const fileBytes = source.length; // a render in the worker takes the buffer
-  const rendering = header.width * header.height > IN_THREAD_MAX_PIXELS
+  const rendering = decodedPixels(header) > IN_THREAD_MAX_PIXELS
     ? await renderer.render({ source, header, box, name: file.rel }, signal)
     // Loaded on first use: the codecs cost ~100 ms of start-up that servers without images never need.
     : await (await import("./render.ts")).renderImage(source, header, box, file.rel);

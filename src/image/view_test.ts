@@ -3,6 +3,7 @@ import { encodeFixture, makeBitmap } from "../testing/image_fixtures.ts";
 import { viewImage } from "./view.ts";
 import { ImageRenderer } from "./renderer.ts";
 import { openWorkspace } from "../workspace/workspace.ts";
+import { ToolError } from "../errors.ts";
 
 Deno.test("viewImage: aborting stops a large image rendering in its worker", async () => {
   const dir = await Deno.makeTempDir({ prefix: "workcell-view-" });
@@ -27,6 +28,31 @@ Deno.test("viewImage: aborting stops a large image rendering in its worker", asy
     // The cancelled worker was terminated; the next view has a fresh one.
     assertEquals((await viewImage(ws, "photo.jpg", box, renderer)).output, { width: 512, height: 341 });
     renderer.close();
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("viewImage: a GIF whose first frame dwarfs its 1x1 screen is refused from its header, never decoded", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "workcell-view-" });
+  try {
+    const le = (n: number) => [n & 0xff, n >> 8];
+    // 35 bytes: a 1x1 screen, then a 23000x23000 frame (decoding it took 2 GB and 5 s on the server's thread).
+    const bomb = new Uint8Array([
+      ...new TextEncoder().encode("GIF89a"),
+      ...[...le(1), ...le(1), 0x80, 0, 0, 0, 0, 0, 255, 255, 255],
+      ...[0x2c, ...le(0), ...le(0), ...le(23000), ...le(23000), 0, 2, 2, 0x44, 0x01, 0, 0x3b],
+    ]);
+    await Deno.writeFile(`${dir}/bomb.gif`, bomb);
+    const renderer = new ImageRenderer();
+    const started = performance.now();
+    const error = await assertRejects(() =>
+      viewImage(openWorkspace(dir), "bomb.gif", { width: 2048, height: 2048 }, renderer)
+    );
+    renderer.close();
+    assert(error instanceof ToolError && error.code === "FILE_TOO_LARGE", String(error));
+    assert(error.message.includes("23000x23000 pixels in its first frame"), error.message);
+    assert(performance.now() - started < 1000);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -245,10 +245,10 @@ export class CommitTransaction implements Disposable {
     const { bytes, mode } = change.after!;
     const dir = this.#dirs.parentOf(change.rel);
     const temp = scratchName("tmp");
-    using file = this.#fs.create(dir, temp, mode ?? NEW_FILE_MODE);
+    // A replaced file's mode exactly; a new file's through the umask.
+    using file = this.#fs.create(dir, temp, mode ?? NEW_FILE_MODE, mode !== null);
     this.#journal.staged(change, dir, temp);
     this.#fs.writeAll(file, bytes);
-    if (mode !== null) this.#fs.chmod(file, mode); // the creation mode went through the umask
     if (sync) await this.#fs.sync(file);
   }
 

@@ -26,14 +26,13 @@ export interface FsOps {
   /** Opens the entry `name` of `dir`, following no symlink. */
   openEntry(dir: Handle, name: string, expect: Reach): Handle;
   mkdir(dir: Handle, name: string): void;
-  /** Creates the new file `name` in `dir`, exclusively, open for writing. */
-  create(dir: Handle, name: string, mode: number): Handle;
+  /** Creates the new file `name` in `dir`, exclusively, open for writing; `exact`: with exactly `mode`. */
+  create(dir: Handle, name: string, mode: number, exact: boolean): Handle;
   restat(handle: Handle): FileStat;
   /** lstat of `name` in `dir`. */
   statEntry(dir: Handle, name: string): FileStat;
   readAll(file: Handle): Promise<Uint8Array>;
   writeAll(file: Handle, bytes: Uint8Array): void;
-  chmod(file: Handle, mode: number): void;
   sync(handle: Handle): Promise<void>;
   /** Makes the whole file system `handle` lies on durable, where it can (src/patch/durability.ts says when). */
   syncFileSystem(handle: Handle): Promise<void>;
@@ -49,19 +48,18 @@ export interface FsOps {
  *
  * @example
  * ```ts
- * Object.keys(HANDLE_OPS).length; // 15
+ * Object.keys(HANDLE_OPS).length; // 14
  * ```
  */
 export const HANDLE_OPS: FsOps = {
   openBeneath: (from, rel, expect) => from.openBeneath(rel, expect),
   openEntry: (dir, name, expect) => dir.openEntry(name, expect),
   mkdir: (dir, name) => dir.mkdir(name),
-  create: (dir, name, mode) => dir.create(name, mode),
+  create: (dir, name, mode, exact) => dir.create(name, mode, exact),
   restat: (handle) => handle.restat(),
   statEntry: (dir, name) => dir.statEntry(name),
   readAll: async (file) => await file.readAll(),
   writeAll: (file, bytes) => file.writeAll(bytes),
-  chmod: (file, mode) => file.chmod(mode),
   sync: async (handle) => await handle.sync(),
   syncFileSystem: async (handle) => await handle.syncFileSystem(),
   lock: async (file) => await file.lock(),

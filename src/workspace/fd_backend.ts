@@ -156,9 +156,18 @@ class FdHandle extends Handle {
     mkdirAt(this.#fd, name);
   }
 
-  create(name: string, mode: number): Handle {
+  create(name: string, mode: number, exact: boolean): Handle {
     const fd = openAt(this.#fd, name, O.WRONLY | O.CREAT | O.EXCL, mode);
-    return new FdHandle(this.#root, fd, "write", entryPath(this.rel, name), path.join(this.abs, name));
+    const file = new FdHandle(this.#root, fd, "write", entryPath(this.rel, name), path.join(this.abs, name));
+    try {
+      // The creation mode went through the umask; the fd names the file created, whatever its path now leads to.
+      if (exact) chmodFd(fd, mode);
+    } catch (error) {
+      file[Symbol.dispose]();
+      unlinkAt(this.#fd, name, false); // nothing is left behind by a create that failed
+      throw error;
+    }
+    return file;
   }
 
   link(from: string, to: string): void {
@@ -175,10 +184,6 @@ class FdHandle extends Handle {
 
   writeAll(bytes: Uint8Array): void {
     writeAllFd(this.#fd, bytes);
-  }
-
-  chmod(mode: number): void {
-    chmodFd(this.#fd, mode);
   }
 
   sync(): Promise<void> {

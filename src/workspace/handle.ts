@@ -152,8 +152,11 @@ export abstract class Handle implements Disposable {
   /** Creates the directory `name` in the directory held. */
   abstract mkdir(name: string): void;
 
-  /** Creates the new file `name` (exclusively, with `mode` before the umask) in the directory held, open for writing. */
-  abstract create(name: string, mode: number): Handle;
+  /**
+   * Creates the new file `name` exclusively in the directory held, open for writing, with `mode` before the umask,
+   * or, when `exact`, with exactly `mode` (a replaced file's own mode).
+   */
+  abstract create(name: string, mode: number, exact: boolean): Handle;
 
   /** Hard-links the entry `from` as `to` in the directory held (fails with AlreadyExists when `to` exists). */
   abstract link(from: string, to: string): void;
@@ -166,9 +169,6 @@ export abstract class Handle implements Disposable {
 
   /** Writes all of `bytes` to the file held (one created by {@linkcode create}). */
   abstract writeAll(bytes: Uint8Array): void;
-
-  /** Sets the permission bits of the file held. */
-  abstract chmod(mode: number): void;
 
   /** Makes the object held durable (fsync). */
   abstract sync(): Promise<void>;

@@ -12,7 +12,7 @@
  *   regular file, so a FIFO is never opened), the opened file's own stat
  *   must be the identity that was checked, and the path is walked again;
  * - **every other act** (list, stat an entry, mkdir, create, link, rename,
- *   remove, chmod, fsync, a child's working directory) checks the path
+ *   remove, fsync, a child's working directory) checks the path
  *   before and after, and an act found to have raced a swap is undone
  *   where it can be and reported ({@linkcode PathChanged}).
  *
@@ -31,7 +31,7 @@
  */
 import * as path from "node:path";
 import { PathChanged, resolutionError } from "./confine.ts";
-import { type Checked, same, setAside, toStat, unlinkIfSame, walk } from "./path_identity.ts";
+import { type Checked, createExact, isAt, same, setAside, toStat, unlinkIfSame, walk } from "./path_identity.ts";
 import {
   entryPath,
   type FileBackend,
@@ -193,18 +193,24 @@ class PathHandle extends Handle {
     }, () => unlinkIfSame(at, made, this.rel));
   }
 
-  create(name: string, mode: number): Handle {
+  create(name: string, mode: number, exact: boolean): Handle {
     const at = path.join(this.abs, name);
     let file: Deno.FsFile | null = null;
     // createNew is O_CREAT | O_EXCL: a symlink already at `name` fails it instead of being followed.
     this.#act(() => {
-      file = Deno.openSync(at, { write: true, createNew: true, mode });
+      file = exact ? createExact(at, mode) : Deno.openSync(at, { write: true, createNew: true, mode });
     }, () => {
       const created = toStat(file!.statSync());
       file!.close();
       unlinkIfSame(at, created, this.rel);
     });
     const stat = toStat(file!.statSync());
+    // Still empty, it must be the file at `at` in this directory: a swap put in and taken out again between the
+    // checks around the act is unseen by them and sends the create elsewhere, where nothing is then written.
+    if (!this.#holds(at, stat)) {
+      file!.close();
+      throw new PathChanged(this.rel);
+    }
     return new PathHandle(this.#rootAbs, entryPath(this.rel, name), at, [...this.#chain, stat], {
       file: file!,
       writable: true,
@@ -243,24 +249,20 @@ class PathHandle extends Handle {
   writeAll(bytes: Uint8Array): void {
     const file = this.#writable();
     for (let written = 0; written < bytes.length;) written += file.writeSync(bytes.subarray(written));
-  }
-
-  chmod(mode: number): void {
-    // Deno has no fchmod: by path, between two checks that the path is the very file created.
-    const check = () => {
-      if (!same(toStat(Deno.lstatSync(this.abs)), this.#self)) throw new PathChanged(this.rel);
-    };
-    this.#writable();
-    this.#verify();
-    check();
-    Deno.chmodSync(this.abs, mode);
-    check();
-    this.#verify();
+    // The file must still be at its path beneath the root: one created where an unseen swap sent it is emptied
+    // through its fd (wherever it is, it keeps none of these bytes) and refused.
+    if (!this.#holds(this.abs, this.#self)) {
+      file.truncateSync(0);
+      throw new PathChanged(this.rel);
+    }
   }
 
   async sync(): Promise<void> {
     if (this.#held !== null) return await this.#held.file.sync();
-    // A directory (or a file never opened): opened for the fsync, and it must be the object held.
+    // A directory (or a file never opened): opened for the fsync, and it must be the object held. Checked right
+    // before the open too: Deno cannot open with O_NONBLOCK, and a FIFO (or a symlink to one) put at the path
+    // would hold the open until a writer came; this leaves it microseconds to land in.
+    if (!isAt(this.abs, this.#self) || !this.isCurrent()) throw new PathChanged(this.rel);
     const file = await Deno.open(this.abs, { read: true });
     try {
       if (!same(toStat(file.statSync()), this.#self)) throw new PathChanged(this.rel);
@@ -298,6 +300,14 @@ class PathHandle extends Handle {
 
   #verify(): void {
     if (!this.isCurrent()) throw new PathChanged(this.rel);
+  }
+
+  /**
+   * Whether `stat`'s object is at `at` in this directory while its path leads here: checked on both sides of the
+   * look at `at`, so that a swap must come and go twice within microseconds to pass.
+   */
+  #holds(at: string, stat: Checked): boolean {
+    return this.isCurrent() && isAt(at, stat) && this.isCurrent();
   }
 
   /**

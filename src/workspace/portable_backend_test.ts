@@ -212,7 +212,7 @@ Deno.test("portable: removals in a directory flipping to an outside symlink neve
       try {
         using dir: Handle = ws.open("race", { expect: "dir" });
         try {
-          dir.create("victim.txt", 0o644)[Symbol.dispose]();
+          dir.create("victim.txt", 0o644, false)[Symbol.dispose]();
         } catch (error) {
           // Left by an earlier turn (only the removal matters here), or the outside one seen through a swap.
           if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
@@ -233,4 +233,51 @@ Deno.test("portable: removals in a directory flipping to an outside symlink neve
   ], summary);
   assertEquals(await Deno.readTextFile(outsideVictim), `${SECRET}\n`, summary);
   assert(outcomes.has("removed"), summary);
+});
+
+Deno.test("portable: a replaced file's mode is set at its creation, never by a chmod that follows a path", () => {
+  const base = Deno.realPathSync(Deno.makeTempDirSync({ prefix: "workcell-portable-" }));
+  const umask = Deno.umask();
+  try {
+    using root = PORTABLE_BACKEND.pinRoot(base);
+    // Deno's open keeps only the permission bits: setuid, setgid and sticky are not carried over by this backend.
+    for (
+      const [mode, exact, expected] of [[0o666, true, 0o666], [0o666, false, 0o666 & ~umask], [0o4751, true, 0o751]]
+    ) {
+      using file = root.create(`f-${mode}-${exact}`, mode as number, exact as boolean);
+      file.writeAll(new TextEncoder().encode("x"));
+      assertEquals(Deno.statSync(path.join(base, `f-${mode}-${exact}`)).mode! & 0o7777, expected, `${mode} ${exact}`);
+    }
+    assertEquals(Deno.umask(), umask, "the umask is back");
+    assert(!("chmod" in root), "no chmod by path is left to call");
+  } finally {
+    Deno.removeSync(base, { recursive: true });
+  }
+});
+
+Deno.test("portable: bytes written to a file found elsewhere than its path are taken back through its fd", async () => {
+  await using t = await tree();
+  using ws = openWorkspace(t.root, PORTABLE_BACKEND);
+  using dir: Handle = ws.open("race", { expect: "dir" });
+  using file = dir.create("new.txt", 0o644, false);
+  // As if the create had gone where a swap sent it: the file is outside and race/ leads there now.
+  swapRace(t.root, t.outside);
+  Deno.renameSync(path.join(t.root, "race-moved", "new.txt"), path.join(t.outside, "new.txt"));
+  const error = assertThrows(() => file.writeAll(new TextEncoder().encode(SECRET)));
+  assertEquals(codeOf(error), "INVALID_ARGUMENT");
+  assertEquals(Deno.readTextFileSync(path.join(t.outside, "new.txt")), "", "nothing of the write stays outside");
+});
+
+Deno.test("portable: a directory swapped for a symlink to a FIFO is refused before its fsync opens it (no hang)", async () => {
+  await using t = await tree();
+  using ws = openWorkspace(t.root, PORTABLE_BACKEND);
+  using dir: Handle = ws.open("race/sub", { expect: "dir" });
+  const fifo = path.join(t.root, "race", "fifo");
+  await new Deno.Command("mkfifo", { args: [fifo] }).output();
+  Deno.renameSync(path.join(t.root, "race", "sub"), path.join(t.root, "race", "sub-moved"));
+  Deno.symlinkSync(fifo, path.join(t.root, "race", "sub"));
+  const started = performance.now();
+  const error = await assertRejects(() => dir.sync());
+  assertEquals(codeOf(error), "INVALID_ARGUMENT");
+  assert(performance.now() - started < 1000);
 });

@@ -141,8 +141,9 @@ Deno.test("a workspace directory removed and made again is reported, not silentl
       using ws = openWorkspace(root, backend);
       await Deno.remove(root);
       // The new directory often gets the freed inode number: the portable backend tells it apart by its birth
-      // time, which Deno gives in milliseconds (docs/confinement.md), so it is made in another millisecond.
-      await new Promise((resolve) => setTimeout(resolve, 2));
+      // time, which Deno gives in milliseconds (docs/confinement.md), so it is made in another millisecond of the
+      // file system's clock, which moves by a kernel tick (up to 10 ms): 2 ms here failed once in a parallel run.
+      await new Promise((resolve) => setTimeout(resolve, 25));
       await Deno.mkdir(root);
       await Deno.writeTextFile(`${root}/a.txt`, "a\n");
       const error = assertThrows(() => ws.open("a.txt", { expect: "file" }));
