@@ -71,6 +71,7 @@ function jpegBitmap(decoded: JpegPixels): Bitmap {
   if (decoded.format === 0) return { width, height, channels: 1, pixels: buffer };
   if (decoded.format === 1) return { width, height, channels: 3, pixels: buffer };
   if (decoded.format !== 2) throw new Error(`unknown JPEG pixel format ${decoded.format}`);
+  if (buffer.length !== width * height * 4) throw new Error("the CMYK pixels do not fill the image");
   // Adobe CMYK is stored inverted: each stored value is 255 - ink, so R = C' * K' / 255.
   const rgb = new Uint8Array(width * height * 3);
   for (let i = 0, o = 0; o < rgb.length; i += 4, o += 3) {
