@@ -154,7 +154,8 @@ export abstract class Handle implements Disposable {
 
   /**
    * Creates the new file `name` exclusively in the directory held, open for writing, with `mode` before the umask,
-   * or, when `exact`, with exactly `mode` (a replaced file's own mode).
+   * or, when `exact`, with exactly `mode` (a replaced file's own mode) where the backend can set it through the
+   * file itself (the fd backend; the portable one keeps what the umask leaves).
    */
   abstract create(name: string, mode: number, exact: boolean): Handle;
 

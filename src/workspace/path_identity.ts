@@ -1,11 +1,10 @@
 /**
  * Objects known by identity while held only by path (the portable
  * backend's footing): a stat that names one object (dev, ino, birth time),
- * the lstat walk down a path, whether a path holds a given object, the
- * creation of a file with an exact mode (no chmod by path), and the two acts
- * that change a name only once the object under it is seen to be the
- * expected one: set aside under a fresh name, and unlink. By path nothing
- * stops a directory on the way
+ * the lstat walk down a path, whether a path holds a given object, and the
+ * two acts that change a name only once the object under it is seen to be
+ * the expected one: set aside under a fresh name, and unlink. By path
+ * nothing stops a directory on the way
  * being swapped for a symlink between two system calls; these acts make a
  * swap that lands between two of their steps reach only names the
  * swapped-in place does not have (docs/confinement.md).
@@ -109,27 +108,6 @@ export function isAt(at: string, stat: Checked): boolean {
     return same(toStat(Deno.lstatSync(at)), stat);
   } catch {
     return false;
-  }
-}
-
-/**
- * Creates the new file `at` with exactly `mode`'s permission bits. Deno has no fchmod, and a chmod by path would
- * follow a symlink swapped in for the file: the umask, process-wide, is cleared across this one synchronous open
- * instead (the server creates no file from another thread, and a child it starts is spawned from this same
- * thread). Deno's open keeps only the permission bits, so setuid, setgid and sticky are not carried over here.
- *
- * @example
- * ```ts
- * const dir = await Deno.makeTempDir();
- * createExact(`${dir}/shared.txt`, 0o666).close(); // mode 0666 whatever the umask
- * ```
- */
-export function createExact(at: string, mode: number): Deno.FsFile {
-  const previous = Deno.umask(0);
-  try {
-    return Deno.openSync(at, { write: true, createNew: true, mode });
-  } finally {
-    Deno.umask(previous);
   }
 }
 

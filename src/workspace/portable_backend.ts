@@ -31,7 +31,7 @@
  */
 import * as path from "node:path";
 import { PathChanged, resolutionError } from "./confine.ts";
-import { type Checked, createExact, isAt, same, setAside, toStat, unlinkIfSame, walk } from "./path_identity.ts";
+import { type Checked, isAt, same, setAside, toStat, unlinkIfSame, walk } from "./path_identity.ts";
 import {
   entryPath,
   type FileBackend,
@@ -193,12 +193,17 @@ class PathHandle extends Handle {
     }, () => unlinkIfSame(at, made, this.rel));
   }
 
-  create(name: string, mode: number, exact: boolean): Handle {
+  /**
+   * `exact` cannot be honoured here: Deno has no fchmod, a chmod by path follows a symlink swapped in for the file
+   * or its directory, and clearing the umask is process-wide (it raced file creation in other threads). The file
+   * gets the permission bits the umask leaves of `mode` (docs/confinement.md).
+   */
+  create(name: string, mode: number, _exact: boolean): Handle {
     const at = path.join(this.abs, name);
     let file: Deno.FsFile | null = null;
     // createNew is O_CREAT | O_EXCL: a symlink already at `name` fails it instead of being followed.
     this.#act(() => {
-      file = exact ? createExact(at, mode) : Deno.openSync(at, { write: true, createNew: true, mode });
+      file = Deno.openSync(at, { write: true, createNew: true, mode });
     }, () => {
       const created = toStat(file!.statSync());
       file!.close();
