@@ -247,7 +247,9 @@ class PathHandle extends Handle {
     if ((stat.kind === "dir") !== directory) {
       throw directory ? new Deno.errors.NotADirectory(at) : new Deno.errors.IsADirectory(`${at} is a directory`);
     }
-    this.#verify(); // the stat is of the entry in this directory
+    // The stat must be of the entry in this directory: seen there again, with the path leading here around it (a
+    // swap that came and went around one lookup would have it name an outside object).
+    if (!this.#holds(at, stat)) throw new PathChanged(this.rel);
     unlinkIfSame(at, stat, this.rel);
   }
 
