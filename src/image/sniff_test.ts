@@ -59,12 +59,16 @@ function code(fn: () => unknown): string {
 
 Deno.test("sniffImage reads the size from PNG, JPEG and GIF headers", () => {
   assertEquals(sniffImage(pngHead(8000, 100)), { format: "png", mediaType: "image/png", width: 8000, height: 100 });
+  // jpegHead's frame is SOF2: progressive, which view_image always decodes in its worker.
   assertEquals(sniffImage(jpegHead(6000, 4000)), {
     format: "jpeg",
     mediaType: "image/jpeg",
     width: 6000,
     height: 4000,
+    progressive: true,
   });
+  const baseline = jpegHead(6000, 4000).map((byte, i, all) => all[i - 1] === 0xff && byte === 0xc2 ? 0xc0 : byte);
+  assertEquals(sniffImage(baseline).progressive, undefined);
   const gif = new Uint8Array([...new TextEncoder().encode("GIF89a"), 0x2c, 0x01, 0xc8, 0x00, 0, 0, 0]);
   assertEquals(sniffImage(gif), { format: "gif", mediaType: "image/gif", width: 300, height: 200 });
 });

@@ -39,6 +39,18 @@ export const DEFAULT_MAX_DIMENSION = 2048;
  */
 const IN_THREAD_MAX_PIXELS = 2048 * 2048;
 
+/** Largest file decoded on the server's thread: a GIF's LZW data (19 MB of it held the thread for 3 s) costs per byte. */
+const IN_THREAD_MAX_BYTES = 1024 * 1024;
+
+/**
+ * Whether the image is cheap enough to decode on the server's thread: few pixels, a small file, and not a
+ * progressive JPEG, whose cost grows with its number of scans. Anything else goes to a worker, where it cannot hold
+ * up the server's other calls and a cancellation stops it.
+ */
+function inThread(header: ImageHeader, fileBytes: number): boolean {
+  return decodedPixels(header) <= IN_THREAD_MAX_PIXELS && fileBytes <= IN_THREAD_MAX_BYTES && !header.progressive;
+}
+
 /** What each EXIF orientation asks a viewer to do to the stored pixels. */
 const ORIENTATIONS: Record<number, string> = {
   2: "mirror horizontally",
@@ -162,7 +174,7 @@ export async function viewImage(
     );
   }
   const fileBytes = source.length; // a render in the worker takes the buffer
-  const rendering = decodedPixels(header) > IN_THREAD_MAX_PIXELS
+  const rendering = !inThread(header, fileBytes)
     ? await renderer.render({ source, header, box, name: file.rel }, signal)
     // Loaded on first use: the codecs cost ~100 ms of start-up that servers without images never need.
     : await (await import("./render.ts")).renderImage(source, header, box, file.rel);
