@@ -30,6 +30,12 @@ export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
  * RGBA alone is 256 MiB. A small PNG can declare gigapixels.
  */
 export const MAX_IMAGE_PIXELS = 64 * 1024 * 1024;
+/**
+ * Largest PNG, GIF or progressive JPEG accepted, in pixels: 16 Mi, e.g. 4096x4096. Their decoders hold several
+ * bytes a pixel beyond the RGBA (16-bit samples, a frame and its screen, every scan's coefficients at full size),
+ * while a baseline JPEG is decoded at the reduced size: 8192x8192 ones of these took 0.67-1.15 GB.
+ */
+export const MAX_COSTLY_PIXELS = 16 * 1024 * 1024;
 /** Default bounding box of the image sent. */
 export const DEFAULT_MAX_DIMENSION = 2048;
 /**
@@ -115,16 +121,19 @@ async function readImageFile(ws: Workspace, input: string): Promise<{ rel: strin
 
 function checkPixels(rel: string, header: ImageHeader): void {
   const pixels = decodedPixels(header);
-  if (pixels <= MAX_IMAGE_PIXELS) return;
+  const costly = header.format !== "jpeg" || header.progressive === true;
+  const limit = costly ? MAX_COSTLY_PIXELS : MAX_IMAGE_PIXELS;
+  if (pixels <= limit) return;
   const { width, height } = pixels > header.width * header.height ? header.frame! : header;
   const what = width === header.width && height === header.height ? "" : " in its first frame";
+  const kind = header.progressive ? "a progressive JPEG" : `a ${header.format.toUpperCase()}`;
   throw new ToolError(
     "FILE_TOO_LARGE",
     `${rel} declares ${width}x${height} pixels${what} (${(pixels / 1e6).toFixed(0)} megapixels); ` +
-      `view_image decodes at most ${MAX_IMAGE_PIXELS / 1024 / 1024} Mi pixels`,
+      `view_image decodes at most ${limit / 1024 / 1024} Mi pixels of ${kind}`,
     {
       hint: "Downscale or crop it with a command first, then view the smaller file.",
-      details: { path: rel, width, height, max_pixels: MAX_IMAGE_PIXELS },
+      details: { path: rel, width, height, max_pixels: limit },
     },
   );
 }

@@ -1,6 +1,6 @@
 import { assert, assertEquals, assertRejects } from "../testing/assert.ts";
 import { encodeFixture, makeBitmap } from "../testing/image_fixtures.ts";
-import { viewImage } from "./view.ts";
+import { MAX_COSTLY_PIXELS, MAX_IMAGE_PIXELS, viewImage } from "./view.ts";
 import { ImageRenderer } from "./renderer.ts";
 import { openWorkspace } from "../workspace/workspace.ts";
 import { ToolError } from "../errors.ts";
@@ -53,6 +53,30 @@ Deno.test("viewImage: a GIF whose first frame dwarfs its 1x1 screen is refused f
     assert(error instanceof ToolError && error.code === "FILE_TOO_LARGE", String(error));
     assert(error.message.includes("23000x23000 pixels in its first frame"), error.message);
     assert(performance.now() - started < 1000);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("viewImage: a PNG over 16 Mi pixels is refused from its header; a baseline JPEG may have up to 64 Mi", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "workcell-view-" });
+  try {
+    // An IHDR of 8192x8192 RGBA, 8-bit, and nothing after it: the header decides (a real one took 862 MB).
+    const png = new Uint8Array(33);
+    png.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
+    new DataView(png.buffer).setUint32(16, 8192);
+    new DataView(png.buffer).setUint32(20, 8192);
+    png.set([8, 6], 24);
+    await Deno.writeFile(`${dir}/big.png`, png);
+    const renderer = new ImageRenderer();
+    const error = await assertRejects(() =>
+      viewImage(openWorkspace(dir), "big.png", { width: 2048, height: 2048 }, renderer)
+    );
+    renderer.close();
+    assert(error instanceof ToolError && error.code === "FILE_TOO_LARGE", String(error));
+    assert(error.message.includes("at most 16 Mi pixels of a PNG"), error.message);
+    assertEquals(error.details.max_pixels, MAX_COSTLY_PIXELS);
+    assert(MAX_IMAGE_PIXELS === 4 * MAX_COSTLY_PIXELS);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
