@@ -129,29 +129,17 @@ export function setAside(at: string, expected: Checked, rel: string): string {
   if (!same(toStat(Deno.lstatSync(at)), expected)) throw new PathChanged(rel);
   const aside = path.join(path.dirname(at), `.workcell-${crypto.randomUUID().slice(0, 13)}.rm`);
   Deno.renameSync(at, aside);
-  const moved = lookAgain(aside);
+  let moved: Checked | null = null;
+  try {
+    moved = toStat(Deno.lstatSync(aside));
+  } catch {
+    // The rename went where a swap sent it, and the swap is gone: nothing to put back from here. (Looking again
+    // while it is missing widened the window in which a swap puts something else at `at`, and the put-back then
+    // failed: a workspace directory was left under the fresh name.)
+  }
   if (moved !== null && same(moved, expected)) return aside;
   if (moved !== null) Deno.renameSync(aside, at);
   throw new PathChanged(rel);
-}
-
-/** Attempts at finding a name just renamed: a directory being swapped is missing between the swap's two calls. */
-const LOOKS_AFTER_RENAME = 200;
-
-/**
- * The stat of `at`, looked up again while it is missing: when a swap is under way the directory on the way is
- * absent for an instant, and the object renamed there must be found to be put back. Null when it stays missing
- * (the rename went where a swap sent it, and the swap is gone: nothing can be put back from here).
- */
-function lookAgain(at: string): Checked | null {
-  for (let attempt = 0; attempt < LOOKS_AFTER_RENAME; attempt++) {
-    try {
-      return toStat(Deno.lstatSync(at));
-    } catch {
-      // missing for now
-    }
-  }
-  return null;
 }
 
 /**
