@@ -250,7 +250,10 @@ class PathHandle extends Handle {
     // The stat must be of the entry in this directory: seen there again, with the path leading here around it (a
     // swap that came and went around one lookup would have it name an outside object).
     if (!this.#holds(at, stat)) throw new PathChanged(this.rel);
-    unlinkIfSame(at, stat, this.rel);
+    // A directory is removed by rmdir, which takes only an empty one: set aside, a directory that is not the one
+    // meant (swapped in, or put back by another writer) would be moved whole, and not always put back.
+    if (directory) Deno.removeSync(at);
+    else unlinkIfSame(at, stat, this.rel);
   }
 
   writeAll(bytes: Uint8Array): void {
