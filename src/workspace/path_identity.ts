@@ -143,8 +143,10 @@ export function setAside(at: string, expected: Checked, rel: string): string {
 }
 
 /**
- * Unlinks `at` (a file, or an empty directory) only when it is `expected`, never by its own name: set aside
- * first ({@linkcode setAside}), then that fresh name unlinked, for an unlink cannot be undone.
+ * Unlinks `at` (a file, or an empty directory) only when it is `expected`. A file never by its own name: set aside
+ * first ({@linkcode setAside}), then that fresh name unlinked, for an unlink cannot be undone. A directory by rmdir
+ * once seen to be `expected`: rmdir takes only an empty one, whereas a set-aside would move whole a directory swapped
+ * in between the look and the rename, and not always put it back.
  *
  * @example
  * ```ts
@@ -154,6 +156,10 @@ export function setAside(at: string, expected: Checked, rel: string): string {
  * ```
  */
 export function unlinkIfSame(at: string, expected: Checked, rel: string): void {
+  if (expected.kind === "dir") {
+    if (!isAt(at, expected)) throw new PathChanged(rel);
+    return Deno.removeSync(at);
+  }
   const aside = setAside(at, expected, rel);
   try {
     Deno.removeSync(aside);

@@ -250,10 +250,7 @@ class PathHandle extends Handle {
     // The stat must be of the entry in this directory: seen there again, with the path leading here around it (a
     // swap that came and went around one lookup would have it name an outside object).
     if (!this.#holds(at, stat)) throw new PathChanged(this.rel);
-    // A directory is removed by rmdir, which takes only an empty one: set aside, a directory that is not the one
-    // meant (swapped in, or put back by another writer) would be moved whole, and not always put back.
-    if (directory) Deno.removeSync(at);
-    else unlinkIfSame(at, stat, this.rel);
+    unlinkIfSame(at, stat, this.rel);
   }
 
   writeAll(bytes: Uint8Array): void {
@@ -272,7 +269,7 @@ class PathHandle extends Handle {
     // A directory (or a file never opened): opened for the fsync, and it must be the object held. Checked right
     // before the open too: Deno cannot open with O_NONBLOCK, and a FIFO (or a symlink to one) put at the path
     // would hold the open until a writer came; this leaves it microseconds to land in.
-    if (!isAt(this.abs, this.#self) || !this.isCurrent()) throw new PathChanged(this.rel);
+    if (!this.#holds(this.abs, this.#self)) throw new PathChanged(this.rel);
     const file = await Deno.open(this.abs, { read: true });
     try {
       if (!same(toStat(file.statSync()), this.#self)) throw new PathChanged(this.rel);
