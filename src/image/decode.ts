@@ -65,8 +65,16 @@ export function jpegDecodeSize(full: Size, atLeast: Size): Size {
   return full;
 }
 
-/** The JPEG decoder's pixels as a bitmap: grey and RGB as they come, Adobe CMYK converted to RGB. */
-function jpegBitmap(decoded: JpegPixels): Bitmap {
+/**
+ * The JPEG decoder's pixels as a bitmap: grey and RGB as they come, Adobe CMYK converted to RGB. Throws when CMYK
+ * pixels do not fill the image (decodeImage makes that UNSUPPORTED_IMAGE).
+ *
+ * @example
+ * ```ts
+ * jpegBitmap({ width: 1, height: 1, format: 2, buffer: new Uint8Array([255, 0, 255, 255]) }).pixels; // [255, 0, 255]
+ * ```
+ */
+export function jpegBitmap(decoded: JpegPixels): Bitmap {
   const { width, height, buffer } = decoded;
   if (decoded.format === 0) return { width, height, channels: 1, pixels: buffer };
   if (decoded.format === 1) return { width, height, channels: 3, pixels: buffer };

@@ -1,8 +1,8 @@
-import { assert, assertEquals, assertRejects } from "../testing/assert.ts";
+import { assert, assertEquals, assertRejects, assertThrows } from "../testing/assert.ts";
 import { encodeFixture, makeBitmap, pixelAt, rawPng } from "../testing/image_fixtures.ts";
 import { sniffImage } from "./sniff.ts";
 import { ToolError } from "../errors.ts";
-import { decodeImage, jpegDecodeSize } from "./decode.ts";
+import { decodeImage, jpegBitmap, jpegDecodeSize } from "./decode.ts";
 
 Deno.test("jpegDecodeSize picks the smallest DCT scale that still covers the target on both axes", () => {
   const full = { width: 6000, height: 4000 };
@@ -100,4 +100,15 @@ Deno.test("decodeImage reads grey, grey+alpha, 16-bit and palette PNGs as 8-bit 
     const decoded = await decodeImage(png, "png", { full: header });
     assertEquals(expect.map((_, x) => pixelAt(decoded, x, 0)), expect, name);
   }
+});
+
+Deno.test("jpegBitmap converts inverted Adobe CMYK to RGB and refuses CMYK pixels that do not fill the image", () => {
+  // Stored inverted (255 is no ink): no cyan, full magenta, no yellow, no black is magenta, R 255 G 0 B 255.
+  assertEquals(
+    Array.from(jpegBitmap({ width: 1, height: 1, format: 2, buffer: new Uint8Array([255, 0, 255, 255]) }).pixels),
+    [255, 0, 255],
+  );
+  const short = { width: 2, height: 2, format: 2, buffer: new Uint8Array(12) };
+  const error = assertThrows(() => jpegBitmap(short));
+  assert(String(error).includes("do not fill the image"), String(error));
 });
