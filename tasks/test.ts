@@ -1,16 +1,17 @@
 /**
- * `deno task test [deno test args]`: runs the whole suite twice, with each
- * file backend (src/workspace/: the fd-pinned one, then the portable one,
- * selected by WORKCELL_FILE_BACKEND=portable for the tests and every server
- * they start), prints one line per run and then one line
- * `tests: N passed, M failed` over both, each computed from the JUnit report
- * of that very run; exits non-zero on any failure.
+ * `deno task test [deno test args]`: runs the whole suite once with each
+ * file backend the system has (src/workspace/: on Linux the fd-pinned one,
+ * the POSIX fd-pinned one and the portable one, the last two selected by
+ * WORKCELL_FILE_BACKEND for the tests and every server they start; on macOS
+ * the POSIX one, its default, and the portable one), prints one line per run
+ * and then one line `tests: N passed, M failed` over all of them, each
+ * computed from the JUnit report of that very run; exits non-zero on any
+ * failure.
  *
  * With WORKCELL_FILE_BACKEND set (`deno task test-portable` sets it to
- * `portable`) only that backend's run is made; on macOS only the portable
- * run is (the fd backend is Linux's).
+ * `portable`) only that backend's run is made.
  */
-import { PORTABLE_EXCEPTIONS } from "../src/testing/backend.ts";
+import { LEFT_OUT } from "../src/testing/backend.ts";
 import { FILE_BACKEND_ENV } from "../src/workspace/workspace.ts";
 
 const root = new URL("..", import.meta.url).pathname;
@@ -91,12 +92,18 @@ function unescapeXml(text: string): string {
 
 const chosen = Deno.env.get(FILE_BACKEND_ENV);
 const runs: Run[] = [];
-// macOS has the portable backend only (src/workspace/workspace.ts), so one run there.
-const backends = chosen !== undefined ? [chosen] : Deno.build.os === "darwin" ? ["portable"] : ["", "portable"];
+// On macOS the default ("") is the POSIX fd backend (src/workspace/workspace.ts).
+const backends = chosen !== undefined
+  ? [chosen]
+  : Deno.build.os === "darwin"
+  ? ["", "portable"]
+  : ["", "posix-fd", "portable"];
 for (const backend of backends) runs.push(await runSuite(backend));
-if (runs.some((run) => run.label === "portable backend")) {
-  console.log("The portable run leaves out (src/testing/backend.ts):");
-  for (const [what, why] of Object.entries(PORTABLE_EXCEPTIONS)) console.log(`- ${what}: ${why}`);
+for (const [what, { backends: leftOutBy, why }] of Object.entries(LEFT_OUT)) {
+  const runsLeavingOut = runs.filter((run) => leftOutBy.some((name) => run.label === `${name} backend`));
+  if (runsLeavingOut.length === 0) continue;
+  console.log(`Left out by the ${runsLeavingOut.map((run) => run.label).join(" and ")} (src/testing/backend.ts):`);
+  console.log(`- ${what}: ${why}`);
 }
 for (const run of runs) {
   for (const failure of run.failures) console.log(`FAILED (${run.label}): ${failure}`);

@@ -60,6 +60,8 @@ export const DARWIN = {
   F: { DUPFD_CLOEXEC: 67, GETFL: 3, SETFL: 4, SETFD: 2, SETPIPE_SZ: LINUX_ONLY, ADD_SEALS: LINUX_ONLY },
   /** <sys/fcntl.h> */
   FD_CLOEXEC: 1,
+  /** <sys/fcntl.h>: F_FULLFSYNC, the fsync that also flushes the drive's cache (darwin's fsync does not). */
+  F_FULLFSYNC: 51,
   /** <sys/poll.h> (the same values as Linux) */
   POLL: { IN: 0x1, OUT: 0x4, ERR: 0x8, HUP: 0x10, NVAL: 0x20 },
   /** <sys/errno.h>: EAGAIN and ELOOP differ from Linux. */
@@ -235,7 +237,7 @@ export function padVariadicArguments(args: readonly unknown[], fixed: number, ar
 }
 
 /** The variadic functions workcell calls, with their count of fixed arguments. */
-export const VARIADIC_FIXED_ARGUMENTS = { open: 2, fcntl: 2, ioctl: 2 } as const;
+export const VARIADIC_FIXED_ARGUMENTS = { open: 2, openat: 3, fcntl: 2, fcntl_wait: 2, ioctl: 2 } as const;
 
 /**
  * The symbols darwin's libSystem has with the very declaration of libc.ts's Linux table (the names are the JS
@@ -279,6 +281,13 @@ export const SAME_AS_LINUX = [
   "getuid",
   "getgid",
   "read_wait",
+  "mkdirat",
+  "renameat",
+  "linkat",
+  "unlinkat",
+  "readlinkat",
+  "closedir",
+  "flock_now",
 ] as const;
 
 /**
@@ -295,12 +304,33 @@ export function darwinOwnSymbols(arch: string): Record<string, Deno.ForeignFunct
   });
   return {
     fcntl: variadic("fcntl", ["i32", "i32"], ["i64"], "i32"),
+    fcntl_wait: { ...variadic("fcntl", ["i32", "i32"], ["i64"], "i32"), nonblocking: true },
     open: variadic("open", ["buffer", "i32"], ["i64"], "i32"),
+    openat: variadic("openat", ["i32", "buffer", "i32"], ["i64"], "i32"),
+    // x86_64 keeps the 32-bit-inode structs under the plain names; the 64-bit ones (arm64's only) are suffixed.
+    fstat: { name: inode64("fstat", arch), parameters: ["i32", "buffer"], result: "i32" },
+    fstatat: { name: inode64("fstatat", arch), parameters: ["i32", "buffer", "buffer", "i32"], result: "i32" },
+    fdopendir: { name: inode64("fdopendir", arch), parameters: ["i32"], result: "pointer" },
+    readdir: { name: inode64("readdir", arch), parameters: ["pointer"], result: "pointer" },
     ioctl: variadic("ioctl", ["i32", "u64"], ["buffer"], "i32"),
     pread: { parameters: ["i32", "buffer", "usize", "i64"], result: "isize", nonblocking: true },
     __errno_location: { name: "__error", parameters: [], result: "pointer" },
     ...DARWIN_ONLY_SYMBOLS,
   };
+}
+
+/**
+ * The libSystem name of a function that takes or returns `struct stat` or `struct dirent` with 64-bit inodes
+ * (the layouts src/os/fs_posix.ts reads): `name$INODE64` on x86_64, `name` on arm64.
+ *
+ * @example
+ * ```ts
+ * inode64("readdir", "x86_64"); // "readdir$INODE64"
+ * inode64("readdir", "aarch64"); // "readdir"
+ * ```
+ */
+export function inode64(name: string, arch: string): string {
+  return arch === "x86_64" ? `${name}$INODE64` : name;
 }
 
 /** Symbols only darwin has (bound on Linux, they fail when first used). */

@@ -118,34 +118,33 @@ Deno.test({
     const darwin = new Set(Object.keys(symbolTable("darwin", "aarch64")));
     const missing = Object.keys(libc()).filter((name) => !darwin.has(name)).sort();
     assertEquals(missing, [
-      // the Linux fd backend (fs_at.ts), the launcher and its probes, memfds, the hand-off's re-exec
+      // the launcher and its probes, memfds, the hand-off's re-exec
       "eventfd",
       "execve",
-      // flock's uncontended try (the fd backend, the audit log); syncfs (the fd backend's large patches)
-      "flock_now",
+      // the Linux fd backend (fs_at.ts: statx, getdents64; syncfs for its large patches)
       "getdents64",
-      "linkat",
       // glibc's mmap threshold (allocator.ts; darwin's allocator maps large blocks apart already)
       "mallopt",
       "memfd_create",
-      "mkdirat",
-      "openat",
       // built from ptsname and pipe on darwin (SHIMS in libc.ts)
       "pipe2",
       "posix_spawn_file_actions_addclosefrom_np",
       "prctl",
       "ptsname_r",
-      "readlinkat",
-      "renameat",
       "statvfs",
       "statx",
       "syncfs",
       "syscall",
       "syscall3",
-      "unlinkat",
     ]);
     for (const name of Object.keys(DARWIN_ONLY_SYMBOLS)) assert(darwin.has(name), name);
     assertEquals(symbolTable("darwin", "x86_64").__errno_location.name, "__error");
+    // The 64-bit-inode structs fs_posix.ts reads: suffixed names on x86_64, the plain ones on arm64.
+    for (const name of ["fstat", "fstatat", "fdopendir", "readdir"]) {
+      assertEquals(symbolTable("darwin", "x86_64")[name].name, `${name}$INODE64`);
+      assertEquals(symbolTable("darwin", "aarch64")[name].name, name);
+    }
+    assertEquals(symbolTable("darwin", "x86_64").closedir.name, undefined, "closedir has one version");
   },
 });
 

@@ -29,6 +29,7 @@ import { closeFd } from "./fd.ts";
 import { osError } from "./os_error.ts";
 import { check, cName, type Name, show } from "./fs_call.ts";
 import { joinBytes } from "../text/join_bytes.ts";
+import { kindOfDirentType, kindOfMode, readDirPosix, statAtPosix, statFdPosix } from "./fs_posix.ts";
 
 /** What an fd or directory entry is. */
 export type FileKind = "file" | "dir" | "symlink" | "other";
@@ -54,8 +55,6 @@ export interface RawDirEntry {
 const AT_FDCWD = -100;
 /** Flags every open gets: never follow a final symlink, never leak into children. */
 const ALWAYS = O.NOFOLLOW | O.CLOEXEC;
-/** Flags of the intermediate directories of a path. */
-const WALK = O.PATH | O.DIRECTORY | ALWAYS;
 /** statx(2) mask: type, mode, mtime, ino, size. */
 const STATX_BASIC = 0x7ff;
 const STATX_BYTES = 256;
@@ -64,28 +63,32 @@ const DIRENT_BUFFER_BYTES = 64 * 1024;
 const READ_SPARE_BYTES = 4096;
 /** Read size of readKernelFile (most /proc files fit one). */
 const KERNEL_FILE_CHUNK_BYTES = 16 * 1024;
-/** Mode bits of each file type (S_IFMT). */
-const S_IFMT = 0o170000;
-const S_IFREG = 0o100000;
-const S_IFDIR = 0o040000;
-const S_IFLNK = 0o120000;
-/** getdents64 d_type values. */
-const DT_DIR = 4;
-const DT_REG = 8;
-const DT_LNK = 10;
-const DT_UNKNOWN = 0;
+
+/** How {@linkcode openDirectory} and {@linkcode openBeneath} open directories. */
+export interface DirectoryAccess {
+  /**
+   * Open the directories readable (O_RDONLY), as systems without O_PATH need to list and walk them, instead of
+   * by O_PATH, which needs no read permission and is Linux's.
+   */
+  readable?: boolean;
+}
+
+/** Flags of a directory opened to walk from or list. */
+function directoryFlags(access: DirectoryAccess): number {
+  return (access.readable ? O.RDONLY : O.PATH) | O.DIRECTORY;
+}
 
 /**
  * Opens the directory at the absolute path `abs` (symlinks followed: it is resolved once, at start) as an
- * O_PATH fd to walk from.
+ * O_PATH fd to walk from, or readable.
  *
  * @example
  * ```ts
  * const rootFd = openDirectory("/repo");
  * ```
  */
-export function openDirectory(abs: string): number {
-  return check(libc().open(cString(abs), O.PATH | O.DIRECTORY | O.CLOEXEC, 0), `open ${JSON.stringify(abs)}`);
+export function openDirectory(abs: string, access: DirectoryAccess = {}): number {
+  return check(libc().open(cString(abs), directoryFlags(access) | O.CLOEXEC, 0), `open ${JSON.stringify(abs)}`);
 }
 
 /**
@@ -151,14 +154,20 @@ export function openAt(dirFd: number, name: Name, flags: number, mode = 0): numb
  * const dir = openBeneath(rootFd, "src/lib", O.RDONLY | O.DIRECTORY);
  * ```
  */
-export function openBeneath(dirFd: number, relative: string, flags: number, mode = 0): number {
+export function openBeneath(
+  dirFd: number,
+  relative: string,
+  flags: number,
+  mode = 0,
+  access: DirectoryAccess = {},
+): number {
   const parts = relative.split("/").filter((part) => part !== "" && part !== ".");
   if (parts.includes("..")) throw new TypeError(`openBeneath never climbs: ${JSON.stringify(relative)}`);
   if (parts.length === 0) return openAt(dirFd, ".", flags, mode);
   let current = dirFd;
   try {
     for (const part of parts.slice(0, -1)) {
-      const next = openAt(current, part, WALK);
+      const next = openAt(current, part, directoryFlags(access));
       if (current !== dirFd) closeFd(current);
       current = next;
     }
@@ -198,11 +207,6 @@ export function reopenFd(fd: number, flags: number): number {
   return check(libc().open(cString(fdPath(fd)), flags | O.CLOEXEC, 0), "reopen");
 }
 
-function kindOfMode(mode: number): FileKind {
-  const type = mode & S_IFMT;
-  return type === S_IFREG ? "file" : type === S_IFDIR ? "dir" : type === S_IFLNK ? "symlink" : "other";
-}
-
 function statx(dirFd: number, name: Name, flags: number, what: string): FdStat {
   const buffer = new Uint8Array(STATX_BYTES);
   check(libc().statx(dirFd, cName(name), flags, STATX_BASIC, buffer), what);
@@ -233,6 +237,20 @@ function denoStatOrNull(abs: string, flags: number): FdStat | null {
   }
 }
 
+/**
+ * The dev_t glibc's makedev gives for a major and minor number: what stat(2) and Deno's `dev` report, so that
+ * identities from statx and from either of those compare equal (major 8, minor 1 is 0x801, not 0x800001).
+ *
+ * @example
+ * ```ts
+ * deviceNumber(8, 1); // 0x801
+ * ```
+ */
+export function deviceNumber(major: number, minor: number): number {
+  return (major & 0xfff) * 0x100 + (minor & 0xff) + Math.floor(minor / 0x100) * 0x100000 +
+    Math.floor(major / 0x1000) * 2 ** 32 * 0x1000;
+}
+
 function parseStatx(buffer: Uint8Array<ArrayBuffer>): FdStat {
   const view = new DataView(buffer.buffer);
   const mode = view.getUint16(28, true);
@@ -244,12 +262,13 @@ function parseStatx(buffer: Uint8Array<ArrayBuffer>): FdStat {
     ino: Number(view.getBigUint64(32, true)),
     size: Number(view.getBigUint64(40, true)),
     mtime: new Date(seconds * 1000 + Math.floor(nanos / 1e6)),
-    dev: view.getUint32(136, true) * 0x100000 + view.getUint32(140, true),
+    dev: deviceNumber(view.getUint32(136, true), view.getUint32(140, true)),
   };
 }
 
 /** What `fd` is (fstat). */
 export function statFd(fd: number): FdStat {
+  if (HOST_OS === "darwin") return statFdPosix(fd);
   return statx(fd, "", AT.EMPTY_PATH, "fstat");
 }
 
@@ -275,6 +294,7 @@ export function lstatPath(abs: string): FdStat | null {
 
 /** What the entry `name` of `dirFd` is, not following a symlink there (lstat). */
 export function statAt(dirFd: number, name: Name): FdStat {
+  if (HOST_OS === "darwin") return statAtPosix(dirFd, name);
   return statx(dirFd, name, AT.SYMLINK_NOFOLLOW, `lstat ${show(name)}`);
 }
 
@@ -290,6 +310,7 @@ export function statAt(dirFd: number, name: Name): FdStat {
  * ```
  */
 export function readDirFd(fd: number): RawDirEntry[] {
+  if (HOST_OS === "darwin") return readDirPosix(fd);
   const buffer = new Uint8Array(DIRENT_BUFFER_BYTES);
   const view = new DataView(buffer.buffer);
   const entries: RawDirEntry[] = [];
@@ -306,16 +327,7 @@ export function readDirFd(fd: number): RawDirEntry[] {
       if ((name.length === 1 && name[0] === 0x2e) || (name.length === 2 && name[0] === 0x2e && name[1] === 0x2e)) {
         continue;
       }
-      const kind: FileKind | null = type === DT_REG
-        ? "file"
-        : type === DT_DIR
-        ? "dir"
-        : type === DT_LNK
-        ? "symlink"
-        : type === DT_UNKNOWN
-        ? null
-        : "other";
-      entries.push({ name, kind: kind ?? statAt(fd, name).kind });
+      entries.push({ name, kind: kindOfDirentType(type) ?? statAt(fd, name).kind });
     }
   }
 }

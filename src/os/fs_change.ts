@@ -18,7 +18,8 @@
  * }
  * ```
  */
-import { AT, cString, ERRNO, errno, libc } from "./libc.ts";
+import { AT, cString, ERRNO, errno, HOST_OS, libc } from "./libc.ts";
+import { DARWIN } from "./darwin_abi.ts";
 import { osError } from "./os_error.ts";
 import { check, cName, type Name, show } from "./fs_call.ts";
 
@@ -40,9 +41,14 @@ export function writeAllFd(fd: number, bytes: Uint8Array): void {
   }
 }
 
-/** fsync(2) on Deno's blocking pool. */
+/**
+ * fsync(2) on Deno's blocking pool; on darwin fcntl(F_FULLFSYNC), since its fsync leaves the data in the drive's
+ * cache (what Rust's sync_all, and so Deno's, does there too).
+ */
 export async function syncFd(fd: number): Promise<void> {
-  if ((await libc().fsync(fd)) !== 0) throw new Deno.errors.InvalidData("fsync failed (an I/O error or a full disk)");
+  const c = libc();
+  const result = HOST_OS === "darwin" ? await c.fcntl_wait(fd, DARWIN.F_FULLFSYNC, 0) : await c.fsync(fd);
+  if (result !== 0) throw new Deno.errors.InvalidData("fsync failed (an I/O error or a full disk)");
 }
 
 /**

@@ -15,45 +15,29 @@
  * ```
  */
 import * as path from "node:path";
-import {
-  fdPath,
-  openAt,
-  openBeneath,
-  openDirectory,
-  readAllFd,
-  readAt,
-  readDirFd,
-  reopenFd,
-  statAt,
-  statFd,
-} from "../os/fs_at.ts";
-import { chmodFd, linkAt, lockFd, mkdirAt, renameAt, syncFd, syncFs, unlinkAt, writeAllFd } from "../os/fs_change.ts";
+import { fdPath, openAt, openBeneath, openDirectory, readDirFd, reopenFd, statAt, statFd } from "../os/fs_at.ts";
+import { syncFs } from "../os/fs_change.ts";
 import type { Name } from "../os/fs_call.ts";
 import { closeFd } from "../os/fd.ts";
 import { O } from "../os/libc.ts";
 import { resolutionError } from "./confine.ts";
+import { FdHandle, nameText, statOrClose } from "./fd_handle.ts";
 import {
   entryPath,
   type FileBackend,
   type FileStat,
-  Handle,
+  type Handle,
   notAFile,
   type RawDirEntry,
   type Reach,
   sameObject,
 } from "./handle.ts";
 
-/** How a handle's own fd was opened. */
-type Access = "path" | "read" | "write";
+/** How a handle's own fd was opened: by O_PATH only, or readable. */
+type Access = "path" | "read";
 
 /** Flags a regular file is read with: O_NONBLOCK and O_NOCTTY so that no open can hang or take a terminal. */
 const READ_FLAGS = O.RDONLY | O.NONBLOCK | O.NOCTTY;
-
-const decoder = new TextDecoder();
-
-function text(name: Name): string {
-  return typeof name === "string" ? name : decoder.decode(name);
-}
 
 /** Opens the directory `name` of `dirFd` readable, or (searchable but not readable) by O_PATH only. */
 function openDirAt(dirFd: number, name: Name): { fd: number; access: Access } {
@@ -65,68 +49,51 @@ function openDirAt(dirFd: number, name: Name): { fd: number; access: Access } {
   }
 }
 
-/** An object held by an fd. */
-class FdHandle extends Handle {
-  /** The workspace root's fd (not owned), which {@linkcode isCurrent} walks from. */
-  readonly #root: number;
-  readonly #fd: number;
+/** An object held by an fd, O_PATH or readable. */
+class LinuxFdHandle extends FdHandle {
   readonly #access: Access;
   /** A readable fd reopened from an O_PATH one, when needed. */
   #readable: number | null = null;
-  #closed = false;
 
   constructor(root: number | null, fd: number, access: Access, rel: string, abs: string) {
-    let stat: FileStat;
-    try {
-      stat = statFd(fd);
-    } catch (error) {
-      closeFd(fd);
-      throw error;
-    }
-    super(rel, abs, stat);
-    this.#root = root ?? fd;
-    this.#fd = fd;
+    super(root, fd, rel, abs, statOrClose(fd, statFd));
     this.#access = access;
   }
 
+  protected adopt(fd: number, rel: string, abs: string): FdHandle {
+    return new LinuxFdHandle(this.root, fd, "read", rel, abs);
+  }
+
   restat(): FileStat {
-    return statFd(this.#fd);
-  }
-
-  read(buffer: Uint8Array<ArrayBuffer>, position: number): Promise<number> {
-    return readAt(this.#reader(), buffer, position);
-  }
-
-  readAll(): Promise<Uint8Array<ArrayBuffer>> {
-    return readAllFd(this.#reader());
+    return statFd(this.fd);
   }
 
   entries(): RawDirEntry[] {
-    return readDirFd(this.#access === "read" ? this.#fd : this.#reopened(O.RDONLY | O.DIRECTORY));
+    return readDirFd(this.#access === "read" ? this.fd : this.#reopened(O.RDONLY | O.DIRECTORY));
   }
 
   statEntry(name: Name): FileStat {
-    return statAt(this.#fd, name);
+    return statAt(this.fd, name);
   }
 
   openEntry(name: Name, expect: Reach): Handle {
-    const rel = entryPath(this.rel, text(name));
-    const abs = path.join(this.abs, text(name));
-    if (expect === "any") return new FdHandle(this.#root, openAt(this.#fd, name, O.PATH), "path", rel, abs);
-    const { fd, access } = openDirAt(this.#fd, name);
-    return new FdHandle(this.#root, fd, access, rel, abs);
+    const rel = entryPath(this.rel, nameText(name));
+    const abs = path.join(this.abs, nameText(name));
+    if (expect === "any") return new LinuxFdHandle(this.root, openAt(this.fd, name, O.PATH), "path", rel, abs);
+    const { fd, access } = openDirAt(this.fd, name);
+    return new LinuxFdHandle(this.root, fd, access, rel, abs);
   }
 
   openBeneath(rel: string, expect: Reach): Handle {
-    const fd = openBeneath(this.#fd, rel, expect === "dir" ? O.PATH | O.DIRECTORY : O.PATH);
+    const fd = openBeneath(this.fd, rel, expect === "dir" ? O.PATH | O.DIRECTORY : O.PATH);
     const joined = path.posix.join(this.rel, rel);
-    return new FdHandle(this.#root, fd, "path", joined, path.join(this.abs, rel));
+    return new LinuxFdHandle(this.root, fd, "path", joined, path.join(this.abs, rel));
   }
 
   isCurrent(): boolean {
     let fd: number;
     try {
-      fd = openBeneath(this.#root, this.rel, O.PATH);
+      fd = openBeneath(this.root, this.rel, O.PATH);
     } catch {
       return false;
     }
@@ -141,76 +108,29 @@ class FdHandle extends Handle {
 
   childCwd(): string {
     // Resolved by the child before exec, while this fd is still open: the very directory, whatever its path.
-    return fdPath(this.#fd);
+    return fdPath(this.fd);
   }
 
   childStarted(): void {
     // The kernel resolved the fd: the child started in the directory held.
   }
 
-  childStdin(): Promise<number> {
-    return Promise.resolve(this.#reader());
-  }
-
-  mkdir(name: string): void {
-    mkdirAt(this.#fd, name);
-  }
-
-  create(name: string, mode: number, exact: boolean): Handle {
-    const fd = openAt(this.#fd, name, O.WRONLY | O.CREAT | O.EXCL, mode);
-    const file = new FdHandle(this.#root, fd, "write", entryPath(this.rel, name), path.join(this.abs, name));
-    try {
-      // The creation mode went through the umask; the fd names the file created, whatever its path now leads to.
-      if (exact) chmodFd(fd, mode);
-    } catch (error) {
-      file[Symbol.dispose]();
-      unlinkAt(this.#fd, name, false); // nothing is left behind by a create that failed
-      throw error;
-    }
-    return file;
-  }
-
-  link(from: string, to: string): void {
-    linkAt(this.#fd, from, this.#fd, to);
-  }
-
-  rename(from: string, to: string): void {
-    renameAt(this.#fd, from, this.#fd, to);
-  }
-
-  remove(name: string, directory = false): void {
-    unlinkAt(this.#fd, name, directory);
-  }
-
-  writeAll(bytes: Uint8Array): void {
-    writeAllFd(this.#fd, bytes);
-  }
-
-  sync(): Promise<void> {
-    return syncFd(this.#syncable());
-  }
-
   readonly syncsFileSystem = true;
 
   syncFileSystem(): Promise<void> {
-    return syncFs(this.#syncable());
+    return syncFs(this.syncable());
   }
 
-  lock(): Promise<void> {
-    return lockFd(this.#reader());
-  }
-
-  [Symbol.dispose](): void {
-    if (this.#closed) return; // a second close could hit an fd number reused since
-    this.#closed = true;
+  override [Symbol.dispose](): void {
     if (this.#readable !== null) closeFd(this.#readable);
-    closeFd(this.#fd);
+    this.#readable = null;
+    super[Symbol.dispose]();
   }
 
   /** The fd to read the regular file through, reopened once from the O_PATH fd (the very inode stat'ed). */
-  #reader(): number {
+  protected reader(): number {
     if (this.stat.kind !== "file") throw notAFile(this.rel, this.stat.kind);
-    if (this.#access === "read") return this.#fd;
+    if (this.#access === "read") return this.fd;
     try {
       return this.#reopened(READ_FLAGS);
     } catch (error) {
@@ -219,13 +139,13 @@ class FdHandle extends Handle {
   }
 
   /** An fd fsync and syncfs accept (not O_PATH: the kernel refuses those with EBADF). */
-  #syncable(): number {
-    if (this.#access !== "path") return this.#fd;
-    return this.stat.kind === "dir" ? this.#reopened(O.RDONLY | O.DIRECTORY) : this.#reader();
+  protected syncable(): number {
+    if (this.#access !== "path") return this.fd;
+    return this.stat.kind === "dir" ? this.#reopened(O.RDONLY | O.DIRECTORY) : this.reader();
   }
 
   #reopened(flags: number): number {
-    return this.#readable ??= reopenFd(this.#fd, flags);
+    return this.#readable ??= reopenFd(this.fd, flags);
   }
 }
 
@@ -242,6 +162,6 @@ export const FD_BACKEND: FileBackend = {
   name: "fd",
   pinRoot(abs: string): Handle {
     // Symlinks followed: `abs` is the real path, resolved once at start.
-    return new FdHandle(null, openDirectory(abs), "path", ".", abs);
+    return new LinuxFdHandle(null, openDirectory(abs), "path", ".", abs);
   },
 };

@@ -32,8 +32,11 @@ export type FileStat = FdStat;
 /** What an opened entry must be: a directory, or anything (a final symlink is then held, not followed). */
 export type Reach = "dir" | "any";
 
-/** The backends: Linux's fd-pinned one, and the portable one (Deno's path APIs only). */
-export type BackendName = "fd" | "portable";
+/**
+ * The backends: Linux's fd-pinned one, the POSIX fd-pinned one (macOS's; selectable on Linux), and the portable
+ * one (Deno's path APIs only).
+ */
+export type BackendName = "fd" | "posix-fd" | "portable";
 
 /**
  * NOT_A_FILE for `rel`, which is a directory or a special file: refused before anything opens it for reading

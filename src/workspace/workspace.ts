@@ -4,11 +4,10 @@
  * (./confine.ts: spelling, then its real path inside the root) and the
  * object it names is then opened beneath the pinned root without following
  * any symlink, into a disposable {@linkcode Handle}. The backend that holds
- * handles is chosen once, here: Linux's fd-pinned one, unless
- * `WORKCELL_FILE_BACKEND=portable` selects the portable one (for the test
- * suite's second run); on macOS always the portable one, since the fd
- * backend stands on Linux's /proc/self/fd, statx, getdents64 and openat2
- * (docs/confinement.md).
+ * handles is chosen once, here: Linux's fd-pinned one (O_PATH, statx,
+ * getdents64, /proc/self/fd), on macOS the POSIX fd-pinned one, unless
+ * `WORKCELL_FILE_BACKEND` selects `posix-fd` or `portable` (the test
+ * suite's other runs; docs/confinement.md).
  *
  * @example
  * ```ts
@@ -23,8 +22,9 @@ import { checkPath, type ConfinedPath, PathChanged, resolutionError } from "./co
 import { FD_BACKEND } from "./fd_backend.ts";
 import { type FileBackend, type Handle, type MissingPath, notAFile } from "./handle.ts";
 import { PORTABLE_BACKEND } from "./portable_backend.ts";
+import { POSIX_FD_BACKEND } from "./posix_fd_backend.ts";
 
-/** The environment variable that selects the file backend: `portable`, or unset (the fd backend). */
+/** The environment variable that selects the file backend: `posix-fd`, `portable`, or unset (the system's own). */
 export const FILE_BACKEND_ENV = "WORKCELL_FILE_BACKEND";
 
 /** Times a path that keeps changing between the check and the open is checked again. */
@@ -48,23 +48,32 @@ export interface OpenOptions {
   allowMissing?: boolean;
 }
 
+/** The backends `WORKCELL_FILE_BACKEND` can name, for the test suite's runs. */
+const SELECTABLE: Readonly<Record<string, FileBackend>> = {
+  "posix-fd": POSIX_FD_BACKEND,
+  portable: PORTABLE_BACKEND,
+};
+
 /**
- * The backend a value of `WORKCELL_FILE_BACKEND` names on `os`: `portable`, or when it is unset or empty the fd
- * backend on Linux and the portable one on macOS (the only one there).
+ * The backend a value of `WORKCELL_FILE_BACKEND` names on `os`: `posix-fd` or `portable`, or when it is unset or
+ * empty the system's own: Linux's fd backend, the POSIX fd backend on macOS.
  *
  * @example
  * ```ts
  * chosenBackend(undefined, "linux").name; // "fd"
- * chosenBackend(undefined, "darwin").name; // "portable"
+ * chosenBackend(undefined, "darwin").name; // "posix-fd"
  * chosenBackend("portable").name; // "portable"
  * ```
  */
 export function chosenBackend(name: string | undefined, os: typeof Deno.build.os = Deno.build.os): FileBackend {
-  if (name === "portable") return PORTABLE_BACKEND;
-  if (name !== undefined && name !== "") {
-    throw new WorkspaceError(`${FILE_BACKEND_ENV}=${name} names no file backend (use "portable", or leave it unset)`);
-  }
-  return os === "darwin" ? PORTABLE_BACKEND : FD_BACKEND;
+  if (name === undefined || name === "") return os === "darwin" ? POSIX_FD_BACKEND : FD_BACKEND;
+  const chosen = SELECTABLE[name];
+  if (chosen) return chosen;
+  throw new WorkspaceError(
+    `${FILE_BACKEND_ENV}=${name} names no file backend (use ${
+      Object.keys(SELECTABLE).map((key) => `"${key}"`).join(" or ")
+    }, or leave it unset)`,
+  );
 }
 
 function missing(target: ConfinedPath): MissingPath {

@@ -9,6 +9,7 @@ import { codeOf, confineFixture, REFUSED } from "../testing/confine_fixture.ts";
 import { ToolError } from "../errors.ts";
 import { FD_BACKEND } from "./fd_backend.ts";
 import { PORTABLE_BACKEND } from "./portable_backend.ts";
+import { POSIX_FD_BACKEND } from "./posix_fd_backend.ts";
 import { chosenBackend, openWorkspace, WorkspaceError } from "./workspace.ts";
 import { TEST_BACKENDS } from "../testing/backend.ts";
 
@@ -154,20 +155,20 @@ Deno.test("a workspace directory removed and made again is reported, not silentl
   }
 });
 
-Deno.test("openWorkspace refuses a missing path and a file; WORKCELL_FILE_BACKEND names portable or nothing; macOS is portable", async () => {
+Deno.test("openWorkspace refuses a missing path and a file; WORKCELL_FILE_BACKEND names posix-fd, portable or nothing", async () => {
   const { root, cleanup } = await confineFixture();
   try {
     assert(assertThrows(() => openWorkspace(path.join(root, "nope"))) instanceof WorkspaceError);
     assert(assertThrows(() => openWorkspace(path.join(root, "src", "a.ts"))) instanceof WorkspaceError);
-    assertEquals([chosenBackend(undefined, "linux"), chosenBackend("", "linux"), chosenBackend("portable", "linux")], [
-      FD_BACKEND,
-      FD_BACKEND,
-      PORTABLE_BACKEND,
-    ]);
     assertEquals(
-      [chosenBackend(undefined, "darwin"), chosenBackend("", "darwin"), chosenBackend("portable", "darwin")],
-      [PORTABLE_BACKEND, PORTABLE_BACKEND, PORTABLE_BACKEND],
-      "macOS has the portable backend only",
+      ["", "posix-fd", "portable"].map((name) => chosenBackend(name, "linux")),
+      [FD_BACKEND, POSIX_FD_BACKEND, PORTABLE_BACKEND],
+    );
+    assertEquals(chosenBackend(undefined, "linux"), FD_BACKEND);
+    assertEquals(
+      [chosenBackend(undefined, "darwin"), chosenBackend("posix-fd", "darwin"), chosenBackend("portable", "darwin")],
+      [POSIX_FD_BACKEND, POSIX_FD_BACKEND, PORTABLE_BACKEND],
+      "macOS has the POSIX fd backend by default",
     );
     assert(assertThrows(() => chosenBackend("ntfs")) instanceof WorkspaceError);
     assert(assertThrows(() => chosenBackend("fd", "darwin")) instanceof WorkspaceError);

@@ -11,7 +11,7 @@
 import * as path from "node:path";
 import { assert, assertEquals } from "../../src/testing/assert.ts";
 import { scale } from "./proc.ts";
-import { leftOutWhenPortable } from "../../src/testing/backend.ts";
+import { leftOutInThisRun } from "../../src/testing/backend.ts";
 import { type CallResult, startServer, tempWorkspace, type TestServer } from "../harness.ts";
 
 export const SECRET = `OUTSIDE-SECRET-${crypto.randomUUID()}`;
@@ -171,7 +171,7 @@ export async function race(
     const after = await snapshot(f.outside);
     const created = [...after.keys()].filter((entry) => !before.has(entry));
     const holes = [
-      ...(read && !leftOutWhenPortable("outside-reads") ? [`reads outside: ${f.outside} was read or listed`] : []),
+      ...(read && !leftOutInThisRun("outside-reads") ? [`reads outside: ${f.outside} was read or listed`] : []),
       ...(created.length > 0 ? [`writes outside: created ${created.join(", ")}`] : []),
     ];
     assertEquals(holes, []);

@@ -6,7 +6,7 @@
 import { assertEquals } from "../../src/testing/assert.ts";
 import { race } from "./outside.ts";
 import type { TestServer } from "../harness.ts";
-import { leftOutWhenPortable } from "../../src/testing/backend.ts";
+import { leftOutInThisRun } from "../../src/testing/backend.ts";
 
 Deno.test("races: read_file of race/secret.txt never reads the outside file", async () => {
   assertEquals(await race((server) => server.call("read_file", { path: "race/secret.txt" })), []);
@@ -27,7 +27,7 @@ Deno.test("races: view_image of race/image.png never reads the outside tree", as
 
 Deno.test({
   name: "races: exec_command in workdir race/ never starts outside",
-  ignore: leftOutWhenPortable("exec-workdir-race"),
+  ignore: leftOutInThisRun("exec-workdir-race"),
   fn: async () => {
     const cat = (server: TestServer) => server.call("exec_command", { cmd: "cat secret.txt", workdir: "race" });
     assertEquals(await race(cat), []);

@@ -1,0 +1,137 @@
+/**
+ * What the two fd-pinned backends share: a handle that holds an fd opened
+ * beneath the workspace root's fd one component at a time without following
+ * a symlink, and acts through it (pread, write, flock, fsync, and the patch
+ * commit's *at calls relative to a pinned directory), so nothing is looked
+ * up by path again. How the fd is opened, stat'ed and listed, and how a
+ * child changes into it, is each backend's: Linux's (fd_backend.ts: O_PATH,
+ * statx, getdents64, /proc/self/fd) and the POSIX one (posix_fd_backend.ts:
+ * readable opens, fstat, readdir; macOS's).
+ *
+ * @example
+ * ```ts
+ * import { FD_BACKEND } from "./fd_backend.ts";
+ *
+ * using root = FD_BACKEND.pinRoot("/repo");
+ * using src = root.openBeneath("src", "dir");
+ * src.entries().length;
+ * ```
+ */
+import * as path from "node:path";
+import { openAt, readAllFd, readAt } from "../os/fs_at.ts";
+import { chmodFd, linkAt, lockFd, mkdirAt, renameAt, syncFd, unlinkAt, writeAllFd } from "../os/fs_change.ts";
+import type { Name } from "../os/fs_call.ts";
+import { closeFd } from "../os/fd.ts";
+import { O } from "../os/libc.ts";
+import { entryPath, type FileStat, Handle } from "./handle.ts";
+
+const decoder = new TextDecoder();
+
+/** A name as text, for the paths a handle reports. */
+export function nameText(name: Name): string {
+  return typeof name === "string" ? name : decoder.decode(name);
+}
+
+/**
+ * The stat of the fd just opened, through `stat`; the fd is closed when that fails (the handle never took it).
+ *
+ * @example
+ * ```ts
+ * import { statFd } from "../os/fs_at.ts";
+ *
+ * declare const fd: number;
+ * statOrClose(fd, statFd).kind;
+ * ```
+ */
+export function statOrClose(fd: number, stat: (fd: number) => FileStat): FileStat {
+  try {
+    return stat(fd);
+  } catch (error) {
+    closeFd(fd);
+    throw error;
+  }
+}
+
+/** An object held by an fd (-1 where a backend holds none: then every act through it fails with EBADF). */
+export abstract class FdHandle extends Handle {
+  /** The workspace root's fd (not owned), which `isCurrent` walks from. */
+  protected readonly root: number;
+  protected readonly fd: number;
+  #closed = false;
+
+  constructor(root: number | null, fd: number, rel: string, abs: string, stat: FileStat) {
+    super(rel, abs, stat);
+    this.root = root ?? fd;
+    this.fd = fd;
+  }
+
+  /** A handle of this backend on `fd`, a file just created in the directory held, open for reading and writing. */
+  protected abstract adopt(fd: number, rel: string, abs: string): FdHandle;
+
+  /** The fd the regular file held is read through (throws NOT_A_FILE for anything else). */
+  protected abstract reader(): number;
+
+  /** An fd fsync accepts for the object held. */
+  protected abstract syncable(): number;
+
+  read(buffer: Uint8Array<ArrayBuffer>, position: number): Promise<number> {
+    return readAt(this.reader(), buffer, position);
+  }
+
+  readAll(): Promise<Uint8Array<ArrayBuffer>> {
+    return readAllFd(this.reader());
+  }
+
+  childStdin(): Promise<number> {
+    return Promise.resolve(this.reader());
+  }
+
+  mkdir(name: string): void {
+    mkdirAt(this.fd, name);
+  }
+
+  create(name: string, mode: number, exact: boolean): Handle {
+    const fd = openAt(this.fd, name, O.RDWR | O.CREAT | O.EXCL, mode);
+    const file = this.adopt(fd, entryPath(this.rel, name), path.join(this.abs, name));
+    try {
+      // The creation mode went through the umask; the fd names the file created, whatever its path now leads to.
+      if (exact) chmodFd(fd, mode);
+    } catch (error) {
+      file[Symbol.dispose]();
+      unlinkAt(this.fd, name, false); // nothing is left behind by a create that failed
+      throw error;
+    }
+    return file;
+  }
+
+  link(from: string, to: string): void {
+    linkAt(this.fd, from, this.fd, to);
+  }
+
+  rename(from: string, to: string): void {
+    renameAt(this.fd, from, this.fd, to);
+  }
+
+  remove(name: string, directory = false): void {
+    unlinkAt(this.fd, name, directory);
+  }
+
+  writeAll(bytes: Uint8Array): void {
+    writeAllFd(this.fd, bytes);
+  }
+
+  sync(): Promise<void> {
+    return syncFd(this.syncable());
+  }
+
+  lock(): Promise<void> {
+    return lockFd(this.reader());
+  }
+
+  /** Closes the fd held; a second call does nothing (it could hit an fd number reused since). */
+  [Symbol.dispose](): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    if (this.fd >= 0) closeFd(this.fd);
+  }
+}

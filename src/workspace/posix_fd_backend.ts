@@ -1,0 +1,217 @@
+/**
+ * The POSIX fd backend, macOS's: like Linux's (fd_backend.ts) every handle
+ * holds an fd opened beneath the workspace root's fd one component at a time
+ * with O_NOFOLLOW, and every read, listing and patch act goes through a
+ * pinned fd (`openat`, `fstatat`, `mkdirat`, `renameat`, `linkat`,
+ * `unlinkat`, `fchmod`, readdir over `fdopendir`), so a swap on the path is
+ * refused by the kernel or acts on the object pinned, never on one outside.
+ * It uses only calls every POSIX system has, which is also why it runs on
+ * Linux, where `WORKCELL_FILE_BACKEND=posix-fd` selects it for the test
+ * suite's third run.
+ *
+ * Where it differs from Linux's, for want of O_PATH and /proc/self/fd:
+ * - directories are opened readable (O_RDONLY), so a directory the server's
+ *   user may search but not list cannot be walked through;
+ * - a regular file is opened readable once lstat says it is one (O_NONBLOCK:
+ *   a FIFO swapped in after that look does not hold the open), and the fd's
+ *   own stat must then be the object looked at; a symlink, FIFO, socket or
+ *   device is never opened: its handle holds its stat and no fd;
+ * - a child changes into its working directory by path, checked before the
+ *   start and again right after it (as the portable backend does);
+ * - no syncfs: a large patch fsyncs each file (F_FULLFSYNC on darwin).
+ *
+ * @example
+ * ```ts
+ * using root = POSIX_FD_BACKEND.pinRoot("/repo");
+ * using src = root.openBeneath("src", "dir");
+ * src.entries().length;
+ * ```
+ */
+import * as path from "node:path";
+import { openAt, openBeneath, openDirectory } from "../os/fs_at.ts";
+import { readDirPosix, statAtPosix, statFdPosix } from "../os/fs_posix.ts";
+import type { Name } from "../os/fs_call.ts";
+import { closeFd } from "../os/fd.ts";
+import { O } from "../os/libc.ts";
+import { PathChanged, resolutionError } from "./confine.ts";
+import { FdHandle, nameText, statOrClose } from "./fd_handle.ts";
+import {
+  entryPath,
+  type FileBackend,
+  type FileStat,
+  type Handle,
+  notAFile,
+  type RawDirEntry,
+  type Reach,
+  sameObject,
+} from "./handle.ts";
+
+/** Flags a regular file is opened with: O_NONBLOCK and O_NOCTTY so that no open can hang or take a terminal. */
+const READ_FLAGS = O.RDONLY | O.NONBLOCK | O.NOCTTY;
+const DIRECTORY_FLAGS = O.RDONLY | O.DIRECTORY;
+/** Directories are walked readable: there is no O_PATH. */
+const READABLE = { readable: true };
+
+/** The fd of the directory that holds `rel` (its last component), walked from `root`; `root` itself for one name. */
+function parentOf(root: number, rel: string): { fd: number; name: string; owned: boolean } {
+  const parent = path.posix.dirname(rel);
+  const name = path.posix.basename(rel);
+  if (parent === ".") return { fd: root, name, owned: false };
+  return { fd: openBeneath(root, parent, DIRECTORY_FLAGS, 0, READABLE), name, owned: true };
+}
+
+/** An object held by a readable fd, or (a symlink, a special file, an unreadable file) by its stat alone. */
+class PosixFdHandle extends FdHandle {
+  constructor(root: number | null, fd: number, rel: string, abs: string, stat?: FileStat) {
+    super(root, fd, rel, abs, stat ?? statOrClose(fd, statFdPosix));
+  }
+
+  protected adopt(fd: number, rel: string, abs: string): FdHandle {
+    return new PosixFdHandle(this.root, fd, rel, abs);
+  }
+
+  restat(): FileStat {
+    if (this.fd >= 0) return statFdPosix(this.fd);
+    const now = this.#lookAgain();
+    if (!sameObject(now, this.stat)) throw new PathChanged(this.rel);
+    return now;
+  }
+
+  entries(): RawDirEntry[] {
+    return readDirPosix(this.fd);
+  }
+
+  statEntry(name: Name): FileStat {
+    return statAtPosix(this.fd, name);
+  }
+
+  openEntry(name: Name, expect: Reach): Handle {
+    return this.#openIn(
+      this.fd,
+      name,
+      expect,
+      entryPath(this.rel, nameText(name)),
+      path.join(this.abs, nameText(name)),
+    );
+  }
+
+  openBeneath(rel: string, expect: Reach): Handle {
+    const parts = rel.split("/").filter((part) => part !== "" && part !== ".");
+    if (parts.includes("..")) throw new TypeError(`openBeneath never climbs: ${JSON.stringify(rel)}`);
+    const joined = path.posix.join(this.rel, ...parts);
+    const abs = path.join(this.abs, ...parts);
+    if (parts.length === 0) return this.#openIn(this.fd, ".", expect, joined, abs);
+    const parent = parentOf(this.fd, parts.join("/"));
+    try {
+      return this.#openIn(parent.fd, parent.name, expect, joined, abs);
+    } finally {
+      if (parent.owned) closeFd(parent.fd);
+    }
+  }
+
+  isCurrent(): boolean {
+    try {
+      return sameObject(this.#lookAgain(), this.stat);
+    } catch {
+      return false;
+    }
+  }
+
+  childCwd(): string {
+    // No fd a child can change into by name: the path, seen to lead to this very directory right before the start.
+    if (!this.isCurrent()) throw new PathChanged(this.rel);
+    return this.abs;
+  }
+
+  childStarted(): void {
+    // The child changed into the path: only a swap still in place now is seen.
+    this.revalidate();
+  }
+
+  readonly syncsFileSystem = false;
+
+  syncFileSystem(): Promise<void> {
+    return Promise.reject(new Deno.errors.NotSupported("no call flushes a whole file system here: fsync each file"));
+  }
+
+  protected reader(): number {
+    if (this.stat.kind !== "file") throw notAFile(this.rel, this.stat.kind);
+    if (this.fd < 0) {
+      throw resolutionError(this.rel, new Deno.errors.PermissionDenied(`${this.rel} cannot be opened for reading`));
+    }
+    return this.fd;
+  }
+
+  protected syncable(): number {
+    return this.fd;
+  }
+
+  /** What the path from the root leads to now, a final symlink not followed. */
+  #lookAgain(): FileStat {
+    if (this.rel === ".") return statFdPosix(this.root);
+    const parent = parentOf(this.root, this.rel);
+    try {
+      return statAtPosix(parent.fd, parent.name);
+    } finally {
+      if (parent.owned) closeFd(parent.fd);
+    }
+  }
+
+  /** Opens the entry `name` of `dirFd`: as a directory, or as whatever lstat finds there (checked to be it). */
+  #openIn(dirFd: number, name: Name, expect: Reach, rel: string, abs: string): Handle {
+    if (expect === "dir") return new PosixFdHandle(this.root, openAt(dirFd, name, DIRECTORY_FLAGS), rel, abs);
+    const seen = statAtPosix(dirFd, name);
+    const fd = seen.kind === "dir" ? openAt(dirFd, name, DIRECTORY_FLAGS) : openFileOrNone(dirFd, name, seen);
+    if (fd < 0) return new PosixFdHandle(this.root, -1, rel, abs, seen);
+    const handle = new PosixFdHandle(this.root, fd, rel, abs);
+    if (sameObject(handle.stat, seen)) return handle;
+    // Another object came to the name between the look and the open.
+    handle[Symbol.dispose]();
+    throw new PathChanged(rel);
+  }
+}
+
+/** A readable fd on the regular file `name`, or -1 for anything else or a file the server may not read. */
+function openFileOrNone(dirFd: number, name: Name, seen: FileStat): number {
+  if (seen.kind !== "file") return -1;
+  try {
+    return openAt(dirFd, name, READ_FLAGS);
+  } catch (error) {
+    if (error instanceof Deno.errors.PermissionDenied) return -1;
+    throw error;
+  }
+}
+
+/**
+ * The POSIX fd backend (openat with O_NOFOLLOW, fstat, fstatat, readdir): macOS's, and selectable on Linux.
+ *
+ * @example
+ * ```ts
+ * using root = POSIX_FD_BACKEND.pinRoot(Deno.cwd());
+ * root.stat.kind; // "dir"
+ * ```
+ */
+export const POSIX_FD_BACKEND: FileBackend = {
+  name: "posix-fd",
+  pinRoot(abs: string): Handle {
+    // Symlinks followed: `abs` is the real path, resolved once at start.
+    const root = new PosixFdHandle(null, openDirectory(abs, READABLE), ".", abs);
+    assertLayout(root, abs);
+    return root;
+  },
+};
+
+/**
+ * Throws unless the root's stat read through the C library's `struct stat` agrees with Deno's stat of the same
+ * directory: a layout table wrong for this system (src/os/fs_posix.ts) would otherwise give every identity
+ * check garbage to compare.
+ */
+function assertLayout(root: Handle, abs: string): void {
+  const deno = Deno.statSync(abs);
+  if (root.stat.kind === "dir" && root.stat.ino === deno.ino && root.stat.dev === deno.dev) return;
+  root[Symbol.dispose]();
+  throw new Error(
+    `fstat of ${abs} disagrees with Deno's stat (ino ${root.stat.ino} vs ${deno.ino}, dev ${root.stat.dev} vs ` +
+      `${deno.dev}): the struct stat layout of src/os/fs_posix.ts is wrong for this system`,
+  );
+}
