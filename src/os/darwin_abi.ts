@@ -312,6 +312,7 @@ export function darwinOwnSymbols(arch: string): Record<string, Deno.ForeignFunct
     fstatat: { name: inode64("fstatat", arch), parameters: ["i32", "buffer", "buffer", "i32"], result: "i32" },
     fdopendir: { name: inode64("fdopendir", arch), parameters: ["i32"], result: "pointer" },
     readdir: { name: inode64("readdir", arch), parameters: ["pointer"], result: "pointer" },
+    rewinddir: { name: inode64("rewinddir", arch), parameters: ["pointer"], result: "void" },
     ioctl: variadic("ioctl", ["i32", "u64"], ["buffer"], "i32"),
     pread: { parameters: ["i32", "buffer", "usize", "i64"], result: "isize", nonblocking: true },
     __errno_location: { name: "__error", parameters: [], result: "pointer" },

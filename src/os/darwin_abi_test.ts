@@ -140,7 +140,7 @@ Deno.test({
     for (const name of Object.keys(DARWIN_ONLY_SYMBOLS)) assert(darwin.has(name), name);
     assertEquals(symbolTable("darwin", "x86_64").__errno_location.name, "__error");
     // The 64-bit-inode structs fs_posix.ts reads: suffixed names on x86_64, the plain ones on arm64.
-    for (const name of ["fstat", "fstatat", "fdopendir", "readdir"]) {
+    for (const name of ["fstat", "fstatat", "fdopendir", "readdir", "rewinddir"]) {
       assertEquals(symbolTable("darwin", "x86_64")[name].name, `${name}$INODE64`);
       assertEquals(symbolTable("darwin", "aarch64")[name].name, name);
     }

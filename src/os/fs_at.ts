@@ -59,6 +59,8 @@ const ALWAYS = O.NOFOLLOW | O.CLOEXEC;
 const STATX_BASIC = 0x7ff;
 const STATX_BYTES = 256;
 const DIRENT_BUFFER_BYTES = 64 * 1024;
+/** lseek(2) whence: from the start. */
+const SEEK_SET = 0;
 /** Unused room readAllFd leaves at the end of the buffer it returns instead of copying the content out. */
 const READ_SPARE_BYTES = 4096;
 /** Read size of readKernelFile (most /proc files fit one). */
@@ -311,6 +313,8 @@ export function statAt(dirFd: number, name: Name): FdStat {
  */
 export function readDirFd(fd: number): RawDirEntry[] {
   if (HOST_OS === "darwin") return readDirPosix(fd);
+  // From the start: an earlier listing through this fd left its offset at the end.
+  check(libc().lseek(fd, 0n, SEEK_SET), "rewind");
   const buffer = new Uint8Array(DIRENT_BUFFER_BYTES);
   const view = new DataView(buffer.buffer);
   const entries: RawDirEntry[] = [];

@@ -94,6 +94,7 @@ Deno.test("names that are not UTF-8 are read and stat'ed as raw bytes", { ignore
     closeFd(fd);
     const found = readDirFd(dir).find((entry) => entry.name.length === 3 && entry.name[1] === 0xff);
     assert(found !== undefined);
+    assertEquals(readDirFd(dir).length, 2, "a second listing through the same fd starts from the beginning");
     assertEquals(statAt(dir, found.name).size, 5);
     unlinkAt(dir, found.name);
     closeFd(dir);

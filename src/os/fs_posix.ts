@@ -181,7 +181,8 @@ function errnoCell(): Int32Array {
 
 /**
  * Every entry of the directory open as `fd` (readable: opened with O_RDONLY | O_DIRECTORY), in directory order,
- * through fdopendir on a duplicate of `fd` (closedir closes the duplicate, never `fd`) and readdir.
+ * through fdopendir on a duplicate of `fd` (closedir closes the duplicate, never `fd`) and readdir, from the
+ * start (the duplicate shares `fd`'s offset, which an earlier listing left at the end).
  *
  * @example
  * ```ts
@@ -200,6 +201,7 @@ export function readDirPosix(fd: number): RawDirEntry[] {
     throw osError("fdopendir", code);
   }
   try {
+    c.rewinddir(stream);
     const entries: RawDirEntry[] = [];
     const cell = errnoCell();
     for (;;) {

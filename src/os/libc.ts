@@ -182,6 +182,7 @@ const SYMBOLS = {
   fdopendir: { parameters: ["i32"], result: "pointer" },
   readdir: { parameters: ["pointer"], result: "pointer" },
   closedir: { parameters: ["pointer"], result: "i32" },
+  rewinddir: { parameters: ["pointer"], result: "void" },
   pread: { name: "pread64", parameters: ["i32", "buffer", "usize", "i64"], result: "isize", nonblocking: true },
   fsync: { parameters: ["i32"], result: "i32", nonblocking: true },
   syncfs: { parameters: ["i32"], result: "i32", nonblocking: true },

@@ -1,0 +1,89 @@
+import * as path from "node:path";
+import { assert, assertEquals, assertThrows } from "../testing/assert.ts";
+import { openAt, openDirectory } from "./fs_at.ts";
+import {
+  DIRENT_LAYOUTS,
+  kindOfDirentType,
+  parseStat,
+  readDirPosix,
+  STAT_LAYOUTS,
+  statAtPosix,
+  statFdPosix,
+} from "./fs_posix.ts";
+import { closeFd } from "./fd.ts";
+import { O } from "./libc.ts";
+
+async function tree(): Promise<{ base: string; dirFd: number }> {
+  const base = await Deno.realPath(await Deno.makeTempDir({ prefix: "workcell-fs-posix-" }));
+  await Deno.mkdir(path.join(base, "sub"));
+  await Deno.writeTextFile(path.join(base, "file.txt"), "twelve bytes");
+  await Deno.symlink("/etc/passwd", path.join(base, "link"));
+  return { base, dirFd: openDirectory(base, { readable: true }) };
+}
+
+Deno.test("statFdPosix and statAtPosix agree with Deno's stat and lstat (this system's struct stat layout)", async () => {
+  const { base, dirFd } = await tree();
+  try {
+    for (const name of ["file.txt", "sub", "link"]) {
+      const deno = Deno.lstatSync(path.join(base, name));
+      const ours = statAtPosix(dirFd, name);
+      assertEquals([ours.ino, ours.dev, ours.size, ours.mode], [deno.ino, deno.dev, deno.size, deno.mode! & 0o7777]);
+      assertEquals(ours.mtime.getTime(), deno.mtime!.getTime(), name);
+      assertEquals(ours.kind, deno.isFile ? "file" : deno.isDirectory ? "dir" : "symlink", name);
+    }
+    const fd = openAt(dirFd, "file.txt", O.RDONLY);
+    assertEquals(statFdPosix(fd), statAtPosix(dirFd, "file.txt"));
+    closeFd(fd);
+    assert(assertThrows(() => statAtPosix(dirFd, "missing")) instanceof Deno.errors.NotFound);
+  } finally {
+    closeFd(dirFd);
+    await Deno.remove(base, { recursive: true });
+  }
+});
+
+Deno.test("readDirPosix lists every entry with its kind, names that are not UTF-8 as bytes, and leaves the fd open", async () => {
+  const { base, dirFd } = await tree();
+  try {
+    // More entries than one readdir buffer holds, and a name that is not UTF-8 (made through the fd).
+    for (let i = 0; i < 600; i++) await Deno.writeTextFile(path.join(base, "sub", `entry-${i}.txt`), "");
+    const raw = new Uint8Array([0x6e, 0xff, 0x6d]);
+    closeFd(openAt(dirFd, raw, O.WRONLY | O.CREAT | O.EXCL, 0o644));
+    const top = readDirPosix(dirFd);
+    const names = top.map((entry) => entry.name);
+    assert(names.some((name) => name.length === 3 && name[1] === 0xff), "the raw name is kept");
+    const byName = Object.fromEntries(top.map((entry) => [new TextDecoder().decode(entry.name), entry.kind]));
+    assertEquals([byName["file.txt"], byName["sub"], byName["link"]], ["file", "dir", "symlink"]);
+    assertEquals(top.length, 4, "no . or ..");
+    const subFd = openAt(dirFd, "sub", O.RDONLY | O.DIRECTORY);
+    assertEquals(readDirPosix(subFd).length, 600);
+    assertEquals(readDirPosix(subFd).length, 600, "listed again from the start: the fd is not consumed");
+    closeFd(subFd);
+    assertEquals(statFdPosix(dirFd).kind, "dir", "the fd given stays open");
+  } finally {
+    closeFd(dirFd);
+    await Deno.remove(base, { recursive: true });
+  }
+});
+
+Deno.test("darwin's struct stat and dirent: the offsets of <sys/stat.h> and <sys/dirent.h> with 64-bit inodes", () => {
+  const bytes = new Uint8Array(STAT_LAYOUTS.darwin.bytes);
+  const view = new DataView(bytes.buffer);
+  view.setInt32(0, 0x1000004, true); // st_dev
+  view.setUint16(4, 0o100640, true); // st_mode
+  view.setUint16(6, 1, true); // st_nlink
+  view.setBigUint64(8, 123456789n, true); // st_ino
+  view.setBigInt64(32, 1n, true); // st_atimespec: not read
+  view.setBigInt64(48, 1_700_000_000n, true); // st_mtimespec.tv_sec
+  view.setBigInt64(56, 250_000_000n, true); // st_mtimespec.tv_nsec
+  view.setBigInt64(96, 4096n, true); // st_size
+  assertEquals(parseStat(bytes, STAT_LAYOUTS.darwin), {
+    kind: "file",
+    mode: 0o640,
+    ino: 123456789,
+    size: 4096,
+    mtime: new Date(1_700_000_000_250),
+    dev: 0x1000004,
+  });
+  assertEquals(DIRENT_LAYOUTS.darwin, { type: 20, name: 21 });
+  assertEquals([4, 8, 10, 0, 1].map(kindOfDirentType), ["dir", "file", "symlink", null, "other"]);
+});
