@@ -9,7 +9,6 @@ import * as path from "node:path";
 import { assert, assertEquals, assertRejects, assertThrows } from "../testing/assert.ts";
 import { startFlipper } from "../testing/flipper.ts";
 import { ToolError } from "../errors.ts";
-import { FD_BACKEND } from "./fd_backend.ts";
 import type { Handle } from "./handle.ts";
 import { PORTABLE_BACKEND } from "./portable_backend.ts";
 import { openWorkspace } from "./workspace.ts";
