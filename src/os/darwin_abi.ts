@@ -250,6 +250,7 @@ export const SAME_AS_LINUX = [
   "posix_spawn_file_actions_adddup2",
   "posix_spawn_file_actions_addopen",
   "posix_spawn_file_actions_addchdir_np",
+  "posix_spawn_file_actions_addfchdir_np",
   "posix_spawnattr_init",
   "posix_spawnattr_destroy",
   "posix_spawnattr_setflags",

@@ -180,17 +180,50 @@ export function openBeneath(
 }
 
 /**
- * The magic link that names the object open as `fd` in the process that resolves it (`/proc/self/fd/N`): a
- * child's working directory or program before exec, or a reopen.
+ * The magic link that names the object open as `fd` in the process that resolves it (`/proc/self/fd/N`, Linux):
+ * a child's program before exec, or a reopen.
  *
  * @example
  * ```ts
- * const dirFd = openDirectory("/repo");
- * new Deno.Command("pwd", { cwd: fdPath(dirFd) });
+ * const programFd = openDirectory("/repo"); // any fd
+ * fdPath(programFd); // "/proc/self/fd/N"
  * ```
  */
 export function fdPath(fd: number): string {
   return `/proc/self/fd/${fd}`;
+}
+
+/** How a working directory names an fd of this process: Linux's magic link, darwin's fd file system. */
+const FD_DIRECTORY_PREFIX = HOST_OS === "darwin" ? "/dev/fd/" : "/proc/self/fd/";
+
+/**
+ * The working directory to give a child so that it runs in the directory open as `fd`: spawn.ts changes into
+ * the fd itself (posix_spawn's addfchdir, nothing resolved by path), while the fd is still open. On Linux it is
+ * also the path the kernel resolves to that directory (`/proc/self/fd/N`); on darwin (`/dev/fd/N`) only the
+ * spawner understands it.
+ *
+ * @example
+ * ```ts
+ * const dirFd = openDirectory("/repo", { readable: true });
+ * fdOfDirectory(fdDirectory(dirFd)) === dirFd; // true
+ * ```
+ */
+export function fdDirectory(fd: number): string {
+  return `${FD_DIRECTORY_PREFIX}${fd}`;
+}
+
+/**
+ * The fd a working directory made by {@linkcode fdDirectory} names, or null for any other path.
+ *
+ * @example
+ * ```ts
+ * fdOfDirectory("/tmp"); // null
+ * ```
+ */
+export function fdOfDirectory(cwd: string): number | null {
+  if (!cwd.startsWith(FD_DIRECTORY_PREFIX)) return null;
+  const rest = cwd.slice(FD_DIRECTORY_PREFIX.length);
+  return /^\d+$/.test(rest) ? Number(rest) : null;
 }
 
 /**

@@ -145,6 +145,7 @@ const SYMBOLS = {
   posix_spawn_file_actions_adddup2: { parameters: ["buffer", "i32", "i32"], result: "i32" },
   posix_spawn_file_actions_addopen: { parameters: ["buffer", "i32", "buffer", "i32", "u32"], result: "i32" },
   posix_spawn_file_actions_addchdir_np: { parameters: ["buffer", "buffer"], result: "i32" },
+  posix_spawn_file_actions_addfchdir_np: { parameters: ["buffer", "i32"], result: "i32" },
   posix_spawn_file_actions_addclosefrom_np: { parameters: ["buffer", "i32"], result: "i32" },
   posix_spawnattr_init: { parameters: ["buffer"], result: "i32" },
   posix_spawnattr_destroy: { parameters: ["buffer"], result: "i32" },

@@ -29,7 +29,7 @@
  */
 import * as path from "node:path";
 import { cString, ERRNO, errno, F, HOST_OS, libc, O, SPAWN } from "./libc.ts";
-import { fdPath, statPath } from "./fs_at.ts";
+import { fdOfDirectory, fdPath, statPath } from "./fs_at.ts";
 import { DARWIN } from "./darwin_abi.ts";
 import { controllingTerminalArgv } from "./darwin.ts";
 import type { Spawner, SpawnRequest } from "./spawn_request.ts";
@@ -165,7 +165,11 @@ export function spawnChild(request: SpawnRequest): number {
     check(c.posix_spawnattr_setflags(attr, SPAWN_FLAGS), "setflags");
     check(c.posix_spawnattr_setsigmask(attr, emptySet), "setsigmask");
     check(c.posix_spawnattr_setsigdefault(attr, fullSet), "setsigdefault");
-    check(c.posix_spawn_file_actions_addchdir_np(actions, cwd), "addchdir");
+    // A pinned directory's fd is changed into by fchdir, so no path is resolved in the child (and on darwin
+    // there is no path to it at all).
+    const dirFd = fdOfDirectory(request.cwd);
+    if (dirFd === null) check(c.posix_spawn_file_actions_addchdir_np(actions, cwd), "addchdir");
+    else check(c.posix_spawn_file_actions_addfchdir_np(actions, dirFd), "addfchdir");
     if (request.ttySlave !== undefined) {
       // Opened after setsid without O_NOCTTY: the slave becomes the controlling terminal.
       const slave = cString(request.ttySlave);

@@ -42,7 +42,7 @@ export interface LeftOut {
  *
  * @example
  * ```ts
- * LEFT_OUT["exec-workdir-race"].backends; // ["posix-fd", "portable"]
+ * LEFT_OUT["exec-workdir-race"].backends; // ["portable"]
  * ```
  */
 export const LEFT_OUT = {
@@ -54,10 +54,10 @@ export const LEFT_OUT = {
       "(no outside name or content in any answer, nothing created outside)",
   },
   "exec-workdir-race": {
-    backends: ["posix-fd", "portable"],
-    why: "the exec_command workdir race: without /proc/self/fd a command is given a checked path, not a pinned " +
-      "directory, and the path is checked again right after the start, so a command started during a swap that " +
-      "is undone before that check runs in the swapped-in directory",
+    backends: ["portable"],
+    why: "the exec_command workdir race: the portable backend gives a command a checked path, not a pinned " +
+      "directory, and checks the path again right after the start, so a command started during a swap that is " +
+      "undone before that check runs in the swapped-in directory",
   },
 } as const satisfies Record<string, LeftOut>;
 

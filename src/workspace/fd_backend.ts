@@ -15,7 +15,7 @@
  * ```
  */
 import * as path from "node:path";
-import { fdPath, openAt, openBeneath, openDirectory, readDirFd, reopenFd, statAt, statFd } from "../os/fs_at.ts";
+import { fdDirectory, openAt, openBeneath, openDirectory, readDirFd, reopenFd, statAt, statFd } from "../os/fs_at.ts";
 import { syncFs } from "../os/fs_change.ts";
 import type { Name } from "../os/fs_call.ts";
 import { closeFd } from "../os/fd.ts";
@@ -108,7 +108,7 @@ class LinuxFdHandle extends FdHandle {
 
   childCwd(): string {
     // Resolved by the child before exec, while this fd is still open: the very directory, whatever its path.
-    return fdPath(this.fd);
+    return fdDirectory(this.fd);
   }
 
   childStarted(): void {

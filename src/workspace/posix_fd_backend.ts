@@ -16,8 +16,6 @@
  *   a FIFO swapped in after that look does not hold the open), and the fd's
  *   own stat must then be the object looked at; a symlink, FIFO, socket or
  *   device is never opened: its handle holds its stat and no fd;
- * - a child changes into its working directory by path, checked before the
- *   start and again right after it (as the portable backend does);
  * - no syncfs: a large patch fsyncs each file (F_FULLFSYNC on darwin).
  *
  * @example
@@ -28,7 +26,7 @@
  * ```
  */
 import * as path from "node:path";
-import { openAt, openBeneath, openDirectory } from "../os/fs_at.ts";
+import { fdDirectory, openAt, openBeneath, openDirectory } from "../os/fs_at.ts";
 import { readDirPosix, statAtPosix, statFdPosix } from "../os/fs_posix.ts";
 import type { Name } from "../os/fs_call.ts";
 import { closeFd } from "../os/fd.ts";
@@ -118,14 +116,12 @@ class PosixFdHandle extends FdHandle {
   }
 
   childCwd(): string {
-    // No fd a child can change into by name: the path, seen to lead to this very directory right before the start.
-    if (!this.isCurrent()) throw new PathChanged(this.rel);
-    return this.abs;
+    // The spawner changes into this very fd (posix_spawn's addfchdir), while it is still open.
+    return fdDirectory(this.fd);
   }
 
   childStarted(): void {
-    // The child changed into the path: only a swap still in place now is seen.
-    this.revalidate();
+    // The child changed into the fd: it started in the directory held.
   }
 
   readonly syncsFileSystem = false;
