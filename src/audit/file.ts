@@ -22,7 +22,7 @@
  * ```
  */
 import * as path from "node:path";
-import { HOST_OS, O } from "../os/libc.ts";
+import { O } from "../os/libc.ts";
 import { closeFd } from "../os/fd.ts";
 import { type FdStat, openAt, openDirectory, statAt, statFd } from "../os/fs_at.ts";
 import { lockFd, renameAt, syncFd, writeAllFd } from "../os/fs_change.ts";
@@ -91,11 +91,6 @@ export class AuditFile {
 
   /** Opens the log now (creating it, mode 0600), so a start-up can say at once why it cannot; throws why. */
   open(): void {
-    if (HOST_OS === "darwin") {
-      throw new Error(
-        "the audit log is Linux-only: it is written through openat/statx, which macOS lacks (README, Platforms)",
-      );
-    }
     this.#dirFd ??= openDirectory(path.dirname(this.path));
     if (this.#fd !== null) return;
     // O_NONBLOCK: a FIFO in the log's place fails at once (ENXIO) instead of blocking the server; on a regular file

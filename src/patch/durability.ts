@@ -11,9 +11,9 @@
  * writes too, and reports a writeback error only since Linux 5.8. So it is
  * chosen only when all of these hold:
  * - the file backend can sync a file system (`Handle.syncsFileSystem`): the
- *   fd backend's handles call syncfs(2); the portable backend (Deno's path
- *   APIs only) has no such call, so there every temp file is fsynced, however
- *   large the patch;
+ *   Linux fd backend's handles call syncfs(2); the POSIX fd backend and the
+ *   portable one have no such call, so there every temp file is fsynced,
+ *   however large the patch;
  * - at least {@linkcode SYNCFS_MIN_FILES} files are staged (below that the
  *   fsyncs cost little, and a small patch never waits for a build's output);
  * - the kernel reports syncfs errors (5.8 or later);
@@ -89,7 +89,7 @@ export function machineDirtyBytes(): number | null {
 /** What is staged: how many files, and whether the backend holding their directories can sync a file system. */
 export interface Staged {
   files: number;
-  /** `Handle.syncsFileSystem` of every directory written in (false on the portable backend). */
+  /** `Handle.syncsFileSystem` of every directory written in (true on Linux's fd backend only). */
   syncsFileSystem: boolean;
 }
 
