@@ -27,7 +27,7 @@
 import { AT, cString, ERRNO, errno, HOST_OS, libc, O, SYS_GETDENTS64 } from "./libc.ts";
 import { closeFd } from "./fd.ts";
 import { osError } from "./os_error.ts";
-import { check, cName, type Name, show } from "./fs_call.ts";
+import { cComponent, check, cName, type Name, show } from "./fs_call.ts";
 import { joinBytes } from "../text/join_bytes.ts";
 import { kindOfDirentType, kindOfMode, readDirPosix, statAtPosix, statFdPosix } from "./fs_posix.ts";
 
@@ -131,8 +131,7 @@ export function readKernelFile(abs: string): string {
  * ```
  */
 export function openAt(dirFd: number, name: Name, flags: number, mode = 0): number {
-  const bytes = cName(name);
-  if (bytes.subarray(0, -1).includes(0x2f)) throw new TypeError(`openAt takes one path component, not ${show(name)}`);
+  const bytes = cComponent(name);
   for (;;) {
     const fd = libc().openat(dirFd, bytes, flags | ALWAYS, mode);
     if (fd >= 0) return fd;
@@ -330,6 +329,7 @@ export function lstatPath(abs: string): FdStat | null {
 /** What the entry `name` of `dirFd` is, not following a symlink there (lstat). */
 export function statAt(dirFd: number, name: Name): FdStat {
   if (HOST_OS === "darwin") return statAtPosix(dirFd, name);
+  cComponent(name); // one name: statx would follow a symlink in a longer path
   return statx(dirFd, name, AT.SYMLINK_NOFOLLOW, `lstat ${show(name)}`);
 }
 
@@ -372,7 +372,7 @@ export function readDirFd(fd: number): RawDirEntry[] {
 /** The target of the symlink `name` in `dirFd`, as raw bytes. */
 export function readLinkAt(dirFd: number, name: Name): Uint8Array {
   const buffer = new Uint8Array(4096);
-  const n = check(libc().readlinkat(dirFd, cName(name), buffer, BigInt(buffer.length)), `readlink ${show(name)}`);
+  const n = check(libc().readlinkat(dirFd, cComponent(name), buffer, BigInt(buffer.length)), `readlink ${show(name)}`);
   return buffer.slice(0, n);
 }
 

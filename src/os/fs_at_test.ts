@@ -121,6 +121,15 @@ Deno.test("mkdirAt, renameAt, linkAt and unlinkAt act on names, not on what a sy
     unlinkAt(dir, "secret-link");
     unlinkAt(dir, "out");
     unlinkAt(dir, "new", true);
+    // One component each, never a path that reaches past the directory fd (absolute, climbing, or deeper).
+    for (const name of [path.join(base, "made-outside"), "../../made-outside", "b/../../../made-outside", ".."]) {
+      assert(assertThrows(() => mkdirAt(dir, name)) instanceof TypeError, name);
+      assert(assertThrows(() => renameAt(dir, "b", dir, name)) instanceof TypeError, name);
+      assert(assertThrows(() => linkAt(dir, "inside-link", dir, name)) instanceof TypeError, name);
+      assert(assertThrows(() => unlinkAt(dir, name)) instanceof TypeError, name);
+      assert(assertThrows(() => statAt(dir, name)) instanceof TypeError, name);
+    }
+    assertEquals((await Deno.lstat(path.join(root, "a", "b"))).isDirectory, true);
     assertEquals(await Deno.readTextFile(path.join(base, "secret.txt")), "outside\n");
     assertEquals([...Deno.readDirSync(path.join(root, "a"))].map((e) => e.name).sort(), ["b", "inside-link"]);
     closeFd(dir);

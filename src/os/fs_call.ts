@@ -25,6 +25,23 @@ export function cName(name: Name): Uint8Array<ArrayBuffer> {
   return bytes;
 }
 
+/**
+ * `name` NUL-terminated, refusing anything but one path component: an *at call given `a/b`, `../x` or an
+ * absolute path would reach past the directory fd it is relative to.
+ *
+ * @example
+ * ```ts
+ * cComponent("a.txt"); // the bytes of "a.txt\0"
+ * ```
+ */
+export function cComponent(name: Name): Uint8Array<ArrayBuffer> {
+  const bytes = cName(name);
+  const body = bytes.subarray(0, -1);
+  const dots = body.length === 2 && body[0] === 0x2e && body[1] === 0x2e;
+  if (body.includes(0x2f) || dots) throw new TypeError(`an *at call takes one path component, not ${show(name)}`);
+  return bytes;
+}
+
 /** `name` quoted for an error message. */
 export function show(name: Name): string {
   return JSON.stringify(typeof name === "string" ? name : new TextDecoder().decode(name));

@@ -1,7 +1,8 @@
 /**
  * File-system calls that change something, relative to open fds (write,
  * fsync, syncfs, flock, fchmod, mkdirat, renameat, linkat, unlinkat), through
- * FFI; the opens, stats and reads are src/os/fs_at.ts. Names are acted on as
+ * FFI; the opens, stats and reads are src/os/fs_at.ts. Names are one path
+ * component each (anything else is refused before the call) and acted on as
  * given: a symlink there is the entry itself, never followed.
  *
  * @example
@@ -18,10 +19,10 @@
  * }
  * ```
  */
-import { AT, cString, ERRNO, errno, HOST_OS, libc } from "./libc.ts";
+import { AT, ERRNO, errno, HOST_OS, libc } from "./libc.ts";
 import { DARWIN } from "./darwin_abi.ts";
 import { osError } from "./os_error.ts";
-import { check, cName, type Name, show } from "./fs_call.ts";
+import { cComponent, check, type Name, show } from "./fs_call.ts";
 
 /** flock(2) operations. */
 const LOCK_EX = 2;
@@ -76,13 +77,13 @@ export function chmodFd(fd: number, mode: number): void {
 
 /** mkdirat(2): creates the directory `name` in `dirFd`. */
 export function mkdirAt(dirFd: number, name: Name, mode = 0o777): void {
-  check(libc().mkdirat(dirFd, cName(name), mode), `mkdir ${show(name)}`);
+  check(libc().mkdirat(dirFd, cComponent(name), mode), `mkdir ${show(name)}`);
 }
 
 /** renameat(2): replaces `to` atomically; neither name is followed if it is a symlink. */
 export function renameAt(fromDir: number, from: string, toDir: number, to: string): void {
   check(
-    libc().renameat(fromDir, cString(from), toDir, cString(to)),
+    libc().renameat(fromDir, cComponent(from), toDir, cComponent(to)),
     `rename ${JSON.stringify(from)} to ${JSON.stringify(to)}`,
   );
 }
@@ -90,12 +91,12 @@ export function renameAt(fromDir: number, from: string, toDir: number, to: strin
 /** linkat(2) without following `from`: fails with AlreadyExists when `to` exists. */
 export function linkAt(fromDir: number, from: string, toDir: number, to: string): void {
   check(
-    libc().linkat(fromDir, cString(from), toDir, cString(to), 0),
+    libc().linkat(fromDir, cComponent(from), toDir, cComponent(to), 0),
     `link ${JSON.stringify(from)} to ${JSON.stringify(to)}`,
   );
 }
 
 /** unlinkat(2): removes the file (or, with `directory`, the empty directory) `name` of `dirFd`. */
 export function unlinkAt(dirFd: number, name: Name, directory = false): void {
-  check(libc().unlinkat(dirFd, cName(name), directory ? AT.REMOVEDIR : 0), `remove ${show(name)}`);
+  check(libc().unlinkat(dirFd, cComponent(name), directory ? AT.REMOVEDIR : 0), `remove ${show(name)}`);
 }

@@ -17,7 +17,7 @@
  * ```
  */
 import { AT, errno, F, HOST_OS, libc } from "./libc.ts";
-import { check, cName, type Name, show } from "./fs_call.ts";
+import { cComponent, check, type Name, show } from "./fs_call.ts";
 import { closeFd } from "./fd.ts";
 import { osError } from "./os_error.ts";
 import type { FdStat, FileKind, RawDirEntry } from "./fs_at.ts";
@@ -41,6 +41,8 @@ export interface StatLayout {
 
 /** The fields of `struct dirent` readdir returns. */
 export interface DirentLayout {
+  /** Offset of d_reclen (two bytes): the record's length, its name's NUL included. */
+  reclen: number;
   /** Offset of d_type (one byte). */
   type: number;
   /** Offset of d_name (NUL-terminated). */
@@ -83,8 +85,8 @@ export const STAT_LAYOUTS: Readonly<Record<"linux-x86_64" | "linux-aarch64" | "d
  * inodes (d_ino, d_seekoff, d_reclen, d_namlen, d_type, d_name).
  */
 export const DIRENT_LAYOUTS: Readonly<Record<"linux" | "darwin", DirentLayout>> = {
-  linux: { type: 18, name: 19 },
-  darwin: { type: 20, name: 21 },
+  linux: { reclen: 16, type: 18, name: 19 },
+  darwin: { reclen: 16, type: 20, name: 21 },
 };
 
 /** Mode bits of each file type (S_IFMT; the same on both systems). */
@@ -157,7 +159,7 @@ export function statFdPosix(fd: number): FdStat {
 /** fstatat(2) with AT_SYMLINK_NOFOLLOW: what the entry `name` of `dirFd` is, a symlink not followed. */
 export function statAtPosix(dirFd: number, name: Name): FdStat {
   const buffer = new Uint8Array(STAT_LAYOUT.bytes);
-  check(libc().fstatat(dirFd, cName(name), buffer, AT.SYMLINK_NOFOLLOW), `lstat ${show(name)}`);
+  check(libc().fstatat(dirFd, cComponent(name), buffer, AT.SYMLINK_NOFOLLOW), `lstat ${show(name)}`);
   return parseStat(buffer, STAT_LAYOUT);
 }
 
@@ -211,20 +213,15 @@ export function readDirPosix(fd: number): RawDirEntry[] {
         if (cell[0] !== 0) throw osError("readdir", cell[0]);
         return entries;
       }
-      const view = new Deno.UnsafePointerView(entry);
-      const name = new Uint8Array(nameLength(view, DIRENT_LAYOUT.name));
-      view.copyInto(name, DIRENT_LAYOUT.name);
+      const record = new Uint8Array(
+        Deno.UnsafePointerView.getArrayBuffer(entry, new Deno.UnsafePointerView(entry).getUint16(DIRENT_LAYOUT.reclen)),
+      );
+      // Raw bytes: names need not be UTF-8.
+      const name = record.slice(DIRENT_LAYOUT.name, record.indexOf(0, DIRENT_LAYOUT.name));
       if (isDotName(name)) continue;
-      entries.push({ name, kind: kindOfDirentType(view.getUint8(DIRENT_LAYOUT.type)) ?? statAtPosix(fd, name).kind });
+      entries.push({ name, kind: kindOfDirentType(record[DIRENT_LAYOUT.type]) ?? statAtPosix(fd, name).kind });
     }
   } finally {
     c.closedir(stream);
   }
-}
-
-/** Bytes of the NUL-terminated name at `offset` (names need not be UTF-8, so the bytes are counted). */
-function nameLength(view: Deno.UnsafePointerView, offset: number): number {
-  let length = 0;
-  while (view.getUint8(offset + length) !== 0) length++;
-  return length;
 }

@@ -84,6 +84,6 @@ Deno.test("darwin's struct stat and dirent: the offsets of <sys/stat.h> and <sys
     mtime: new Date(1_700_000_000_250),
     dev: 0x1000004,
   });
-  assertEquals(DIRENT_LAYOUTS.darwin, { type: 20, name: 21 });
+  assertEquals(DIRENT_LAYOUTS.darwin, { reclen: 16, type: 20, name: 21 });
   assertEquals([4, 8, 10, 0, 1].map(kindOfDirentType), ["dir", "file", "symlink", null, "other"]);
 });

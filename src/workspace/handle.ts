@@ -4,7 +4,7 @@
  * stat of the object it holds, and every act the tools make on that object
  * (read it, list it, stat or open an entry, run a child in it, and the patch
  * commit's writes). What holds the object is the backend's business
- * (src/workspace/fd_backend.ts: an fd; portable_backend.ts: a checked path
+ * (fd_backend.ts and posix_fd_backend.ts: an fd; portable_backend.ts: a checked path
  * and its identity); the tools and domain modules see only this class.
  *
  * @example
@@ -22,7 +22,7 @@ import { ToolError } from "../errors.ts";
 import type { FdStat, FileKind, RawDirEntry } from "../os/fs_at.ts";
 import type { Name } from "../os/fs_call.ts";
 
-// The shapes are the OS layer's (statx, getdents64): the fd backend passes them through, the portable backend
+// The shapes are the OS layer's (statx and getdents64, or fstat and readdir): the fd backends pass them through, the portable backend
 // fills them from Deno's path APIs.
 export type { FileKind, Name, RawDirEntry };
 
@@ -138,14 +138,15 @@ export abstract class Handle implements Disposable {
   abstract isCurrent(): boolean;
 
   /**
-   * The working directory to give a child started now so that it runs in the directory held: the fd backend's
-   * `/proc/self/fd/N` (valid while the handle is open), or the portable backend's path, checked first.
+   * The working directory to give a child started now so that it runs in the directory held: the fd backends'
+   * name of the fd, which the spawner enters by fchdir (valid while the handle is open), or the portable
+   * backend's path, checked first.
    */
   abstract childCwd(): string;
 
   /**
    * Called right after a child was started at {@linkcode childCwd}: throws PATH_OUTSIDE_WORKSPACE when it may
-   * have started elsewhere (the portable backend checks the path again; the fd backend has nothing to check).
+   * have started elsewhere (the portable backend checks the path again; the fd backends have nothing to check).
    */
   abstract childStarted(): void;
 
@@ -158,7 +159,7 @@ export abstract class Handle implements Disposable {
   /**
    * Creates the new file `name` exclusively in the directory held, open for writing, with `mode` before the umask,
    * or, when `exact`, with exactly `mode` (a replaced file's own mode) where the backend can set it through the
-   * file itself (the fd backend; the portable one keeps what the umask leaves).
+   * file itself (the fd backends; the portable one keeps what the umask leaves).
    */
   abstract create(name: string, mode: number, exact: boolean): Handle;
 
@@ -178,8 +179,8 @@ export abstract class Handle implements Disposable {
   abstract sync(): Promise<void>;
 
   /**
-   * Whether {@linkcode syncFileSystem} can be called: the fd backend's can (syncfs(2)); the portable backend has
-   * no call that flushes a whole file system (Deno offers none), so the patch commit fsyncs each file there.
+   * Whether {@linkcode syncFileSystem} can be called: Linux's fd backend's can (syncfs(2)); the others have
+   * no call that flushes a whole file system (POSIX and Deno offer none), so the patch commit fsyncs each file there.
    */
   abstract readonly syncsFileSystem: boolean;
 

@@ -139,7 +139,8 @@ class PosixFdHandle extends FdHandle {
   }
 
   protected syncable(): number {
-    return this.fd;
+    // A handle without an fd holds a symlink, a special file or an unreadable file: say which, not EBADF.
+    return this.stat.kind === "dir" ? this.fd : this.reader();
   }
 
   /** What the path from the root leads to now, a final symlink not followed. */
