@@ -24,7 +24,8 @@
 import * as path from "node:path";
 import { O } from "../os/libc.ts";
 import { closeFd } from "../os/fd.ts";
-import { type FdStat, openAt, openDirectory, statAt, statFd } from "../os/fs_at.ts";
+import { openAt, openDirectory } from "../os/fs_at.ts";
+import { type FdStat, statAt, statFd } from "../os/fs_stat.ts";
 import { lockFd, renameAt, syncFd, writeAllFd } from "../os/fs_change.ts";
 import { AUDIT_LIMITS } from "./limits.ts";
 

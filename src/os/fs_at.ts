@@ -1,7 +1,8 @@
 /**
- * File-system calls that open, stat and read relative to open directory fds
- * (openat, statx, getdents64, readlinkat, pread), through FFI; the calls
- * that change something are src/os/fs_change.ts. Paths are opened one component at a time with
+ * File-system calls that open, list and read relative to open directory fds
+ * (openat, getdents64, readlinkat, pread), through FFI; what an fd or entry
+ * is, is src/os/fs_stat.ts, and the calls that change something are
+ * src/os/fs_change.ts. Paths are opened one component at a time with
  * O_NOFOLLOW from a directory fd, so a symlink swapped in anywhere on the way
  * is refused by the kernel instead of followed: what these calls reach is
  * decided by the fds they start from, never by a path checked earlier.
@@ -18,32 +19,19 @@
  * const rootFd = openDirectory("/repo");
  * const fd = openBeneath(rootFd, "src/main.ts", O.RDONLY);
  * try {
- *   statFd(fd).size;
+ *   await readAllFd(fd);
  * } finally {
  *   closeFd(fd);
  * }
  * ```
  */
-import { AT, cString, ERRNO, errno, HOST_OS, libc, O, SYS_GETDENTS64 } from "./libc.ts";
+import { cString, ERRNO, errno, HOST_OS, libc, O, SYS_GETDENTS64 } from "./libc.ts";
 import { closeFd } from "./fd.ts";
 import { osError } from "./os_error.ts";
-import { cComponent, check, cName, type Name, show } from "./fs_call.ts";
+import { cComponent, check, type Name, show } from "./fs_call.ts";
 import { joinBytes } from "../text/join_bytes.ts";
-import { kindOfDirentType, kindOfMode, readDirPosix, statAtPosix, statFdPosix } from "./fs_posix.ts";
-
-/** What an fd or directory entry is. */
-export type FileKind = "file" | "dir" | "symlink" | "other";
-
-/** The parts of statx(2) workcell uses. */
-export interface FdStat {
-  kind: FileKind;
-  /** Permission bits (`mode & 0o7777`). */
-  mode: number;
-  size: number;
-  mtime: Date;
-  ino: number;
-  dev: number;
-}
+import { kindOfDirentType, readDirPosix } from "./fs_posix.ts";
+import { type FileKind, statAt, statFd } from "./fs_stat.ts";
 
 /** One directory entry as getdents64 gives it: the raw name bytes (names need not be UTF-8) and the type (never "." or ".."). */
 export interface RawDirEntry {
@@ -51,13 +39,8 @@ export interface RawDirEntry {
   kind: FileKind;
 }
 
-/** The dirfd that makes an *at call take its path as given (relative to the cwd, or absolute). */
-const AT_FDCWD = -100;
 /** Flags every open gets: never follow a final symlink, never leak into children. */
 const ALWAYS = O.NOFOLLOW | O.CLOEXEC;
-/** statx(2) mask: type, mode, mtime, ino, size. */
-const STATX_BASIC = 0x7ff;
-const STATX_BYTES = 256;
 const DIRENT_BUFFER_BYTES = 64 * 1024;
 /** lseek(2) whence: from the start. */
 const SEEK_SET = 0;
@@ -239,98 +222,6 @@ export function fdOfDirectory(cwd: string): number | null {
  */
 export function reopenFd(fd: number, flags: number): number {
   return check(libc().open(cString(fdPath(fd)), flags | O.CLOEXEC, 0), "reopen");
-}
-
-function statx(dirFd: number, name: Name, flags: number, what: string): FdStat {
-  const buffer = new Uint8Array(STATX_BYTES);
-  check(libc().statx(dirFd, cName(name), flags, STATX_BASIC, buffer), what);
-  return parseStatx(buffer);
-}
-
-/** statx without an error: null when it fails (building an error costs more than the call, on hot paths). */
-function statxOrNull(abs: string, flags: number): FdStat | null {
-  if (HOST_OS === "darwin") return denoStatOrNull(abs, flags);
-  const buffer = new Uint8Array(STATX_BYTES);
-  return libc().statx(AT_FDCWD, cString(abs), flags, STATX_BASIC, buffer) < 0 ? null : parseStatx(buffer);
-}
-
-/** darwin has no statx: Deno's stat, whose read grant covers every path (src/permissions.ts). */
-function denoStatOrNull(abs: string, flags: number): FdStat | null {
-  try {
-    const info = flags & AT.SYMLINK_NOFOLLOW ? Deno.lstatSync(abs) : Deno.statSync(abs);
-    return {
-      kind: info.isFile ? "file" : info.isDirectory ? "dir" : info.isSymlink ? "symlink" : "other",
-      mode: (info.mode ?? 0) & 0o7777,
-      ino: info.ino ?? 0,
-      size: info.size,
-      mtime: info.mtime ?? new Date(0),
-      dev: info.dev,
-    };
-  } catch {
-    return null;
-  }
-}
-
-/**
- * The dev_t glibc's makedev gives for a major and minor number: what stat(2) and Deno's `dev` report, so that
- * identities from statx and from either of those compare equal (major 8, minor 1 is 0x801, not 0x800001).
- *
- * @example
- * ```ts
- * deviceNumber(8, 1); // 0x801
- * ```
- */
-export function deviceNumber(major: number, minor: number): number {
-  return (major & 0xfff) * 0x100 + (minor & 0xff) + Math.floor(minor / 0x100) * 0x100000 +
-    Math.floor(major / 0x1000) * 2 ** 32 * 0x1000;
-}
-
-function parseStatx(buffer: Uint8Array<ArrayBuffer>): FdStat {
-  const view = new DataView(buffer.buffer);
-  const mode = view.getUint16(28, true);
-  const seconds = Number(view.getBigInt64(112, true));
-  const nanos = view.getUint32(120, true);
-  return {
-    kind: kindOfMode(mode),
-    mode: mode & 0o7777,
-    ino: Number(view.getBigUint64(32, true)),
-    size: Number(view.getBigUint64(40, true)),
-    mtime: new Date(seconds * 1000 + Math.floor(nanos / 1e6)),
-    dev: deviceNumber(view.getUint32(136, true), view.getUint32(140, true)),
-  };
-}
-
-/** What `fd` is (fstat). */
-export function statFd(fd: number): FdStat {
-  if (HOST_OS === "darwin") return statFdPosix(fd);
-  return statx(fd, "", AT.EMPTY_PATH, "fstat");
-}
-
-/**
- * What the absolute path `abs` names, following symlinks (stat), or null when it cannot be stat'ed. Through
- * libc rather than Deno: Deno wants --allow-all for anything under /dev.
- */
-export function statPath(abs: string): FdStat | null {
-  return statxOrNull(abs, 0);
-}
-
-/**
- * What the absolute path `abs` names, not following a symlink there (lstat), or null when it cannot be stat'ed.
- *
- * @example
- * ```ts
- * lstatPath("/ws/.git")?.kind; // "dir", "file", "symlink" or "other"
- * ```
- */
-export function lstatPath(abs: string): FdStat | null {
-  return statxOrNull(abs, AT.SYMLINK_NOFOLLOW);
-}
-
-/** What the entry `name` of `dirFd` is, not following a symlink there (lstat). */
-export function statAt(dirFd: number, name: Name): FdStat {
-  if (HOST_OS === "darwin") return statAtPosix(dirFd, name);
-  cComponent(name); // one name: statx would follow a symlink in a longer path
-  return statx(dirFd, name, AT.SYMLINK_NOFOLLOW, `lstat ${show(name)}`);
 }
 
 /**

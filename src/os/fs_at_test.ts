@@ -1,6 +1,7 @@
 import * as path from "node:path";
 import { assert, assertEquals, assertThrows } from "../testing/assert.ts";
-import { openAt, openBeneath, openDirectory, readAllFd, readDirFd, readLinkAt, statAt, statFd } from "./fs_at.ts";
+import { openAt, openBeneath, openDirectory, readAllFd, readDirFd, readLinkAt } from "./fs_at.ts";
+import { statAt, statFd } from "./fs_stat.ts";
 import { linkAt, lockFd, mkdirAt, renameAt, unlinkAt, writeAllFd } from "./fs_change.ts";
 import { errnoOf } from "./os_error.ts";
 import { ERRNO, O } from "./libc.ts";

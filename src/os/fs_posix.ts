@@ -20,7 +20,8 @@ import { AT, errno, F, HOST_OS, libc } from "./libc.ts";
 import { cComponent, check, type Name, show } from "./fs_call.ts";
 import { closeFd } from "./fd.ts";
 import { osError } from "./os_error.ts";
-import type { FdStat, FileKind, RawDirEntry } from "./fs_at.ts";
+import type { RawDirEntry } from "./fs_at.ts";
+import type { FdStat, FileKind } from "./fs_stat.ts";
 
 /** Where a field of a struct lies: its byte offset and width. */
 interface Field {

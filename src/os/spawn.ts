@@ -29,7 +29,8 @@
  */
 import * as path from "node:path";
 import { cString, ERRNO, errno, F, HOST_OS, libc, O, SPAWN } from "./libc.ts";
-import { fdOfDirectory, fdPath, statPath } from "./fs_at.ts";
+import { fdOfDirectory, fdPath } from "./fs_at.ts";
+import { statPath } from "./fs_stat.ts";
 import { DARWIN } from "./darwin_abi.ts";
 import { controllingTerminalArgv } from "./darwin.ts";
 import type { Spawner, SpawnRequest } from "./spawn_request.ts";

@@ -39,7 +39,7 @@ import type { ReadOnlyBind, SandboxPlan } from "../os/sandbox_script.ts";
 import { syscallTable } from "../os/syscalls.ts";
 import { ERRNO } from "../os/libc.ts";
 import { networkAllowed } from "./modes.ts";
-import { statPath } from "../os/fs_at.ts";
+import { statPath } from "../os/fs_stat.ts";
 
 /** Whether a layer of the sandbox can be had on this machine, and why not. */
 export type Availability = { available: true } | { available: false; reason: string };

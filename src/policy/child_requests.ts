@@ -23,7 +23,7 @@ import type { Mode } from "./modes.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import { findGitDirs, gitDirsAt } from "../workspace/git_dirs.ts";
 import { resolveProgram } from "../os/spawn.ts";
-import { lstatPath } from "../os/fs_at.ts";
+import { lstatPath } from "../os/fs_stat.ts";
 import { elfInterpreter } from "../os/elf.ts";
 import { ancestorIgnoreFiles } from "./ignore_files.ts";
 import type { ChildRequest, GitImage } from "./child_policy.ts";

@@ -38,7 +38,8 @@ import { cString, ERRNO, libc, O } from "../os/libc.ts";
 import { AF, socketFamilyFilter } from "../os/seccomp.ts";
 import { syscallTable } from "../os/syscalls.ts";
 import { reapKilled } from "../os/fd.ts";
-import { readKernelFile, statPath } from "../os/fs_at.ts";
+import { readKernelFile } from "../os/fs_at.ts";
+import { statPath } from "../os/fs_stat.ts";
 import type { LandlockRule } from "../os/landlock.ts";
 import { credentialPaths, homeDirectories, readRulesExcept, REAL_WALK_IO } from "./credentials.ts";
 import {

@@ -37,7 +37,7 @@ export function nameText(name: Name): string {
  *
  * @example
  * ```ts
- * import { statFd } from "../os/fs_at.ts";
+ * import { statFd } from "../os/fs_stat.ts";
  *
  * declare const fd: number;
  * statOrClose(fd, statFd).kind;

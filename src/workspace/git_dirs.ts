@@ -25,7 +25,7 @@
  */
 import * as path from "node:path";
 import { isInside } from "./confine.ts";
-import { lstatPath } from "../os/fs_at.ts";
+import { lstatPath } from "../os/fs_stat.ts";
 import type { Handle } from "./handle.ts";
 import type { Workspace } from "./workspace.ts";
 

@@ -19,7 +19,8 @@
  * ```
  */
 import { ToolError } from "../errors.ts";
-import type { FdStat, FileKind, RawDirEntry } from "../os/fs_at.ts";
+import type { RawDirEntry } from "../os/fs_at.ts";
+import type { FdStat, FileKind } from "../os/fs_stat.ts";
 import type { Name } from "../os/fs_call.ts";
 
 // The shapes are the OS layer's (statx and getdents64, or fstat and readdir): the fd backends pass them through, the portable backend
