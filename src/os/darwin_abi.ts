@@ -30,10 +30,12 @@
 type Native = Deno.NativeType;
 
 /**
- * Constants of the Linux tables that darwin has no counterpart for. They are 0 here, so that a module
- * computing a Linux-only flag set at load (the fd backend in fs_at.ts) still loads; the calls that would pass
- * them (openat, statx, memfd sealing, pipe sizing) are absent from {@linkcode DARWIN_SYMBOLS}, so using
- * them on darwin fails when the symbol is bound, never silently.
+ * Constants of the Linux tables that darwin has no counterpart for (O_PATH, AT_EMPTY_PATH, pipe sizing, memfd
+ * sealing). They are 0 here, so that a module computing a Linux-only flag set at load still loads; the calls that
+ * would pass them (statx, getdents64, memfd_create, the fd backend's reopen through /proc) are Linux's alone:
+ * absent from {@linkcode darwinOwnSymbols} and {@linkcode SAME_AS_LINUX}, so using them on darwin fails when the
+ * symbol is bound, never silently. (O_PATH is 0: a directory the shared fs_at.ts opens "by O_PATH" is opened
+ * O_RDONLY on darwin, which needs read permission.)
  */
 export const LINUX_ONLY = 0;
 
@@ -241,7 +243,8 @@ export const VARIADIC_FIXED_ARGUMENTS = { open: 2, openat: 3, fcntl: 2, fcntl_wa
 
 /**
  * The symbols darwin's libSystem has with the very declaration of libc.ts's Linux table (the names are the JS
- * names of that table); libc.ts takes their entries from there.
+ * names of that table); libc.ts takes their entries from there. darwin's mode_t is 16 bits where Linux's is 32
+ * (fchmod, mkdirat, mkdir, addopen): the same value in the same full register.
  */
 export const SAME_AS_LINUX = [
   "posix_spawnp",
