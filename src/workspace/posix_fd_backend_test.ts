@@ -37,7 +37,9 @@ Deno.test("posix-fd: create, write, rename and remove through a directory flippi
   const outcomes = new Map<string, number>();
   {
     await using _flips = await startFlipper(path.join(t.root, "race"), t.outside, 10);
-    for (let i = 0; i < 3000; i++) {
+    // At least 3,000 rounds, and on until 100 got through every act: on a loaded machine most opens meet the swap.
+    const until = Date.now() + 20_000;
+    for (let i = 0; i < 3000 || ((outcomes.get("done") ?? 0) < 100 && Date.now() < until); i++) {
       let outcome = "done";
       try {
         using dir: Handle = ws.open("race", { expect: "dir" });
