@@ -176,7 +176,7 @@ export class AuditFile {
   /** FILE.4 → FILE.5, …, FILE → FILE.1 (the oldest is replaced), then a fresh FILE; unless another process did it first. */
   async #rotate(): Promise<void> {
     const fd = this.#fd!;
-    await lockFd(fd);
+    await lockFd(fd, AUDIT_LIMITS.rotationLockWaitMs);
     try {
       await syncFd(fd);
       if (sameFile(this.#named(), statFd(fd))) {

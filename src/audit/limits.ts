@@ -29,4 +29,6 @@ export const AUDIT_LIMITS = {
   minHashedBytes: 32,
   /** Items of a list an event carries (the files of a patch, the items of an array argument). */
   maxListed: 200,
+  /** How long a rotation waits for another process rotating the same log (its lock, flock) before it fails. */
+  rotationLockWaitMs: 10_000,
 } as const;

@@ -26,6 +26,7 @@ import { MAX_INSTRUCTIONS_BYTES } from "../instructions.ts";
 import { MAX_PATCH_LINE_CHARS } from "../git/diff_page.ts";
 import { MAX_CMD_ECHO_CHARS } from "../tools/command_result.ts";
 import { MAX_DIFF_BYTES } from "../patch/preview.ts";
+import { LOCK_WAIT_MS } from "../patch/commit.ts";
 import { AUDIT_LIMITS } from "../audit/limits.ts";
 
 /** [what, value, enforced in]. */
@@ -55,6 +56,11 @@ const LIMITS: readonly [string, string, string][] = [
   ["one git invocation", `${GIT_TIMEOUT_MS / 1000} s`, "src/git/runner.ts"],
   ["file read or written by apply_patch", `${MAX_PATCH_FILE_BYTES} bytes`, "src/patch/lookup.ts"],
   ["apply_patch diff preview", `${MAX_DIFF_BYTES} bytes`, "src/patch/preview.ts"],
+  [
+    "apply_patch: wait for a file another process holds locked (then TIMEOUT)",
+    `${LOCK_WAIT_MS / 1000} s`,
+    "src/patch/commit.ts",
+  ],
   ["command echoed in a command result", `${MAX_CMD_ECHO_CHARS} characters`, "src/tools/command_result.ts"],
   ["active commands", `${COMMAND_LIMITS.maxActiveCommands}`, "src/exec/limits.ts"],
   ["retained completed commands", `${COMMAND_LIMITS.maxRetainedCommands}`, "src/exec/limits.ts"],
@@ -82,6 +88,11 @@ const LIMITS: readonly [string, string, string][] = [
   ],
   ["audit log: smallest `--audit-log-max-bytes`", `${AUDIT_LIMITS.minMaxBytes} bytes`, "src/audit/limits.ts"],
   ["audit log: rotated files kept", `${AUDIT_LIMITS.keptFiles}`, "src/audit/limits.ts"],
+  [
+    "audit log: wait for another process's rotation",
+    `${AUDIT_LIMITS.rotationLockWaitMs / 1000} s`,
+    "src/audit/limits.ts",
+  ],
   ["audit event line", `${AUDIT_LIMITS.maxEventBytes} bytes`, "src/audit/limits.ts"],
   [
     "audit: a string argument logged as text (longer: size and SHA-256)",

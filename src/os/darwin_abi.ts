@@ -272,7 +272,6 @@ export const SAME_AS_LINUX = [
   "unlockpt",
   "fsync",
   "fsync_now",
-  "flock",
   "fchmod",
   "mkdtemp",
   "access",

@@ -1,5 +1,5 @@
 import * as path from "node:path";
-import { assert, assertEquals, assertThrows } from "../testing/assert.ts";
+import { assert, assertEquals, assertRejects, assertThrows } from "../testing/assert.ts";
 import { openAt, openBeneath, openDirectory, readAllFd, readDirFd, readLinkAt } from "./fs_at.ts";
 import { statAt, statFd } from "./fs_stat.ts";
 import { linkAt, lockFd, mkdirAt, renameAt, unlinkAt, writeAllFd } from "./fs_change.ts";
@@ -140,16 +140,18 @@ Deno.test("mkdirAt, renameAt, linkAt and unlinkAt act on names, not on what a sy
   }
 });
 
-Deno.test("lockFd takes a free lock at once and waits for a held one until it is released", async () => {
+Deno.test("lockFd takes a free lock at once, waits for a held one until it is released, and gives up after its wait", async () => {
   const dir = await Deno.makeTempDir();
   try {
     await Deno.writeTextFile(path.join(dir, "f"), "x");
     const dirFd = openDirectory(dir);
     const first = openAt(dirFd, "f", O.RDONLY);
     const second = openAt(dirFd, "f", O.RDONLY);
-    await lockFd(first);
+    await lockFd(first, 1000);
+    const error = await assertRejects(() => lockFd(second, 50));
+    assert(error instanceof Deno.errors.TimedOut, String(error));
     let taken = false;
-    const waiting = lockFd(second).then(() => taken = true);
+    const waiting = lockFd(second, 10_000).then(() => taken = true);
     await new Promise((resolve) => setTimeout(resolve, 50));
     assertEquals(taken, false);
     closeFd(first); // releases the first lock

@@ -21,6 +21,7 @@
  */
 import { AT, ERRNO, errno, HOST_OS, libc } from "./libc.ts";
 import { DARWIN } from "./darwin_abi.ts";
+import { tryUntil } from "../async/try_until.ts";
 import { osError } from "./os_error.ts";
 import { cComponent, check, type Name, show } from "./fs_call.ts";
 
@@ -62,12 +63,27 @@ export async function syncFs(fd: number): Promise<void> {
 }
 
 /**
- * Takes an exclusive flock(2) on `fd`: at once on this thread when nobody holds it (the usual case: no trip
- * through the blocking pool), else waiting for it on Deno's blocking pool.
+ * Takes an exclusive flock(2) on `fd`, trying again on this thread (no thread of Deno's blocking pool waits in the
+ * kernel) until `waitMs` have passed, then rejects with TimedOut: a lock held for ever (a command's
+ * `flock FILE sleep infinity`) must not hold its caller for ever.
+ *
+ * @example
+ * ```ts
+ * declare const fd: number;
+ * await lockFd(fd, 10_000);
+ * ```
  */
-export async function lockFd(fd: number): Promise<void> {
-  if (libc().flock_now(fd, LOCK_EX | LOCK_NB) === 0) return;
-  if ((await libc().flock(fd, LOCK_EX)) !== 0) throw new Deno.errors.InvalidData("flock failed");
+export function lockFd(fd: number, waitMs: number): Promise<void> {
+  return tryUntil(
+    () => {
+      if (libc().flock_now(fd, LOCK_EX | LOCK_NB) === 0) return true;
+      const code = errno();
+      if (code !== ERRNO.EAGAIN && code !== ERRNO.EINTR) throw osError("flock", code);
+      return false;
+    },
+    waitMs,
+    "the lock",
+  );
 }
 
 /** fchmod(2). */

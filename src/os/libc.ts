@@ -6,7 +6,7 @@
  * module loads ({@linkcode HOST_OS}). Opened lazily, once per JS realm (the
  * main thread and each Web Worker get their own handle).
  *
- * `poll`, `pread`, `fsync`, `syncfs` and `flock` are nonblocking FFI calls (they run on
+ * `poll`, `pread`, `fsync` and `syncfs` are nonblocking FFI calls (they run on
  * Deno's blocking pool, so their errno is another thread's and cannot be
  * read); everything else runs synchronously on the calling thread, so
  * `errno()` right after a call reads that call's errno.
@@ -187,7 +187,6 @@ const SYMBOLS = {
   pread: { name: "pread64", parameters: ["i32", "buffer", "usize", "i64"], result: "isize", nonblocking: true },
   fsync: { parameters: ["i32"], result: "i32", nonblocking: true },
   syncfs: { parameters: ["i32"], result: "i32", nonblocking: true },
-  flock: { parameters: ["i32", "i32"], result: "i32", nonblocking: true },
   flock_now: { name: "flock", parameters: ["i32", "i32"], result: "i32" },
   fchmod: { parameters: ["i32", "u32"], result: "i32" },
   mkdirat: { parameters: ["i32", "buffer", "u32"], result: "i32" },

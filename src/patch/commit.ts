@@ -51,7 +51,7 @@ import { PathChanged } from "../workspace/confine.ts";
 import { type FileStat, type Handle, sameObject } from "../workspace/handle.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import { type Change, sameBytes } from "./change.ts";
-import { commitFailure, conflictError, directoryError, labelled } from "./commit_errors.ts";
+import { commitFailure, conflictError, directoryError, labelled, lockTimeoutError } from "./commit_errors.ts";
 import { type FsOps, HANDLE_OPS } from "./fs_ops.ts";
 import { UndoJournal } from "./journal.ts";
 import { PinnedDirs } from "./pinned_dirs.ts";
@@ -61,6 +61,11 @@ import { type DurabilityOptions, syncStrategy } from "./durability.ts";
 export const COMMIT_CONCURRENCY = 16;
 /** Mode a new file is created with, before the umask. */
 const NEW_FILE_MODE = 0o666;
+/**
+ * How long the lock phase waits for a file another process holds locked: another apply_patch releases it within
+ * its own commit; a lock held longer (a command's `flock FILE sleep ...`) ends the patch with TIMEOUT.
+ */
+export const LOCK_WAIT_MS = 10_000;
 
 /**
  * The phases that change the tree, in the order they must run.
@@ -271,9 +276,10 @@ export class CommitTransaction implements Disposable {
     }
     try {
       // Through the handle, so what is locked is the inode it holds (opened for reading only as a regular file).
-      await this.#fs.lock(file);
+      await this.#fs.lock(file, LOCK_WAIT_MS);
     } catch (error) {
       file[Symbol.dispose]();
+      if (error instanceof Deno.errors.TimedOut) throw lockTimeoutError(change.rel, LOCK_WAIT_MS);
       // A backend that opens by path found another file there than the one it had checked: replaced meanwhile.
       throw error instanceof PathChanged ? conflictError(change.rel, "was replaced") : error;
     }

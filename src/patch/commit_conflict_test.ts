@@ -179,3 +179,40 @@ Deno.test("a file that appears at a new file's path right before install is kept
     await Deno.remove(ws.root, { recursive: true });
   }
 });
+
+Deno.test("a file another process keeps locked ends the patch with TIMEOUT after the wait, nothing written", async (t) => {
+  for (const backend of BACKENDS) {
+    await t.step(backend.name, async () => {
+      using ws = await workspace(backend);
+      try {
+        await Deno.writeTextFile(path.join(ws.root, "a.txt"), "a\n");
+        await Deno.writeTextFile(path.join(ws.root, "b.txt"), "b\n");
+        const plan = await planPatch(
+          ws,
+          parsePatch(
+            "*** Begin Patch\n*** Update File: a.txt\n@@\n-a\n+A\n*** Update File: b.txt\n@@\n-b\n+B\n*** End Patch",
+          ),
+        );
+        // What `flock b.txt sleep infinity` in a command does: another open file description holds the lock.
+        using holder = await Deno.open(path.join(ws.root, "b.txt"));
+        holder.lockSync(true);
+        const fds = openFds(ws.root);
+        const short: FsOps = { ...HANDLE_OPS, lock: (file) => HANDLE_OPS.lock(file, 100) };
+        const error = await assertRejects(() => commitChanges(ws, plan.changes, short));
+        assert(error instanceof ToolError && error.code === "TIMEOUT", String(error));
+        assert(error.message.startsWith("b.txt is locked (flock) by another process"), error.message);
+        assertEquals(openFds(ws.root), fds, "fds left open");
+        assertEquals(
+          [await Deno.readTextFile(path.join(ws.root, "a.txt")), await Deno.readTextFile(path.join(ws.root, "b.txt"))],
+          ["a\n", "b\n"],
+        );
+        assertEquals([...Deno.readDirSync(ws.root)].map((entry) => entry.name).sort(), ["a.txt", "b.txt"]);
+        holder.unlockSync();
+        await commitChanges(ws, plan.changes);
+        assertEquals(await Deno.readTextFile(path.join(ws.root, "b.txt")), "B\n");
+      } finally {
+        await Deno.remove(ws.root, { recursive: true });
+      }
+    });
+  }
+});

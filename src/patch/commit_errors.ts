@@ -71,6 +71,28 @@ export function conflictError(rel: string, why: string): ToolError {
 }
 
 /**
+ * TIMEOUT: another process held the lock of the file at `rel` (flock) for longer than the commit waits.
+ *
+ * @example
+ * ```ts
+ * lockTimeoutError("a.txt", 10_000).code; // "TIMEOUT"
+ * ```
+ */
+export function lockTimeoutError(rel: string, waitMs: number): ToolError {
+  return new ToolError(
+    "TIMEOUT",
+    `${rel} is locked (flock) by another process, which did not release it within ${
+      waitMs / 1000
+    } s; nothing was written`,
+    {
+      hint: "Another apply_patch, or a command holding the lock (such as `flock FILE ...`), has the file: let it " +
+        "finish or stop it, then retry.",
+      details: { path: rel },
+    },
+  );
+}
+
+/**
  * Why the parent of `rel` could not be opened by its path (other errors are returned as they are).
  *
  * @example

@@ -36,8 +36,8 @@ export interface FsOps {
   sync(handle: Handle): Promise<void>;
   /** Makes the whole file system `handle` lies on durable, where it can (src/patch/durability.ts says when). */
   syncFileSystem(handle: Handle): Promise<void>;
-  /** Waits for an exclusive lock of the regular file, held until the handle is disposed. */
-  lock(file: Handle): Promise<void>;
+  /** Waits up to `waitMs` for an exclusive lock of the regular file, held until the handle is disposed. */
+  lock(file: Handle, waitMs: number): Promise<void>;
   link(dir: Handle, from: string, to: string): void;
   rename(dir: Handle, from: string, to: string): void;
   remove(dir: Handle, name: string, directory?: boolean): void;
@@ -62,7 +62,7 @@ export const HANDLE_OPS: FsOps = {
   writeAll: (file, bytes) => file.writeAll(bytes),
   sync: async (handle) => await handle.sync(),
   syncFileSystem: async (handle) => await handle.syncFileSystem(),
-  lock: async (file) => await file.lock(),
+  lock: async (file, waitMs) => await file.lock(waitMs),
   link: (dir, from, to) => dir.link(from, to),
   rename: (dir, from, to) => dir.rename(from, to),
   remove: (dir, name, directory) => dir.remove(name, directory),

@@ -124,8 +124,8 @@ export abstract class FdHandle extends Handle {
     return syncFd(this.syncable());
   }
 
-  lock(): Promise<void> {
-    return lockFd(this.reader());
+  lock(waitMs: number): Promise<void> {
+    return lockFd(this.reader(), waitMs);
   }
 
   /** Closes the fd held; a second call does nothing (it could hit an fd number reused since). */

@@ -191,8 +191,11 @@ export abstract class Handle implements Disposable {
    */
   abstract syncFileSystem(): Promise<void>;
 
-  /** Waits for an exclusive lock (flock) of the regular file held, released on dispose. */
-  abstract lock(): Promise<void>;
+  /**
+   * Waits up to `waitMs` for an exclusive lock (flock) of the regular file held, released on dispose; rejects
+   * with TimedOut when another process holds it longer.
+   */
+  abstract lock(waitMs: number): Promise<void>;
 
   /** Closes what the handle holds. */
   abstract [Symbol.dispose](): void;

@@ -30,6 +30,7 @@
  * ```
  */
 import * as path from "node:path";
+import { tryUntil } from "../async/try_until.ts";
 import { PathChanged, resolutionError } from "./confine.ts";
 import { type Checked, isAt, same, setAside, toStat, unlinkIfSame, walk } from "./path_identity.ts";
 import {
@@ -285,8 +286,9 @@ class PathHandle extends Handle {
     return Promise.reject(new Deno.errors.NotSupported("the portable backend cannot sync a whole file system"));
   }
 
-  async lock(): Promise<void> {
-    await (await this.#reader()).lock(true);
+  async lock(waitMs: number): Promise<void> {
+    const file = await this.#reader();
+    await tryUntil(() => file.tryLockSync(true), waitMs, "the lock");
   }
 
   [Symbol.dispose](): void {
