@@ -104,3 +104,26 @@ Deno.test("a NUL byte or a directory-looking path in a patch is INVALID_ARGUMENT
   }
   assertEquals([...Deno.readDirSync(server.workspace)], []);
 });
+
+Deno.test("apply_patch on a file a command keeps locked (flock) ends in TIMEOUT after its wait, nothing written", async () => {
+  await using server = await startServer();
+  await Deno.writeTextFile(`${server.workspace}/a.txt`, "a\n");
+  await Deno.writeTextFile(`${server.workspace}/b.txt`, "b\n");
+  const holder = await server.call("exec_command", { cmd: "flock b.txt sleep 60", yield_time_ms: 300 });
+  assertEquals(holder.structured.status, "running", holder.text);
+  const started = performance.now();
+  const result = await server.call("apply_patch", {
+    patch: "*** Begin Patch\n*** Update File: a.txt\n@@\n-a\n+A\n*** Update File: b.txt\n@@\n-b\n+B\n*** End Patch",
+  });
+  const waited = performance.now() - started;
+  assertEquals(result.structured.error?.code, "TIMEOUT", result.text);
+  assert(result.text.includes("b.txt is locked (flock) by another process"), result.text);
+  assert(waited >= 10_000 && waited < 20_000, `${waited} ms`);
+  assertEquals(await Deno.readTextFile(`${server.workspace}/a.txt`), "a\n", "all or nothing");
+  assertEquals(await Deno.readTextFile(`${server.workspace}/b.txt`), "b\n");
+  // The server still answers, and the lock of a.txt taken before the wait was released.
+  const again = await server.call("apply_patch", {
+    patch: "*** Begin Patch\n*** Update File: a.txt\n@@\n-a\n+A\n*** End Patch",
+  });
+  assert(!again.isError, again.text);
+});
