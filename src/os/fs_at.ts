@@ -28,9 +28,9 @@
 import { cString, ERRNO, errno, HOST_OS, libc, O, SYS_GETDENTS64 } from "./libc.ts";
 import { closeFd } from "./fd.ts";
 import { osError } from "./os_error.ts";
-import { cComponent, check, type Name, show } from "./fs_call.ts";
+import { beneathParts, cComponent, check, type Name, show } from "./fs_call.ts";
 import { joinBytes } from "../text/join_bytes.ts";
-import { kindOfDirentType, readDirPosix } from "./fs_posix.ts";
+import { isDotName, kindOfDirentType, readDirPosix } from "./fs_posix.ts";
 import { type FileKind, statAt, statFd } from "./fs_stat.ts";
 
 /** One directory entry as getdents64 gives it: the raw name bytes (names need not be UTF-8) and the type (never "." or ".."). */
@@ -145,8 +145,7 @@ export function openBeneath(
   mode = 0,
   access: DirectoryAccess = {},
 ): number {
-  const parts = relative.split("/").filter((part) => part !== "" && part !== ".");
-  if (parts.includes("..")) throw new TypeError(`openBeneath never climbs: ${JSON.stringify(relative)}`);
+  const parts = beneathParts(relative);
   if (parts.length === 0) return openAt(dirFd, ".", flags, mode);
   let current = dirFd;
   try {
@@ -252,9 +251,7 @@ export function readDirFd(fd: number): RawDirEntry[] {
       const nameStart = at + 19;
       const name = buffer.slice(nameStart, buffer.indexOf(0, nameStart));
       at += length;
-      if ((name.length === 1 && name[0] === 0x2e) || (name.length === 2 && name[0] === 0x2e && name[1] === 0x2e)) {
-        continue;
-      }
+      if (isDotName(name)) continue;
       entries.push({ name, kind: kindOfDirentType(type) ?? statAt(fd, name).kind });
     }
   }

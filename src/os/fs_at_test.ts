@@ -1,6 +1,15 @@
 import * as path from "node:path";
 import { assert, assertEquals, assertRejects, assertThrows } from "../testing/assert.ts";
-import { openAt, openBeneath, openDirectory, readAllFd, readDirFd, readLinkAt } from "./fs_at.ts";
+import {
+  fdDirectory,
+  fdOfDirectory,
+  openAt,
+  openBeneath,
+  openDirectory,
+  readAllFd,
+  readDirFd,
+  readLinkAt,
+} from "./fs_at.ts";
 import { statAt, statFd } from "./fs_stat.ts";
 import { linkAt, lockFd, mkdirAt, renameAt, unlinkAt, writeAllFd } from "./fs_change.ts";
 import { errnoOf } from "./os_error.ts";
@@ -160,5 +169,12 @@ Deno.test("lockFd takes a free lock at once, waits for a held one until it is re
     for (const fd of [second, dirFd]) closeFd(fd);
   } finally {
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("fdDirectory names an fd only fdOfDirectory reads back; any other path is no fd", () => {
+  assertEquals(fdOfDirectory(fdDirectory(7)), 7);
+  for (const other of ["/tmp", `${fdDirectory(7)}/sub`, fdDirectory(7).slice(0, -1), `${fdDirectory(7)}x`, ""]) {
+    assertEquals(fdOfDirectory(other), null, other);
   }
 });

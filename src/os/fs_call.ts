@@ -42,9 +42,39 @@ export function cComponent(name: Name): Uint8Array<ArrayBuffer> {
   return bytes;
 }
 
+const decoder = new TextDecoder();
+
+/**
+ * `name` as text (raw bytes decoded, lossily where they are not UTF-8), for the paths a handle reports.
+ *
+ * @example
+ * ```ts
+ * nameText(new Uint8Array([0x61, 0x62])); // "ab"
+ * ```
+ */
+export function nameText(name: Name): string {
+  return typeof name === "string" ? name : decoder.decode(name);
+}
+
 /** `name` quoted for an error message. */
 export function show(name: Name): string {
-  return JSON.stringify(typeof name === "string" ? name : new TextDecoder().decode(name));
+  return JSON.stringify(nameText(name));
+}
+
+/**
+ * The components of the relative path `relative` ("" and "." dropped), refusing `..`: what a walk beneath a
+ * directory opens one by one, never climbing out of it.
+ *
+ * @example
+ * ```ts
+ * beneathParts("src/./lib/"); // ["src", "lib"]
+ * beneathParts("."); // []
+ * ```
+ */
+export function beneathParts(relative: string): string[] {
+  const parts = relative.split("/").filter((part) => part !== "" && part !== ".");
+  if (parts.includes("..")) throw new TypeError(`a walk beneath a directory never climbs: ${JSON.stringify(relative)}`);
+  return parts;
 }
 
 /** `result` as a number; a negative one throws the Deno error of errno, with `what` in its message. */

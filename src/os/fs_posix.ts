@@ -170,8 +170,15 @@ export function kindOfDirentType(type: number): FileKind | null {
   return type === DT_REG ? "file" : type === DT_DIR ? "dir" : type === DT_LNK ? "symlink" : "other";
 }
 
-/** Whether the NUL-terminated name is "." or "..". */
-function isDotName(name: Uint8Array): boolean {
+/**
+ * Whether a directory entry's name is "." or "..", which listings leave out.
+ *
+ * @example
+ * ```ts
+ * isDotName(new Uint8Array([0x2e, 0x2e])); // true
+ * ```
+ */
+export function isDotName(name: Uint8Array): boolean {
   return (name.length === 1 && name[0] === 0x2e) || (name.length === 2 && name[0] === 0x2e && name[1] === 0x2e);
 }
 

@@ -37,9 +37,10 @@ const AT_FDCWD = -100;
 const STATX_BASIC = 0x7ff;
 const STATX_BYTES = 256;
 
-function statx(dirFd: number, name: Name, flags: number, what: string): FdStat {
+/** statx(2) of `name` (NUL-terminated bytes) relative to `dirFd`. */
+function statx(dirFd: number, name: Uint8Array<ArrayBuffer>, flags: number, what: string): FdStat {
   const buffer = new Uint8Array(STATX_BYTES);
-  check(libc().statx(dirFd, cName(name), flags, STATX_BASIC, buffer), what);
+  check(libc().statx(dirFd, name, flags, STATX_BASIC, buffer), what);
   return parseStatx(buffer);
 }
 
@@ -50,18 +51,41 @@ function statxOrNull(abs: string, flags: number): FdStat | null {
   return libc().statx(AT_FDCWD, cString(abs), flags, STATX_BASIC, buffer) < 0 ? null : parseStatx(buffer);
 }
 
+/**
+ * The kind of what Deno describes (a `Deno.FileInfo` or a `Deno.DirEntry`).
+ *
+ * @example
+ * ```ts
+ * kindOfInfo(Deno.lstatSync("/")); // "dir"
+ * ```
+ */
+export function kindOfInfo(info: Pick<Deno.FileInfo, "isFile" | "isDirectory" | "isSymlink">): FileKind {
+  return info.isFile ? "file" : info.isDirectory ? "dir" : info.isSymlink ? "symlink" : "other";
+}
+
+/**
+ * The {@linkcode FdStat} of what Deno's stat or lstat gave.
+ *
+ * @example
+ * ```ts
+ * statOfInfo(Deno.lstatSync("/")).kind; // "dir"
+ * ```
+ */
+export function statOfInfo(info: Deno.FileInfo): FdStat {
+  return {
+    kind: kindOfInfo(info),
+    mode: (info.mode ?? 0) & 0o7777,
+    ino: info.ino ?? 0,
+    size: info.size,
+    mtime: info.mtime ?? new Date(0),
+    dev: info.dev,
+  };
+}
+
 /** darwin has no statx: Deno's stat, whose read grant covers every path (src/permissions.ts). */
 function denoStatOrNull(abs: string, flags: number): FdStat | null {
   try {
-    const info = flags & AT.SYMLINK_NOFOLLOW ? Deno.lstatSync(abs) : Deno.statSync(abs);
-    return {
-      kind: info.isFile ? "file" : info.isDirectory ? "dir" : info.isSymlink ? "symlink" : "other",
-      mode: (info.mode ?? 0) & 0o7777,
-      ino: info.ino ?? 0,
-      size: info.size,
-      mtime: info.mtime ?? new Date(0),
-      dev: info.dev,
-    };
+    return statOfInfo(flags & AT.SYMLINK_NOFOLLOW ? Deno.lstatSync(abs) : Deno.statSync(abs));
   } catch {
     return null;
   }
@@ -99,7 +123,7 @@ function parseStatx(buffer: Uint8Array<ArrayBuffer>): FdStat {
 /** What `fd` is (fstat). */
 export function statFd(fd: number): FdStat {
   if (HOST_OS === "darwin") return statFdPosix(fd);
-  return statx(fd, "", AT.EMPTY_PATH, "fstat");
+  return statx(fd, cName(""), AT.EMPTY_PATH, "fstat");
 }
 
 /**
@@ -125,6 +149,6 @@ export function lstatPath(abs: string): FdStat | null {
 /** What the entry `name` of `dirFd` is, not following a symlink there (lstat). */
 export function statAt(dirFd: number, name: Name): FdStat {
   if (HOST_OS === "darwin") return statAtPosix(dirFd, name);
-  cComponent(name); // one name: statx would follow a symlink in a longer path
-  return statx(dirFd, name, AT.SYMLINK_NOFOLLOW, `lstat ${show(name)}`);
+  // One name: statx would follow a symlink in a longer path.
+  return statx(dirFd, cComponent(name), AT.SYMLINK_NOFOLLOW, `lstat ${show(name)}`);
 }

@@ -18,11 +18,11 @@ import * as path from "node:path";
 import { fdDirectory, openAt, openBeneath, openDirectory, readDirFd, reopenFd } from "../os/fs_at.ts";
 import { statAt, statFd } from "../os/fs_stat.ts";
 import { syncFs } from "../os/fs_change.ts";
-import type { Name } from "../os/fs_call.ts";
+import { type Name, nameText } from "../os/fs_call.ts";
 import { closeFd } from "../os/fd.ts";
 import { O } from "../os/libc.ts";
 import { resolutionError } from "./confine.ts";
-import { FdHandle, nameText, statOrClose } from "./fd_handle.ts";
+import { FdHandle, statOrClose } from "./fd_handle.ts";
 import {
   entryPath,
   type FileBackend,

@@ -20,17 +20,9 @@
 import * as path from "node:path";
 import { openAt, readAllFd, readAt } from "../os/fs_at.ts";
 import { chmodFd, linkAt, lockFd, mkdirAt, renameAt, syncFd, unlinkAt, writeAllFd } from "../os/fs_change.ts";
-import type { Name } from "../os/fs_call.ts";
 import { closeFd } from "../os/fd.ts";
 import { O } from "../os/libc.ts";
 import { entryPath, type FileStat, Handle } from "./handle.ts";
-
-const decoder = new TextDecoder();
-
-/** A name as text, for the paths a handle reports. */
-export function nameText(name: Name): string {
-  return typeof name === "string" ? name : decoder.decode(name);
-}
 
 /**
  * The stat of the fd just opened, through `stat`; the fd is closed when that fails (the handle never took it).

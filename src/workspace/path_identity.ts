@@ -18,6 +18,7 @@
  * ```
  */
 import * as path from "node:path";
+import { statOfInfo } from "../os/fs_stat.ts";
 import { PathChanged } from "./confine.ts";
 import { type FileStat, type Reach, sameObject } from "./handle.ts";
 
@@ -44,16 +45,7 @@ export interface Checked extends FileStat {
  * ```
  */
 export function toStat(info: Deno.FileInfo): Checked {
-  const kind = info.isFile ? "file" : info.isDirectory ? "dir" : info.isSymlink ? "symlink" : "other";
-  return {
-    kind,
-    mode: (info.mode ?? 0) & 0o7777,
-    size: info.size,
-    mtime: info.mtime ?? new Date(0),
-    ino: info.ino ?? 0,
-    dev: info.dev,
-    born: info.birthtime?.getTime() ?? null,
-  };
+  return { ...statOfInfo(info), born: info.birthtime?.getTime() ?? null };
 }
 
 /**

@@ -31,6 +31,8 @@
  */
 import * as path from "node:path";
 import { tryUntil } from "../async/try_until.ts";
+import { beneathParts, nameText } from "../os/fs_call.ts";
+import { kindOfInfo } from "../os/fs_stat.ts";
 import { PathChanged, resolutionError } from "./confine.ts";
 import { type Checked, isAt, same, setAside, toStat, unlinkIfSame, walk } from "./path_identity.ts";
 import {
@@ -44,20 +46,11 @@ import {
   type Reach,
 } from "./handle.ts";
 
-const decoder = new TextDecoder();
 const encoder = new TextEncoder();
-
-function text(name: Name): string {
-  return typeof name === "string" ? name : decoder.decode(name);
-}
 
 /** The bytes of a name Deno decoded lossily: 0xFF (never valid UTF-8) where it put U+FFFD. */
 function lossyBytes(name: string): Uint8Array {
   return encoder.encode(name.replaceAll("\uFFFD", "\x00")).map((byte) => byte === 0 ? 0xff : byte);
-}
-
-function components(rel: string): string[] {
-  return rel.split("/").filter((part) => part !== "" && part !== ".");
 }
 
 /** What a handle holds open: nothing (a checked path), the file for reading, or a file it created. */
@@ -128,8 +121,7 @@ class PathHandle extends Handle {
         // Deno gives a name that is not UTF-8 with U+FFFD for its bad bytes: it cannot be found again by that
         // string, and is kept with 0xFF there so that it reads as lossy.
         if (!entry.name.includes("\uFFFD")) continue;
-        const kind = entry.isFile ? "file" : entry.isDirectory ? "dir" : entry.isSymlink ? "symlink" : "other";
-        entries.push({ name: lossyBytes(entry.name), kind });
+        entries.push({ name: lossyBytes(entry.name), kind: kindOfInfo(entry) });
       }
     }
     this.#verify();
@@ -137,18 +129,17 @@ class PathHandle extends Handle {
   }
 
   statEntry(name: Name): FileStat {
-    const stat = toStat(Deno.lstatSync(path.join(this.abs, text(name))));
+    const stat = toStat(Deno.lstatSync(path.join(this.abs, nameText(name))));
     this.#verify();
     return stat;
   }
 
   openEntry(name: Name, expect: Reach): Handle {
-    return this.openBeneath(text(name), expect);
+    return this.openBeneath(nameText(name), expect);
   }
 
   openBeneath(rel: string, expect: Reach): Handle {
-    const parts = components(rel);
-    if (parts.includes("..")) throw new TypeError(`openBeneath never climbs: ${JSON.stringify(rel)}`);
+    const parts = beneathParts(rel);
     const stats = walk(this.abs, parts, expect);
     const child = new PathHandle(
       this.#rootAbs,
@@ -163,7 +154,7 @@ class PathHandle extends Handle {
 
   isCurrent(): boolean {
     try {
-      const now = [toStat(Deno.lstatSync(this.#rootAbs)), ...walk(this.#rootAbs, components(this.rel), "any")];
+      const now = [toStat(Deno.lstatSync(this.#rootAbs)), ...walk(this.#rootAbs, beneathParts(this.rel), "any")];
       return now.length === this.#chain.length && now.every((stat, i) => same(stat, this.#chain[i]));
     } catch {
       return false;

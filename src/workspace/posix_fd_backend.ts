@@ -28,11 +28,11 @@
 import * as path from "node:path";
 import { fdDirectory, openAt, openBeneath, openDirectory } from "../os/fs_at.ts";
 import { readDirPosix, statAtPosix, statFdPosix } from "../os/fs_posix.ts";
-import type { Name } from "../os/fs_call.ts";
+import { beneathParts, type Name, nameText } from "../os/fs_call.ts";
 import { closeFd } from "../os/fd.ts";
 import { O } from "../os/libc.ts";
 import { PathChanged, resolutionError } from "./confine.ts";
-import { FdHandle, nameText, statOrClose } from "./fd_handle.ts";
+import { FdHandle, statOrClose } from "./fd_handle.ts";
 import {
   entryPath,
   type FileBackend,
@@ -50,12 +50,14 @@ const DIRECTORY_FLAGS = O.RDONLY | O.DIRECTORY;
 /** Directories are walked readable: there is no O_PATH. */
 const READABLE = { readable: true };
 
-/** The fd of the directory that holds `rel` (its last component), walked from `root`; `root` itself for one name. */
-function parentOf(root: number, rel: string): { fd: number; name: string; owned: boolean } {
-  const parent = path.posix.dirname(rel);
-  const name = path.posix.basename(rel);
-  if (parent === ".") return { fd: root, name, owned: false };
-  return { fd: openBeneath(root, parent, DIRECTORY_FLAGS, 0, READABLE), name, owned: true };
+/**
+ * The fd of the directory that holds the last of `parts` (at least one), walked from `root`; `root` itself for
+ * one name.
+ */
+function parentOf(root: number, parts: readonly string[]): { fd: number; name: string; owned: boolean } {
+  const name = parts[parts.length - 1];
+  if (parts.length === 1) return { fd: root, name, owned: false };
+  return { fd: openBeneath(root, parts.slice(0, -1).join("/"), DIRECTORY_FLAGS, 0, READABLE), name, owned: true };
 }
 
 /** An object held by a readable fd, or (a symlink, a special file, an unreadable file) by its stat alone. */
@@ -94,12 +96,11 @@ class PosixFdHandle extends FdHandle {
   }
 
   openBeneath(rel: string, expect: Reach): Handle {
-    const parts = rel.split("/").filter((part) => part !== "" && part !== ".");
-    if (parts.includes("..")) throw new TypeError(`openBeneath never climbs: ${JSON.stringify(rel)}`);
+    const parts = beneathParts(rel);
     const joined = path.posix.join(this.rel, ...parts);
     const abs = path.join(this.abs, ...parts);
     if (parts.length === 0) return this.#openIn(this.fd, ".", expect, joined, abs);
-    const parent = parentOf(this.fd, parts.join("/"));
+    const parent = parentOf(this.fd, parts);
     try {
       return this.#openIn(parent.fd, parent.name, expect, joined, abs);
     } finally {
@@ -145,8 +146,9 @@ class PosixFdHandle extends FdHandle {
 
   /** What the path from the root leads to now, a final symlink not followed. */
   #lookAgain(): FileStat {
-    if (this.rel === ".") return statFdPosix(this.root);
-    const parent = parentOf(this.root, this.rel);
+    const parts = beneathParts(this.rel);
+    if (parts.length === 0) return statFdPosix(this.root);
+    const parent = parentOf(this.root, parts);
     try {
       return statAtPosix(parent.fd, parent.name);
     } finally {
