@@ -118,6 +118,7 @@ Deno.test("apply_patch on a file a command keeps locked (flock) ends in TIMEOUT 
   const waited = performance.now() - started;
   assertEquals(result.structured.error?.code, "TIMEOUT", result.text);
   assert(result.text.includes("b.txt is locked (flock) by another process"), result.text);
+  assert(result.structured.error.hint.includes("a command holding the lock"), result.text);
   assert(waited >= 10_000 && waited < 20_000, `${waited} ms`);
   assertEquals(await Deno.readTextFile(`${server.workspace}/a.txt`), "a\n", "all or nothing");
   assertEquals(await Deno.readTextFile(`${server.workspace}/b.txt`), "b\n");

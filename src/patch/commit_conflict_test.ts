@@ -201,6 +201,7 @@ Deno.test("a file another process keeps locked ends the patch with TIMEOUT after
         const error = await assertRejects(() => commitChanges(ws, plan.changes, short));
         assert(error instanceof ToolError && error.code === "TIMEOUT", String(error));
         assert(error.message.startsWith("b.txt is locked (flock) by another process"), error.message);
+        assert(error.hint.includes("flock FILE"), error.hint);
         assertEquals(openFds(ws.root), fds, "fds left open");
         assertEquals(
           [await Deno.readTextFile(path.join(ws.root, "a.txt")), await Deno.readTextFile(path.join(ws.root, "b.txt"))],

@@ -146,7 +146,9 @@ export function commitFailure(error: unknown, unrestored: string[]): ToolError {
     });
   }
   if (error instanceof ToolError) {
+    // Its own hint kept: a code's default one may not fit (TIMEOUT's says to narrow the request).
     return new ToolError(error.code, `${error.message}. ${rolledBack}`, {
+      hint: error.hint,
       details: { ...error.details, unrestored },
       cause: error,
     });
