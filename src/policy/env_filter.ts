@@ -217,9 +217,19 @@ export interface ChildEnvironment {
 }
 
 /**
+ * Set by the npm package's launcher (packaging/npm/workcell.mjs), which
+ * points the server's DENO_DIR at a cache whose npm/ is the package's own
+ * read-only one: the DENO_DIR the launcher was started with ("" for none).
+ * Children get that back, so a `deno` the agent runs never adds packages to
+ * workcell's package directory. Being WORKCELL_*, it never reaches a child.
+ */
+export const CLIENT_DENO_DIR_ENV = "WORKCELL_CLIENT_DENO_DIR";
+
+/**
  * Builds the base environment from the server's own. The server's TMPDIR
  * never passes: children get the private temp dir, or no TMPDIR when none
- * could be made (the server's own was unusable then).
+ * could be made (the server's own was unusable then). DENO_DIR is the one
+ * {@linkcode CLIENT_DENO_DIR_ENV} names, when it is set.
  *
  * @example
  * ```ts
@@ -239,6 +249,9 @@ export function childEnvironment(
     if (rule && (rule.kind === "server" || !options.inheritAll)) strippedBy[name] = rule.id;
     else env[name] = value;
   }
+  const clientDenoDir = inherited[CLIENT_DENO_DIR_ENV];
+  if (clientDenoDir === "") delete env.DENO_DIR;
+  else if (clientDenoDir !== undefined) env.DENO_DIR = clientDenoDir;
   const added: Record<string, string> = options.tmpdir === null ? {} : { TMPDIR: options.tmpdir };
   return { env: { ...env, ...added }, stripped: Object.keys(strippedBy).sort(), strippedBy, added };
 }

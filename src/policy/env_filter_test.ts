@@ -1,5 +1,5 @@
 import { assertEquals } from "../testing/assert.ts";
-import { childEnvironment, envRule, sensitiveEnvKind } from "./env_filter.ts";
+import { childEnvironment, CLIENT_DENO_DIR_ENV, envRule, sensitiveEnvKind } from "./env_filter.ts";
 
 Deno.test("sensitiveEnvKind: loaders and secret-looking names, not ordinary ones", () => {
   for (
@@ -85,4 +85,18 @@ Deno.test("childEnvironment: proxies, CA bundles and toolchains pass; secrets an
   assertEquals(childEnvironment(withToken, { tmpdir: "/tmp/w", inheritAll: true }).strippedBy, {
     WORKCELL_AUTH_TOKEN: "server.own",
   });
+});
+
+Deno.test("childEnvironment: children get back the DENO_DIR the npm launcher replaced, or none", () => {
+  const server = { PATH: "/bin", DENO_DIR: "/home/u/.cache/workcell/deno-0.1.0-abc" };
+  const options = { tmpdir: null, inheritAll: false };
+  assertEquals(childEnvironment({ ...server, [CLIENT_DENO_DIR_ENV]: "/home/u/deno" }, options).env, {
+    PATH: "/bin",
+    DENO_DIR: "/home/u/deno",
+  });
+  assertEquals(childEnvironment({ ...server, [CLIENT_DENO_DIR_ENV]: "" }, options).env, { PATH: "/bin" });
+  assertEquals(childEnvironment({ ...server, [CLIENT_DENO_DIR_ENV]: "" }, { ...options, inheritAll: true }).env, {
+    PATH: "/bin",
+  });
+  assertEquals(childEnvironment(server, options).env, server);
 });
