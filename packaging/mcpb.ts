@@ -48,8 +48,8 @@ export function bundleManifest(): Record<string, unknown> {
     version: SERVER_VERSION,
     description: SERVER_DESCRIPTION,
     long_description: "Every path is confined to the workspace you choose; commands run under a permission mode " +
-      "(safe by default: plain argv, gated, in a Landlock sandbox). Linux only. The first start downloads the " +
-      "server's npm dependencies once; later starts work offline.",
+      "(safe by default: plain argv, gated, in a Landlock sandbox). Linux only. The server's npm dependencies are " +
+      "inside the bundle: it starts offline, and writes nothing into its own directory.",
     author: { name: "The workcell authors", url: REPOSITORY_URL },
     repository: { type: "git", url: REPOSITORY_URL },
     homepage: WEBSITE_URL,

@@ -1,16 +1,18 @@
 /**
  * The npm package `workcell`: a small Node launcher (packaging/npm/workcell.mjs)
- * as its bin, the server's sources with deno.json and deno.lock, and the
- * pinned `deno` npm package as its one dependency for the runtime.
+ * as its bin, the server's sources with deno.json and deno.lock, their npm
+ * dependencies laid out beside them (packaging/npm_dependencies.ts), and the
+ * pinned `deno` npm package as its one npm dependency, for the runtime.
  *
  * package.json is written here, into a staging directory, and never lives in
  * the repository: a package.json beside deno.json makes Deno treat it as the
  * project's npm manifest (measured: it adds `npm:deno` to deno.lock and
  * installs the deno package into node_modules on every `deno run`). For the
  * same reason the sources sit in the package's `app/` directory, away from
- * its package.json. The launcher runs them with `--config app/deno.json`, so
- * npm dependencies resolve from app/deno.lock on first start, into
- * app/node_modules and Deno's cache, and start offline afterwards.
+ * its package.json. The launcher runs them with `--config app/deno.json`,
+ * whose npm imports resolve from app/node_modules, laid out at pack time from
+ * app/deno.lock: an installed package needs no network, and never writes
+ * into its own directory.
  *
  * @example
  * const tarball = await packNpmPackage("/tmp/out"); // "/tmp/out/workcell-0.1.0.tgz"
@@ -19,6 +21,7 @@ import * as path from "node:path";
 import { NPM_PACKAGE, REGISTRY_NAME, REPOSITORY_URL, SERVER_DESCRIPTION, WEBSITE_URL } from "../src/metadata.ts";
 import { SERVER_VERSION } from "../src/version.ts";
 import { npm } from "../tasks/npm_tools.ts";
+import { installDependencies, packagedDenoConfig, TARGETS } from "./npm_dependencies.ts";
 
 /** The Deno the package runs on: the one the project is built and tested with (`npx -y deno@2.9.6`). */
 export const DENO_VERSION = "2.9.6";
@@ -62,8 +65,8 @@ export function packageJson(): Record<string, unknown> {
     bin: { [NPM_PACKAGE]: BIN_PATH },
     files: ["bin/", `${APP_DIR}/`],
     // Linux only: every file access is pinned through Linux libc calls (docs/confinement.md).
-    os: ["linux"],
-    cpu: ["x64", "arm64"],
+    os: [...new Set(TARGETS.map((target) => target.os))],
+    cpu: TARGETS.map((target) => target.cpu),
     engines: { node: ">=18" },
     dependencies: { deno: DENO_VERSION },
   };
@@ -74,17 +77,25 @@ async function copy(from: string, to: string): Promise<void> {
   await Deno.copyFile(from, to);
 }
 
-/** Writes the package's tree into `dir` (which must not exist yet or be empty). */
+/**
+ * Writes the package's tree into `dir` (which must not exist yet or be empty): the sources, their deno.json made
+ * the packaged one, node_modules laid out from deno.lock, then package.json (last, so that no Deno run during
+ * staging can see it).
+ */
 export async function stageNpmPackage(dir: string): Promise<void> {
   if (Deno.version.deno !== DENO_VERSION) {
     throw new Error(`the package pins deno ${DENO_VERSION}; run this with it (npx -y deno@${DENO_VERSION})`);
   }
   await Deno.mkdir(dir, { recursive: true });
-  await Deno.writeTextFile(path.join(dir, "package.json"), JSON.stringify(packageJson(), null, 2) + "\n");
+  const app = path.join(dir, APP_DIR);
+  for (const file of await appFiles()) await copy(path.join(ROOT, file), path.join(app, file));
+  const config = JSON.parse(await Deno.readTextFile(path.join(ROOT, "deno.json")));
+  await Deno.writeTextFile(path.join(app, "deno.json"), JSON.stringify(packagedDenoConfig(config), null, 2) + "\n");
+  await installDependencies(app);
   for (const file of ["README.md", "LICENSE"]) await copy(path.join(ROOT, file), path.join(dir, file));
   await copy(LAUNCHER, path.join(dir, BIN_PATH));
   await Deno.chmod(path.join(dir, BIN_PATH), 0o755);
-  for (const file of await appFiles()) await copy(path.join(ROOT, file), path.join(dir, APP_DIR, file));
+  await Deno.writeTextFile(path.join(dir, "package.json"), JSON.stringify(packageJson(), null, 2) + "\n");
 }
 
 /**

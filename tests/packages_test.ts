@@ -1,15 +1,19 @@
 /**
- * The npm package and the MCP bundle, as a user gets them: `npm pack`, the
- * tarball installed into a fresh prefix with no clone around it, and the
- * installed bin driven by the SDK client; the bundle staged from the same
- * tarball, checked with `mcpb validate` and started the way Claude Desktop
- * starts it (its manifest's mcp_config with the variables filled in).
+ * The npm package and the MCP bundle, as a user gets them: `npm pack` (once),
+ * the tarball installed into a fresh prefix with no clone around it, and the
+ * installed bin driven by the SDK client — with a fresh HOME and no network,
+ * and as uid 65534 from a root-owned install — while the installed package
+ * directory is checked to stay byte for byte as npm wrote it; the bundle
+ * staged from the same tarball, checked with `mcpb validate` and started the
+ * way Claude Desktop starts it (its manifest's mcp_config with the variables
+ * filled in).
  */
 import * as path from "node:path";
 import { assert, assertEquals } from "../src/testing/assert.ts";
-import { tempWorkspace, toCallResult } from "./harness.ts";
+import { NOBODY, tempWorkspace, toCallResult } from "./harness.ts";
 import { Client, StdioClientTransport } from "../src/sdk/client.ts";
-import { packNpmPackage } from "../packaging/npm_package.ts";
+import { APP_DIR, packNpmPackage } from "../packaging/npm_package.ts";
+import { lockedPackages, NPM_CACHE_DIR, platformPackages, TARGETS } from "../packaging/npm_dependencies.ts";
 import { mcpb, stageBundle } from "../packaging/mcpb.ts";
 import { SERVER_DESCRIPTION } from "../src/metadata.ts";
 import { SERVER_VERSION } from "../src/version.ts";
@@ -18,12 +22,38 @@ import { npm } from "../tasks/npm_tools.ts";
 const ROOT = new URL("..", import.meta.url).pathname;
 const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 // The whole environment, as a client passes it (npm and Deno need its proxy and CA settings for the registry).
-const env = { ...Deno.env.toObject(), NO_COLOR: "1" };
+const env: Record<string, string> = { ...Deno.env.toObject(), NO_COLOR: "1" };
 
-async function session(command: string, args: string[], cwd: string): Promise<Client> {
+async function session(command: string, args: string[], cwd: string, environment = env): Promise<Client> {
   const client = new Client({ name: "workcell-package-e2e", version: "1.0.0" });
-  await client.connect(new StdioClientTransport({ command, args, cwd, env, stderr: "ignore" }));
+  await client.connect(new StdioClientTransport({ command, args, cwd, env: environment, stderr: "ignore" }));
   return client;
+}
+
+/** Every file and directory below `dir` with its size and mtime: what a run must leave as it was. */
+async function snapshot(dir: string, rel = ""): Promise<string[]> {
+  const lines: string[] = [];
+  for await (const entry of Deno.readDir(path.join(dir, rel))) {
+    const child = path.join(rel, entry.name);
+    const info = await Deno.lstat(path.join(dir, child));
+    lines.push(`${child} ${info.size} ${info.mtime?.getTime()}`);
+    if (entry.isDirectory) lines.push(...await snapshot(dir, child));
+  }
+  return lines.sort();
+}
+
+/** One session's initialize, tools/list and a read_file call; returns what server_info says of the runtime. */
+async function readOnce(command: string, args: string[], cwd: string, environment: Record<string, string>) {
+  const client = await session(command, args, cwd, environment);
+  try {
+    assertEquals((await client.listTools()).tools.length, 18);
+    const read = toCallResult(await client.callTool({ name: "read_file", arguments: { path: "hello.txt" } }));
+    assertEquals(read.structured.text, "hello from the workspace\n", read.text);
+    const deno = toCallResult(await client.callTool({ name: "exec_command", arguments: { cmd: "printenv DENO_DIR" } }));
+    return { childDenoDir: deno.structured.stdout as string };
+  } finally {
+    await client.close();
+  }
 }
 
 /** The direct children of `pid`, from /proc. */
@@ -131,26 +161,74 @@ Deno.test("npm package: packed, installed into a fresh prefix, its bin serves MC
       assertEquals([...Deno.readDirSync(project)].map((entry) => entry.name).sort(), ["deno.json", "package.json"]);
     });
 
-    await t.step("dependencies came from the packaged lock file, which is unchanged", async () => {
-      assertEquals(
-        await Deno.readTextFile(path.join(installed, "app", "deno.lock")),
-        await Deno.readTextFile(`${ROOT}deno.lock`),
-      );
-      const packages = [...Deno.readDirSync(path.join(installed, "app", "node_modules", ".deno"))].map((e) => e.name);
-      assert(packages.some((name) => name.startsWith("@modelcontextprotocol+sdk@")), packages.join(" "));
-    });
+    await t.step(
+      "dependencies travel in the package: every locked package for the targets, from the lock",
+      async () => {
+        const app = path.join(installed, APP_DIR);
+        const lock = JSON.parse(await Deno.readTextFile(`${ROOT}deno.lock`));
+        assertEquals(await Deno.readTextFile(path.join(app, "deno.lock")), await Deno.readTextFile(`${ROOT}deno.lock`));
+        assertEquals(JSON.parse(await Deno.readTextFile(path.join(app, "deno.json"))).nodeModulesDir, "none");
+        const registry = path.join(app, NPM_CACHE_DIR, "npm", "registry.npmjs.org");
+        const packages = lockedPackages(lock);
+        const forTargets = new Set(platformPackages(packages, TARGETS));
+        const expected = packages.filter((pkg) =>
+          (pkg.os === undefined && pkg.cpu === undefined) || forTargets.has(pkg)
+        );
+        const present = (pkg: { name: string; version: string }) =>
+          Deno.stat(path.join(registry, pkg.name, pkg.version, "package.json")).then(() => true, () => false);
+        const missing = [];
+        for (const pkg of expected) if (!(await present(pkg))) missing.push(`${pkg.name}@${pkg.version}`);
+        assertEquals(missing, []);
+        assert(!(await present({ name: "@vscode/ripgrep-win32-x64", version: "1.18.0" })), "other platforms stay out");
+        assertEquals(await Deno.stat(path.join(app, "node_modules")).then(() => true, () => false), false);
+      },
+    );
 
-    await t.step("a warm start needs no network", async (step) => {
-      if (!(await canUnshareNetwork())) {
-        console.error("skipped: no network namespace here (unshare -rn)");
+    await t.step(
+      "fresh HOME, no network: the first start serves tool calls and writes nothing in the package",
+      async () => {
+        if (!(await canUnshareNetwork())) {
+          console.error("skipped: no network namespace here (unshare -rn)");
+          return;
+        }
+        const before = await snapshot(installed);
+        const home = path.join(scratch, "fresh-home");
+        await Deno.mkdir(home);
+        const fresh: Record<string, string> = { ...env, HOME: home };
+        for (const name of ["DENO_DIR", "XDG_CACHE_HOME"]) delete fresh[name];
+        for (let run = 0; run < 2; run++) {
+          const { childDenoDir } = await readOnce("unshare", ["-rn", bin, "--workspace", workspace], project, fresh);
+          assertEquals(childDenoDir, "", "a child sees the client's DENO_DIR (none), not the server's");
+        }
+        assertEquals(await snapshot(installed), before);
+      },
+    );
+
+    await t.step("a root-owned install serves uid 65534, with no writable home and with one", async () => {
+      if (Deno.uid() !== 0) {
+        console.error("skipped: dropping to uid 65534 needs root");
         return;
       }
-      const client = await session("unshare", ["-rn", bin, "--workspace", workspace], project);
-      try {
-        assertEquals((await client.listTools()).tools.length, 18, step.name);
-      } finally {
-        await client.close();
+      const before = await snapshot(installed);
+      for (const dir of [scratch, prefix]) await Deno.chmod(dir, 0o755);
+      const home = path.join(scratch, "nobody-home");
+      await Deno.mkdir(home);
+      await Deno.chown(home, NOBODY, NOBODY);
+      const drop = [
+        "setpriv",
+        `--reuid=${NOBODY}`,
+        `--regid=${NOBODY}`,
+        "--clear-groups",
+        bin,
+        "--workspace",
+        workspace,
+      ];
+      // The issue's run: from a root shell, so HOME is root's (not writable by nobody); then with a home of its own.
+      for (const HOME of [Deno.env.get("HOME") ?? "/root", home]) {
+        const { childDenoDir } = await readOnce(drop[0], drop.slice(1), scratch, { ...env, HOME });
+        assertEquals(childDenoDir, Deno.env.get("DENO_DIR") ?? "");
       }
+      assertEquals(await snapshot(installed), before);
     });
 
     await t.step("SIGTERM reaches the server: the bin exits 0 and leaves no process behind", async () => {

@@ -6,19 +6,34 @@
  * the packaged deno.json (so the permission list is the one of
  * src/permissions.ts, exactly as with `deno task start`).
  *
+ * The server's npm packages come from the Deno npm cache packed beside the
+ * sources (app/deno_npm/npm/, filled from deno.lock when the package was
+ * built: packaging/npm_dependencies.ts), so nothing is downloaded and nothing
+ * is written into the package's own directory. Deno has one DENO_DIR for its
+ * npm cache and its other caches (transpiled sources, V8 code), so the server
+ * gets a DENO_DIR of the user's own beneath ~/.cache/workcell/ whose npm/
+ * links to the packaged one (see `denoDir`); where none can be
+ * made (no writable home), the packaged cache itself, which Deno then only
+ * reads.
+ *
  * No shell: Deno is spawned directly with an argument list. stdin and stdout
  * are inherited untouched (they carry the MCP stream); this file writes only
  * to stderr. SIGINT, SIGTERM and SIGHUP are passed on, and the child's exit
  * code, or the signal that ended it, becomes this process's own.
  */
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync } from "node:fs";
+import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const app = join(dirname(fileURLToPath(import.meta.url)), "..", "app");
 const config = join(app, "deno.json");
+/** The packaged npm cache: a DENO_DIR that holds only npm/. */
+const packagedCache = join(app, "deno_npm");
+/** The npm registry's folder in a DENO_DIR. */
+const REGISTRY = join("npm", "registry.npmjs.org");
 
 /**
  * @param {string} message
@@ -56,9 +71,56 @@ function denoBinary() {
   }
 }
 
+/**
+ * The DENO_DIR the server runs with: `$XDG_CACHE_HOME/workcell/deno-VERSION-KEY` (or beneath `~/.cache`), KEY
+ * naming this installed package, whose `npm` is a symlink to the packaged npm cache (made once, in a temporary
+ * directory renamed into place); else, when it cannot be made, the packaged cache itself. Deno takes the npm cache
+ * by its real path (measured: a symlink per package version instead makes every npm module "unprepared"), so it must
+ * be linked whole; children get the client's own DENO_DIR back (src/policy/env_filter.ts).
+ * @returns {string}
+ */
+function denoDir() {
+  const base = process.env.XDG_CACHE_HOME || (process.env.HOME ? join(process.env.HOME, ".cache") : "");
+  if (!base.startsWith("/")) return packagedCache;
+  const key = createHash("sha256").update(packagedCache).digest("hex").slice(0, 12);
+  const version = JSON.parse(readFileSync(join(app, "..", "package.json"), "utf8")).version;
+  const dir = join(base, "workcell", `deno-${version}-${key}`);
+  try {
+    readdirSync(join(dir, REGISTRY));
+    return dir;
+  } catch {
+    // not made yet
+  }
+  const making = `${dir}.${process.pid}.tmp`;
+  try {
+    mkdirSync(making, { recursive: true });
+    symlinkSync(join(packagedCache, "npm"), join(making, "npm"));
+    renameSync(making, dir);
+    return dir;
+  } catch {
+    try {
+      rmSync(making, { recursive: true, force: true });
+    } catch {
+      // nothing was made
+    }
+    try {
+      readdirSync(join(dir, REGISTRY)); // another start made it first
+      return dir;
+    } catch {
+      return packagedCache;
+    }
+  }
+}
+
 const deno = denoBinary();
 /** @type {Record<string, string | undefined>} */
-const env = { ...process.env, DENO_NO_UPDATE_CHECK: "1" };
+const env = {
+  ...process.env,
+  DENO_NO_UPDATE_CHECK: "1",
+  DENO_DIR: denoDir(),
+  // what the server's children get back as DENO_DIR (src/policy/env_filter.ts CLIENT_DENO_DIR_ENV)
+  WORKCELL_CLIENT_DENO_DIR: process.env.DENO_DIR ?? "",
+};
 // start.ts resolves relative paths against INIT_CWD when set; ours is the directory we were started in.
 delete env.INIT_CWD;
 const child = spawn(deno, [...startArgs(), ...process.argv.slice(2)], { stdio: "inherit", env });
