@@ -1,95 +1,157 @@
 /**
- * `deno task bench npm`: start-up of the npm package's bin against
- * `deno task start` from the checkout, measured in the same run: spawn to
- * initialize response, through the same SDK client.
- * - baseline: `deno task start`, median of RUNS warm starts;
- * - `npm install -g` of the packed tarball into a fresh prefix, with an empty npm cache (the deno
- *   package, about 40 MB, comes from the registry, as on a user's first `npx -y workcell`) and warm;
- * - first start of the installed bin with an empty DENO_DIR, so the npm dependencies come from the
- *   registry (median, min and max of FIRST_RUNS, each with DENO_DIR and app/node_modules removed: the
- *   registry's latency varies a lot from one try to the next here);
- * - first start with Deno's cache warm (only app/node_modules is laid out), likewise;
- * - warm starts of the bin, median of RUNS.
+ * `deno task bench npm`: what a user waits for, for each way the README
+ * starts the server: spawn to the initialize answer, and spawn to the answer
+ * of the first tools/call (a `list_dir`, sent right after the initialized
+ * notification and a tools/list), over raw JSON lines. Medians (min–max) of
+ * RUNS, same run:
+ * - `deno task start` from the checkout (the Deno binary itself), and
+ *   `npx -y deno@VERSION task start`, as the README shows it (npx's cache warm);
+ * - `npx -y ./workcell-VERSION.tgz` (npx's cache warm);
+ * - the bin of `npm install -g` of the tarball: its first start with a fresh
+ *   HOME and no network (`unshare -rn`; a fresh HOME for each run), then a
+ *   warm start on that HOME; and, as root, as uid 65534 with root's HOME
+ *   (no writable cache: Deno runs from the packaged npm cache alone).
  */
 import * as path from "node:path";
-import { Client, StdioClientTransport } from "../src/sdk/client.ts";
 import { packNpmPackage } from "../packaging/npm_package.ts";
+import { DENO_VERSION } from "../packaging/npm_package.ts";
 import { npm } from "../tasks/npm_tools.ts";
 
 const RUNS = Number(Deno.env.get("BENCH_NPM_RUNS") ?? 5);
-const FIRST_RUNS = Number(Deno.env.get("BENCH_NPM_FIRST_RUNS") ?? 3);
-const config = new URL("../deno.json", import.meta.url).pathname;
+const root = new URL("..", import.meta.url).pathname;
 const scratch = await Deno.realPath(await Deno.makeTempDir({ prefix: "workcell-npm-bench-" }));
+await Deno.chmod(scratch, 0o755);
 const workspace = path.join(scratch, "ws");
 await Deno.mkdir(workspace);
-// The whole environment, as a client passes it: npm and Deno need its proxy and CA settings to reach the registry.
+await Deno.writeTextFile(path.join(workspace, "hello.txt"), "hello\n");
 const baseEnv = Deno.env.toObject();
 
-/** Spawn to initialize response, in ms. */
-async function startup(command: string, args: string[], env: Record<string, string> = {}): Promise<number> {
-  const start = performance.now();
-  const client = new Client({ name: "bench", version: "1" });
-  await client.connect(new StdioClientTransport({ command, args, env: { ...baseEnv, ...env }, stderr: "ignore" }));
-  const ms = performance.now() - start;
-  await client.close();
-  return ms;
+interface Times {
+  initialize: number;
+  firstCall: number;
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+/** Spawns `command`, and times (ms) its initialize answer and its first tools/call answer. */
+async function start(command: string, args: string[], cwd: string, env: Record<string, string>): Promise<Times> {
+  const begin = performance.now();
+  const child = new Deno.Command(command, {
+    args,
+    cwd,
+    env,
+    clearEnv: true,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "null",
+  })
+    .spawn();
+  const writer = child.stdin.getWriter();
+  const send = (message: unknown) => writer.write(new TextEncoder().encode(JSON.stringify(message) + "\n"));
+  const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  const answer = async (id: number): Promise<Record<string, unknown>> => {
+    while (true) {
+      const end = buffer.indexOf("\n");
+      if (end >= 0) {
+        const line = buffer.slice(0, end);
+        buffer = buffer.slice(end + 1);
+        const message = JSON.parse(line);
+        if (message.id === id) return message;
+        continue;
+      }
+      const { value, done } = await lines.read();
+      if (done) throw new Error(`${command} ${args.join(" ")}: exited before answering ${id}`);
+      buffer += value;
+    }
+  };
+  const params = { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "1" } };
+  await send({ jsonrpc: "2.0", id: 1, method: "initialize", params });
+  await answer(1);
+  const initialize = performance.now() - begin;
+  await send({ jsonrpc: "2.0", method: "notifications/initialized" });
+  await send({ jsonrpc: "2.0", id: 2, method: "tools/list" });
+  await answer(2);
+  await send({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "list_dir", arguments: { path: "." } } });
+  const call = await answer(3);
+  const firstCall = performance.now() - begin;
+  if ((call.result as { isError?: boolean })?.isError) throw new Error(`list_dir failed: ${JSON.stringify(call)}`);
+  await writer.close();
+  await lines.cancel().catch(() => {});
+  await child.status;
+  return { initialize, firstCall };
+}
 
-async function repeat(runs: number, run: () => Promise<number>): Promise<number[]> {
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) times.push(await run());
+async function repeat(runs: number, run: (i: number) => Promise<Times>): Promise<Times[]> {
+  const times: Times[] = [];
+  for (let i = 0; i < runs; i++) times.push(await run(i));
   return times;
 }
 
-const remove = (dir: string) => Deno.remove(dir, { recursive: true }).catch(() => {});
-
 const tarball = await packNpmPackage(path.join(scratch, "out"));
-const task = () => startup(Deno.execPath(), ["task", "--quiet", "--config", config, "start", "--workspace", workspace]);
-await task(); // the checkout's own first run, not measured
-const baseline = median(await repeat(RUNS, task));
-
-/** `npm install -g` of the tarball into a fresh prefix, in ms. */
-async function install(prefix: string, extra: string[] = []): Promise<number> {
-  const start = performance.now();
-  await npm(["install", "--global", "--prefix", prefix, ...extra, tarball], { cwd: scratch });
-  return performance.now() - start;
-}
-const coldInstallMs = await install(path.join(scratch, "cold-cache"), ["--cache", path.join(scratch, "npm-cache")]);
+const tarballBytes = (await Deno.stat(tarball)).size;
 const prefix = path.join(scratch, "prefix");
-const installMs = await install(prefix);
+await npm(["install", "--global", "--prefix", prefix, tarball], { cwd: scratch });
 const bin = path.join(prefix, "bin", "workcell");
-const laidOut = path.join(prefix, "lib", "node_modules", "workcell", "app", "node_modules");
-const denoDir = path.join(scratch, "deno-dir");
-const coldFirst = await repeat(FIRST_RUNS, async () => {
-  await remove(denoDir);
-  await remove(laidOut);
-  return await startup(bin, ["--workspace", workspace], { DENO_DIR: denoDir });
-});
-const warmCacheFirst = await repeat(FIRST_RUNS, async () => {
-  await remove(laidOut);
-  return await startup(bin, ["--workspace", workspace]);
-});
-const warm = median(await repeat(RUNS, () => startup(bin, ["--workspace", workspace])));
-await remove(scratch);
+const wsArgs = ["--workspace", workspace];
 
+const rows: [string, Times[]][] = [];
+const measure = async (label: string, run: (i: number) => Promise<Times>, warmUp = true) => {
+  if (warmUp) await run(-1);
+  rows.push([label, await repeat(RUNS, run)]);
+};
+
+await measure(
+  "`deno task start` in the checkout (the deno binary), warm",
+  () => start(Deno.execPath(), ["task", "--quiet", "start", ...wsArgs], root, baseEnv),
+);
+await measure(
+  `\`npx -y deno@${DENO_VERSION} task start\` in the checkout, warm`,
+  () => start("npx", ["-y", `deno@${DENO_VERSION}`, "task", "--quiet", "start", ...wsArgs], root, baseEnv),
+);
+await measure(
+  `\`npx -y ./${path.basename(tarball)}\`, warm`,
+  () => start("npx", ["-y", `./${path.basename(tarball)}`, ...wsArgs], path.dirname(tarball), baseEnv),
+);
+const freshHome = async (i: number) => {
+  const home = path.join(scratch, `home-${i}`);
+  await Deno.remove(home, { recursive: true }).catch(() => {});
+  await Deno.mkdir(home);
+  const env: Record<string, string> = { ...baseEnv, HOME: home };
+  for (const name of ["DENO_DIR", "XDG_CACHE_HOME"]) delete env[name];
+  return env;
+};
+const offline = ["-rn", bin, ...wsArgs];
+const cold: Times[] = [];
+const warm: Times[] = [];
+for (let i = 0; i < RUNS; i++) {
+  const env = await freshHome(i);
+  cold.push(await start("unshare", offline, scratch, env));
+  warm.push(await start("unshare", offline, scratch, env));
+}
+rows.push(["installed bin, first start: fresh HOME, no network", cold]);
+rows.push(["installed bin, warm (the same HOME, no network)", warm]);
+if (Deno.uid() === 0) {
+  const drop = ["--reuid=65534", "--regid=65534", "--clear-groups", bin, ...wsArgs];
+  await measure(
+    "installed bin as uid 65534, root's HOME (no cache of its own)",
+    () => start("setpriv", drop, scratch, { ...baseEnv, HOME: baseEnv.HOME ?? "/root" }),
+  );
+}
+await Deno.remove(scratch, { recursive: true });
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const s = (ms: number) => (ms / 1000).toFixed(2);
-const ratio = (ms: number) => `${(ms / baseline).toFixed(2)}×`;
-const spread = (times: number[]) => `${s(median(times))} (${s(Math.min(...times))}–${s(Math.max(...times))})`;
-console.log(`## npm package start-up (spawn → initialize response)
+const spread = (values: number[]) => `${s(median(values))} (${s(Math.min(...values))}–${s(Math.max(...values))})`;
+const ratio = median(cold.map((t) => t.firstCall)) / median(warm.map((t) => t.firstCall));
+console.log(`## npm package and clone: start-up (spawn → answer), median (min–max) of ${RUNS}
 
-| measurement | time (s) | vs \`deno task start\` |
+| command | initialize (s) | first tools/call (s) |
 | --- | ---: | ---: |
-| \`deno task start\` from the checkout, warm, median of ${RUNS} (baseline) | ${s(baseline)} | 1.00× |
-| \`npm install -g\` of the tarball into a fresh prefix, empty npm cache (deno from the registry) | ${
-  s(coldInstallMs)
-} | |
-| \`npm install -g\` of the tarball into a fresh prefix, npm cache warm | ${s(installMs)} | |
-| npm bin, first start, empty DENO_DIR (dependencies from the registry), median (min–max) of ${FIRST_RUNS} | ${
-  spread(coldFirst)
-} | ${ratio(median(coldFirst))} |
-| npm bin, first start, Deno's cache warm (app/node_modules laid out), median (min–max) of ${FIRST_RUNS} | ${
-  spread(warmCacheFirst)
-} | ${ratio(median(warmCacheFirst))} |
-| npm bin, warm, median of ${RUNS} | ${s(warm)} | ${ratio(warm)} |`);
+${
+  rows.map(([label, times]) =>
+    `| ${label} | ${spread(times.map((t) => t.initialize))} | ${spread(times.map((t) => t.firstCall))} |`
+  ).join("\n")
+}
+
+First tools/call, fresh HOME and no network, against warm: ${ratio.toFixed(2)}×. Tarball: ${
+  (tarballBytes / 1e6).toFixed(1)
+} MB.`);
