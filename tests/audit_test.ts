@@ -353,7 +353,8 @@ Deno.test("audit: as an ordinary user the log is written where that user may wri
 Deno.test("audit: the README's CI example gives workcell only flags the parser accepts", async () => {
   const readme = await Deno.readTextFile(new URL("../README.md", import.meta.url));
   const section = readme.slice(readme.indexOf("## The audit trail"), readme.indexOf("## How confinement works"));
-  const lines = [...section.matchAll(/npx -y workcell ([^`\n]*)/g)].map((match) => match[1]);
+  const example = section.slice(section.indexOf("```yaml"), section.indexOf("```", section.indexOf("```yaml") + 3));
+  const lines = [...example.matchAll(/(?:^|[\s`])workcell (--[^`\n]*)/g)].map((match) => match[1]);
   assertEquals(lines.length, 2);
   for (const line of lines) {
     const argv = [...line.matchAll(/"([^"]*)"|(\S+)/g)].map((match) => match[1] ?? match[2]);
