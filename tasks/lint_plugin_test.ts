@@ -22,3 +22,11 @@ Deno.test("lint plugin: a module of the limit passes, one line more is reported"
   assertEquals(rules("src/m.ts", lines(MAX_FILE_LINES)), []);
   assertEquals(rules("src/m.ts", lines(MAX_FILE_LINES + 1)), ["workcell/max-file-lines"]);
 });
+
+Deno.test("lint plugin: the module cap counts code lines, not comments or blank lines", () => {
+  const code = Array.from({ length: MAX_FILE_LINES }, (_, i) => `export const c${i} = ${i}; // c${i}`).join("\n");
+  const doc = `/**\n${Array.from({ length: 50 }, (_, i) => ` * line ${i}`).join("\n")}\n */\n`;
+  const blanks = "\n\n// a note\n\n";
+  assertEquals(rules("src/m.ts", doc + code + blanks + "\n"), []);
+  assertEquals(rules("src/m.ts", doc + code + blanks + "export const z = 0;\n"), ["workcell/max-file-lines"]);
+});

@@ -31,9 +31,11 @@ type Native = Deno.NativeType;
 
 /**
  * Constants of the Linux tables that darwin has no counterpart for (O_PATH, AT_EMPTY_PATH, pipe sizing, memfd
- * sealing), 0 here so that modules computing Linux-only flags still load; the calls that pass them (statx,
- * memfd_create, the reopen through /proc) are absent from {@linkcode darwinOwnSymbols} and
- * {@linkcode SAME_AS_LINUX}, so they fail when bound, never silently. O_PATH 0 means O_RDONLY on darwin.
+ * sealing). They are 0 here, so that a module computing a Linux-only flag set at load still loads; the calls that
+ * would pass them (statx, getdents64, memfd_create, the fd backend's reopen through /proc) are Linux's alone:
+ * absent from {@linkcode darwinOwnSymbols} and {@linkcode SAME_AS_LINUX}, so using them on darwin fails when the
+ * symbol is bound, never silently. (O_PATH is 0: a directory the shared fs_at.ts opens "by O_PATH" is opened
+ * O_RDONLY on darwin, which needs read permission.)
  */
 export const LINUX_ONLY = 0;
 
