@@ -7,9 +7,12 @@
  * a PTY child starts through darwin.ts's `/bin/sh` prelude, which takes the
  * slave as its controlling terminal (xnu opens it before the setsid).
  *
- * Synchronous and free of module state beyond the libc handle, so a Web
- * Worker (the Landlock sandbox's thread) can import it and spawn children
- * that inherit its restrictions. No V8 process is forked.
+ * The one place the server starts a process: the launcher's and Seatbelt's
+ * spawners (policy/sandboxed_spawners.ts) and the PTY (pty.ts) call it, and
+ * a sandboxed child takes its restrictions from the program it starts as
+ * (launcher.ts, or darwin's sandbox-exec), never from the server's thread.
+ * Synchronous, with no module state beyond the libc handle; no V8 process
+ * is forked.
  *
  * @example
  * ```ts
@@ -49,8 +52,9 @@ const ON_DARWIN = HOST_OS === "darwin";
 const SPAWN_FLAGS = SPAWN.SETSID | SPAWN.SETSIGMASK | SPAWN.SETSIGDEF | (ON_DARWIN ? DARWIN.SPAWN.CLOEXEC_DEFAULT : 0);
 
 /**
- * A failed spawn, carrying the errno posix_spawnp returned. A spawner running
- * elsewhere (a worker) may reject with any object that has a numeric `errno`.
+ * A failed spawn, carrying the errno posix_spawnp returned. Callers test
+ * {@linkcode isProgramNotFound} and {@linkcode isArgumentListTooLong}, which
+ * read any object with a numeric `errno`, not the class.
  */
 export class SpawnError extends Error {
   readonly errno: number;
