@@ -1,8 +1,9 @@
 /**
  * docs/architecture.md's module map matches the imports of src/: every
  * folder and root file has an entry, each entry's `Imports:` line names
- * exactly what its modules import, the graph has no cycle, and nothing in
- * src/ imports from tests/.
+ * exactly what its modules import, the graph has no cycle, nothing in
+ * src/ imports from tests/, and every `src/` path docs/ and README.md name
+ * exists.
  */
 import * as path from "node:path";
 import { assert, assertEquals } from "../src/testing/assert.ts";
@@ -124,6 +125,36 @@ function cycle(edges: Map<string, Set<string>>): string[] {
   return [];
 }
 
+/**
+ * The `src/` paths a Markdown text names outside its code blocks (those hold example paths of a workspace, such
+ * as a patch's `src/app.ts`): a path starts after white space, a backtick or an opening bracket (not inside
+ * `~/src/app`) and runs to the first character no path here uses.
+ */
+function srcPathsOf(markdown: string): string[] {
+  const found: string[] = [];
+  let fenced = false;
+  for (const line of markdown.split("\n")) {
+    if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
+    else if (!fenced) found.push(...[...line.matchAll(/(?<=^|[\s`(["])src\/[\w./*{},-]*/g)].map((m) => m[0]));
+  }
+  return found;
+}
+
+/**
+ * Whether a named `src/` path exists: a file or folder, or for a glob (`src/image/*_test.ts`) the folder before
+ * its first wildcard. A sentence's closing full stop is not part of the path.
+ */
+async function namesSomething(named: string): Promise<boolean> {
+  const wild = named.search(/[*{]/);
+  const target = wild < 0 ? named.replace(/[.,]+$/, "") : named.slice(0, named.lastIndexOf("/", wild) + 1);
+  try {
+    await Deno.stat(path.join(ROOT, target));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const sorted = (set: Iterable<string>) => [...set].sort();
 
 Deno.test("module map: every folder and root file of src/ has one entry in docs/architecture.md", async () => {
@@ -150,6 +181,31 @@ Deno.test("module map: folders and root files import each other without a cycle"
 
 Deno.test("module map: nothing in src/ imports from tests/", async () => {
   assertEquals((await actualImports()).fromTests, []);
+});
+
+Deno.test("module map: every src/ path docs/ and README.md name exists", async () => {
+  const documents = ["README.md"];
+  for await (const entry of Deno.readDir(path.join(ROOT, "docs"))) {
+    if (entry.name.endsWith(".md")) documents.push(path.join("docs", entry.name));
+  }
+  const missing: string[] = [];
+  for (const document of documents.sort()) {
+    for (const named of srcPathsOf(await Deno.readTextFile(path.join(ROOT, document)))) {
+      if (!(await namesSomething(named))) missing.push(`${document}: ${named}`);
+    }
+  }
+  assertEquals(missing, []);
+});
+
+Deno.test("module map: the doc path scanner skips code blocks and paths inside other paths", () => {
+  const text = [
+    "See `src/a.ts`, src/b/ (and [src/c.ts](x)) or `deno test src/d_test.ts`.",
+    "```patch",
+    "*** Update File: src/app.ts",
+    "```",
+    "workcell --workspace ~/src/app; lib/src/e.ts",
+  ].join("\n");
+  assertEquals(srcPathsOf(text), ["src/a.ts", "src/b/", "src/c.ts", "src/d_test.ts"]);
 });
 
 Deno.test("module map: the import scanner sees static, multi-line, dynamic and URL imports but not doc examples", () => {
