@@ -20,6 +20,7 @@
  * filter.matches("src/a/b_test.ts"); // false
  * ```
  */
+import picomatch from "picomatch";
 import { ToolError } from "../errors.ts";
 
 /** A compiled list of patterns. */
@@ -37,99 +38,14 @@ export interface GlobFilter {
 
 interface CompiledPattern {
   negated: boolean;
-  regex: RegExp;
+  test: (path: string) => boolean;
 }
 
-const SPECIAL = /[.*+?^${}()|[\]\\]/g;
-
-function escapeRegex(text: string): string {
-  return text.replace(SPECIAL, "\\$&");
-}
-
-/** Index of the `}` closing the `{` at `open`, or -1. */
-function closingBrace(glob: string, open: number): number {
-  let depth = 0;
-  for (let i = open; i < glob.length; i++) {
-    if (glob[i] === "\\") i++;
-    else if (glob[i] === "{") depth++;
-    else if (glob[i] === "}" && --depth === 0) return i;
-  }
-  return -1;
-}
-
-/** Splits the inside of `{...}` at its top-level commas. */
-function alternatives(inner: string): string[] {
-  const parts: string[] = [];
-  let depth = 0;
-  let start = 0;
-  for (let i = 0; i < inner.length; i++) {
-    if (inner[i] === "\\") i++;
-    else if (inner[i] === "{") depth++;
-    else if (inner[i] === "}") depth--;
-    else if (inner[i] === "," && depth === 0) {
-      parts.push(inner.slice(start, i));
-      start = i + 1;
-    }
-  }
-  parts.push(inner.slice(start));
-  return parts;
-}
-
-/** Translates a glob body to a regex source (no anchors). */
-function translate(glob: string): string {
-  let out = "";
-  let i = 0;
-  while (i < glob.length) {
-    const char = glob[i];
-    if (char === "*") {
-      let end = i;
-      while (glob[end] === "*") end++;
-      const wholeComponent = end - i >= 2 && (i === 0 || glob[i - 1] === "/") &&
-        (end === glob.length || glob[end] === "/");
-      if (!wholeComponent) out += "[^/]*";
-      else if (end === glob.length) out += ".*";
-      else {
-        out += "(?:[^/]*/)*";
-        end++; // the "/" after "**" is part of the repetition
-      }
-      i = end;
-    } else if (char === "?") {
-      out += "[^/]";
-      i++;
-    } else if (char === "\\" && i + 1 < glob.length) {
-      out += escapeRegex(glob[i + 1]);
-      i += 2;
-    } else if (char === "[") {
-      let close = i + 1;
-      if (glob[close] === "!" || glob[close] === "^") close++;
-      if (glob[close] === "]") close++;
-      while (close < glob.length && glob[close] !== "]") close++;
-      if (close >= glob.length) {
-        out += "\\[";
-        i++;
-        continue;
-      }
-      let body = glob.slice(i + 1, close);
-      const negated = body[0] === "!" || body[0] === "^";
-      if (negated) body = body.slice(1);
-      out += `[${negated ? "^/" : ""}${body.replace(/[\\\]^]/g, "\\$&")}]`;
-      i = close + 1;
-    } else if (char === "{") {
-      const close = closingBrace(glob, i);
-      if (close < 0) {
-        out += "\\{";
-        i++;
-        continue;
-      }
-      out += `(?:${alternatives(glob.slice(i + 1, close)).map(translate).join("|")})`;
-      i = close + 1;
-    } else {
-      out += escapeRegex(char);
-      i++;
-    }
-  }
-  return out;
-}
+/**
+ * picomatch's options: dot names match like any other (the hidden filter is separate) and a leading `!` is
+ * ours to read. picomatch reads `[!a]` as the characters `!` and `a`, so the adapter writes it `[^a]`.
+ */
+const PICOMATCH_OPTIONS = { dot: true, nonegate: true } as const;
 
 function invalidGlob(pattern: string, why: string): ToolError {
   return new ToolError("INVALID_ARGUMENT", `glob ${JSON.stringify(pattern)} ${why}`, {
@@ -148,19 +64,21 @@ function compilePattern(raw: string): { compiled: CompiledPattern; basename: str
   const anchored = glob.includes("/");
   glob = glob.replace(/^\/+/, "");
   if (glob === "") throw invalidGlob(raw, "is empty");
-  const body = (anchored ? "" : "(?:.*/)?") + translate(glob);
+  // picomatch's trailing `/**` also matches the directory itself; ours needs a component below it.
+  let body = glob.replace(/(^|[^\\])\[!/g, "$1[^").replace(/\/\*\*$/, "/**/*");
+  if (!anchored) body = `**/${body}`;
   // A file matches a positive pattern itself; an exclusion also covers whatever is under a matching directory.
-  const tail = dirOnly ? "/.*" : negated ? "(?:/.*)?" : "";
-  let regex: RegExp;
+  const under = `${body}/**/*`;
+  let test: (path: string) => boolean;
   try {
-    regex = new RegExp(`^${body}${tail}$`, "s");
+    test = picomatch(dirOnly ? under : negated ? [body, under] : body, PICOMATCH_OPTIONS);
   } catch {
     throw invalidGlob(raw, "is not a valid pattern");
   }
   const last = glob.slice(glob.lastIndexOf("/") + 1);
   const braceHidesSlash = /\{[^}]*\/[^}]*\}/.test(glob);
   const basename = dirOnly || negated || last.includes("**") || braceHidesSlash ? null : last;
-  return { compiled: { negated, regex }, basename };
+  return { compiled: { negated, test }, basename };
 }
 
 /**
@@ -191,7 +109,7 @@ export function compileGlobs(patterns: readonly string[]): GlobFilter {
   return {
     matches(path: string): boolean {
       for (let i = compiled.length - 1; i >= 0; i--) {
-        if (compiled[i].regex.test(path)) return !compiled[i].negated;
+        if (compiled[i].test(path)) return !compiled[i].negated;
       }
       return !hasPositive;
     },
