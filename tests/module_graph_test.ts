@@ -71,8 +71,9 @@ Deno.test("module graph: main.ts loads no npm package and few modules before it 
   // allocated. 41 with the POSIX fd backend (macOS's: workspace/posix_fd_backend.ts, the handle it shares with
   // Linux's, fd_handle.ts, and os/fs_posix.ts's fstat and readdir), which workspace.ts can choose at start. 42 since
   // fs_at.ts's stat calls are a module of their own (os/fs_stat.ts): the same code, one more module record. 43 with
-  // the bounded wait for a lock (async/try_until.ts), which the fd acts and the portable backend share.
-  assert(loaded.length <= 43, `main.ts loads ${loaded.length} modules up front: ${loaded.join(", ")}`);
+  // the bounded wait for a lock (async/try_until.ts). 41 since the portable backend is gone (its module and
+  // workspace/path_identity.ts).
+  assert(loaded.length <= 41, `main.ts loads ${loaded.length} modules up front: ${loaded.join(", ")}`);
   assert(!loaded.includes("src/serve.ts") && !loaded.includes("src/server.ts"), loaded.join(", "));
 });
 

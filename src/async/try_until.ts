@@ -2,7 +2,7 @@
  * Trying a non-blocking act again until it succeeds or a time is up, with
  * pauses that grow from 1 ms to 20 ms: how a lock held by another process
  * is waited for without a thread blocked in the kernel and without waiting
- * for ever (src/os/fs_change.ts `lockFd`, the portable backend's lock).
+ * for ever (src/os/fs_change.ts `lockFd`).
  *
  * @example
  * ```ts

@@ -229,7 +229,6 @@ async function listOpened(dir: Handle, runner: RipgrepRunner, options: ListFiles
     cwd: dir.childCwd(),
     signal: options.signal,
   });
-  dir.childStarted();
   const after = options.page.after;
   const skip = after !== null && "n" in after ? after.n : 0;
   const found = new FoundFiles({

@@ -79,9 +79,7 @@ function confinedPath(ws: Workspace, input: string, allowMissing: boolean): stri
  */
 async function inDirectory<T>(ws: Workspace, abs: string, fn: (cwd: string) => Promise<T>): Promise<T> {
   using dir = ws.open(abs, { expect: "dir" });
-  const result = await fn(dir.childCwd());
-  dir.childStarted();
-  return result;
+  return await fn(dir.childCwd());
 }
 
 /** Options of {@linkcode openRepo}. */

@@ -5,12 +5,10 @@
  * 1. **pin**: each change's parent directory is opened once beneath the
  *    workspace root, one component at a time, following no symlink (a missing
  *    one is created in its pinned parent: pinned_dirs.ts). Every later step is
- *    an act of a pinned handle on one name. With the fd backends that is an
- *    *at call on the pinned fd, so a directory swapped for a symlink after
- *    planning can make the commit fail but never redirect it: nothing is
- *    read, written or left outside the workspace. With the portable backend
- *    each act checks the directory's path before and after, so such a swap is
- *    detected and rolled back, not prevented (docs/confinement.md).
+ *    an act of a pinned handle on one name: an *at call on the pinned fd, so
+ *    a directory swapped for a symlink after planning can make the commit
+ *    fail but never redirect it: nothing is read, written or left outside
+ *    the workspace (docs/confinement.md).
  * 2. **stage**: each new content goes to an exclusive temp file in its pinned
  *    directory, given its mode, and made durable: each fsynced, or, for a
  *    large patch on a backend that can sync a file system (Linux's fd one), all

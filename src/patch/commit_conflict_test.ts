@@ -10,14 +10,13 @@ import { snapshot, treeDifferences } from "../testing/tree_snapshot.ts";
 import { ToolError } from "../errors.ts";
 import { openWorkspace, type Workspace } from "../workspace/workspace.ts";
 import type { FileBackend } from "../workspace/handle.ts";
-import { PORTABLE_BACKEND } from "../workspace/portable_backend.ts";
 import { commitChanges } from "./commit.ts";
 import { type FsOps, HANDLE_OPS } from "./fs_ops.ts";
 import { planPatch } from "./plan.ts";
 import { parsePatch } from "./parse.ts";
 import { TEST_BACKENDS } from "../testing/backend.ts";
 
-/** Both backends: a swap mid-commit is prevented by the fd backend and detected by the portable one. */
+/** Both fd backends: a swap mid-commit lands in the directory pinned, never outside. */
 const BACKENDS = TEST_BACKENDS;
 
 async function workspace(backend?: FileBackend): Promise<Workspace> {
@@ -55,15 +54,10 @@ function recheckOf(dir: string): (...args: unknown[]) => boolean {
   return (_from, rel) => rel === dir && ++opens === 2;
 }
 
-/** What a temp file left in a directory is called (the portable backend's rollback cannot reach a moved one). */
-const TEMP = /^\.workcell-[0-9a-f-]+\.tmp$/;
-
 Deno.test("a parent directory swapped for a symlink to outside at any point of the commit is never acted through", async (t) => {
   // Where the swap happens, and what the commit then does. With the fd backends every act goes through the
   // directory fd pinned at the start, so it lands in the directory that was moved away (inside the workspace),
-  // never outside. The portable backend checks the directory's path around every act, so the commit stops at the
-  // first act after the swap; its rollback cannot reach the moved-away directory by path either, so a temp file
-  // written there stays (reported as not undone) — still nothing outside.
+  // never outside.
   const cases: { name: string; op: keyof FsOps; when: () => (...args: unknown[]) => boolean; installed: boolean }[] = [
     { name: "before the temp file is created", op: "create", when: () => () => true, installed: false },
     {
@@ -100,18 +94,14 @@ Deno.test("a parent directory swapped for a symlink to outside at any point of t
           assert((await Deno.lstat(path.join(ws.root, "dir"))).isSymlink, "the swap did not happen");
           const movedAway = path.join(ws.root, "dir-moved-away");
           const left = [...Deno.readDirSync(movedAway)].map((e) => e.name).filter((name) => name !== "a.txt");
-          if (c.installed && backend !== PORTABLE_BACKEND) {
+          if (c.installed) {
             assertEquals([outcome, left], [null, []]);
             assertEquals(await Deno.readTextFile(path.join(movedAway, "a.txt")), "pwned\n");
             return;
           }
           assert(outcome instanceof ToolError && outcome.code === "PATH_OUTSIDE_WORKSPACE", String(outcome));
           assertEquals(await Deno.readTextFile(path.join(movedAway, "a.txt")), "a\n");
-          if (backend !== PORTABLE_BACKEND || c.op === "create") assertEquals(left, [], "temp or backup file left");
-          else {
-            assert(left.length === 1 && TEMP.test(left[0]), `left in the moved directory: ${left}`);
-            assert(outcome.message.includes("ROLLBACK INCOMPLETE"), outcome.message);
-          }
+          assertEquals(left, [], "temp or backup file left");
         } finally {
           await Deno.remove(ws.root, { recursive: true });
           await Deno.remove(outside, { recursive: true });
@@ -143,9 +133,7 @@ Deno.test("a parent directory replaced by another real directory before install 
         assert(error.message.includes("a directory above dir/a.txt was replaced"), error.message);
         for (const name of ["dir", "dir-old"]) {
           const entries = [...Deno.readDirSync(path.join(ws.root, name))].map((e) => e.name).sort();
-          // The portable backend's rollback cannot reach the old directory by its path: the temp file stays there.
-          const temp = backend === PORTABLE_BACKEND && name === "dir-old" ? entries.filter((e) => TEMP.test(e)) : [];
-          assertEquals(entries, ["a.txt", ...temp].sort(), name);
+          assertEquals(entries, ["a.txt"], name);
           assertEquals(await Deno.readTextFile(path.join(ws.root, name, "a.txt")), "a\n", name);
         }
       } finally {

@@ -155,8 +155,7 @@ export function commitFailure(error: unknown, unrestored: string[]): ToolError {
   }
   const doing = error instanceof StepError ? error.doing : "committing the patch";
   const cause = error instanceof StepError ? error.error : error;
-  // A Deno file API's error (the portable backend's) names its errno by `code`.
-  const readOnly = errnoOf(cause) === ERRNO.EROFS || (cause as { code?: unknown } | null)?.code === "EROFS";
+  const readOnly = errnoOf(cause) === ERRNO.EROFS;
   const code = readOnly ? "WORKSPACE_READ_ONLY" : "PATCH_WRITE_FAILED";
   return new ToolError(code, `${doing} failed: ${describe(cause)}. ${rolledBack}`, {
     details: { os_error: describe(cause), unrestored },

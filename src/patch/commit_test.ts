@@ -5,7 +5,7 @@ import { snapshot, treeDifferences } from "../testing/tree_snapshot.ts";
 import { ToolError } from "../errors.ts";
 import { openWorkspace, type Workspace } from "../workspace/workspace.ts";
 import { FD_BACKEND } from "../workspace/fd_backend.ts";
-import { PORTABLE_BACKEND } from "../workspace/portable_backend.ts";
+import { TEST_BACKENDS } from "../testing/backend.ts";
 import { applyPatch } from "./apply.ts";
 import { commitChanges, CommitTransaction, type Phase, PHASES } from "./commit.ts";
 import { HANDLE_OPS } from "./fs_ops.ts";
@@ -43,7 +43,7 @@ async function workspace(): Promise<Workspace> {
 
 /**
  * The two ways the stage makes its contents durable (durability.ts), each asked for whatever the patch's size. The
- * backend this run uses decides whether syncfs can be had: the portable one has none and fsyncs each file instead.
+ * backend this run uses decides whether syncfs can be had: the POSIX fd one has none and fsyncs each file instead.
  */
 const STRATEGIES: Record<string, DurabilityOptions> = {
   "an fsync per file": { syncfsMinFiles: Infinity },
@@ -161,11 +161,11 @@ Deno.test("each phase, faulted alone at each of its steps, is rolled back comple
   }
 });
 
-Deno.test("a large patch's stage: one syncfs and no fsync per temp file on the fd backend, an fsync each on the portable one", async (t) => {
+Deno.test("a large patch's stage: one syncfs and no fsync per temp file on the fd backend, an fsync each on the POSIX one", async (t) => {
   const files = Array.from({ length: SYNCFS_MIN_FILES }, (_, i) => `${i % 2 === 0 ? "a" : "b"}/f${i}.txt`);
   const patch = `*** Begin Patch\n${files.map((file) => `*** Add File: ${file}\n+${file}\n`).join("")}*** End Patch`;
   const quiet: DurabilityOptions = { release: "6.1.0", dirtyBytes: () => 0 };
-  for (const backend of [FD_BACKEND, PORTABLE_BACKEND]) {
+  for (const backend of TEST_BACKENDS) {
     await t.step(backend.name, async () => {
       using ws = openWorkspace(await Deno.makeTempDir({ prefix: "workcell-commit-" }), backend);
       try {

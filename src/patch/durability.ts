@@ -11,9 +11,8 @@
  * writes too, and reports a writeback error only since Linux 5.8. So it is
  * chosen only when all of these hold:
  * - the file backend can sync a file system (`Handle.syncsFileSystem`): the
- *   Linux fd backend's handles call syncfs(2); the POSIX fd backend and the
- *   portable one have no such call, so there every temp file is fsynced,
- *   however large the patch;
+ *   Linux fd backend's handles call syncfs(2); the POSIX fd backend has no
+ *   such call, so there every temp file is fsynced, however large the patch;
  * - at least {@linkcode SYNCFS_MIN_FILES} files are staged (below that the
  *   fsyncs cost little, and a small patch never waits for a build's output);
  * - the kernel reports syncfs errors (5.8 or later);
@@ -26,7 +25,7 @@
  * const quiet = { release: "6.8.0", dirtyBytes: () => 4096 };
  * const batch = syncStrategy({ files: 1000, syncsFileSystem: true }, quiet); // "syncfs"
  * const small = syncStrategy({ files: 3, syncsFileSystem: true }, quiet); // "fsync"
- * const portable = syncStrategy({ files: 1000, syncsFileSystem: false }, quiet); // "fsync"
+ * const posix = syncStrategy({ files: 1000, syncsFileSystem: false }, quiet); // "fsync"
  * ```
  */
 import { readKernelFile } from "../os/fs_at.ts";

@@ -21,7 +21,6 @@
  * using ws = openWorkspace("/repo");
  * const src = ws.open("src", { expect: "dir" });
  * await using rg = await spawnRipgrep(launch, { args: ["--files", "-0", "--", "."], cwd: src.childCwd() });
- * src.childStarted();
  * src[Symbol.dispose](); // rg holds the directory as its cwd now
  * let files = 0;
  * for await (const chunk of rg.chunks()) {

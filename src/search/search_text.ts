@@ -173,12 +173,6 @@ async function startIn(
   // The directory is needed only until rg has started in it (it then holds it as its cwd).
   using _parent = root.dir === target ? null : root.dir;
   const rg = await runner.start({ args: args(root.name), cwd: root.dir.childCwd(), signal });
-  try {
-    root.dir.childStarted();
-  } catch (error) {
-    await rg[Symbol.asyncDispose]();
-    throw error;
-  }
   return { rg, rel: root.dir.rel, abs: root.dir.abs, name: root.name };
 }
 

@@ -2,8 +2,8 @@
  * A directory that flips between itself and a symlink to an outside tree,
  * in a process of its own (so that it flips while the test's own process is
  * inside a synchronous call), each phase lasting `phaseMicros` (busy-waited:
- * timers are too coarse). The attack of the portable backend's tests
- * (src/workspace/portable_backend_test.ts).
+ * timers are too coarse). The attack of the POSIX fd backend's tests
+ * (src/workspace/posix_fd_backend_test.ts).
  *
  * @example
  * ```ts

@@ -37,12 +37,6 @@ export const execCommandTool = defineTool({
         { ...request, cwd: workdir.abs, chdir: workdir.childCwd() },
         ctx.sessionState.commandIds,
       );
-      try {
-        workdir.childStarted();
-      } catch (error) {
-        await commands.kill(command, "KILL");
-        throw error;
-      }
     }
     await waitForCommand(ctx, command, { yieldMs: args.yield_time_ms, settle: false });
     const notFound = commands.notFoundError(command);

@@ -115,8 +115,8 @@ function lexicalRelative(place: CheckedRoot, input: string): string {
 
 /**
  * INVALID_ARGUMENT for a path that something renamed or replaced while it was being checked, pinned or acted on:
- * the check before an open found a symlink or another object where it had approved one, or (the portable backend)
- * the path no longer led to the object a handle holds. Code that retries or reports such a race more precisely
+ * the check before an open found a symlink or another object where it had approved one, or (the POSIX fd backend)
+ * the fd opened is not the object looked at just before. Code that retries or reports such a race more precisely
  * (the open's retries, the patch commit) tells it apart by its class.
  *
  * @example

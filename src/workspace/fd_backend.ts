@@ -112,10 +112,6 @@ class LinuxFdHandle extends FdHandle {
     return fdDirectory(this.fd);
   }
 
-  childStarted(): void {
-    // The kernel resolved the fd: the child started in the directory held.
-  }
-
   readonly syncsFileSystem = true;
 
   syncFileSystem(): Promise<void> {

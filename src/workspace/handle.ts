@@ -4,8 +4,8 @@
  * stat of the object it holds, and every act the tools make on that object
  * (read it, list it, stat or open an entry, run a child in it, and the patch
  * commit's writes). What holds the object is the backend's business
- * (fd_backend.ts and posix_fd_backend.ts: an fd; portable_backend.ts: a checked path
- * and its identity); the tools and domain modules see only this class.
+ * (fd_backend.ts and posix_fd_backend.ts: an fd, or for a symlink or special
+ * file on the POSIX one its stat); the tools and domain modules see only this class.
  *
  * @example
  * ```ts
@@ -23,8 +23,7 @@ import type { RawDirEntry } from "../os/fs_at.ts";
 import type { FdStat, FileKind } from "../os/fs_stat.ts";
 import type { Name } from "../os/fs_call.ts";
 
-// The shapes are the OS layer's (statx and getdents64, or fstat and readdir): the fd backends pass them through, the portable backend
-// fills them from Deno's path APIs.
+// The shapes are the OS layer's (statx and getdents64, or fstat and readdir), passed through.
 export type { FileKind, Name, RawDirEntry };
 
 /** What a backend knows of an object: its kind, permission bits, size, mtime and identity (dev, ino). */
@@ -33,11 +32,8 @@ export type FileStat = FdStat;
 /** What an opened entry must be: a directory, or anything (a final symlink is then held, not followed). */
 export type Reach = "dir" | "any";
 
-/**
- * The backends: Linux's fd-pinned one, the POSIX fd-pinned one (macOS's; selectable on Linux), and the portable
- * one (Deno's path APIs only).
- */
-export type BackendName = "fd" | "posix-fd" | "portable";
+/** The backends: Linux's fd-pinned one and the POSIX fd-pinned one (macOS's; selectable on Linux for its tests). */
+export type BackendName = "fd" | "posix-fd";
 
 /**
  * NOT_A_FILE for `rel`, which is a directory or a special file: refused before anything opens it for reading
@@ -139,17 +135,10 @@ export abstract class Handle implements Disposable {
   abstract isCurrent(): boolean;
 
   /**
-   * The working directory to give a child started now so that it runs in the directory held: the fd backends'
-   * name of the fd, which the spawner enters by fchdir (valid while the handle is open), or the portable
-   * backend's path, checked first.
+   * The working directory to give a child started now so that it runs in the directory held: the name of the fd,
+   * which the spawner enters by fchdir (valid while the handle is open), so no path is resolved.
    */
   abstract childCwd(): string;
-
-  /**
-   * Called right after a child was started at {@linkcode childCwd}: throws PATH_OUTSIDE_WORKSPACE when it may
-   * have started elsewhere (the portable backend checks the path again; the fd backends have nothing to check).
-   */
-  abstract childStarted(): void;
 
   /** What a child's stdin gets to read the regular file held: an fd of this process, or the bytes themselves. */
   abstract childStdin(): Promise<number | Uint8Array<ArrayBuffer>>;
@@ -159,8 +148,7 @@ export abstract class Handle implements Disposable {
 
   /**
    * Creates the new file `name` exclusively in the directory held, open for writing, with `mode` before the umask,
-   * or, when `exact`, with exactly `mode` (a replaced file's own mode) where the backend can set it through the
-   * file itself (the fd backends; the portable one keeps what the umask leaves).
+   * or, when `exact`, with exactly `mode` (a replaced file's own mode), set through the file itself (fchmod).
    */
   abstract create(name: string, mode: number, exact: boolean): Handle;
 
@@ -180,8 +168,8 @@ export abstract class Handle implements Disposable {
   abstract sync(): Promise<void>;
 
   /**
-   * Whether {@linkcode syncFileSystem} can be called: Linux's fd backend's can (syncfs(2)); the others have
-   * no call that flushes a whole file system (POSIX and Deno offer none), so the patch commit fsyncs each file there.
+   * Whether {@linkcode syncFileSystem} can be called: Linux's fd backend's can (syncfs(2)); the POSIX one
+   * has no call that flushes a whole file system (POSIX offers none), so the patch commit fsyncs each file there.
    */
   abstract readonly syncsFileSystem: boolean;
 

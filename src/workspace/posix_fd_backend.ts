@@ -6,8 +6,8 @@
  * `unlinkat`, `fchmod`, readdir over `fdopendir`), so a swap on the path is
  * refused by the kernel or acts on the object pinned, never on one outside.
  * It uses only calls every POSIX system has, which is also why it runs on
- * Linux, where `WORKCELL_FILE_BACKEND=posix-fd` selects it for the test
- * suite's third run.
+ * Linux, where `WORKCELL_FILE_BACKEND=posix-fd` selects it for its tests
+ * (tests/posix_fd_backend_test.ts).
  *
  * Where it differs from Linux's, for want of O_PATH and /proc/self/fd:
  * - directories are opened readable (O_RDONLY), so a directory the server's
@@ -119,10 +119,6 @@ class PosixFdHandle extends FdHandle {
   childCwd(): string {
     // The spawner changes into this very fd (posix_spawn's addfchdir), while it is still open.
     return fdDirectory(this.fd);
-  }
-
-  childStarted(): void {
-    // The child changed into the fd: it started in the directory held.
   }
 
   readonly syncsFileSystem = false;

@@ -2,8 +2,8 @@
  * What the POSIX fd backend (macOS's) does that the Linux one does not: a
  * regular file looked at before it is opened, entries held by their stat
  * alone, and the patch commit's acts through pinned fds under the fastest
- * directory flips (the hole the portable backend, acting by path, leaves).
- * Everything else runs in the whole suite's posix-fd run.
+ * directory flips. The file tools through a server on this backend are
+ * tests/posix_fd_backend_test.ts.
  */
 import * as path from "node:path";
 import { assert, assertEquals, assertRejects, assertThrows } from "../testing/assert.ts";
@@ -30,8 +30,8 @@ function codeOf(error: unknown): string {
 }
 
 Deno.test("posix-fd: create, write, rename and remove through a directory flipping every 10 µs never touch outside", async () => {
-  // The portable backend, acting by path, leaves empty files outside at this speed and can move an outside file
-  // in by a raced rename (docs/confinement.md); every act here is relative to the directory fd pinned at the open.
+  // A backend acting by path leaves empty files outside at this speed and can move an outside file in by a raced
+  // rename; every act here is relative to the directory fd pinned at the open.
   await using t = await tree();
   using ws = openWorkspace(t.root, POSIX_FD_BACKEND);
   const outcomes = new Map<string, number>();

@@ -5,9 +5,9 @@
  * object it names is then opened beneath the pinned root without following
  * any symlink, into a disposable {@linkcode Handle}. The backend that holds
  * handles is chosen once, here: Linux's fd-pinned one (O_PATH, statx,
- * getdents64, /proc/self/fd), on macOS the POSIX fd-pinned one, unless
- * `WORKCELL_FILE_BACKEND` selects `posix-fd` or `portable` (the test
- * suite's other runs; docs/confinement.md).
+ * getdents64, /proc/self/fd), on macOS the POSIX fd-pinned one, which
+ * `WORKCELL_FILE_BACKEND=posix-fd` selects on Linux too, for its tests
+ * (docs/confinement.md).
  *
  * @example
  * ```ts
@@ -21,10 +21,9 @@ import { ToolError } from "../errors.ts";
 import { checkPath, type ConfinedPath, PathChanged, resolutionError } from "./confine.ts";
 import { FD_BACKEND } from "./fd_backend.ts";
 import { type FileBackend, type Handle, type MissingPath, notAFile } from "./handle.ts";
-import { PORTABLE_BACKEND } from "./portable_backend.ts";
 import { POSIX_FD_BACKEND } from "./posix_fd_backend.ts";
 
-/** The environment variable that selects the file backend: `posix-fd`, `portable`, or unset (the system's own). */
+/** The environment variable that selects the file backend: `posix-fd`, or unset (the system's own). */
 export const FILE_BACKEND_ENV = "WORKCELL_FILE_BACKEND";
 
 /** Times a path that keeps changing between the check and the open is checked again. */
@@ -51,18 +50,17 @@ export interface OpenOptions {
 /** The backends `WORKCELL_FILE_BACKEND` can name, for the test suite's runs. */
 const SELECTABLE: Readonly<Record<string, FileBackend>> = {
   "posix-fd": POSIX_FD_BACKEND,
-  portable: PORTABLE_BACKEND,
 };
 
 /**
- * The backend a value of `WORKCELL_FILE_BACKEND` names on `os`: `posix-fd` or `portable`, or when it is unset or
- * empty the system's own: Linux's fd backend, the POSIX fd backend on macOS.
+ * The backend a value of `WORKCELL_FILE_BACKEND` names on `os`: `posix-fd`, or when it is unset or empty the
+ * system's own: Linux's fd backend, the POSIX fd backend on macOS.
  *
  * @example
  * ```ts
  * chosenBackend(undefined, "linux").name; // "fd"
  * chosenBackend(undefined, "darwin").name; // "posix-fd"
- * chosenBackend("portable").name; // "portable"
+ * chosenBackend("posix-fd", "linux").name; // "posix-fd"
  * ```
  */
 export function chosenBackend(name: string | undefined, os: typeof Deno.build.os = Deno.build.os): FileBackend {
@@ -170,8 +168,7 @@ export class Workspace implements Disposable {
         return null;
       }
     })();
-    // The pinned root is current where its path leads to it (a backend without an fd to hold it also compares
-    // what tells a directory made again apart, as its inode number can be reused).
+    // The pinned root is current where its path leads to it.
     if (now?.ino === this.#pinned.stat.ino && now?.dev === this.#pinned.stat.dev && this.#pinned.isCurrent()) return;
     throw new ToolError(
       "INTERNAL",

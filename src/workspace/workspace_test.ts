@@ -8,7 +8,6 @@ import { assert, assertEquals, assertRejects, assertThrows } from "../testing/as
 import { codeOf, confineFixture, REFUSED } from "../testing/confine_fixture.ts";
 import { ToolError } from "../errors.ts";
 import { FD_BACKEND } from "./fd_backend.ts";
-import { PORTABLE_BACKEND } from "./portable_backend.ts";
 import { POSIX_FD_BACKEND } from "./posix_fd_backend.ts";
 import { chosenBackend, openWorkspace, WorkspaceError } from "./workspace.ts";
 import { TEST_BACKENDS } from "../testing/backend.ts";
@@ -126,7 +125,7 @@ async function pwdIn(cwd: string): Promise<string> {
   return new TextDecoder().decode(buffer.subarray(0, Math.max(n, 0))).trim();
 }
 
-Deno.test("a child's working directory: the fd backends' stays the pinned directory, the portable one's swap is caught", async () => {
+Deno.test("a child's working directory stays the pinned directory when its path is swapped for a symlink", async () => {
   const { root, outside, cleanup } = await confineFixture();
   try {
     for (const backend of BACKENDS) {
@@ -136,17 +135,7 @@ Deno.test("a child's working directory: the fd backends' stays the pinned direct
       const cwd = src.childCwd();
       await Deno.rename(dir, path.join(root, "moved"));
       await Deno.symlink(outside, dir);
-      const ran = await pwdIn(cwd);
-      if (backend !== PORTABLE_BACKEND) {
-        assertEquals(ran, path.join(root, "moved"));
-        src.childStarted();
-      } else {
-        // The portable backend hands over a path: a swap left in place is found right after the start.
-        const error = assertThrows(() => src.childStarted());
-        assert(error instanceof ToolError && error.code === "PATH_OUTSIDE_WORKSPACE", String(error));
-        const again = assertThrows(() => src.childCwd());
-        assert(again instanceof ToolError && again.code === "INVALID_ARGUMENT", String(again));
-      }
+      assertEquals(await pwdIn(cwd), path.join(root, "moved"), backend.name);
       await Deno.remove(dir);
       await Deno.rename(path.join(root, "moved"), dir);
     }
@@ -161,10 +150,6 @@ Deno.test("a workspace directory removed and made again is reported, not silentl
     try {
       using ws = openWorkspace(root, backend);
       await Deno.remove(root);
-      // The new directory often gets the freed inode number: the portable backend tells it apart by its birth
-      // time, which Deno gives in milliseconds (docs/confinement.md), so it is made in another millisecond of the
-      // file system's clock, which moves by a kernel tick (up to 10 ms): 2 ms here failed once in a parallel run.
-      await new Promise((resolve) => setTimeout(resolve, 25));
       await Deno.mkdir(root);
       await Deno.writeTextFile(`${root}/a.txt`, "a\n");
       const error = assertThrows(() => ws.open("a.txt", { expect: "file" }));
@@ -175,22 +160,23 @@ Deno.test("a workspace directory removed and made again is reported, not silentl
   }
 });
 
-Deno.test("openWorkspace refuses a missing path and a file; WORKCELL_FILE_BACKEND names posix-fd, portable or nothing", async () => {
+Deno.test("openWorkspace refuses a missing path and a file; WORKCELL_FILE_BACKEND names posix-fd or nothing", async () => {
   const { root, cleanup } = await confineFixture();
   try {
     assert(assertThrows(() => openWorkspace(path.join(root, "nope"))) instanceof WorkspaceError);
     assert(assertThrows(() => openWorkspace(path.join(root, "src", "a.ts"))) instanceof WorkspaceError);
     assertEquals(
-      ["", "posix-fd", "portable"].map((name) => chosenBackend(name, "linux")),
-      [FD_BACKEND, POSIX_FD_BACKEND, PORTABLE_BACKEND],
+      ["", "posix-fd"].map((name) => chosenBackend(name, "linux")),
+      [FD_BACKEND, POSIX_FD_BACKEND],
     );
     assertEquals(chosenBackend(undefined, "linux"), FD_BACKEND);
     assertEquals(
-      [chosenBackend(undefined, "darwin"), chosenBackend("posix-fd", "darwin"), chosenBackend("portable", "darwin")],
-      [POSIX_FD_BACKEND, POSIX_FD_BACKEND, PORTABLE_BACKEND],
+      [chosenBackend(undefined, "darwin"), chosenBackend("posix-fd", "darwin")],
+      [POSIX_FD_BACKEND, POSIX_FD_BACKEND],
       "macOS has the POSIX fd backend by default",
     );
     assert(assertThrows(() => chosenBackend("ntfs")) instanceof WorkspaceError);
+    assert(assertThrows(() => chosenBackend("portable")) instanceof WorkspaceError, "the portable backend is gone");
     assert(assertThrows(() => chosenBackend("fd", "darwin")) instanceof WorkspaceError);
   } finally {
     await cleanup();

@@ -2,8 +2,8 @@
  * Races: a workspace directory flips between itself and a symlink to the
  * outside tree while list_files or search_text works in it, or in a
  * directory above it (rg then meets the swap while it walks). Nothing outside
- * may be read, listed or written, and no answer may carry outside names or
- * content.
+ * may be created, removed or changed, and no answer may carry outside names
+ * or content.
  */
 import { assertEquals } from "../../src/testing/assert.ts";
 import { race } from "./outside.ts";
