@@ -1,28 +1,20 @@
 /**
- * `deno task test [deno test args]`: runs the whole suite once with each
- * file backend the system has (src/workspace/: on Linux the fd-pinned one,
- * the POSIX fd-pinned one and the portable one, the last two selected by
- * WORKCELL_FILE_BACKEND for the tests and every server they start; on macOS
- * the POSIX one, its default, and the portable one), prints one line per run
- * and then one line `tests: N passed, M failed` over all of them, each
- * computed from the JUnit report of that very run; exits non-zero on any
- * failure.
- *
- * With WORKCELL_FILE_BACKEND set (`deno task test-portable` sets it to
- * `portable`) only that backend's run is made.
+ * `deno task test [deno test args]`: runs the suite once (src/, packaging/,
+ * tasks/, tests/ unless paths are given), with the system's own file backend
+ * (src/workspace/workspace.ts); the POSIX fd backend's own tests run in it
+ * as focused modules (src/workspace/posix_fd_backend_test.ts,
+ * tests/posix_fd_backend_test.ts). Prints each failed test case and then
+ * one line `tests: N passed, M failed`, computed from the JUnit report of
+ * that very run; exits non-zero on any failure.
  */
-import { LEFT_OUT } from "../src/testing/backend.ts";
-import { FILE_BACKEND_ENV } from "../src/workspace/workspace.ts";
-
 const root = new URL("..", import.meta.url).pathname;
 const reportDir = `${root}.test-report/`;
 await Deno.mkdir(reportDir, { recursive: true });
 
 const extra = Deno.args.length > 0 ? Deno.args : ["src/", "packaging/", "tasks/", "tests/"];
 
-/** One run of the suite with `backend` ("" for the default, the fd backend). */
+/** One run of the suite. */
 interface Run {
-  label: string;
   passed: number;
   failed: number;
   skipped: number;
@@ -31,18 +23,15 @@ interface Run {
   failures: string[];
 }
 
-async function runSuite(backend: string): Promise<Run> {
-  const label = backend === "" ? "fd backend" : `${backend} backend`;
-  const report = `${reportDir}junit${backend === "" ? "" : `-${backend}`}.xml`;
+async function runSuite(): Promise<Run> {
+  const report = `${reportDir}junit.xml`;
   await Deno.remove(report).catch(() => {});
-  const env: Record<string, string> = { DENO_JOBS: "2" };
-  if (backend !== "") env[FILE_BACKEND_ENV] = backend;
-  console.log(`== ${label}: deno test ${extra.join(" ")}`);
+  console.log(`== deno test ${extra.join(" ")}`);
   const started = performance.now();
   const run = await new Deno.Command(Deno.execPath(), {
     args: ["test", "--allow-all", "--parallel", `--junit-path=${report}`, ...extra],
     cwd: root,
-    env,
+    env: { DENO_JOBS: "2" },
     stdin: "null",
     stdout: "inherit",
     stderr: "inherit",
@@ -71,7 +60,7 @@ async function runSuite(backend: string): Promise<Run> {
     failed = 1; // the runner failed outside any test case
     failures.push(`deno test itself (exit ${run.code}), outside any test case`);
   }
-  return { label, passed, failed, skipped, seconds, failures };
+  return { passed, failed, skipped, seconds, failures };
 }
 
 /** Names a failed test case from its JUnit attributes and body, so the last lines of a CI log say what failed. */
@@ -90,31 +79,9 @@ function unescapeXml(text: string): string {
   );
 }
 
-const chosen = Deno.env.get(FILE_BACKEND_ENV);
-const runs: Run[] = [];
-// On macOS the default ("") is the POSIX fd backend (src/workspace/workspace.ts).
-const backends = chosen !== undefined
-  ? [chosen]
-  : Deno.build.os === "darwin"
-  ? ["", "portable"]
-  : ["", "posix-fd", "portable"];
-for (const backend of backends) runs.push(await runSuite(backend));
-for (const [what, { backends: leftOutBy, why }] of Object.entries(LEFT_OUT)) {
-  const runsLeavingOut = runs.filter((run) => leftOutBy.some((name) => run.label === `${name} backend`));
-  if (runsLeavingOut.length === 0) continue;
-  console.log(`Left out by the ${runsLeavingOut.map((run) => run.label).join(" and ")} (src/testing/backend.ts):`);
-  console.log(`- ${what}: ${why}`);
-}
-for (const run of runs) {
-  for (const failure of run.failures) console.log(`FAILED (${run.label}): ${failure}`);
-}
-for (const run of runs) {
-  const skipped = run.skipped > 0 ? `, ${run.skipped} skipped` : "";
-  console.log(
-    `tests with the ${run.label}: ${run.passed} passed, ${run.failed} failed${skipped} (${run.seconds.toFixed(0)} s)`,
-  );
-}
-const passed = runs.reduce((sum, run) => sum + run.passed, 0);
-const failed = runs.reduce((sum, run) => sum + run.failed, 0);
-console.log(`tests: ${passed} passed, ${failed} failed`);
-Deno.exit(failed > 0 ? 1 : 0);
+const run = await runSuite();
+for (const failure of run.failures) console.log(`FAILED: ${failure}`);
+const skipped = run.skipped > 0 ? `, ${run.skipped} skipped` : "";
+console.log(`(${run.seconds.toFixed(0)} s${skipped})`);
+console.log(`tests: ${run.passed} passed, ${run.failed} failed`);
+Deno.exit(run.failed > 0 ? 1 : 0);

@@ -99,8 +99,8 @@ export function serverCommand(
 }
 
 /**
- * The environment the test servers get: a bare PATH and HOME, no colour, and the file backend of this run
- * (WORKCELL_FILE_BACKEND, set by `deno task test` for its portable run).
+ * The environment the test servers get: a bare PATH and HOME, no colour, and the file backend this test process
+ * was started with (WORKCELL_FILE_BACKEND, to run a test file against the POSIX fd backend).
  */
 export function serverEnv(): Record<string, string> {
   const env = { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: Deno.env.get("HOME") ?? "/root", NO_COLOR: "1" };
