@@ -325,7 +325,7 @@ export function darwinOwnSymbols(arch: string): Record<string, Deno.ForeignFunct
 
 /**
  * The libSystem name of a function that takes or returns `struct stat` or `struct dirent` with 64-bit inodes
- * (the layouts src/os/fs_posix.ts reads): `name$INODE64` on x86_64, `name` on arm64.
+ * (the layouts src/os/fs_stat.ts and fs_dir.ts read): `name$INODE64` on x86_64, `name` on arm64.
  *
  * @example
  * ```ts

@@ -121,7 +121,7 @@ Deno.test({
       // the launcher and its probes, memfds, the hand-off's re-exec
       "eventfd",
       "execve",
-      // the Linux fd backend (fs_at.ts: statx, getdents64; syncfs for its large patches)
+      // the Linux fd backend (fs_stat.ts: statx; fs_dir.ts: getdents64; syncfs for its large patches)
       "getdents64",
       // glibc's mmap threshold (allocator.ts; darwin's allocator maps large blocks apart already)
       "mallopt",
@@ -139,7 +139,7 @@ Deno.test({
     ]);
     for (const name of Object.keys(DARWIN_ONLY_SYMBOLS)) assert(darwin.has(name), name);
     assertEquals(symbolTable("darwin", "x86_64").__errno_location.name, "__error");
-    // The 64-bit-inode structs fs_posix.ts reads: suffixed names on x86_64, the plain ones on arm64.
+    // The 64-bit-inode structs fs_stat.ts and fs_dir.ts read: suffixed names on x86_64, the plain ones on arm64.
     for (const name of ["fstat", "fstatat", "fdopendir", "readdir", "rewinddir"]) {
       assertEquals(symbolTable("darwin", "x86_64")[name].name, `${name}$INODE64`);
       assertEquals(symbolTable("darwin", "aarch64")[name].name, name);

@@ -1,8 +1,8 @@
 /**
- * File-system calls that open, list and read relative to open directory fds
- * (openat, getdents64, readlinkat, pread), through FFI; what an fd or entry
- * is, is src/os/fs_stat.ts, and the calls that change something are
- * src/os/fs_change.ts. Paths are opened one component at a time with
+ * File-system calls that open and read relative to open directory fds
+ * (openat, readlinkat, pread), through FFI; what an fd or entry is, is
+ * src/os/fs_stat.ts, a directory's entries src/os/fs_dir.ts, and the calls
+ * that change something src/os/fs_change.ts. Paths are opened one component at a time with
  * O_NOFOLLOW from a directory fd, so a symlink swapped in anywhere on the way
  * is refused by the kernel instead of followed: what these calls reach is
  * decided by the fds they start from, never by a path checked earlier.
@@ -25,25 +25,15 @@
  * }
  * ```
  */
-import { cString, ERRNO, errno, HOST_OS, libc, O, SYS_GETDENTS64 } from "./libc.ts";
+import { cString, ERRNO, errno, HOST_OS, libc, O } from "./libc.ts";
 import { closeFd } from "./fd.ts";
 import { osError } from "./os_error.ts";
 import { beneathParts, cComponent, check, type Name, show } from "./fs_call.ts";
 import { joinBytes } from "../text/join_bytes.ts";
-import { isDotName, kindOfDirentType, readDirPosix } from "./fs_posix.ts";
-import { type FileKind, statAt, statFd } from "./fs_stat.ts";
-
-/** One directory entry as getdents64 gives it: the raw name bytes (names need not be UTF-8) and the type (never "." or ".."). */
-export interface RawDirEntry {
-  name: Uint8Array;
-  kind: FileKind;
-}
+import { statFd } from "./fs_stat.ts";
 
 /** Flags every open gets: never follow a final symlink, never leak into children. */
 const ALWAYS = O.NOFOLLOW | O.CLOEXEC;
-const DIRENT_BUFFER_BYTES = 64 * 1024;
-/** lseek(2) whence: from the start. */
-const SEEK_SET = 0;
 /** Unused room readAllFd leaves at the end of the buffer it returns instead of copying the content out. */
 const READ_SPARE_BYTES = 4096;
 /** Read size of readKernelFile (most /proc files fit one). */
@@ -221,40 +211,6 @@ export function fdOfDirectory(cwd: string): number | null {
  */
 export function reopenFd(fd: number, flags: number): number {
   return check(libc().open(cString(fdPath(fd)), flags | O.CLOEXEC, 0), "reopen");
-}
-
-/**
- * Every entry of the directory open as `fd` (opened with O_RDONLY | O_DIRECTORY), in directory order.
- *
- * @example
- * ```ts
- * import { O } from "./libc.ts";
- *
- * const dirFd = openBeneath(openDirectory("/repo"), "src", O.RDONLY | O.DIRECTORY);
- * readDirFd(dirFd).map((entry) => new TextDecoder().decode(entry.name));
- * ```
- */
-export function readDirFd(fd: number): RawDirEntry[] {
-  if (HOST_OS === "darwin") return readDirPosix(fd);
-  // From the start: an earlier listing through this fd left its offset at the end.
-  check(libc().lseek(fd, 0n, SEEK_SET), "rewind");
-  const buffer = new Uint8Array(DIRENT_BUFFER_BYTES);
-  const view = new DataView(buffer.buffer);
-  const entries: RawDirEntry[] = [];
-  for (;;) {
-    const n = check(libc().getdents64(BigInt(SYS_GETDENTS64), fd, buffer, BigInt(buffer.length)), "getdents64");
-    if (n === 0) return entries;
-    // struct linux_dirent64 { u64 d_ino; s64 d_off; u16 d_reclen; u8 d_type; char d_name[]; }
-    for (let at = 0; at < n;) {
-      const length = view.getUint16(at + 16, true);
-      const type = buffer[at + 18];
-      const nameStart = at + 19;
-      const name = buffer.slice(nameStart, buffer.indexOf(0, nameStart));
-      at += length;
-      if (isDotName(name)) continue;
-      entries.push({ name, kind: kindOfDirentType(type) ?? statAt(fd, name).kind });
-    }
-  }
 }
 
 /** The target of the symlink `name` in `dirFd`, as raw bytes. */

@@ -1,15 +1,7 @@
 import * as path from "node:path";
 import { assert, assertEquals, assertRejects, assertThrows } from "../testing/assert.ts";
-import {
-  fdDirectory,
-  fdOfDirectory,
-  openAt,
-  openBeneath,
-  openDirectory,
-  readAllFd,
-  readDirFd,
-  readLinkAt,
-} from "./fs_at.ts";
+import { fdDirectory, fdOfDirectory, openAt, openBeneath, openDirectory, readAllFd, readLinkAt } from "./fs_at.ts";
+import { readDirFd } from "./fs_dir.ts";
 import { statAt, statFd } from "./fs_stat.ts";
 import { linkAt, lockFd, mkdirAt, renameAt, unlinkAt, writeAllFd } from "./fs_change.ts";
 import { errnoOf } from "./os_error.ts";

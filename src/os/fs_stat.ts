@@ -1,8 +1,10 @@
 /**
- * What an fd, a directory entry or a path is: statx(2) on Linux, and on
- * darwin, which has no statx, fstat and fstatat (src/os/fs_posix.ts) or
- * Deno's stat for a path. Identities (dev, ino) read here compare equal to
- * Deno's own (`deviceNumber`).
+ * What an fd, a directory entry or a path is: statx(2) on Linux; on darwin,
+ * which has no statx, fstat and fstatat with its `struct stat` (a table per
+ * system and architecture, each from its header; the calls are the same
+ * everywhere, so the POSIX fd backend runs them on Linux too), or Deno's
+ * stat for a path. Identities (dev, ino) read here compare equal to Deno's
+ * own (`deviceNumber`).
  *
  * @example
  * ```ts
@@ -15,7 +17,6 @@
  */
 import { AT, cString, HOST_OS, libc } from "./libc.ts";
 import { cComponent, check, cName, type Name, show } from "./fs_call.ts";
-import { kindOfMode, statAtPosix, statFdPosix } from "./fs_posix.ts";
 
 /** What an fd or directory entry is. */
 export type FileKind = "file" | "dir" | "symlink" | "other";
@@ -151,4 +152,118 @@ export function statAt(dirFd: number, name: Name): FdStat {
   if (HOST_OS === "darwin") return statAtPosix(dirFd, name);
   // One name: statx would follow a symlink in a longer path.
   return statx(dirFd, cComponent(name), AT.SYMLINK_NOFOLLOW, `lstat ${show(name)}`);
+}
+
+/** Where a field of a struct lies: its byte offset and width. */
+interface Field {
+  at: number;
+  bytes: 2 | 4 | 8;
+}
+
+/** The fields of `struct stat` workcell reads. */
+export interface StatLayout {
+  bytes: number;
+  dev: Field;
+  ino: Field;
+  mode: Field;
+  size: Field;
+  /** struct timespec: seconds (8 bytes), then nanoseconds (8 bytes). */
+  mtime: number;
+}
+
+/**
+ * `struct stat` per system and architecture: glibc's x86_64 (<bits/struct_stat.h>), the generic one of arm64
+ * (<asm-generic/stat.h>), and darwin's with 64-bit inodes (<sys/stat.h>, the same on x86_64 and arm64).
+ */
+export const STAT_LAYOUTS: Readonly<Record<"linux-x86_64" | "linux-aarch64" | "darwin", StatLayout>> = {
+  "linux-x86_64": {
+    bytes: 144,
+    dev: { at: 0, bytes: 8 },
+    ino: { at: 8, bytes: 8 },
+    mode: { at: 24, bytes: 4 },
+    size: { at: 48, bytes: 8 },
+    mtime: 88,
+  },
+  "linux-aarch64": {
+    bytes: 128,
+    dev: { at: 0, bytes: 8 },
+    ino: { at: 8, bytes: 8 },
+    mode: { at: 16, bytes: 4 },
+    size: { at: 48, bytes: 8 },
+    mtime: 88,
+  },
+  darwin: {
+    bytes: 144,
+    dev: { at: 0, bytes: 4 },
+    ino: { at: 8, bytes: 8 },
+    mode: { at: 4, bytes: 2 },
+    size: { at: 96, bytes: 8 },
+    mtime: 48,
+  },
+};
+
+/** Mode bits of each file type (S_IFMT; the same on both systems). */
+const S_IFMT = 0o170000;
+const S_IFREG = 0o100000;
+const S_IFDIR = 0o040000;
+const S_IFLNK = 0o120000;
+const STAT_LAYOUT = STAT_LAYOUTS[
+  HOST_OS === "darwin" ? "darwin" : Deno.build.arch === "aarch64" ? "linux-aarch64" : "linux-x86_64"
+];
+/**
+ * The kind the type bits of a mode name.
+ *
+ * @example
+ * ```ts
+ * kindOfMode(0o040755); // "dir"
+ * ```
+ */
+export function kindOfMode(mode: number): FileKind {
+  const type = mode & S_IFMT;
+  return type === S_IFREG ? "file" : type === S_IFDIR ? "dir" : type === S_IFLNK ? "symlink" : "other";
+}
+
+function readField(view: DataView, field: Field): number {
+  if (field.bytes === 2) return view.getUint16(field.at, true);
+  if (field.bytes === 4) return view.getInt32(field.at, true);
+  return Number(view.getBigUint64(field.at, true));
+}
+
+/**
+ * The {@linkcode FdStat} in a `struct stat` laid out as `layout` says.
+ *
+ * @example
+ * ```ts
+ * const bytes = new Uint8Array(STAT_LAYOUTS.darwin.bytes);
+ * new DataView(bytes.buffer).setUint16(4, 0o100644, true);
+ * parseStat(bytes, STAT_LAYOUTS.darwin).kind; // "file"
+ * ```
+ */
+export function parseStat(bytes: Uint8Array<ArrayBuffer>, layout: StatLayout): FdStat {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
+  const mode = readField(view, layout.mode);
+  const seconds = Number(view.getBigInt64(layout.mtime, true));
+  const nanos = Number(view.getBigInt64(layout.mtime + 8, true));
+  return {
+    kind: kindOfMode(mode),
+    mode: mode & 0o7777,
+    ino: readField(view, layout.ino),
+    size: readField(view, layout.size),
+    mtime: new Date(seconds * 1000 + Math.floor(nanos / 1e6)),
+    dev: readField(view, layout.dev),
+  };
+}
+
+/** fstat(2): what `fd` is. */
+export function statFdPosix(fd: number): FdStat {
+  const buffer = new Uint8Array(STAT_LAYOUT.bytes);
+  check(libc().fstat(fd, buffer), "fstat");
+  return parseStat(buffer, STAT_LAYOUT);
+}
+
+/** fstatat(2) with AT_SYMLINK_NOFOLLOW: what the entry `name` of `dirFd` is, a symlink not followed. */
+export function statAtPosix(dirFd: number, name: Name): FdStat {
+  const buffer = new Uint8Array(STAT_LAYOUT.bytes);
+  check(libc().fstatat(dirFd, cComponent(name), buffer, AT.SYMLINK_NOFOLLOW), `lstat ${show(name)}`);
+  return parseStat(buffer, STAT_LAYOUT);
 }

@@ -15,7 +15,8 @@
  * ```
  */
 import * as path from "node:path";
-import { fdDirectory, openAt, openBeneath, openDirectory, readDirFd, reopenFd } from "../os/fs_at.ts";
+import { fdDirectory, openAt, openBeneath, openDirectory, reopenFd } from "../os/fs_at.ts";
+import { readDirFd } from "../os/fs_dir.ts";
 import { statAt, statFd } from "../os/fs_stat.ts";
 import { syncFs } from "../os/fs_change.ts";
 import { type Name, nameText } from "../os/fs_call.ts";

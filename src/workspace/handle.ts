@@ -19,7 +19,7 @@
  * ```
  */
 import { ToolError } from "../errors.ts";
-import type { RawDirEntry } from "../os/fs_at.ts";
+import type { RawDirEntry } from "../os/fs_dir.ts";
 import type { FdStat, FileKind } from "../os/fs_stat.ts";
 import type { Name } from "../os/fs_call.ts";
 

@@ -27,7 +27,8 @@
  */
 import * as path from "node:path";
 import { fdDirectory, openAt, openBeneath, openDirectory } from "../os/fs_at.ts";
-import { readDirPosix, statAtPosix, statFdPosix } from "../os/fs_posix.ts";
+import { readDirPosix } from "../os/fs_dir.ts";
+import { statAtPosix, statFdPosix } from "../os/fs_stat.ts";
 import { beneathParts, type Name, nameText } from "../os/fs_call.ts";
 import { closeFd } from "../os/fd.ts";
 import { O } from "../os/libc.ts";
@@ -198,7 +199,7 @@ export const POSIX_FD_BACKEND: FileBackend = {
 
 /**
  * Throws unless the root's stat read through the C library's `struct stat` agrees with Deno's stat of the same
- * directory: a layout table wrong for this system (src/os/fs_posix.ts) would otherwise give every identity
+ * directory: a layout table wrong for this system (src/os/fs_stat.ts) would otherwise give every identity
  * check garbage to compare.
  */
 function assertLayout(root: Handle, abs: string): void {
@@ -207,6 +208,6 @@ function assertLayout(root: Handle, abs: string): void {
   root[Symbol.dispose]();
   throw new Error(
     `fstat of ${abs} disagrees with Deno's stat (ino ${root.stat.ino} vs ${deno.ino}, dev ${root.stat.dev} vs ` +
-      `${deno.dev}): the struct stat layout of src/os/fs_posix.ts is wrong for this system`,
+      `${deno.dev}): the struct stat layout of src/os/fs_stat.ts is wrong for this system`,
   );
 }

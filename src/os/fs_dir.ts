@@ -1,0 +1,163 @@
+/**
+ * The entries of a directory open as an fd: getdents64(2) on Linux, and on
+ * darwin, which has none, readdir over fdopendir with its `struct dirent`
+ * (a table per system; the calls are the same everywhere, so the POSIX fd
+ * backend runs them on Linux too). Names come as raw bytes (they need not
+ * be UTF-8), "." and ".." left out, each with its kind (stat'ed where the
+ * file system gives none).
+ *
+ * @example
+ * ```ts
+ * import { openDirectory } from "./fs_at.ts";
+ *
+ * readDirFd(openDirectory("/repo", { readable: true })).map((entry) => entry.kind);
+ * ```
+ */
+import { errno, F, HOST_OS, libc, SYS_GETDENTS64 } from "./libc.ts";
+import { check } from "./fs_call.ts";
+import { closeFd } from "./fd.ts";
+import { osError } from "./os_error.ts";
+import { type FileKind, statAt, statAtPosix } from "./fs_stat.ts";
+
+/** One directory entry as getdents64 gives it: the raw name bytes (names need not be UTF-8) and the type (never "." or ".."). */
+export interface RawDirEntry {
+  name: Uint8Array;
+  kind: FileKind;
+}
+
+/** The fields of `struct dirent` readdir returns. */
+export interface DirentLayout {
+  /** Offset of d_reclen (two bytes): the record's length, its name's NUL included. */
+  reclen: number;
+  /** Offset of d_type (one byte). */
+  type: number;
+  /** Offset of d_name (NUL-terminated). */
+  name: number;
+}
+
+/**
+ * `struct dirent`: glibc's on 64-bit systems (d_ino, d_off, d_reclen, d_type, d_name) and darwin's with 64-bit
+ * inodes (d_ino, d_seekoff, d_reclen, d_namlen, d_type, d_name).
+ */
+export const DIRENT_LAYOUTS: Readonly<Record<"linux" | "darwin", DirentLayout>> = {
+  linux: { reclen: 16, type: 18, name: 19 },
+  darwin: { reclen: 16, type: 20, name: 21 },
+};
+
+/** d_type values (the same on both systems). */
+const DT_DIR = 4;
+const DT_REG = 8;
+const DT_LNK = 10;
+const DT_UNKNOWN = 0;
+
+const DIRENT_LAYOUT = DIRENT_LAYOUTS[HOST_OS];
+
+/** Buffer of one getdents64 call. */
+const DIRENT_BUFFER_BYTES = 64 * 1024;
+/** lseek(2) whence: from the start. */
+const SEEK_SET = 0;
+
+/** The kind a d_type names; null for DT_UNKNOWN (the entry must then be stat'ed). */
+export function kindOfDirentType(type: number): FileKind | null {
+  if (type === DT_UNKNOWN) return null;
+  return type === DT_REG ? "file" : type === DT_DIR ? "dir" : type === DT_LNK ? "symlink" : "other";
+}
+
+/**
+ * Whether a directory entry's name is "." or "..", which listings leave out.
+ *
+ * @example
+ * ```ts
+ * isDotName(new Uint8Array([0x2e, 0x2e])); // true
+ * ```
+ */
+export function isDotName(name: Uint8Array): boolean {
+  return (name.length === 1 && name[0] === 0x2e) || (name.length === 2 && name[0] === 0x2e && name[1] === 0x2e);
+}
+
+/** The errno cell of this thread, writable: readdir's end and its failure differ only by errno. */
+function errnoCell(): Int32Array {
+  const pointer = libc().__errno_location();
+  if (pointer === null) throw new Error("no errno cell");
+  return new Int32Array(Deno.UnsafePointerView.getArrayBuffer(pointer, 4));
+}
+
+/**
+ * Every entry of the directory open as `fd` (readable: opened with O_RDONLY | O_DIRECTORY), in directory order,
+ * through fdopendir on a duplicate of `fd` (closedir closes the duplicate, never `fd`) and readdir, from the
+ * start (the duplicate shares `fd`'s offset, which an earlier listing left at the end).
+ *
+ * @example
+ * ```ts
+ * import { openDirectory } from "./fs_at.ts";
+ *
+ * readDirPosix(openDirectory("/repo", { readable: true })).map((entry) => entry.kind);
+ * ```
+ */
+export function readDirPosix(fd: number): RawDirEntry[] {
+  const c = libc();
+  const copy = check(c.fcntl(fd, F.DUPFD_CLOEXEC, 0), "dup");
+  const stream = c.fdopendir(copy);
+  if (stream === null) {
+    const code = errno();
+    closeFd(copy);
+    throw osError("fdopendir", code);
+  }
+  try {
+    c.rewinddir(stream);
+    const entries: RawDirEntry[] = [];
+    const cell = errnoCell();
+    for (;;) {
+      cell[0] = 0;
+      const entry = c.readdir(stream);
+      if (entry === null) {
+        if (cell[0] !== 0) throw osError("readdir", cell[0]);
+        return entries;
+      }
+      const record = new Uint8Array(
+        Deno.UnsafePointerView.getArrayBuffer(entry, new Deno.UnsafePointerView(entry).getUint16(DIRENT_LAYOUT.reclen)),
+      );
+      // Raw bytes: names need not be UTF-8.
+      const name = record.slice(DIRENT_LAYOUT.name, record.indexOf(0, DIRENT_LAYOUT.name));
+      if (isDotName(name)) continue;
+      entries.push({ name, kind: kindOfDirentType(record[DIRENT_LAYOUT.type]) ?? statAtPosix(fd, name).kind });
+    }
+  } finally {
+    c.closedir(stream);
+  }
+}
+
+/**
+ * Every entry of the directory open as `fd` (opened with O_RDONLY | O_DIRECTORY), in directory order.
+ *
+ * @example
+ * ```ts
+ * import { O } from "./libc.ts";
+ * import { openBeneath, openDirectory } from "./fs_at.ts";
+ *
+ * const dirFd = openBeneath(openDirectory("/repo"), "src", O.RDONLY | O.DIRECTORY);
+ * readDirFd(dirFd).map((entry) => new TextDecoder().decode(entry.name));
+ * ```
+ */
+export function readDirFd(fd: number): RawDirEntry[] {
+  if (HOST_OS === "darwin") return readDirPosix(fd);
+  // From the start: an earlier listing through this fd left its offset at the end.
+  check(libc().lseek(fd, 0n, SEEK_SET), "rewind");
+  const buffer = new Uint8Array(DIRENT_BUFFER_BYTES);
+  const view = new DataView(buffer.buffer);
+  const entries: RawDirEntry[] = [];
+  for (;;) {
+    const n = check(libc().getdents64(BigInt(SYS_GETDENTS64), fd, buffer, BigInt(buffer.length)), "getdents64");
+    if (n === 0) return entries;
+    // struct linux_dirent64 { u64 d_ino; s64 d_off; u16 d_reclen; u8 d_type; char d_name[]; }
+    for (let at = 0; at < n;) {
+      const length = view.getUint16(at + 16, true);
+      const type = buffer[at + 18];
+      const nameStart = at + 19;
+      const name = buffer.slice(nameStart, buffer.indexOf(0, nameStart));
+      at += length;
+      if (isDotName(name)) continue;
+      entries.push({ name, kind: kindOfDirentType(type) ?? statAt(fd, name).kind });
+    }
+  }
+}
