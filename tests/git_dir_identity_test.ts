@@ -9,6 +9,7 @@ import * as path from "node:path";
 import { assert, assertEquals } from "../src/testing/assert.ts";
 import { commitAll, git, initRepo, writeFiles } from "../src/testing/git_fixtures.ts";
 import { type CallResult, startServer, tempWorkspace } from "./harness.ts";
+import { scale } from "./reliability/proc.ts";
 
 const SECRET = "OUTSIDE-SECRET-7f3a";
 
@@ -60,7 +61,10 @@ Deno.test("a .git file pointing at a repository outside the workspace is refused
   }
 });
 
-Deno.test("a .git file swapped between an inside and an outside git dir during 200 calls never lets outside content out", async () => {
+/** Calls while the .git file flips: 200 under `deno task reliability`, 60 in the suite. */
+const SWAP_CALLS = scale(60, 200);
+
+Deno.test(`a .git file swapped between an inside and an outside git dir during ${SWAP_CALLS} calls never lets outside content out`, async () => {
   const elsewhere = await outsideRepository();
   const ws = await tempWorkspace();
   try {
@@ -86,7 +90,7 @@ Deno.test("a .git file swapped between an inside and an outside git dir during 2
     await using server = await startServer({ workspace: ws });
     let answered = 0;
     try {
-      for (let call = 0; call < 200; call++) {
+      for (let call = 0; call < SWAP_CALLS; call++) {
         const [name, args] = EXT_CALLS[call % EXT_CALLS.length];
         const result = await server.call(name, args);
         assert(!leaks(result), `${name} leaked on call ${call}: ${result.text}`);

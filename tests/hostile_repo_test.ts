@@ -12,6 +12,7 @@ import * as path from "node:path";
 import { assert, assertEquals } from "../src/testing/assert.ts";
 import { commitAll, git, initRepo, writeFiles } from "../src/testing/git_fixtures.ts";
 import { type CallResult, startServer, tempWorkspace } from "./harness.ts";
+import { scale } from "./reliability/proc.ts";
 import { ERROR_CODE_NAMES } from "../src/errors.ts";
 
 /** A directory outside every workspace where the hostile programs leave their markers. */
@@ -206,7 +207,10 @@ Deno.test("hostile repository: a worktree workspace whose main repository's conf
   }
 });
 
-Deno.test("hostile repository: a config flipped between clean and hostile during 300 calls never runs anything", async () => {
+/** Calls while the config flips: 300 under `deno task reliability`, 90 (30 of each tool call) in the suite. */
+const FLIP_CALLS = scale(90, 300);
+
+Deno.test(`hostile repository: a config flipped between clean and hostile during ${FLIP_CALLS} calls never runs anything`, async () => {
   await using markers = await markerDir();
   const ws = await tempWorkspace();
   try {
@@ -236,7 +240,7 @@ Deno.test("hostile repository: a config flipped between clean and hostile during
     })();
     await using server = await startServer({ workspace: ws });
     try {
-      for (let call = 0; call < 300; call++) {
+      for (let call = 0; call < FLIP_CALLS; call++) {
         const [name, args] = call % 3 === 0
           ? ["git_status", {}]
           : call % 3 === 1

@@ -9,7 +9,7 @@ import { assert, assertEquals } from "../../src/testing/assert.ts";
 import { type CallResult, startServer, type TestServer } from "../harness.ts";
 import { children, eventually, fdTargets, scale } from "./proc.ts";
 
-const COMMANDS = scale(300, 1000);
+const COMMANDS = scale(100, 1000);
 /** Commands alive at once (the server allows 32 per process). */
 const CONCURRENCY = 8;
 const SIGNALS = ["TERM", "KILL", "INT", "HUP"];

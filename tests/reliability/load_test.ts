@@ -1,7 +1,7 @@
 /**
  * Mixed load on ONE server process: 8 Streamable HTTP sessions at once, each
  * cycling through every read-only tool plus exec_command, read_output and
- * apply_patch in its own subdirectory, 800 calls in all (10,000 under
+ * apply_patch in its own subdirectory, 400 calls in all (10,000 under
  * RELIABILITY_FULL=1). Every call must come back, well-formed (the SDK
  * client validates structuredContent against each outputSchema) and
  * correct; the server's RSS, sampled from /proc/<pid>/status, stays bounded.
@@ -12,7 +12,7 @@ import { type CallResult, tempWorkspace } from "../harness.ts";
 import { FULL, rssMiB, scale } from "./proc.ts";
 
 const CLIENTS = 8;
-const CALLS_PER_CLIENT = scale(100, 1250);
+const CALLS_PER_CLIENT = scale(50, 1250);
 /** Peak RSS the server may reach under this load (it idles near 100 MiB). */
 const RSS_LIMIT_MIB = 400;
 /** Growth allowed from the first to the last tenth of the run (full form only: a leak shows as a steady climb). */
