@@ -87,12 +87,13 @@ Deno.test("module graph: npm specifiers are imported by a few funnel modules onl
     )
     .map((module) => local(module.specifier))
     .sort();
-  // src/image/codecs.ts reads imagescript's .wasm files, found through node's resolution, and imports none of it.
+  // src/search/glob.ts wraps picomatch. src/image/codecs.ts reads imagescript's .wasm files, found through node's resolution, and imports none of it.
   assertEquals(importers, [
     "src/image/encode.ts",
     "src/patch/preview.ts",
     "src/sdk/http_server.ts",
     "src/sdk/mod.ts",
+    "src/search/glob.ts",
     "src/search/ripgrep_binary.ts",
     "src/zod.ts",
   ]);
