@@ -4,12 +4,11 @@
  * `deno compile`, the one flag list (permissions and the V8 setting) from src/permissions.ts, and the
  * target's ripgrep embedded.
  *
- * - Permissions: those of `deno task start`, except that what is only known
- *   at run time cannot be baked in: the write grant is `.` (the binary
- *   relaunches itself with the workspace as working directory, so `.` is the
- *   workspace: src/compiled/relaunch.ts) and net is granted for any address
- *   (the --http address is chosen at run time; stdio mode revokes net at
- *   start, and the server never connects out).
+ * - Permissions: those of `deno task start` (no write grant: the server
+ *   writes through libc, src/permissions.ts), except that what is only known
+ *   at run time cannot be baked in: net is granted for any address (the
+ *   --http address is chosen at run time; stdio mode revokes net at start,
+ *   and the server never connects out).
  * - ripgrep: the `@vscode/ripgrep-<os>-<arch>` package's `rg` is staged in
  *   dist/.embed/, checked to be the target's kind of executable (ELF or
  *   Mach-O, its machine) and embedded with `--include`; at run time it is
@@ -121,7 +120,7 @@ export function ripgrepMismatch(target: string, header: Uint8Array): string | nu
 }
 
 /** The flags (permissions and the V8 setting) baked into the binary (see the module doc for the two run-time differences). */
-export const COMPILED_FLAGS: readonly string[] = serverFlags({ writeRoot: ".", http: "any" });
+export const COMPILED_FLAGS: readonly string[] = serverFlags({ http: "any" });
 
 const ROOT = path.dirname(new URL(import.meta.url).pathname);
 const DIST = path.join(ROOT, "dist");

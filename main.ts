@@ -15,8 +15,6 @@
  */
 import { parseArgs, USAGE, UsageError } from "./src/config.ts";
 import { SERVER_NAME, SERVER_VERSION } from "./src/version.ts";
-import { relaunchIntoWorkspace } from "./src/compiled/relaunch.ts";
-import { takeHandoff } from "./src/session/handoff.ts";
 import { pinChoice, type Pinned, type Refusal } from "./src/session/pin.ts";
 import { answerInitializeEarly, type EarlyStart } from "./src/session/early_initialize.ts";
 import { serverInstructions } from "./src/instructions.ts";
@@ -77,8 +75,7 @@ async function realPathOrNull(dir: string | undefined): Promise<string | null> {
 }
 
 async function main(args: string[]): Promise<void> {
-  const startDir = Deno.cwd();
-  const launch = await relaunchIntoWorkspace(args);
+  const launchCwd = Deno.cwd();
   const parsed = parseArgs(args, Deno.env.toObject());
   if (parsed.kind === "help") {
     console.log(USAGE);
@@ -89,22 +86,19 @@ async function main(args: string[]): Promise<void> {
     return;
   }
   if (parsed.kind === "audit-summary") {
-    Deno.exit(await (await loadServer()).printAuditSummary(parsed.file, launch.cwd));
+    Deno.exit(await (await loadServer()).printAuditSummary(parsed.file, launchCwd));
   }
   const config = parsed.config;
   mapLargeBlocksApart();
   if (parsed.kind === "card") return (await loadServer()).printServerCard(config);
   const home = await realPathOrNull(Deno.env.get("HOME"));
   const termination = new Termination();
-  if (config.http) return await (await loadServer()).serveHttp(config, launch.cwd, home, termination);
+  if (config.http) return await (await loadServer()).serveHttp(config, launchCwd, home, termination);
 
-  const handoff = await takeHandoff();
-  const plan = handoff
-    ? { kind: "fixed" as const, choice: handoff.choice }
-    : launchWorkspace({ flag: config.workspace, projectDir: Deno.env.get(PROJECT_DIR_ENV), cwd: launch.cwd });
+  const plan = launchWorkspace({ flag: config.workspace, projectDir: Deno.env.get(PROJECT_DIR_ENV), cwd: launchCwd });
   let pinned: Pinned | Refusal | null = null;
   if (plan.kind === "fixed") {
-    pinned = await pinChoice(plan.choice, home);
+    pinned = pinChoice(plan.choice, home);
     // A --workspace that cannot be served is the user's mistake: say so at once, as for any bad flag.
     if (!("workspace" in pinned) && plan.choice.source === "flag") exitWithUsage(pinned.reason);
   }
@@ -114,33 +108,27 @@ async function main(args: string[]): Promise<void> {
   console.debug = console.error;
   // stdio needs no network; a compiled binary carries a net grant for --http, so drop it.
   await Deno.permissions.revoke({ name: "net" });
-  const input = new FdInput(0, handoff ? Uint8Array.fromBase64(handoff.replay) : undefined);
+  const input = new FdInput(0);
   const root = pinned && "workspace" in pinned ? pinned.workspace.root : null;
-  // A hand-off's initialize was answered by the process before the exec.
   const serverReady = Promise.withResolvers<void>();
-  const early: Promise<EarlyStart> = handoff
-    ? Promise.resolve({ answered: [], input: input.readable })
-    : answerInitializeEarly(input.readable, Deno.stdout.writable, {
-      instructions: serverInstructions(config, root),
-      tools: () => listedTools(config),
-      readyWithin: (ms) => input.readyWithin(ms),
-      serverReady: serverReady.promise,
-    });
+  const early: Promise<EarlyStart> = answerInitializeEarly(input.readable, Deno.stdout.writable, {
+    instructions: serverInstructions(config, root),
+    tools: () => listedTools(config),
+    readyWithin: (ms) => input.readyWithin(ms),
+    serverReady: serverReady.promise,
+  });
   // Evaluating the server's modules holds the thread for ~150 ms: when the first line is already there (clients
   // send initialize as soon as they spawn), answer it first, and the tools/list that follows; otherwise load
   // while it is awaited.
-  if (!handoff && input.ready()) await early;
+  if (input.ready()) await early;
   const { serveStdio } = await loadServer();
   serverReady.resolve();
   await serveStdio({
     config,
-    handoff,
     pinned,
     fallback: plan.kind === "pending" ? plan.fallback : null,
     home,
-    startDir: await Deno.realPath(startDir),
-    launchCwd: launch.cwd,
-    input,
+    launchCwd,
     early,
     termination,
   });

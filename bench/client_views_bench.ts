@@ -60,7 +60,7 @@ async function connect(command: string, args: string[]): Promise<Server> {
 
 /** This tree's server, with the permission list `deno task start` uses. */
 function after(workspace: string): Promise<Server> {
-  return connect(Deno.execPath(), [...sourceRunArgs({ writeRoot: workspace, http: null }), "--workspace", workspace]);
+  return connect(Deno.execPath(), [...sourceRunArgs({ http: null }), "--workspace", workspace]);
 }
 
 /** The server at BEFORE_COMMIT, extracted into `dir`. */

@@ -174,7 +174,7 @@ async function connect(command: string, args: string[]): Promise<McpProcess> {
 }
 
 function startWorkcell(workspace: string): Promise<McpProcess> {
-  return connect(Deno.execPath(), [...sourceRunArgs({ writeRoot: workspace, http: null }), "--workspace", workspace]);
+  return connect(Deno.execPath(), [...sourceRunArgs({ http: null }), "--workspace", workspace]);
 }
 
 function startPeer(entry: string, workspace: string): Promise<McpProcess> {

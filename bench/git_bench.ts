@@ -124,7 +124,7 @@ function wrap(client: Client): McpPeer {
 async function workcell(workspace: string): Promise<McpPeer> {
   const transport = new StdioClientTransport({
     command: Deno.execPath(),
-    args: [...sourceRunArgs({ writeRoot: workspace, http: null }), "--workspace", workspace],
+    args: [...sourceRunArgs({ http: null }), "--workspace", workspace],
     env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: Deno.env.get("HOME") ?? "/root", NO_COLOR: "1" },
     stderr: "pipe",
   });

@@ -44,7 +44,7 @@ const stdio = new Client({ name: "bench-stdio", version: "1" });
 await stdio.connect(
   new StdioClientTransport({
     command: Deno.execPath(),
-    args: [...sourceRunArgs({ writeRoot: workspace, http: null }), "--workspace", workspace],
+    args: [...sourceRunArgs({ http: null }), "--workspace", workspace],
     stderr: "ignore",
   }),
 );
@@ -55,7 +55,7 @@ await stdio.close();
 const port = freePort();
 const http = { host: "127.0.0.1", port };
 const server = new Deno.Command(Deno.execPath(), {
-  args: [...sourceRunArgs({ writeRoot: workspace, http }), "--workspace", workspace, "--http", `127.0.0.1:${port}`],
+  args: [...sourceRunArgs({ http }), "--workspace", workspace, "--http", `127.0.0.1:${port}`],
   env: { WORKCELL_AUTH_TOKEN: TOKEN },
   stdin: "null",
   stdout: "null",

@@ -123,7 +123,7 @@ console.error(`bench: ${photo} (${(fileBytes / 1024 / 1024).toFixed(1)} MiB)`);
 
 const ours = await measure(
   Deno.execPath(),
-  [...sourceRunArgs({ writeRoot: dataDir, http: null }), "--workspace", dataDir],
+  [...sourceRunArgs({ http: null }), "--workspace", dataDir],
   "view_image",
   { path: photoName },
   { name: "server_info", arguments: {} },

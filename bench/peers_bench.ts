@@ -79,7 +79,7 @@ async function desktopSearch(client: Client, args: Record<string, unknown>, want
 async function startWorkcell(workspace: string): Promise<{ client: Client; pid: number }> {
   const transport = new StdioClientTransport({
     command: Deno.execPath(),
-    args: [...sourceRunArgs({ writeRoot: workspace, http: null }), "--workspace", workspace],
+    args: [...sourceRunArgs({ http: null }), "--workspace", workspace],
     env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: Deno.env.get("HOME") ?? "/root", NO_COLOR: "1" },
     stderr: "ignore",
   });

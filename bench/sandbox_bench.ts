@@ -49,7 +49,7 @@ async function connect(checkout: string, workspace: string, mode: string): Promi
   const transport = new StdioClientTransport({
     command: Deno.execPath(),
     args: [
-      ...sourceRunArgs({ writeRoot: workspace, http: null }).map((arg) =>
+      ...sourceRunArgs({ http: null }).map((arg) =>
         arg.startsWith(ROOT) ? path.join(checkout, path.relative(ROOT, arg)) : arg
       ),
       "--workspace",

@@ -77,7 +77,7 @@ const listed: number[] = [];
 const rssAtInitialize: number[] = [];
 const rssIdle: number[] = [];
 let client: Client | null = null;
-const serverArgs = [...sourceRunArgs({ writeRoot: workspace, http: null }), "--workspace", workspace];
+const serverArgs = [...sourceRunArgs({ http: null }), "--workspace", workspace];
 for (let i = 0; i < RUNS; i++) {
   let start = performance.now();
   await new Deno.Command(Deno.execPath(), { args: ["run", empty], stdout: "null", stderr: "null" }).output();

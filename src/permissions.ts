@@ -3,29 +3,25 @@
  * V8 heap setting. `deno task start`, the end-to-end tests and `build.ts`
  * all take it from here.
  *
- * Writes are granted only beneath the workspace, so the server's own file
- * APIs cannot write elsewhere even if a bug slipped past confine(). What the
- * server writes outside it on purpose — the children's private temp dir and
- * the audit log (--audit-log) — goes through libc over FFI
- * (src/policy/private_tmp.ts, src/audit/file.ts), not a wider grant. Network
+ * No write is granted at all: everything the server writes — the workspace
+ * through the file backend's fd-relative calls beneath the pinned root
+ * (src/workspace/, src/patch/), the children's private temp dir and the
+ * audit log (src/policy/private_tmp.ts, src/audit/file.ts) — goes through
+ * libc over FFI, which Deno's grant does not see. Without the grant, a Deno
+ * file API cannot write anywhere, so a slip that reached for one instead of
+ * a handle fails with NotCapable instead of writing past confine(). Network
  * is granted only for the HTTP listener. Children (commands, git, rg) are not
  * bound by Deno permissions; Landlock confines them (src/policy/).
  *
  * @example
  * ```ts
- * serverFlags({ writeRoot: "/repo", http: null });
+ * serverFlags({ http: null });
  * ```
  */
 import * as path from "node:path";
-import type { LaunchWorkspace } from "./workspace/resolve.ts";
 
 /** What the flag list depends on. */
 export interface PermissionInputs {
-  /**
-   * The only directory the server may write beneath: absolute, or "." (the directory the process starts in: the
-   * compiled binary, and a source run whose workspace the client's roots decide).
-   */
-  writeRoot: string;
   /**
    * The HTTP listen address when serving HTTP; "any" for the compiled binary,
    * whose address is only known at run time (it drops net again in stdio mode).
@@ -45,7 +41,6 @@ export function serverFlags(inputs: PermissionInputs): string[] {
   const flags = [
     "--no-prompt",
     "--allow-read",
-    `--allow-write=${inputs.writeRoot}`,
     "--allow-run",
     "--allow-env",
     "--allow-sys",
@@ -60,23 +55,6 @@ export function serverFlags(inputs: PermissionInputs): string[] {
   return flags;
 }
 
-/**
- * The write root of a server started from source: the workspace's real path
- * when the command line or CLAUDE_PROJECT_DIR fixes it; otherwise ".", the
- * directory the process starts in, like the compiled binary's baked grant,
- * so that the re-exec into the directory the client's roots name
- * (src/session/handoff.ts) takes the grant along.
- *
- * @example
- * ```ts
- * await launchWriteRoot({ kind: "pending", fallback: { dir: "/srv", source: "cwd" } }); // "."
- * ```
- */
-export async function launchWriteRoot(launch: LaunchWorkspace): Promise<string> {
-  if (launch.kind === "pending") return ".";
-  return await Deno.realPath(launch.choice.dir).catch(() => launch.choice.dir);
-}
-
 /** The repository's own files, for running the server from source. */
 const CONFIG_PATH = new URL("../deno.json", import.meta.url).pathname;
 const MAIN_PATH = new URL("../main.ts", import.meta.url).pathname;
@@ -87,7 +65,7 @@ const MAIN_PATH = new URL("../main.ts", import.meta.url).pathname;
  *
  * @example
  * ```ts
- * const inputs: PermissionInputs = { writeRoot: "/home/u/app", http: null };
+ * const inputs: PermissionInputs = { http: null };
  * new Deno.Command(Deno.execPath(), { args: [...sourceRunArgs(inputs), "--workspace", "/home/u/app"] });
  * ```
  */
@@ -98,11 +76,12 @@ export function sourceRunArgs(inputs: PermissionInputs): string[] {
 /**
  * What this process's Deno write grant covers of `root` (a real path):
  * exactly it, more than it (its parent is granted too), or none of it.
- * server_info reports it so the list's promise can be checked at run time.
+ * server_info reports it so the list's promise ("none") can be checked at
+ * run time.
  *
  * @example
  * ```ts
- * await writeGrant("/home/u/app"); // "workspace" when started with --allow-write=/home/u/app
+ * await writeGrant("/home/u/app"); // "none" under serverFlags()
  * ```
  */
 export async function writeGrant(root: string): Promise<"workspace" | "wider" | "none"> {

@@ -19,17 +19,14 @@ import { type Config, UsageError } from "./config.ts";
 import { probeFacts } from "./services.ts";
 import { createMcpServer, type Runtime } from "./server.ts";
 import { LineTransport } from "./transport/stdio.ts";
-import type { FdInput } from "./transport/fd_input.ts";
 import { SERVER_NAME } from "./version.ts";
 import { serverCard } from "./card/server_card.ts";
 import { AuthSetupError, loadAuthToken } from "./http/auth.ts";
 import { type Bound, openChoice, type OpenOptions, withServices, WorkspaceBinding } from "./session/binding.ts";
 import type { Pinned, Refusal } from "./session/pin.ts";
-import type { HandoffState } from "./session/handoff.ts";
 import type { EarlyStart } from "./session/early_initialize.ts";
 import type { Termination } from "./termination.ts";
 import { chooseWorkspaceLate } from "./session/late_workspace.ts";
-import { watchRootChanges } from "./session/roots.ts";
 import { launchWorkspace, PROJECT_DIR_ENV, type WorkspaceChoice } from "./workspace/resolve.ts";
 import { AuditTrail } from "./audit/trail.ts";
 import { resolveLogPath } from "./audit/file.ts";
@@ -44,15 +41,11 @@ interface Settling {
   refuse(message: string, choice: WorkspaceChoice): Promise<void>;
 }
 
-/**
- * Settles the binding; without a workspace the server keeps no write grant at all. A bound workspace has the
- * audit log checked against the trees its commands may write.
- */
+/** Settles the binding. A bound workspace has the audit log checked against the trees its commands may write. */
 async function settle(settling: Settling, outcome: Bound | Refusal): Promise<Bound | Refusal> {
   settling.binding.settle(outcome);
   if (!("workspace" in outcome)) {
     console.error(`${SERVER_NAME}: no workspace: ${outcome.reason}`);
-    await Deno.permissions.revoke({ name: "write" });
     return outcome;
   }
   const refused = await auditPlacement(settling.audit, outcome);
@@ -132,18 +125,14 @@ function stopper(binding: WorkspaceBinding): (message: string) => Promise<void> 
 /** What main.ts has settled before a stdio session starts. */
 export interface StdioStart {
   config: Config;
-  /** The session a previous process handed over, or null. */
-  handoff: HandoffState | null;
-  /** The workspace the command line, CLAUDE_PROJECT_DIR or a hand-off fixed, pinned or refused; null when late. */
+  /** The workspace the command line or CLAUDE_PROJECT_DIR fixed, pinned or refused; null when late. */
   pinned: Pinned | Refusal | null;
   /** The working directory, when the client's roots may still decide the workspace. */
   fallback: WorkspaceChoice | null;
-  /** Real paths: the home directory (or null) and the directory this process started in. */
+  /** Real path of the home directory, or null. */
   home: string | null;
-  startDir: string;
+  /** Where relative command-line paths (--audit-log) resolve. */
   launchCwd: string;
-  /** stdin, which a hand-off pauses. */
-  input: FdInput;
   /** What was answered before the server loaded (initialize, tools/list), and the input from its first byte. */
   early: Promise<EarlyStart>;
   /** The signals, listened for since start-up: the session's shutdown is set here. */
@@ -155,17 +144,14 @@ export interface StdioStart {
  *
  * @example
  * ```ts
- * import { FdInput } from "./transport/fd_input.ts";
  * import { Termination } from "./termination.ts";
  *
  * declare const start: Pick<StdioStart, "config" | "pinned" | "early">; // from the command line and the first line
- * const input = new FdInput(0);
- * const cwd = Deno.cwd();
- * await serveStdio({ ...start, handoff: null, fallback: null, home: null, startDir: cwd, launchCwd: cwd, input, termination: new Termination() });
+ * await serveStdio({ ...start, fallback: null, home: null, launchCwd: Deno.cwd(), termination: new Termination() });
  * ```
  */
 export async function serveStdio(start: StdioStart): Promise<void> {
-  const { config, handoff } = start;
+  const { config } = start;
   const facts = await probeFacts();
   const binding = new WorkspaceBinding();
   const stop = stopper(binding);
@@ -180,23 +166,20 @@ export async function serveStdio(start: StdioStart): Promise<void> {
     await audit?.close();
     Deno.exit(0);
   });
-  const server = createMcpServer(runtime, "stdio", { restored: handoff?.session });
+  const server = createMcpServer(runtime, "stdio");
   // Chain, do not replace: createMcpServer's own close handling releases the session's commands.
   const closeSession = server.onclose;
   server.onclose = () => {
     closeSession?.();
     void termination.run();
   };
-  const bound = binding.bound;
-  if (handoff?.session.roots && bound) watchRootChanges(server, handoff.session.roots, bound.choice.dir);
   const early = await start.early;
   const transport = new LineTransport(early.input, Deno.stdout.writable);
   for (const id of early.answered) transport.skipAnswer(id);
   if (binding.pending && start.fallback) {
-    const { fallback, home, startDir, launchCwd, input } = start;
-    const options: OpenOptions = { config, facts, home };
+    const options: OpenOptions = { config, facts, home: start.home };
     const bind = async (choice: WorkspaceChoice) => await settle(settles, await openChoice(choice, options));
-    chooseWorkspaceLate({ server, binding, fallback, startDir, home, launchCwd, input, transport, bind });
+    chooseWorkspaceLate({ server, binding, fallback: start.fallback, bind });
   }
   await server.connect(transport);
   routeByShape(server, transport);

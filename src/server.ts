@@ -34,7 +34,7 @@ import type { Config } from "./config.ts";
 import type { RuntimeFacts } from "./services.ts";
 import type { WorkspaceBinding } from "./session/binding.ts";
 import type { ToolContext, ToolDefinition } from "./tools/tool.ts";
-import { recordSession, type RestoredSession, type SessionInfo, type SessionState } from "./session/info.ts";
+import { recordSession, type SessionInfo, type SessionState } from "./session/info.ts";
 import type { AuditTrail, SessionAudit, SessionBegin } from "./audit/trail.ts";
 
 /**
@@ -56,12 +56,6 @@ export interface Runtime {
   audit?: AuditTrail | null;
 }
 
-/** Options of {@linkcode createMcpServer}. */
-export interface ServerOptions {
-  /** Start as already initialized with this session (its initialize answer went out from another process). */
-  restored?: RestoredSession;
-}
-
 /** Turns zod issues into one INVALID_ARGUMENT naming every offending field. */
 export function invalidArguments(error: z.ZodError): ToolError {
   const issues = error.issues.map((issue) => {
@@ -78,12 +72,8 @@ export function invalidArguments(error: z.ZodError): ToolError {
 }
 
 /** Creates one MCP server (one session) over the shared runtime. */
-export function createMcpServer(
-  runtime: Runtime,
-  transport: SessionInfo["transport"],
-  options: ServerOptions = {},
-): Server {
-  return new ServedSession(runtime, transport, options.restored).server;
+export function createMcpServer(runtime: Runtime, transport: SessionInfo["transport"]): Server {
+  return new ServedSession(runtime, transport).server;
 }
 
 type CallRequest = z.infer<typeof LAX_CALL_TOOL_REQUEST>;
@@ -98,7 +88,7 @@ class ServedSession {
   readonly #state: SessionState = { grants: new Set(), commandIds: new Set() };
   readonly #audit: SessionAudit | null;
 
-  constructor(runtime: Runtime, transport: SessionInfo["transport"], restored: RestoredSession | undefined) {
+  constructor(runtime: Runtime, transport: SessionInfo["transport"]) {
     this.#runtime = runtime;
     this.#tools = advertisedTools(runtime.config);
     this.#session = {
@@ -108,17 +98,15 @@ class ServedSession {
       capabilities: null,
       transport,
       roots: null,
-      ...restored,
     };
-    // A handed-over session's start was recorded by the process that answered its initialize.
-    this.#audit = runtime.audit?.session({ id: this.#session.id, transport }, restored !== undefined) ?? null;
+    this.#audit = runtime.audit?.session({ id: this.#session.id, transport }, false) ?? null;
     recordSession(this.server, this.#session);
     // A session's commands die with its transport (chain, do not replace, this handler).
     this.server.onclose = () => {
       this.#audit?.end();
       void runtime.binding.bound?.services.commands.release(this.#state.commandIds);
     };
-    this.#handleInitialize(restored);
+    this.#handleInitialize();
     // The stored conversion (schemas/tools.json, checked against the live one by catalog_listing_test.ts).
     this.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listedTools(runtime.config) }));
     this.server.setRequestHandler(LAX_CALL_TOOL_REQUEST, (request, extra) => this.#auditedCall(request, extra));
@@ -137,7 +125,7 @@ class ServedSession {
    * The answer is ours (./session/initialize.ts, shared with the early answer on stdio); the SDK's own handler
    * still runs, for the client's capabilities and version that elicitation and roots/list check.
    */
-  #handleInitialize(restored: RestoredSession | undefined): void {
+  #handleInitialize(): void {
     const server = this.server;
     const initialize = (server as unknown as { _oninitialize(request: unknown): Promise<unknown> })._oninitialize
       .bind(server);
@@ -151,17 +139,6 @@ class ServedSession {
       await initialize(request);
       return initializeResult(requested, instructions) as never;
     });
-    if (restored) {
-      // The SDK keeps the client's capabilities from initialize; the answer itself already went out.
-      void initialize({
-        method: "initialize",
-        params: {
-          protocolVersion: restored.protocolVersion,
-          capabilities: restored.capabilities,
-          clientInfo: restored.client,
-        },
-      });
-    }
   }
 
   /** The one place every call passes: the audit trail records it here, after it ended, from its structured result. */
@@ -206,7 +183,7 @@ class ServedSession {
     if (!parsed.success) return fail(invalidArguments(parsed.error));
     trace.parsed = parsed.data;
     // A stdio session without a workspace on the command line waits for the client's roots.
-    await binding.wait({ id: extra.requestId, request, signal: extra.signal });
+    await binding.wait(extra.signal);
     const noWorkspace = binding.noWorkspace();
     if (noWorkspace && tool.name !== "server_info") return fail(noWorkspace);
     const missing = tool.requires?.find((program) => this.#runtime.facts.programs[program] === null);

@@ -79,7 +79,7 @@ async function startServer(workspace: string, port: number): Promise<Deno.ChildP
   const http = { host: "127.0.0.1", port };
   const child = new Deno.Command(Deno.execPath(), {
     args: [
-      ...sourceRunArgs({ writeRoot: workspace, http }),
+      ...sourceRunArgs({ http }),
       "--workspace",
       workspace,
       "--http",

@@ -1,28 +1,20 @@
 /**
  * `deno task start [flags]`: runs the server from source with the one
  * permission list (src/permissions.ts), from the directory the task was
- * started in. The write grant is the workspace when --workspace or
- * CLAUDE_PROJECT_DIR names it, else "." (the server's own directory), as in
- * the compiled binary.
+ * started in, with a relative --workspace made absolute.
  */
 import * as path from "node:path";
 import { parseArgs, UsageError } from "../src/config.ts";
-import { launchWriteRoot, sourceRunArgs } from "../src/permissions.ts";
-import { launchWorkspace, PROJECT_DIR_ENV } from "../src/workspace/resolve.ts";
+import { sourceRunArgs } from "../src/permissions.ts";
 
 // deno task runs in the config's directory; INIT_CWD is where the user stood.
 const cwd = Deno.env.get("INIT_CWD") ?? Deno.cwd();
 let args = [...Deno.args];
-let inputs = { writeRoot: ".", http: null as { host: string; port: number } | null };
+let inputs = { http: null as { host: string; port: number } | null };
 try {
   const parsed = parseArgs(args, Deno.env.toObject());
   if (parsed.kind === "run") {
-    const launch = launchWorkspace({
-      flag: parsed.config.workspace,
-      projectDir: Deno.env.get(PROJECT_DIR_ENV),
-      cwd,
-    });
-    inputs = { writeRoot: await launchWriteRoot(launch), http: parsed.config.http };
+    inputs = { http: parsed.config.http };
     if (parsed.config.workspace !== null) {
       const workspace = path.resolve(cwd, parsed.config.workspace);
       args = ["--workspace", workspace, ...args.filter((_, i) => !isWorkspaceArg(args, i))];

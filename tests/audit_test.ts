@@ -362,7 +362,7 @@ Deno.test("audit: the README's CI example gives workcell only flags the parser a
   }
 });
 
-Deno.test("audit: a session handed to a process in the client's root keeps its id and starts once", async () => {
+Deno.test("audit: a session whose workspace is the client's root keeps its id and starts once", async () => {
   await using logs = await logDir();
   const launchDir = await tempWorkspace();
   const root = await tempWorkspace();
@@ -375,8 +375,8 @@ Deno.test("audit: a session handed to a process in the client's root keeps its i
         args: ["--audit-log", logs.log],
       });
       const [, info] = await Promise.all([server.call("list_dir", {}), server.call("server_info", {})]);
-      // The process that answered initialize re-executed itself in the root (src/session/handoff.ts).
-      assertEquals([info.structured.workspace.root, info.structured.workspace.deno_write_grant], [root, "workspace"]);
+      // The process that answered initialize binds the root itself, with no Deno write grant.
+      assertEquals([info.structured.workspace.root, info.structured.workspace.deno_write_grant], [root, "none"]);
       await server.call("exec_command", { cmd: "true" });
     }
     const events = await eventually(logs.log, ended);
@@ -388,7 +388,7 @@ Deno.test("audit: a session handed to a process in the client's root keeps its i
       "session_end",
     ]);
     assertEquals(new Set(events.map((event) => event.session)).size, 1);
-    assertEquals(new Set(events.map((event) => event.pid)).size, 1, "execve keeps the pid");
+    assertEquals(new Set(events.map((event) => event.pid)).size, 1, "one process");
     assertEquals(calls(events).map((event) => event.outcome), ["ok", "ok", "ok"]);
   } finally {
     await Deno.remove(launchDir, { recursive: true });

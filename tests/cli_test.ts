@@ -8,7 +8,7 @@ async function run(args: string[], stdin = "") {
   const workspace = await tempWorkspace();
   try {
     const child = new Deno.Command(Deno.execPath(), {
-      args: [...sourceRunArgs({ writeRoot: workspace, http: null }), ...args],
+      args: [...sourceRunArgs({ http: null }), ...args],
       cwd: workspace,
       stdin: "piped",
       stdout: "piped",

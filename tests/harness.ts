@@ -9,8 +9,7 @@
 import { Client, StdioClientTransport } from "../src/sdk/client.ts";
 import * as path from "node:path";
 import { ElicitRequestSchema, ListRootsRequestSchema } from "../src/sdk/mod.ts";
-import { launchWriteRoot, sourceRunArgs } from "../src/permissions.ts";
-import { launchWorkspace, PROJECT_DIR_ENV } from "../src/workspace/resolve.ts";
+import { sourceRunArgs } from "../src/permissions.ts";
 import { FILE_BACKEND_ENV } from "../src/workspace/workspace.ts";
 
 /** A running server with a connected client. */
@@ -94,7 +93,7 @@ export function serverCommand(
   if (binary) return { command: binary, args: ["--workspace", workspace, ...args] };
   return {
     command: deno,
-    args: [...sourceRunArgs({ writeRoot: workspace, http }), "--workspace", workspace, ...args],
+    args: [...sourceRunArgs({ http }), "--workspace", workspace, ...args],
   };
 }
 
@@ -109,20 +108,15 @@ export function serverEnv(): Record<string, string> {
 }
 
 /**
- * The command that starts the server without --workspace in `cwd`, with the write grant `deno task start`
- * gives it (the CLAUDE_PROJECT_DIR directory, else "."), or the compiled binary when WORKCELL_BINARY is set.
+ * The command that starts the server without --workspace, as `deno task start` does, or the compiled binary
+ * when WORKCELL_BINARY is set.
  */
-async function unplacedServerCommand(
-  cwd: string,
-  env: Record<string, string>,
-  args: string[],
-): Promise<{ command: string; args: string[] }> {
+function unplacedServerCommand(args: string[]): { command: string; args: string[] } {
   const binary = Deno.env.get("WORKCELL_BINARY");
   if (binary) return { command: binary, args };
-  const launch = launchWorkspace({ flag: null, projectDir: env[PROJECT_DIR_ENV], cwd });
   return {
     command: Deno.execPath(),
-    args: [...sourceRunArgs({ writeRoot: await launchWriteRoot(launch), http: null }), ...args],
+    args: [...sourceRunArgs({ http: null }), ...args],
   };
 }
 
@@ -133,7 +127,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   const env = { ...serverEnv(), ...options.env };
   const cwd = options.cwd ?? workspace ?? Deno.cwd();
   const server = workspace === null
-    ? await unplacedServerCommand(cwd, env, options.args ?? [])
+    ? unplacedServerCommand(options.args ?? [])
     : serverCommand(workspace, null, options.args ?? [], options.deno);
   const [command, ...prefix] = [...(options.wrapper ?? []), server.command];
   const transport = new StdioClientTransport({

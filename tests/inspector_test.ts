@@ -13,7 +13,7 @@ const INSPECTOR_VERSION = "2.12.0";
 async function inspector(workspace: string, ...args: string[]) {
   const toolsDir = await ensureNpmTool("inspector", "@modelcontextprotocol/inspector", INSPECTOR_VERSION);
   const inspectorBin = path.join(toolsDir, "node_modules", ".bin", "inspector");
-  const server = [Deno.execPath(), ...sourceRunArgs({ writeRoot: workspace, http: null }), "--workspace", workspace];
+  const server = [Deno.execPath(), ...sourceRunArgs({ http: null }), "--workspace", workspace];
   const out = await new Deno.Command(inspectorBin, {
     // "--" keeps the inspector from reading the server's own flags (e.g. --config) as its options.
     args: ["--cli", "--cwd", workspace, ...args, "--", ...server],

@@ -48,7 +48,7 @@ Deno.test(
         ].join("\n"),
       );
       const run = await new Deno.Command(Deno.execPath(), {
-        args: ["run", "--config", CONFIG, ...serverFlags({ writeRoot: dir, http: null }), script],
+        args: ["run", "--config", CONFIG, ...serverFlags({ http: null }), script],
         stdout: "piped",
         stderr: "piped",
       }).output();

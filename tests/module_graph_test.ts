@@ -73,7 +73,8 @@ Deno.test("module graph: main.ts loads no npm package and few modules before it 
   // fs_at.ts's stat calls are a module of their own (os/fs_stat.ts): the same code, one more module record. 43 with
   // the bounded wait for a lock (async/try_until.ts). 41 since the portable backend is gone (its module and
   // workspace/path_identity.ts); still 41 with src/os/ by concept (fs_posix.ts's stat calls in fs_stat.ts, its
-  // readdir with getdents64 in fs_dir.ts: no cycle).
+  // readdir with getdents64 in fs_dir.ts: no cycle). Fewer since the workspace is bound in-process: no relaunch
+  // (compiled/relaunch.ts) and no hand-off (session/handoff.ts).
   assert(loaded.length <= 41, `main.ts loads ${loaded.length} modules up front: ${loaded.join(", ")}`);
   assert(!loaded.includes("src/serve.ts") && !loaded.includes("src/server.ts"), loaded.join(", "));
 });

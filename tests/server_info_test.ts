@@ -39,7 +39,7 @@ Deno.test("server_info reports workspace, project context, policy, runtime, auth
       source: "flag",
       source_detail: "--workspace",
       refused: null,
-      deno_write_grant: "workspace",
+      deno_write_grant: "none",
       roots: null,
     });
     assertEquals(s.project.git.relation, "workspace");

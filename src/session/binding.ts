@@ -2,8 +2,7 @@
  * The workspace of one server process, bound once: at start from the
  * command line, or — on stdio without `--workspace` or `CLAUDE_PROJECT_DIR`
  * — after initialize, from the client's roots or the working directory.
- * Until then tool calls wait here and are listed (so a hand-off to a new
- * process can pass them on); refused, every tool but server_info answers
+ * Until then tool calls wait here; refused, every tool but server_info answers
  * NO_WORKSPACE. The services (pinned root, sandbox, rg runner, command
  * registry) exist only once bound, so they always follow the chosen root.
  *
@@ -26,19 +25,11 @@ export interface Bound extends Pinned {
   services: Services;
 }
 
-/** A tool call waiting for the workspace: its id, its request as received, and its cancellation. */
-export interface WaitingCall {
-  id: string | number;
-  request: { method: string; params?: unknown };
-  signal: AbortSignal;
-}
-
 /** The binding of one process. */
 export class WorkspaceBinding {
   #bound: Bound | null = null;
   #refusal: Refusal | null = null;
   readonly #settled = Promise.withResolvers<void>();
-  readonly #waiting = new Map<string | number, WaitingCall>();
   #onFirstWait: (() => void) | null = null;
 
   /** Whether it is neither bound nor refused yet. */
@@ -61,7 +52,6 @@ export class WorkspaceBinding {
     if (!this.pending) return;
     if ("workspace" in outcome) this.#bound = outcome;
     else this.#refusal = outcome;
-    this.#waiting.clear();
     this.#settled.resolve();
   }
 
@@ -70,32 +60,21 @@ export class WorkspaceBinding {
     this.#onFirstWait = start;
   }
 
-  /** Waits until bound or refused; `call` is listed as waiting meanwhile. A cancelled call stops waiting. */
-  async wait(call?: WaitingCall): Promise<void> {
+  /** Waits until bound or refused; a call cancelled by `signal` stops waiting. */
+  async wait(signal?: AbortSignal): Promise<void> {
     if (!this.pending) return;
     const start = this.#onFirstWait;
     this.#onFirstWait = null;
     start?.();
-    if (!call) return await this.#settled.promise;
-    this.#waiting.set(call.id, call);
+    if (!signal) return await this.#settled.promise;
     const cancelled = Promise.withResolvers<void>();
     const onAbort = () => cancelled.resolve();
-    call.signal.addEventListener("abort", onAbort, { once: true });
+    signal.addEventListener("abort", onAbort, { once: true });
     try {
       await Promise.race([this.#settled.promise, cancelled.promise]);
     } finally {
-      call.signal.removeEventListener("abort", onAbort);
+      signal.removeEventListener("abort", onAbort);
     }
-  }
-
-  /** Calls waiting now and not cancelled, in arrival order. */
-  waitingCalls(): WaitingCall[] {
-    return [...this.#waiting.values()].filter((call) => !call.signal.aborted);
-  }
-
-  /** Ids of every call that waited here (cancelled ones included: they get no answer). */
-  heldIds(): ReadonlySet<string | number> {
-    return new Set(this.#waiting.keys());
   }
 
   /** NO_WORKSPACE, saying why, while there is no workspace; null once bound. */

@@ -37,9 +37,6 @@ export interface SessionState {
   commandIds: Set<string>;
 }
 
-/** A session taken over from the process that answered its initialize (src/session/handoff.ts). */
-export type RestoredSession = Pick<SessionInfo, "id" | "protocolVersion" | "client" | "capabilities" | "roots">;
-
 const sessions = new WeakMap<Server, SessionInfo>();
 
 /**

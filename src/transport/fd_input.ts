@@ -2,10 +2,11 @@
  * stdin as a byte stream, read with poll(2) then read(2) through FFI: the
  * read itself runs on the JS thread once poll says data is there, so no
  * read is ever in flight on another thread (Deno's own stdin keeps one
- * pending on its blocking pool, and a byte it took could not be given
- * back). So reading can pause at a known byte: the hand-off to a new
- * process (src/session/handoff.ts) passes on exactly the bytes after the
- * last complete line, and nothing is lost.
+ * pending on its blocking pool, and a byte it took is gone from the fd).
+ * So the early initialize answer (src/session/early_initialize.ts) can ask
+ * whether input is there ({@linkcode FdInput.ready},
+ * {@linkcode FdInput.readyWithin}) without reading it, and the transport
+ * then reads every byte itself.
  *
  * @example
  * ```ts
@@ -18,8 +19,6 @@
  * ```
  */
 import { ERRNO, errno, libc, POLL } from "../os/libc.ts";
-import { MAX_MESSAGE_BYTES } from "./message_size.ts";
-import { joinBytes } from "../text/join_bytes.ts";
 
 /** How long one poll waits before looking again (so a paused or finished reader never holds a call for long). */
 const POLL_SLICE_MS = 1000;
@@ -27,42 +26,22 @@ const POLL_SLICE_MS = 1000;
 const CHUNK_BYTES = 64 * 1024;
 /** poll(2) failures in a row after which the input counts as ended (EINTR comes one at a time). */
 const MAX_POLL_FAILURES = 100;
-const NEWLINE = 0x0a;
 
-/** A pausable reader of one fd. */
+/** A reader of one fd that can say whether input is there without reading it. */
 export class FdInput {
   readonly readable: ReadableStream<Uint8Array>;
   readonly #fd: number;
-  #paused: PromiseWithResolvers<void> | null = null;
-  /** The bytes handed out after the last newline (the line the transport is in the middle of). */
-  #tail: Uint8Array[] = [];
-  #tailBytes = 0;
 
-  /** Reads `fd`, after first handing out `prefix` (the bytes a previous process passed on). */
-  constructor(fd: number, prefix: Uint8Array = new Uint8Array()) {
+  /** Reads `fd`. */
+  constructor(fd: number) {
     this.#fd = fd;
-    let pendingPrefix: Uint8Array | null = prefix.length > 0 ? prefix : null;
     this.readable = new ReadableStream<Uint8Array>({
       pull: async (controller) => {
-        if (pendingPrefix) {
-          this.#handOut(controller, pendingPrefix);
-          pendingPrefix = null;
-          return;
-        }
         const chunk = await this.#read();
         if (chunk === null) controller.close();
-        else this.#handOut(controller, chunk);
+        else controller.enqueue(chunk);
       },
     }, { highWaterMark: 0 });
-  }
-
-  /**
-   * Stops reading after the current chunk; returns the bytes of the
-   * incomplete last line handed out so far (they are the new owner's too).
-   */
-  pause(): Uint8Array {
-    this.#paused ??= Promise.withResolvers<void>();
-    return joinBytes(this.#tail);
   }
 
   /**
@@ -89,34 +68,12 @@ export class FdInput {
     return await libc().poll(pollfd, 1n, Math.max(0, Math.ceil(ms))) > 0;
   }
 
-  /** Reads again after {@linkcode pause} (the hand-off failed). */
-  resume(): void {
-    this.#paused?.resolve();
-    this.#paused = null;
-  }
-
-  #handOut(controller: ReadableStreamDefaultController<Uint8Array>, chunk: Uint8Array): void {
-    const newline = chunk.lastIndexOf(NEWLINE);
-    if (newline >= 0) {
-      this.#tail = [chunk.subarray(newline + 1)];
-      this.#tailBytes = chunk.length - newline - 1;
-    } else if (this.#tailBytes + chunk.length <= MAX_MESSAGE_BYTES) {
-      this.#tail.push(chunk);
-      this.#tailBytes += chunk.length;
-    } else {
-      // The transport refuses a line this long anyway; no need to keep it for a new owner.
-      this.#tail = [];
-    }
-    controller.enqueue(chunk);
-  }
-
   /** The next chunk, or null at end of input. */
   async #read(): Promise<Uint8Array | null> {
     const pollfd = new Uint8Array(8);
     const view = new DataView(pollfd.buffer);
     let failures = 0;
     for (;;) {
-      while (this.#paused) await this.#paused.promise;
       view.setInt32(0, this.#fd, true);
       view.setInt16(4, POLL.IN, true);
       view.setInt16(6, 0, true);
@@ -127,7 +84,7 @@ export class FdInput {
         continue;
       }
       failures = 0;
-      if (ready === 0 || this.#paused) continue;
+      if (ready === 0) continue;
       const buffer = new Uint8Array(CHUNK_BYTES);
       const n = Number(libc().read(this.#fd, buffer, BigInt(buffer.length)));
       if (n > 0) return buffer.subarray(0, n);

@@ -1,7 +1,6 @@
 /**
  * The largest JSON-RPC message a stdio session accepts, shared by the
- * transport that refuses longer lines (./stdio.ts), the reader that stops
- * keeping a longer line for a hand-off (./fd_input.ts) and the early
+ * transport that refuses longer lines (./stdio.ts) and the early
  * initialize that stops looking for one (src/session/early_initialize.ts).
  *
  * @example
