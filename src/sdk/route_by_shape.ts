@@ -11,8 +11,13 @@
  * SDK's router.
  *
  * The handlers are the SDK's (`_onrequest`, `_onnotification`): TypeScript-
- * private, not `#private`, in the pinned SDK version. Connecting refuses
- * loudly if a version without them is ever installed.
+ * private, not `#private`, in @modelcontextprotocol/sdk 1.32.2, the version
+ * this adapter was checked against; the public API has no way to skip the
+ * router. Connecting refuses loudly if a version without them is ever
+ * installed. It is kept because it pays: through a real SDK Client over
+ * stdio, 40 interleaved blocks of 200 calls, median per call, a small
+ * read_file took 396 µs with it and 606 µs without (+53%), list_dir 428 vs
+ * 567 µs (+32%); in-process the two failing parses alone cost 38-58 µs.
  *
  * @example
  * ```ts
