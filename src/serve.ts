@@ -17,7 +17,7 @@
 import * as path from "node:path";
 import { type Config, UsageError } from "./config.ts";
 import { probeFacts } from "./services.ts";
-import { createMcpServer, type Runtime } from "./server.ts";
+import { createMcpServer, initializeTap, type Runtime } from "./server.ts";
 import { LineTransport } from "./transport/stdio.ts";
 import { SERVER_NAME } from "./version.ts";
 import { serverCard } from "./card/server_card.ts";
@@ -181,8 +181,10 @@ export async function serveStdio(start: StdioStart): Promise<void> {
     const bind = async (choice: WorkspaceChoice) => await settle(settles, await openChoice(choice, options));
     chooseWorkspaceLate({ server, binding, fallback: start.fallback, bind });
   }
+  const tap = initializeTap(server);
+  transport.onmessage = tap; // chained by the SDK's connect (1.32.2)
   await server.connect(transport);
-  routeByShape(server, transport);
+  routeByShape(server, transport, tap);
 }
 
 /**
@@ -260,7 +262,10 @@ export async function serveHttp(
       address: config.http!,
       token,
       config,
-      openSession: () => createMcpServer(runtime, "http"),
+      openSession: () => {
+        const server = createMcpServer(runtime, "http");
+        return { server, tap: initializeTap(server) };
+      },
     });
   } catch (error) {
     console.error(`${SERVER_NAME}: cannot listen on ${endpointUrl(config.http!)}: ${(error as Error).message}`);

@@ -17,6 +17,7 @@ import {
   CallToolRequestSchema,
   type CallToolResult,
   InitializeRequestSchema,
+  type JSONRPCMessage,
   ListToolsRequestSchema,
   type RequestHandlerExtra,
   Server,
@@ -29,7 +30,7 @@ import { ToolError } from "./errors.ts";
 import { listedTools } from "./catalog_listing.ts";
 import { serverInfo } from "./metadata.ts";
 import { serverInstructions } from "./instructions.ts";
-import { initializeResult, negotiateProtocolVersion, SERVER_CAPABILITIES } from "./session/initialize.ts";
+import { negotiateProtocolVersion, SERVER_CAPABILITIES } from "./session/initialize.ts";
 import type { Config } from "./config.ts";
 import type { RuntimeFacts } from "./services.ts";
 import type { WorkspaceBinding } from "./session/binding.ts";
@@ -73,7 +74,31 @@ export function invalidArguments(error: z.ZodError): ToolError {
 
 /** Creates one MCP server (one session) over the shared runtime. */
 export function createMcpServer(runtime: Runtime, transport: SessionInfo["transport"]): Server {
-  return new ServedSession(runtime, transport).server;
+  const session = new ServedSession(runtime, transport);
+  taps.set(session.server, (message) => session.observe(message));
+  return session.server;
+}
+
+const taps = new WeakMap<Server, (message: JSONRPCMessage) => void>();
+
+/**
+ * What the transport hands `server` a message through first, so its session records the client's initialize
+ * before the SDK's own handler answers it: set it as the transport's `onmessage` before `connect` (the SDK's router
+ * calls it) and pass it to `routeByShape`.
+ *
+ * @example
+ * ```ts
+ * import { LineTransport } from "./transport/stdio.ts";
+ *
+ * declare const runtime: Runtime;
+ * const server = createMcpServer(runtime, "stdio");
+ * const transport = new LineTransport(Deno.stdin.readable, Deno.stdout.writable);
+ * transport.onmessage = initializeTap(server);
+ * await server.connect(transport);
+ * ```
+ */
+export function initializeTap(server: Server): (message: JSONRPCMessage) => void {
+  return taps.get(server) ?? (() => {});
 }
 
 type CallRequest = z.infer<typeof LAX_CALL_TOOL_REQUEST>;
@@ -81,7 +106,7 @@ type CallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 /** One session: its record, its grants and commands, its audit, and the handlers of its server. */
 class ServedSession {
-  readonly server = new Server(serverInfo(), { capabilities: SERVER_CAPABILITIES });
+  readonly server: Server;
   readonly #runtime: Runtime;
   readonly #tools: readonly ToolDefinition[];
   readonly #session: SessionInfo;
@@ -89,6 +114,9 @@ class ServedSession {
   readonly #audit: SessionAudit | null;
 
   constructor(runtime: Runtime, transport: SessionInfo["transport"]) {
+    // The SDK answers initialize itself, as ./session/initialize.ts does early (initialize_test.ts compares them).
+    const instructions = serverInstructions(runtime.config, runtime.binding.bound?.workspace.root ?? null);
+    this.server = new Server(serverInfo(), { capabilities: SERVER_CAPABILITIES, instructions });
     this.#runtime = runtime;
     this.#tools = advertisedTools(runtime.config);
     this.#session = {
@@ -106,7 +134,6 @@ class ServedSession {
       this.#audit?.end();
       void runtime.binding.bound?.services.commands.release(this.#state.commandIds);
     };
-    this.#handleInitialize();
     // The stored conversion (schemas/tools.json, checked against the live one by catalog_listing_test.ts).
     this.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listedTools(runtime.config) }));
     this.server.setRequestHandler(LAX_CALL_TOOL_REQUEST, (request, extra) => this.#auditedCall(request, extra));
@@ -121,24 +148,16 @@ class ServedSession {
     };
   }
 
-  /**
-   * The answer is ours (./session/initialize.ts, shared with the early answer on stdio); the SDK's own handler
-   * still runs, for the client's capabilities and version that elicitation and roots/list check.
-   */
-  #handleInitialize(): void {
-    const server = this.server;
-    const initialize = (server as unknown as { _oninitialize(request: unknown): Promise<unknown> })._oninitialize
-      .bind(server);
-    const instructions = serverInstructions(this.#runtime.config, this.#runtime.binding.bound?.workspace.root ?? null);
-    server.setRequestHandler(InitializeRequestSchema, async (request) => {
-      const requested = request.params.protocolVersion;
-      this.#session.protocolVersion = negotiateProtocolVersion(requested);
-      this.#session.client = request.params.clientInfo;
-      this.#session.capabilities = request.params.capabilities;
-      this.#audit?.begin(this.#auditBegin());
-      await initialize(request);
-      return initializeResult(requested, instructions) as never;
-    });
+  /** Records the client's initialize (a valid one: the SDK refuses the others) before the SDK answers it. */
+  observe(message: JSONRPCMessage): void {
+    if (!("method" in message) || message.method !== "initialize" || !("id" in message)) return;
+    const parsed = InitializeRequestSchema.safeParse(message);
+    if (!parsed.success) return;
+    const { protocolVersion, clientInfo, capabilities } = parsed.data.params;
+    this.#session.protocolVersion = negotiateProtocolVersion(protocolVersion);
+    this.#session.client = clientInfo;
+    this.#session.capabilities = capabilities;
+    this.#audit?.begin(this.#auditBegin());
   }
 
   /** The one place every call passes: the audit trail records it here, after it ended, from its structured result. */

@@ -21,14 +21,13 @@
  * ```
  */
 import type { Config, HttpAddress } from "../config.ts";
-import type { Server } from "../sdk/mod.ts";
 import { SERVER_CARD_PATH, serverCard } from "../card/server_card.ts";
 import { BearerGate } from "./auth.ts";
 import { cardResponse } from "./card_response.ts";
 import { readJsonBody } from "./body.ts";
 import { OriginCheck } from "./origin.ts";
 import { jsonRpcError } from "./responses.ts";
-import { HttpSessions, MAX_REQUEST_BODY_BYTES } from "./sessions.ts";
+import { HttpSessions, MAX_REQUEST_BODY_BYTES, type OpenedSession } from "./sessions.ts";
 
 /** The MCP endpoint. */
 export const MCP_PATH = "/mcp";
@@ -44,7 +43,7 @@ export interface HttpServeOptions {
   token: string | null;
   config: Config;
   /** Builds the MCP Server of a new session. */
-  openSession: () => Server;
+  openSession: () => OpenedSession;
 }
 
 /** A running HTTP server. */

@@ -16,7 +16,7 @@
  * }
  * ```
  */
-import type { Server } from "../sdk/mod.ts";
+import type { JSONRPCMessage, Server } from "../sdk/mod.ts";
 import { WebStandardStreamableHTTPServerTransport } from "../sdk/http_server.ts";
 import { jsonRpcError } from "./responses.ts";
 import { routeByShape } from "../sdk/route_by_shape.ts";
@@ -41,15 +41,18 @@ interface Session {
 }
 
 /** The live sessions of one HTTP server. */
+/** A new session's Server, and optionally what sees each message first (src/server.ts initializeTap). */
+export type OpenedSession = Server | { server: Server; tap: (message: JSONRPCMessage) => void };
+
 export class HttpSessions {
   readonly #sessions = new Map<string, Session>();
-  readonly #open: () => Server;
+  readonly #open: () => OpenedSession;
   readonly #limits: SessionLimits;
   #closed = false;
 
   /** `open` builds the MCP Server of a new session. */
   constructor(
-    open: () => Server,
+    open: () => OpenedSession,
     limits: SessionLimits = { maxSessions: MAX_SESSIONS, evictIdleMs: SESSION_EVICT_IDLE_MS },
   ) {
     this.#open = open;
@@ -79,7 +82,8 @@ export class HttpSessions {
         `Too many sessions (${this.#limits.maxSessions}); end one with DELETE /mcp or wait for an idle one to be evicted`,
       );
     }
-    const server = this.#open();
+    const opened = this.#open();
+    const { server, tap } = "server" in opened ? opened : { server: opened, tap: undefined };
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => crypto.randomUUID(),
       onsessioninitialized: (id) => {
@@ -91,8 +95,9 @@ export class HttpSessions {
     transport.onclose = () => {
       if (transport.sessionId) this.#sessions.delete(transport.sessionId);
     };
+    if (tap) transport.onmessage = tap; // chained by the SDK's connect (1.32.2)
     await server.connect(transport);
-    routeByShape(server, transport);
+    routeByShape(server, transport, tap);
     const response = await transport.handleRequest(request, { parsedBody });
     if (!transport.sessionId || !this.#sessions.has(transport.sessionId)) await server.close();
     return response;

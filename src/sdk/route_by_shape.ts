@@ -39,8 +39,11 @@ interface ProtocolHandlers {
   _onnotification(notification: JSONRPCMessage): void;
 }
 
-/** Replaces `transport`'s router (set by `server.connect`) with one that tells requests and notifications by key. */
-export function routeByShape(server: Server, transport: Transport): void {
+/**
+ * Replaces `transport`'s router (set by `server.connect`) with one that tells requests and notifications by key;
+ * `tap`, when given, sees every message first (as the SDK's router calls an `onmessage` set before `connect`).
+ */
+export function routeByShape(server: Server, transport: Transport, tap?: (message: JSONRPCMessage) => void): void {
   const handlers = server as unknown as ProtocolHandlers;
   const sdkRouter = transport.onmessage;
   if (
@@ -50,6 +53,7 @@ export function routeByShape(server: Server, transport: Transport): void {
     throw new Error("the MCP SDK's Protocol has no _onrequest/_onnotification: update src/sdk/route_by_shape.ts");
   }
   transport.onmessage = (message, extra) => {
+    tap?.(message);
     if (!("method" in message)) sdkRouter(message, extra);
     else if ("id" in message) handlers._onrequest(message, extra);
     else handlers._onnotification(message);
