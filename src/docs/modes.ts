@@ -18,20 +18,20 @@ export function renderModes(): string {
   ].join("\n");
 }
 
-/** The modes whose gates include the rule's gate, narrowed by the rule's own modes. */
+/** The modes whose gates include the rule's gate. */
 function enforcedIn(rule: Rule): Mode[] {
-  return MODES.filter((mode) =>
-    (MODE_POLICIES[mode].gates as readonly string[]).includes(rule.gate) && (rule.modes ?? MODES).includes(mode)
-  );
+  return MODES.filter((mode) => (MODE_POLICIES[mode].gates as readonly string[]).includes(rule.gate));
 }
 
 /** The gate's rule table, from the rules themselves. */
 export function renderRules(): string {
   return [
-    "| rule | gate | refuses | applies in |",
-    "| --- | --- | --- | --- |",
+    "| rule | gate | refuses | why it is there | applies in |",
+    "| --- | --- | --- | --- | --- |",
     ...Object.entries(RULES).map(([name, rule]: [string, Rule]) =>
-      `| \`${name}\` | ${rule.gate} | ${rule.refuses.replaceAll("|", "\\|")} | ${enforcedIn(rule).join(", ")} |`
+      `| \`${name}\` | ${rule.gate} | ${rule.refuses.replaceAll("|", "\\|")} | ${
+        rule.why === "earlier" ? "earlier word: " : "the kernel cannot: "
+      }${rule.because} | ${enforcedIn(rule).join(", ")} |`
     ),
   ].join("\n");
 }

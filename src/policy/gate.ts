@@ -1,11 +1,11 @@
 /**
  * The command gate's walker: tokenises `cmd`, splits it into simple
- * commands, strips assignments, unwraps wrappers (gate_wrappers.ts), shells
- * (`sh -c`) and `eval`, and hands every program call to the program rules
- * (programs/), acting on the findings they return with only the gates in
- * force for this mode and session. The first refusal in force refuses the
- * whole command. It knows no program, and asks the file system only
- * through the injected {@linkcode PathQuestions}.
+ * commands, strips assignments, unwraps wrappers (`env`, `timeout`,
+ * `xargs`, …), shells (`sh -c`) and `eval`, and hands every program call to
+ * the program rules (programs/), acting on the findings they return with
+ * only the gates in force for this mode and session. The first refusal in
+ * force refuses the whole command. It knows the shell but no program, and
+ * asks the file system only through the injected {@linkcode PathQuestions}.
  *
  * @example
  * ```ts
@@ -18,11 +18,10 @@
  * ```
  */
 import type { Mode } from "./modes.ts";
-import { type Call, type Finding, programName, secretName } from "./gate_findings.ts";
+import { ASSIGNMENT, isShell, isWrapper, secretName, shellFindings, wrapperFindings } from "./gate_wrappers.ts";
 import { pathCandidate, type PathQuestions, Places } from "./gate_paths.ts";
-import { ASSIGNMENT, EXPORTERS, SHELL_BUILTINS, SHELL_RESERVED_PREFIX, shellFindings, SHELLS } from "./gate_shell.ts";
-import { isWrapper, wrapperFindings } from "./gate_wrappers.ts";
-import { commonFindings, programFindings } from "./programs/mod.ts";
+import { programFindings } from "./programs/mod.ts";
+import { type Call, type Finding, programName } from "./programs/program.ts";
 import { type Gate, type RuleId, RULES } from "./rules.ts";
 import { HEREDOC_BODY, type Token, tokenize, TokenizeError, type WordToken } from "./tokenizer.ts";
 
@@ -106,6 +105,16 @@ class Refused extends Error {
   }
 }
 
+/** Shell keywords and builtins: without a shell no program of that name runs what the agent meant. */
+const SHELL_BUILTINS = new Set(
+  ("if then else elif fi for while until do done case esac select function { } ! [[ ]] cd pushd popd export unset " +
+    "set shopt source . alias unalias declare typeset local readonly trap ulimit umask read return exit let hash " +
+    "jobs fg bg wait disown coproc eval").split(" "),
+);
+/** Words a simple command may start with before its program. */
+const SHELL_RESERVED_PREFIX = new Set("! { } then do else elif if while until time fi done esac in".split(" "));
+const EXPORTERS = new Set(["export", "declare", "typeset", "local", "readonly"]);
+
 const REDIRECTIONS = new Set(["<", ">", ">>", "<>", ">|", "&>", "&>>", ">&", "<&", "<<<", "<<", "<<-"]);
 
 /**
@@ -161,6 +170,13 @@ class Walker {
         "the command sets variables but runs nothing",
       );
     }
+    if (SHELL_BUILTINS.has(programName(argv[0]))) {
+      this.#refuse(
+        "shell_syntax.builtin",
+        argv[0],
+        `${argv[0]} is a shell keyword or builtin; safe mode runs no shell`,
+      );
+    }
     this.#command(argv, 0);
     return { argv, inlineEnv: this.#inlineEnv };
   }
@@ -199,9 +215,7 @@ class Walker {
   }
 
   #active(rule: RuleId): boolean {
-    const entry = RULES[rule] as { gate: Gate; modes?: readonly Mode[] };
-    return this.#options.gates.has(entry.gate) &&
-      (entry.modes === undefined || entry.modes.includes(this.#options.mode));
+    return this.#options.gates.has(RULES[rule].gate);
   }
 
   #refuse(rule: RuleId, token: string, message: string): void {
@@ -289,25 +303,13 @@ class Walker {
     const [program, ...args] = argv;
     const call: Call = { program, name: programName(program), args, places: this.#places };
     if (call.name === "eval") {
-      this.#refuse("inline_script.eval", "eval", "eval runs its arguments as shell code");
       this.#shellCode(this.#tokenize(args.join(" ")), depth + 1);
-      return;
-    }
-    if (SHELL_BUILTINS.has(call.name) && this.#plain) {
-      this.#refuse(
-        "shell_syntax.builtin",
-        program,
-        `${program} is a shell keyword or builtin; safe mode runs no shell`,
-      );
-    }
-    if (EXPORTERS.has(call.name)) {
-      for (const arg of args) {
-        if (ASSIGNMENT.test(arg)) this.#apply(secretName("secret_env.inline", arg.split("=", 1)[0]), depth);
+    } else if (EXPORTERS.has(call.name)) {
+      for (const arg of args.filter((arg) => ASSIGNMENT.test(arg))) {
+        this.#apply(secretName("secret_env.inline", arg.split("=", 1)[0]), depth);
       }
-    }
-    this.#apply(commonFindings(call), depth);
-    if (isWrapper(call.name)) this.#apply(wrapperFindings(call), depth);
-    else if (SHELLS.has(call.name)) this.#apply(shellFindings(call), depth);
+    } else if (isWrapper(call.name)) this.#apply(wrapperFindings(call), depth);
+    else if (isShell(call.name)) this.#apply(shellFindings(args), depth);
     else this.#apply(programFindings(call), depth);
   }
 

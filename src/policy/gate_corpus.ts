@@ -1,10 +1,10 @@
 /**
  * The bypass corpus: commands with the rule that must refuse them in safe
  * mode and in trusted mode (null: the mode lets them run). Each program
- * module keeps its own rows beside its rules (`CORPUS` in programs/*.ts);
+ * module keeps its own rows beside its rules (`corpus` in programs/*.ts);
  * the rows here are the walker's — shell syntax, wrappers, shells, eval,
- * assignments, the env argument and the path words of programs without a
- * grammar. gate_test.ts checks every entry against {@linkcode corpusTree};
+ * assignments, the env argument and the path words of programs without
+ * rules. gate_test.ts checks every entry against {@linkcode corpusTree};
  * tests/policy_test.ts sends them through exec_command on disk.
  *
  * Paths: the corpus workspace has `src/`, `src/a.ts`, `outlink` (a symlink to
@@ -16,37 +16,17 @@
  * ```
  */
 import type { DescribedTree } from "./gate_paths.ts";
-import type { RuleId } from "./rules.ts";
-import { CORPUS as AWK } from "./programs/awk.ts";
-import { CORPUS as DISK } from "./programs/disk.ts";
-import { CORPUS as FIND } from "./programs/find.ts";
-import { CORPUS as GIT } from "./programs/git.ts";
-import { CORPUS as INTERPRETERS } from "./programs/interpreters.ts";
-import { CORPUS as KILL } from "./programs/kill.ts";
-import { CORPUS as NETWORK } from "./programs/network.ts";
-import { CORPUS as PACKAGES } from "./programs/packages.ts";
-import { CORPUS as PERMISSIONS } from "./programs/permissions.ts";
-import { CORPUS as PRIVILEGE } from "./programs/privilege.ts";
-import { CORPUS as REMOVE } from "./programs/remove.ts";
-import { CORPUS as SED } from "./programs/sed.ts";
-import { CORPUS as SYSTEM } from "./programs/system.ts";
+import { PROGRAMS } from "./programs/mod.ts";
+import type { CorpusEntry } from "./programs/program.ts";
+
+export type { CorpusEntry };
 
 /**
- * One corpus entry: [cmd, rule in safe mode, rule in trusted mode, env argument?].
+ * The tree the corpus runs in: a workspace with `outlink` → /etc and `inlink` → src.
  *
  * @example
  * ```ts
- * const entry: CorpusEntry = ["ls", "secret_env.env", "secret_env.env", { LD_PRELOAD: "x" }];
- * ```
- */
-export type CorpusEntry = [cmd: string, safe: RuleId | null, trusted: RuleId | null, env?: Record<string, string>];
-
-/**
- * The corpus workspace as a described tree, rooted at `workspace`.
- *
- * @example
- * ```ts
- * corpusTree("/corpus", "/tmp/corpus-tmp").symlinks; // { "/corpus/outlink": "/etc", "/corpus/inlink": "/corpus/src" }
+ * corpusTree("/corpus", "/tmp/t").symlinks; // { "/corpus/outlink": "/etc", "/corpus/inlink": "/corpus/src" }
  * ```
  */
 export function corpusTree(workspace: string, tmpdir: string): DescribedTree {
@@ -57,7 +37,6 @@ export function corpusTree(workspace: string, tmpdir: string): DescribedTree {
   };
 }
 
-/** The walker's commands safe mode must refuse (and what trusted does with them). */
 const WALKER_REFUSED: CorpusEntry[] = [
   // wrappers around network clients
   ["timeout 5 curl example.com", "network.command", null],
@@ -107,37 +86,6 @@ const WALKER_REFUSED: CorpusEntry[] = [
   ["echo 'unterminated", "shell_syntax.unparsable", "shell_syntax.unparsable"],
   ['echo "open', "shell_syntax.unparsable", "shell_syntax.unparsable"],
   ["echo $(ls", "shell_syntax.unparsable", "shell_syntax.unparsable"],
-  // inline scripts and the wrappers that hide them
-  ["sh -c ls", "inline_script.shell", null],
-  ["bash -c 'echo hi'", "inline_script.shell", null],
-  ["bash -lc 'echo hi'", "inline_script.shell", null],
-  ["zsh -c ls", "inline_script.shell", null],
-  ["dash -ec ls", "inline_script.shell", null],
-  ["/bin/sh -c ls", "inline_script.shell", null],
-  ["bash", "inline_script.shell", null],
-  ["sh -s", "inline_script.shell", null],
-  ["bash -i", "inline_script.shell", null],
-  ["sh /dev/stdin", "inline_script.shell", null],
-  ["bash /proc/self/fd/0", "inline_script.shell", null],
-  ["eval ls", "inline_script.eval", null],
-  ["env sh -c ls", "inline_script.shell", null],
-  ["env -i bash -c ls", "inline_script.shell", null],
-  ["env -S 'sh -c ls'", "inline_script.wrapper", null],
-  ["nice bash -c ls", "inline_script.shell", null],
-  ["nohup python3 -c 'import os'", "inline_script.interpreter", null],
-  ["timeout 5 sh -c ls", "inline_script.shell", null],
-  ["timeout -s KILL 5 node -e 1", "inline_script.interpreter", null],
-  ["stdbuf -oL bash -c ls", "inline_script.shell", null],
-  ["setsid sh -c ls", "inline_script.shell", null],
-  ["xargs sh -c 'rm $0'", "inline_script.shell", null],
-  ["xargs -I {} bash -c 'echo {}'", "inline_script.shell", null],
-  ["xargs -0 -n1 perl -e 'print 1'", "inline_script.interpreter", null],
-  ["env timeout 5 nice sh -c ls", "inline_script.shell", null],
-  ["busybox sh -c ls", "inline_script.shell", null],
-  ["watch ls", "inline_script.wrapper", null],
-  ["flock lockfile -c 'id'", "inline_script.wrapper", null],
-  ["script -qc id /dev/null", "inline_script.wrapper", null],
-  ["command bash -c ls", "inline_script.shell", null],
   // wrappers around destructive commands (trusted keeps these)
   ["xargs rm -rf /", "destructive.remove_outside", "destructive.remove_outside"],
   ["timeout 5 rm -rf /", "destructive.remove_outside", "destructive.remove_outside"],
@@ -184,9 +132,17 @@ const WALKER_REFUSED: CorpusEntry[] = [
   ["env GH_TOKEN=x gh pr list", "secret_env.inline", "secret_env.inline"],
   ["timeout 5 env PYTHONPATH=. python3 x.py", "secret_env.inline", "secret_env.inline"],
   ["env GIT_CONFIG_KEY_0=core.pager git log", "secret_env.inline", "secret_env.inline"],
+  // what shells, eval and wrappers run is checked like any other command
+  ["sh -c 'git reset --hard'", "destructive.git_discard", "destructive.git_discard"],
+  ["bash -c 'cat /etc/passwd'", "outside_path.argument", null],
+  ["nice bash -c 'kill 1'", "destructive.kill", "destructive.kill"],
+  ["env -S 'rm -rf /'", "destructive.remove_outside", "destructive.remove_outside"],
+  ["watch git clean -fdx", "destructive.git_discard", "destructive.git_discard"],
+  ["flock lockfile -c 'pkill node'", "destructive.kill", "destructive.kill"],
+  ["sudo rm -rf /", "destructive.remove_outside", "destructive.remove_outside"],
+  ["eval ls", "shell_syntax.builtin", null],
 ];
 
-/** The walker's commands safe mode must let run (trusted too, unless noted). */
 const WALKER_ALLOWED: CorpusEntry[] = [
   ["ls", null, null],
   ["ls -la src", null, null],
@@ -229,14 +185,26 @@ const WALKER_ALLOWED: CorpusEntry[] = [
   ["date", null, null],
   ["ls", null, null, { FOO: "1", CI: "true" }],
   ["node script.js", null, null, { NODE_ENV: "test", PATH: "/usr/bin:/bin" }],
+  // left to the sandbox: it confines them as it confines a script file
+  ["sh -c ls", null, null],
+  ["bash -lc 'echo hi'", null, null],
+  ["bash", null, null],
+  ["python3 -c 'print(1)'", null, null],
+  ["node -e 1", null, null],
+  ["perl -e 'print 1'", null, null],
+  ["awk 'BEGIN { system(\"id\") }'", null, null],
+  ["sed -i s/a/b/ src/a.ts", null, null],
+  ["dd if=src/a.ts of=b", null, null],
+  ["git -c core.fsmonitor=./x status", null, null],
+  ["curl-config --version", null, null],
 ];
 
 /**
- * Shell-mode commands trusted must refuse or run, beyond the safe entries' counterparts.
+ * Shell code that trusted mode runs through the shell (safe mode refuses its syntax).
  *
  * @example
  * ```ts
- * TRUSTED_ONLY.filter(([, , trusted]) => trusted !== null).length;
+ * TRUSTED_ONLY.some(([, , trusted]) => trusted === "destructive.git_discard"); // true
  * ```
  */
 export const TRUSTED_ONLY: CorpusEntry[] = [
@@ -249,9 +217,9 @@ export const TRUSTED_ONLY: CorpusEntry[] = [
   ["echo $(rm -rf /)", "shell_syntax.expansion", "destructive.remove_outside"],
   ["echo `git clean -fdx`", "shell_syntax.expansion", "destructive.git_discard"],
   ["cat <(rm -rf /etc)", "shell_syntax.expansion", "destructive.remove_outside"],
-  ["sh -c 'rm -rf /'", "inline_script.shell", "destructive.remove_outside"],
-  ["bash -c \"sh -c 'git reset --hard'\"", "inline_script.shell", "destructive.git_discard"],
-  ["eval 'rm -rf /'", "inline_script.eval", "destructive.remove_outside"],
+  ["sh -c 'rm -rf /'", "destructive.remove_outside", "destructive.remove_outside"],
+  ["bash -c \"sh -c 'git reset --hard'\"", "destructive.git_discard", "destructive.git_discard"],
+  ["eval 'rm -rf /'", "shell_syntax.builtin", "destructive.remove_outside"],
   ["rm -rf $HOME", "shell_syntax.expansion", "destructive.remove_outside"],
   ["rm -rf ~", "shell_syntax.expansion", "destructive.remove_outside"],
   ['rm -rf "$DIR"/', "shell_syntax.expansion", "destructive.remove_outside"],
@@ -266,27 +234,13 @@ export const TRUSTED_ONLY: CorpusEntry[] = [
   ["cat <<EOF\nrm -rf /\nEOF", "shell_syntax.heredoc", null],
   ["echo hi # rm -rf /", "shell_syntax.comment", null],
   ["echo x > /etc/passwd", "shell_syntax.operator", null],
-  ["git status && sudo ls", "shell_syntax.operator", "destructive.privilege"],
+  ["git status && docker ps", "shell_syntax.operator", "destructive.privilege"],
 ];
 
-const PROGRAM_ROWS: CorpusEntry[] = [
-  ...NETWORK,
-  ...PACKAGES,
-  ...GIT,
-  ...INTERPRETERS,
-  ...AWK,
-  ...SED,
-  ...FIND,
-  ...REMOVE,
-  ...PERMISSIONS,
-  ...DISK,
-  ...SYSTEM,
-  ...KILL,
-  ...PRIVILEGE,
-];
+const PROGRAM_ROWS: CorpusEntry[] = PROGRAMS.flatMap((rules) => rules.corpus ?? []);
 
 /**
- * Commands safe mode must refuse (and what trusted does with them).
+ * Every row safe mode refuses.
  *
  * @example
  * ```ts
@@ -296,7 +250,7 @@ const PROGRAM_ROWS: CorpusEntry[] = [
 export const REFUSED_IN_SAFE: CorpusEntry[] = [...WALKER_REFUSED, ...PROGRAM_ROWS.filter(([, safe]) => safe !== null)];
 
 /**
- * Commands safe mode must let run (trusted too, unless noted).
+ * Every row safe mode runs.
  *
  * @example
  * ```ts

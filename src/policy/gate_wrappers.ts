@@ -1,175 +1,151 @@
 /**
- * Wrappers: programs that run another command (env, timeout, nice, xargs,
- * flock, watch, …). The walker unwraps them and checks the inner command
- * like any other; their own option values are path words, and the ones
- * that hand their argument to a shell are inline scripts.
+ * Programs that run other programs: wrappers (`env`, `timeout`, `xargs`,
+ * `sudo`, …) run their operand as a command, shells run `-c` code or a
+ * script file. The walker (gate.ts) checks what they run like any other
+ * command; none of them is refused for what it is: the sandbox confines
+ * what they run as it confines a script.
  *
  * @example
  * ```ts
- * import { describedPaths, Places } from "./gate_paths.ts";
- *
- * const places = new Places("/work", "/work", describedPaths({ workspace: "/work", tmpdir: "/tmp/w" }));
- * wrapperFindings({ program: "timeout", name: "timeout", args: ["-s", "KILL", "5", "make"], places });
- * // [{ kind: "paths", words: ["KILL", "5"] }, { kind: "command", argv: ["make"] }]
+ * isWrapper("nice"); // true
+ * isShell("bash"); // true
  * ```
  */
-import { type Call, type Finding, pathWords, refusal, secretName } from "./gate_findings.ts";
-import { ASSIGNMENT } from "./gate_shell.ts";
+import { sensitiveEnvKind } from "./env_filter.ts";
+import { type Call, type Finding, pathWords, refusal } from "./programs/program.ts";
 
-/** How a wrapper's own words precede the command it runs. */
-interface WrapperSpec {
-  /** Options whose value is the next word. */
-  valueOptions?: readonly string[];
-  /** Positional words before the command (timeout's DURATION, flock's lock file, …). */
-  positionals?: number;
-  /** Options that mean "the next word is shell code" (env's split string is one argv). */
-  shellOptions?: readonly string[];
-  /** Runs its arguments through `sh -c` unless one of these options is given. */
-  shellUnless?: readonly string[];
-  /** Takes NAME=value assignments before the command (env). */
-  assignments?: boolean;
-}
+/**
+ * `NAME=value`.
+ *
+ * @example
+ * ```ts
+ * ASSIGNMENT.test("FOO=1"); // true
+ * ```
+ */
+export const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 
-const WRAPPERS = new Map<string, WrapperSpec>([
-  ["env", {
-    valueOptions: ["-u", "--unset", "-C", "--chdir", "-a", "--argv0"],
-    shellOptions: ["-S", "--split-string"],
-    assignments: true,
-  }],
-  ["nice", { valueOptions: ["-n", "--adjustment"] }],
-  ["nohup", {}],
-  ["timeout", { valueOptions: ["-s", "--signal", "-k", "--kill-after"], positionals: 1 }],
-  ["time", { valueOptions: ["-o", "--output", "-f", "--format"] }],
-  ["stdbuf", { valueOptions: ["-i", "-o", "-e", "--input", "--output", "--error"] }],
-  ["ionice", { valueOptions: ["-c", "--class", "-n", "--classdata", "-p", "--pid", "-P", "--pgid", "-u", "--uid"] }],
+const SHELLS = new Set("sh bash zsh dash ksh mksh ash fish csh tcsh rbash yash busybox".split(" "));
+/**
+ * Wrappers run their operand as a command: options that take a value, positionals before the command, and
+ * options whose value is shell code (walked as such).
+ */
+const WRAPPERS = new Map<string, { values?: string; positionals?: number; shell?: string; allShell?: boolean }>([
+  ["env", { values: "-u --unset -C --chdir -a --argv0", shell: "-S --split-string" }],
+  ["nice", { values: "-n --adjustment" }],
+  ["timeout", { values: "-s --signal -k --kill-after", positionals: 1 }],
+  ["time", { values: "-o --output -f --format" }],
+  ["stdbuf", { values: "-i -o -e --input --output --error" }],
+  ["ionice", { values: "-c --class -n --classdata" }],
   ["chrt", { positionals: 1 }],
   ["taskset", { positionals: 1 }],
-  ["setsid", {}],
-  ["command", {}],
-  ["builtin", {}],
-  ["exec", { valueOptions: ["-a"] }],
-  ["xargs", {
-    valueOptions: [
-      "-a",
-      "--arg-file",
-      "-d",
-      "--delimiter",
-      "-E",
-      "-e",
-      "-I",
-      "-L",
-      "-l",
-      "-n",
-      "--max-args",
-      "-P",
-      "--max-procs",
-      "-s",
-      "--max-chars",
-      "--process-slot-var",
-    ],
-  }],
-  ["flock", {
-    valueOptions: ["-w", "--timeout", "-E", "--conflict-exit-code"],
-    positionals: 1,
-    shellOptions: ["-c", "--command"],
-  }],
-  ["watch", {
-    valueOptions: ["-n", "--interval", "-d", "--differences", "-q", "--equexit"],
-    shellUnless: ["-x", "--exec"],
-  }],
-  ["script", {
-    valueOptions: ["-E", "--echo", "-I", "-O", "-B", "-T", "--log-io", "--log-in", "--log-out"],
-    shellOptions: ["-c", "--command"],
-  }],
-  ["strace", { valueOptions: ["-o", "-e", "-p", "-s", "-u", "-E", "-a", "-P", "-I", "-b", "-X"] }],
-  ["ltrace", { valueOptions: ["-o", "-e", "-p", "-s", "-u", "-n", "-a", "-l", "-x"] }],
-  ["valgrind", {}],
-  ["catchsegv", {}],
-  ["entr", { shellOptions: ["-s"] }],
-  ["unbuffer", {}],
-  ["fakeroot", {}],
-  ["parallel", { shellUnless: [] }],
-  ["busybox", {}],
+  ["exec", { values: "-a" }],
+  ["xargs", { values: "-a --arg-file -d --delimiter -E -e -I -L -l -n --max-args -P --max-procs -s --max-chars" }],
+  ["flock", { values: "-w --timeout -E", positionals: 1, shell: "-c --command" }],
+  ["watch", { values: "-n --interval", allShell: true }],
+  ["script", { values: "-E --echo -O -B -T", shell: "-c --command" }],
+  ["strace", { values: "-o -e -p -s -u -E" }],
+  ["ltrace", { values: "-o -e -p -s -u -n" }],
+  ["parallel", { allShell: true }],
+  ...["nohup", "setsid", "command", "builtin", "valgrind", "unbuffer", "fakeroot", "sudo", "doas"].map((name) =>
+    [name, {}] as const
+  ),
 ]);
 
 /**
- * Whether a program is a wrapper.
+ * Whether the program is a wrapper.
  *
  * @example
  * ```ts
- * isWrapper("nohup"); // true
+ * isWrapper("xargs"); // true
  * ```
  */
 export function isWrapper(name: string): boolean {
   return WRAPPERS.has(name);
 }
 
-/** Whether `arg` gives `option`: exactly, as `--opt=value`, attached (`-Svalue`) or ending a short cluster (`-qc`). */
-function matchesOption(arg: string, option: string): boolean {
-  if (arg === option || arg.startsWith(`${option}=`)) return true;
-  if (option.startsWith("--") || arg.startsWith("--")) return false;
-  return arg.startsWith(option) || new RegExp(`^-[A-Za-z]*${option.slice(1)}$`).test(arg);
-}
-
-/** The code a shell option gives: the next word, or its `=value` or attached value. */
-function shellCode(args: readonly string[], i: number, option: string): string {
-  const arg = args[i];
-  if (arg === option || /^-[A-Za-z]+$/.test(arg)) return args[i + 1] ?? "";
-  return arg.startsWith(`${option}=`) ? arg.slice(option.length + 1) : arg.slice(option.length);
+/**
+ * Whether the program is a shell.
+ *
+ * @example
+ * ```ts
+ * isShell("dash"); // true
+ * ```
+ */
+export function isShell(name: string): boolean {
+  return SHELLS.has(name);
 }
 
 /**
- * The findings of one wrapper call (`isWrapper(call.name)`): its own words, then what it runs.
+ * A wrapper's own words (path words), and the command or shell code it runs.
  *
  * @example
  * ```ts
  * import { describedPaths, Places } from "./gate_paths.ts";
  *
- * const places = new Places("/work", "/work", describedPaths({ workspace: "/work", tmpdir: "/tmp/w" }));
- * wrapperFindings({ program: "watch", name: "watch", args: ["ls"], places })[1];
- * // { kind: "refusal", rule: "inline_script.wrapper", token: "watch", … }
+ * const places = new Places("/w", "/w", describedPaths({ workspace: "/w", tmpdir: "/tmp/t" }));
+ * wrapperFindings({ program: "timeout", name: "timeout", args: ["5", "ls"], places });
+ * // [{ kind: "paths", words: ["5"] }, { kind: "command", argv: ["ls"] }]
  * ```
  */
-export function wrapperFindings({ program, name, args }: Call): Finding[] {
+export function wrapperFindings({ name, args }: Call): Finding[] {
   const spec = WRAPPERS.get(name)!;
-  const findings: Finding[] = [];
+  const values = (spec.values ?? "").split(" ");
   const own: string[] = [];
+  const secrets: Finding[] = [];
   let positionals = spec.positionals ?? 0;
   let i = 0;
   for (; i < args.length; i++) {
     const arg = args[i];
+    const shell = spec.shell?.split(" ").find((option) => arg === option || arg.startsWith(`${option}=`));
     if (arg === "--") {
       i++;
       break;
-    }
-    const shellOption = spec.shellOptions?.find((option) => matchesOption(arg, option));
-    if (shellOption) {
-      const code = shellCode(args, i, shellOption);
-      findings.push(
-        refusal("inline_script.wrapper", `${program} ${shellOption}`, `${program} ${shellOption} runs shell code`),
-        name === "env" ? { kind: "command", argv: code.split(/\s+/).filter(Boolean) } : { kind: "shell", code },
-      );
-      return findings;
-    }
-    if (spec.valueOptions?.includes(arg)) {
-      own.push(args[++i] ?? "");
-    } else if (arg.startsWith("-") && arg !== "-") {
-      own.push(arg);
-    } else if (spec.assignments && ASSIGNMENT.test(arg)) {
-      findings.push(...secretName("secret_env.inline", arg.split("=", 1)[0]));
-    } else if (positionals-- > 0) {
-      own.push(arg);
-    } else break;
+    } else if (shell !== undefined) {
+      const code = arg === shell ? args[i + 1] ?? "" : arg.slice(shell.length + 1);
+      return [...secrets, pathWords(own), { kind: "shell", code }];
+    } else if (values.includes(arg)) own.push(args[++i] ?? "");
+    else if (arg.startsWith("-") && arg !== "-") own.push(arg);
+    else if (name === "env" && ASSIGNMENT.test(arg)) {
+      secrets.push(...secretName("secret_env.inline", arg.split("=", 1)[0]));
+    } else if (positionals-- > 0) own.push(arg);
+    else break;
   }
-  findings.push(pathWords(own));
   const inner = args.slice(i);
-  if (spec.shellUnless && !args.slice(0, i).some((arg) => spec.shellUnless!.includes(arg))) {
-    findings.push(
-      refusal("inline_script.wrapper", program, `${program} runs its arguments through sh -c`),
-      { kind: "shell", code: inner.join(" ") },
-    );
-    return findings;
+  const runs: Finding = spec.allShell ? { kind: "shell", code: inner.join(" ") } : { kind: "command", argv: inner };
+  return [...secrets, pathWords(own), runs];
+}
+
+/**
+ * A shell's findings: `sh -c CODE` runs CODE (walked as shell code), `sh script` a file (a path word).
+ *
+ * @example
+ * ```ts
+ * shellFindings(["-c", "ls"]); // [{ kind: "shell", code: "ls" }]
+ * ```
+ */
+export function shellFindings(args: readonly string[]): Finding[] {
+  let i = 0;
+  let inline = false;
+  for (; i < args.length && /^[-+]/.test(args[i]) && args[i] !== "--" && args[i] !== "-"; i++) {
+    if (/^-[A-Za-z]*c[A-Za-z]*$/.test(args[i])) inline = true;
+    if (["-o", "+o", "-O", "+O", "--rcfile", "--init-file"].includes(args[i])) i++;
   }
-  findings.push({ kind: "command", argv: inner });
-  return findings;
+  if (args[i] === "--" || args[i] === "-") i++;
+  return inline ? [{ kind: "shell", code: args[i] ?? "" }] : [pathWords(args.slice(i))];
+}
+
+/**
+ * A refusal when `name` is a secret-looking or loader variable.
+ *
+ * @example
+ * ```ts
+ * secretName("secret_env.inline", "LD_PRELOAD")[0]; // { kind: "refusal", rule: "secret_env.inline", … }
+ * ```
+ */
+export function secretName(rule: "secret_env.env" | "secret_env.inline", name: string): Finding[] {
+  const kind = sensitiveEnvKind(name);
+  if (!kind) return [];
+  return [
+    refusal(rule, name, `${name} is a ${kind === "loader" ? "loader/code-injection" : "secret-looking"} variable`),
+  ];
 }

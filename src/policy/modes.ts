@@ -25,7 +25,7 @@ export type Permission = typeof PERMISSION_NAMES[number];
  */
 export const PERMISSION_LIFTS: Record<Permission, readonly Gate[]> = {
   network: ["network"],
-  shell: ["shell_syntax", "inline_script"],
+  shell: ["shell_syntax"],
   outside_read: ["outside_path"],
   destructive: ["destructive"],
   git_write: [],
@@ -50,13 +50,13 @@ export interface ModePolicy {
 /** The policy table, one row per mode. */
 export const MODE_POLICIES: Record<Mode, ModePolicy> = {
   safe: {
-    gates: ["network", "shell_syntax", "inline_script", "destructive", "outside_path", "secret_env"],
+    gates: ["network", "shell_syntax", "destructive", "outside_path", "secret_env"],
     landlock: true,
     network: false,
     gitDirsReadOnly: true,
     grantable: ["network", "shell", "outside_read", "git_write"],
-    summary: "safe: commands run as plain argv without a shell; network, shell syntax, inline scripts, " +
-      "destructive commands, outside paths and secret/loader env are refused; children may write only in the workspace " +
+    summary: "safe: commands run as plain argv without a shell; network, shell syntax, destructive commands, " +
+      "outside paths and secret/loader env are refused; children may write only in the workspace " +
       "(its git dirs read-only) and a private temp dir, may read everything but the credential stores, and have no network.",
   },
   trusted: {

@@ -1,25 +1,20 @@
 /**
- * The command gate's rule table: every refusal names one rule from here,
- * with its gate, what it refuses and how to proceed. Which words match a
- * rule is said by the program rules (programs/) and the walker (gate.ts);
- * docs/permission-modes.md's rule table is generated from this one.
+ * The command gate's rule table. The gate says only what the kernel cannot:
+ * every rule either prevents something the mode's sandbox (Landlock,
+ * seccomp, dropped capabilities, read-only git dirs) lets through
+ * (`why: "kernel_cannot"`), or refuses earlier, with a clearer message,
+ * what the sandbox would refuse anyway (`why: "earlier"`), and then its hint
+ * says so. Which words match a rule is said by the program rules
+ * (programs/) and the walker (gate.ts); docs/permission-modes.md's table is
+ * generated from this one.
  *
  * @example
  * ```ts
- * RULES["network.command"].gate; // "network"
+ * RULES["network.command"].why; // "earlier"
  * ```
  */
-import type { Mode } from "./modes.ts";
-
-/**
- * The command gates, as MODE_POLICIES lists them.
- *
- * @example
- * ```ts
- * GATES.includes("network"); // true
- * ```
- */
-export const GATES = ["network", "shell_syntax", "inline_script", "destructive", "outside_path", "secret_env"] as const;
+/** The command gates, as MODE_POLICIES lists them. */
+export const GATES = ["network", "shell_syntax", "destructive", "outside_path", "secret_env"] as const;
 
 /**
  * One command gate.
@@ -36,33 +31,27 @@ export type Gate = typeof GATES[number];
  *
  * @example
  * ```ts
- * const rule: Rule = RULES["destructive.in_place_edit"]; // modes: ["safe"]
+ * const rule: Rule = RULES["destructive.kill"]; // why: "kernel_cannot"
  * ```
  */
 export interface Rule {
   gate: Gate;
   /** What the rule refuses, for docs and messages. */
   refuses: string;
+  /** Why it is there: what the kernel cannot refuse, or an earlier word for what it would. */
+  why: "kernel_cannot" | "earlier";
+  /** The reason in words, for the docs. */
+  because: string;
   /** How to proceed, shown as the error hint. */
   hint: string;
-  /** Modes in which the rule applies when its gate is in force (all by default). */
-  modes?: readonly Mode[];
 }
 
-const NETWORK_HINT =
-  'Network access is refused in safe mode: call request_permissions with ["network"], or restart the server with --mode trusted.';
+const SANDBOX_TOO = "the sandbox would refuse it too";
 const SHELL_HINT =
-  'safe mode runs one plain argv without a shell: run one command per exec_command call and pass files as arguments, write a script with apply_patch and run the file, call request_permissions with ["shell"], or restart with --mode trusted.';
-const INLINE_HINT =
-  'Write the code to a file in the workspace with apply_patch and run the file (e.g. `python3 script.py`), call request_permissions with ["shell"], or restart with --mode trusted.';
+  'safe mode runs one plain argv without a shell, so the shell word would reach the program as text: run one command per exec_command call, write a script with apply_patch and run the file, call request_permissions with ["shell"], or restart with --mode trusted.';
 const DISCARD_HINT =
-  'This discards work irrecoverably: inspect with git_status/git_diff and revert single files with apply_patch; in trusted mode request_permissions with ["destructive"] can allow it for this session.';
-const OUTSIDE_HINT =
-  'Arguments must name paths inside the workspace (or $TMPDIR): use a workspace-relative path; to read elsewhere call request_permissions with ["outside_read"] or restart with --mode trusted. Writes outside stay impossible (Landlock).';
-const SECRET_HINT =
-  "Secret and loader variables are never passed to commands in safe or trusted mode: drop the variable (check_exec_environment lists what the environment carries), or run in --mode dangerous inside an isolated VM.";
-const PRIVILEGE_HINT =
-  "Changing privileges, namespaces or containers is refused outside dangerous mode; use --mode dangerous only inside an isolated container or VM.";
+  'This discards work irrecoverably, and the sandbox allows it inside the workspace: inspect with git_status/git_diff and revert single files with apply_patch; in trusted mode request_permissions with ["destructive"] can allow it for this session.';
+const DAEMON = "a system daemon acts on it outside the sandbox, with the daemon's rights";
 
 /**
  * The rule table.
@@ -76,137 +65,151 @@ export const RULES = {
   "shell_syntax.operator": {
     gate: "shell_syntax",
     refuses: "control and redirection operators: ; && || | & ( ) > >> < << newline",
+    why: "earlier",
+    because: "without a shell the operator would be a plain argument",
     hint: SHELL_HINT,
   },
   "shell_syntax.expansion": {
     gate: "shell_syntax",
     refuses: "expansions: $VAR, ${…}, $(…), backticks, $((…)), <(…), globs, braces, ~",
+    why: "earlier",
+    because: "without a shell nothing would expand it",
     hint: SHELL_HINT,
   },
-  "shell_syntax.comment": { gate: "shell_syntax", refuses: "shell comments (#)", hint: SHELL_HINT },
-  "shell_syntax.heredoc": { gate: "shell_syntax", refuses: "here-documents (<<)", hint: SHELL_HINT },
+  "shell_syntax.comment": {
+    gate: "shell_syntax",
+    refuses: "shell comments (#)",
+    why: "earlier",
+    because: "without a shell the comment would be arguments",
+    hint: SHELL_HINT,
+  },
+  "shell_syntax.heredoc": {
+    gate: "shell_syntax",
+    refuses: "here-documents (<<)",
+    why: "earlier",
+    because: "without a shell no here-document is fed",
+    hint: SHELL_HINT,
+  },
   "shell_syntax.builtin": {
     gate: "shell_syntax",
     refuses: "shell keywords and builtins that need a shell (if, for, cd, export, source, …)",
+    why: "earlier",
+    because: "without a shell there is no such program",
     hint: SHELL_HINT,
   },
   "shell_syntax.assignment_only": {
     gate: "shell_syntax",
     refuses: "a command made only of VAR=value assignments",
+    why: "earlier",
+    because: "there is no program to run",
     hint: "Pass variables with the env argument of exec_command, together with the program to run.",
   },
   "shell_syntax.unparsable": {
     gate: "shell_syntax",
-    refuses: "unterminated quotes, substitutions or parentheses (the gate cannot check what it cannot parse)",
+    refuses: "unterminated quotes, substitutions or parentheses",
+    why: "kernel_cannot",
+    because: "the gate cannot check what it cannot parse",
     hint: "Close every quote and parenthesis.",
-  },
-  "inline_script.shell": {
-    gate: "inline_script",
-    refuses: "shells given code inline or on stdin: sh|bash|zsh|dash|ksh|fish -c …, a shell without a script file",
-    hint: INLINE_HINT,
-  },
-  "inline_script.interpreter": {
-    gate: "inline_script",
-    refuses:
-      "interpreters given code inline: python -c, node -e/-p, deno eval, perl -e, ruby -e, php -r, lua -e, awk programs calling system()/getline/pipes, sed `e`",
-    hint: INLINE_HINT,
-  },
-  "inline_script.eval": { gate: "inline_script", refuses: "eval", hint: INLINE_HINT },
-  "inline_script.wrapper": {
-    gate: "inline_script",
-    refuses: "wrappers that run their argument through a shell: watch, flock -c, script -c, env -S, parallel, su -c",
-    hint: INLINE_HINT,
-  },
-  "inline_script.git_config": {
-    gate: "inline_script",
-    refuses:
-      "git -c / --config-env / git config of keys that run programs (core.*, alias.*, filter.*, diff.*, credential.*, …)",
-    hint:
-      "Run git without -c overrides (only color.*, user.*, advice.*, log.*, format.*, init.* are accepted), or restart with --mode trusted.",
   },
   "network.command": {
     gate: "network",
-    refuses: "network clients: curl, wget, nc, ssh, scp, telnet, ping, dig, …",
-    hint: NETWORK_HINT,
+    refuses: "network clients: curl, wget, nc, ssh, scp, rsync, telnet, ftp, …",
+    why: "earlier",
+    because: "safe mode's sandbox refuses TCP (Landlock) and every socket but unix/netlink (seccomp)",
+    hint:
+      `Network access is refused in safe mode (${SANDBOX_TOO}): call request_permissions with ["network"], or restart the server with --mode trusted.`,
   },
   "network.subcommand": {
     gate: "network",
     refuses:
-      "subcommands that reach the network: git clone/fetch/pull/push/ls-remote, npm/pnpm/yarn/pip/cargo/go/gem install, python -m pip/http.server, deno install, npx, …",
-    hint: NETWORK_HINT,
+      "subcommands that reach the network: git clone/fetch/pull/push, npm/pnpm/yarn/pip/cargo/go install, npx, …",
+    why: "earlier",
+    because: "safe mode's sandbox refuses TCP (Landlock) and every socket but unix/netlink (seccomp)",
+    hint:
+      `Network access is refused in safe mode (${SANDBOX_TOO}): call request_permissions with ["network"], or restart the server with --mode trusted.`,
   },
-  "network.url": {
-    gate: "network",
-    refuses: "arguments that are network URLs (http://, ssh://, git@host:…)",
-    hint: NETWORK_HINT,
-  },
-  "network.remote": { gate: "network", refuses: "rsync to or from a host (host:path, rsync://)", hint: NETWORK_HINT },
   "destructive.remove_outside": {
     gate: "destructive",
-    refuses:
-      "rm/rmdir/unlink/shred/find -delete of the workspace root, of paths outside it, or of unresolved $… / ~ targets",
-    hint: "Remove only named paths inside the workspace, never its root.",
+    refuses: "rm/rmdir/unlink/shred of the workspace root, of everything in it (`rm -rf *`), of unresolved $… / ~ " +
+      "targets, or of paths outside it",
+    why: "kernel_cannot",
+    because: "Landlock lets a child remove anything inside the workspace, its root's contents included; " +
+      "outside it the sandbox would refuse too",
+    hint: "Remove only named paths inside the workspace, never its root (outside it the sandbox would refuse too).",
   },
   "destructive.git_discard": {
     gate: "destructive",
     refuses: "git reset --hard/--merge/--keep, git clean, git checkout -- …/./-f, git restore, git stash drop/clear",
+    why: "kernel_cannot",
+    because: "the work tree is writable, so the kernel cannot tell a discard from an edit",
     hint: DISCARD_HINT,
   },
   "destructive.git_history": {
     gate: "destructive",
     refuses: "git branch -D, git push --force, git reflog expire/delete, git update-ref -d, git filter-branch",
+    why: "kernel_cannot",
+    because: "trusted mode's git dirs are writable and its network open",
     hint: DISCARD_HINT,
   },
   "destructive.permissions": {
     gate: "destructive",
-    refuses: "chmod/chown/chgrp/chattr/setfacl recursive or outside the workspace (Landlock does not cover them)",
-    hint: "Change modes of single files inside the workspace.",
-  },
-  "destructive.disk": {
-    gate: "destructive",
-    refuses: "dd, mkfs, fdisk, parted, wipefs, mount, swapoff and other block-device tools",
-    hint: "Copy files with cp or head instead of dd; disk tools are refused outside dangerous mode.",
+    refuses: "chmod/chattr/setfacl/setfattr of paths outside the workspace",
+    why: "kernel_cannot",
+    because: "Landlock does not cover mode, attribute or ACL changes, and a root child owns most files",
+    hint: "Change modes of files inside the workspace only.",
   },
   "destructive.system": {
     gate: "destructive",
-    refuses: "shutdown, reboot, halt, poweroff, systemctl state changes, iptables, sysctl -w, crontab",
+    refuses: "shutdown, reboot, halt, poweroff, systemctl/service state changes, init/telinit",
+    why: "kernel_cannot",
+    because: DAEMON,
     hint: "System state changes are refused outside dangerous mode.",
   },
   "destructive.kill": {
     gate: "destructive",
     refuses: "kill/pkill/killall of processes this command did not start",
+    why: "kernel_cannot",
+    because: "Landlock scopes signals only from ABI 6, and a child may signal its own user's other processes",
     hint: "Stop commands this server started with kill_command.",
   },
   "destructive.privilege": {
     gate: "destructive",
-    refuses: "sudo, su, doas, pkexec, chroot, unshare, nsenter, docker/podman, systemd-run",
-    hint: PRIVILEGE_HINT,
-  },
-  "destructive.in_place_edit": {
-    gate: "destructive",
-    refuses: "in-place edits with sed -i, perl -i, ruby -i (safe mode)",
-    hint: "Edit files with apply_patch, which is atomic and shows a diff.",
-    modes: ["safe"],
+    refuses: "docker/podman/nerdctl/lxc, systemd-run, machinectl",
+    why: "kernel_cannot",
+    because: DAEMON,
+    hint:
+      "Containers and transient units run outside the sandbox; use --mode dangerous only inside an isolated container or VM.",
   },
   "destructive.unanalyzable": {
     gate: "destructive",
     refuses: "shell code nested too deeply for the gate to check",
+    why: "kernel_cannot",
+    because: "the gate cannot check what it cannot walk",
     hint: "Flatten the nested sh -c / eval layers.",
   },
   "outside_path.argument": {
     gate: "outside_path",
     refuses: "arguments (and --opt=value, -Ivalue, redirect targets) naming paths outside the workspace and $TMPDIR",
-    hint: OUTSIDE_HINT,
+    why: "kernel_cannot",
+    because: "Landlock lets safe-mode children read everything but the credential stores",
+    hint:
+      'Arguments must name paths inside the workspace (or $TMPDIR): use a workspace-relative path; to read elsewhere call request_permissions with ["outside_read"] or restart with --mode trusted. Writes outside stay impossible (Landlock).',
   },
   "secret_env.env": {
     gate: "secret_env",
     refuses: "secret-looking or loader variables in the env argument",
-    hint: SECRET_HINT,
+    why: "kernel_cannot",
+    because: "the kernel does not look at environment variables",
+    hint:
+      "Secret and loader variables are never passed to commands in safe or trusted mode: drop the variable (check_exec_environment lists what the environment carries), or run in --mode dangerous inside an isolated VM.",
   },
   "secret_env.inline": {
     gate: "secret_env",
     refuses: "secret-looking or loader variables set inline (VAR=x cmd, env VAR=x cmd, export VAR=x)",
-    hint: SECRET_HINT,
+    why: "kernel_cannot",
+    because: "the kernel does not look at environment variables",
+    hint:
+      "Secret and loader variables are never passed to commands in safe or trusted mode: drop the variable (check_exec_environment lists what the environment carries), or run in --mode dangerous inside an isolated VM.",
   },
 } as const satisfies Record<string, Rule>;
 
@@ -215,7 +218,7 @@ export const RULES = {
  *
  * @example
  * ```ts
- * const id: RuleId = "network.url";
+ * const id: RuleId = "network.command";
  * ```
  */
 export type RuleId = keyof typeof RULES;

@@ -1,165 +1,97 @@
 /**
- * What reaches the network by name or by address: network clients (curl,
- * ssh, npx, …) whatever their arguments, any command's words that are
- * network URLs or `user@host:` remotes, and rsync to or from a host.
- * Package managers' subcommands are packages.ts's, git's are git.ts's.
+ * Network clients and package-manager subcommands, refused in safe mode
+ * only as an earlier word: safe mode's sandbox refuses TCP (Landlock) and
+ * every socket but unix/netlink (seccomp) anyway, so these rules say why the
+ * command would fail before it fails on its own. URLs in arguments are left
+ * to the sandbox: the rule would only repeat it.
  *
  * @example
  * ```ts
- * import { describedPaths, Places } from "../gate_paths.ts";
- *
- * const places = new Places("/work", "/work", describedPaths({ workspace: "/work", tmpdir: "/tmp/w" }));
- * URLS.check({ program: "deno", name: "deno", args: ["run", "https://x/y.ts"], places });
- * // [{ kind: "refusal", rule: "network.url", token: "https://x/y.ts", … }]
+ * NETWORK.covers("curl"); // true
  * ```
  */
-import { type Call, type Finding, pathWords, refusal } from "../gate_findings.ts";
-import type { CorpusEntry } from "../gate_corpus.ts";
-import { named, type ProgramRules } from "./program.ts";
+import { type Call, type CorpusEntry, type Finding, pathWords, type ProgramRules, refusal } from "./program.ts";
+
+const CLIENTS = new Set(
+  ("curl wget wget2 nc ncat netcat socat telnet ssh scp sftp ftp lftp tftp mosh ping ping6 dig nslookup host whois " +
+    "traceroute mtr aria2c http xh rsync rclone s3cmd gsutil aws az gcloud kubectl helm npx pnpx bunx uvx pipx " +
+    "ssh-keyscan ssh-copy-id openssl nmap").split(" "),
+);
+
+/** Each package manager's subcommands that download or publish. */
+const SUBCOMMANDS: Record<string, ReadonlySet<string>> = Object.fromEntries(
+  Object.entries({
+    npm: "install i ci add update upgrade publish exec x create init outdated audit",
+    pnpm: "install i add update upgrade publish dlx create outdated audit",
+    yarn: "install add upgrade publish dlx create outdated audit",
+    bun: "install i add update upgrade x create publish",
+    pip: "install download wheel search index",
+    pip3: "install download wheel search index",
+    uv: "add sync lock pip tool run",
+    poetry: "install add update lock publish",
+    cargo: "install fetch update publish search add",
+    go: "get install download",
+    gem: "install update push fetch",
+    bundle: "install update add",
+    composer: "install require update create-project",
+    deno: "install add upgrade outdated",
+    "apt-get": "install update upgrade dist-upgrade download source",
+    apt: "install update upgrade full-upgrade download source",
+    dnf: "install update upgrade download",
+    brew: "install update upgrade fetch tap",
+  }).map(([name, subs]) => [name, new Set(subs.split(" "))]),
+);
 
 /**
- * Network clients: any use is refused.
+ * The network rules, one module for clients and package managers.
  *
  * @example
  * ```ts
- * NETWORK_CLIENTS.covers("ssh"); // true
+ * NETWORK.examples.refused[0]; // ["kubectl get pods", "network.command"]
  * ```
  */
-export const NETWORK_CLIENTS: ProgramRules = {
-  covers: named([
-    "curl",
-    "wget",
-    "wget2",
-    "nc",
-    "ncat",
-    "netcat",
-    "socat",
-    "telnet",
-    "ssh",
-    "scp",
-    "sftp",
-    "ftp",
-    "lftp",
-    "tftp",
-    "mosh",
-    "ping",
-    "ping6",
-    "dig",
-    "nslookup",
-    "host",
-    "whois",
-    "traceroute",
-    "tracepath",
-    "mtr",
-    "aria2c",
-    "axel",
-    "http",
-    "https",
-    "xh",
-    "lynx",
-    "links",
-    "w3m",
-    "elinks",
-    "rclone",
-    "s3cmd",
-    "gsutil",
-    "aws",
-    "az",
-    "gcloud",
-    "kubectl",
-    "helm",
-    "npx",
-    "pnpx",
-    "bunx",
-    "uvx",
-    "pipx",
-    "ssh-keyscan",
-    "ssh-copy-id",
-    "openssl",
-    "nmap",
-    "tcpdump",
-  ]),
-  check: ({ program }: Call) => [refusal("network.command", program, `${program} is a network client`)],
-  examples: { refused: [["kubectl get pods", "network.command"]], allowed: ["curly"] },
-};
-
-/** URL schemes that mean network. */
-const NETWORK_URL = /^(https?|ftps?|sftp|scp|ssh|git|git\+ssh|rsync|telnet|wss?|s3|gs|tcp|udp):\/\//i;
-/** scp-like `user@host:path` remotes (git, rsync). */
-const SCP_REMOTE = /^[A-Za-z0-9._-]+@[A-Za-z0-9.-]+:/;
-
-/**
- * Words of any command, a wrapper's included, that are network addresses (also as `--opt=value`).
- *
- * @example
- * ```ts
- * URLS.covers("anything"); // true
- * ```
- */
-export const URLS: ProgramRules = {
-  covers: () => true,
-  check: ({ args }: Call) =>
-    args.filter((arg) => {
-      const value = arg.slice(arg.indexOf("=") + 1);
-      return [arg, value].some((word) => NETWORK_URL.test(word) || SCP_REMOTE.test(word));
-    }).map((arg) => refusal("network.url", arg, `${arg} is a network address`)),
-  examples: {
-    refused: [["pip download --index-url=https://x y", "network.url"], ["cp a me@host:b", "network.url"]],
-    allowed: ["cat https.txt", "echo user@host"],
+export const NETWORK: ProgramRules = {
+  covers: (name) => CLIENTS.has(name) || Object.hasOwn(SUBCOMMANDS, name),
+  check({ program, name, args }: Call): Finding[] {
+    if (CLIENTS.has(name)) return [refusal("network.command", program, `${program} is a network client`)];
+    const sub = args.find((arg) => !arg.startsWith("-")) ?? "";
+    const findings = SUBCOMMANDS[name].has(sub)
+      ? [refusal("network.subcommand", `${program} ${sub}`, `${program} ${sub} reaches the network`)]
+      : [];
+    return [...findings, pathWords(args)];
   },
-};
-
-/**
- * rsync: a `host:path` operand is a remote.
- *
- * @example
- * ```ts
- * RSYNC.covers("rsync"); // true
- * ```
- */
-export const RSYNC: ProgramRules = {
-  covers: named(["rsync"]),
-  check: ({ args }: Call): Finding[] => [
-    ...args.filter((arg) => /^[^/.-][^/]*:/.test(arg)).map((arg) =>
-      refusal("network.remote", arg, `rsync to or from the host ${arg}`)
-    ),
-    pathWords(args),
-  ],
   examples: {
-    refused: [["rsync -a backup:x src", "network.remote"]],
-    allowed: ["rsync -a src/ build/", "rsync ./a:b ."],
+    refused: [["kubectl get pods", "network.command"], ["npm --silent install x", "network.subcommand"]],
+    allowed: ["npm run build", "go mod tidy", "deno test", "pip --version"],
   },
+  corpus: [
+    ["curl https://example.com", "network.command", null],
+    ["curl -o out.html example.com", "network.command", null],
+    ["wget example.com", "network.command", null],
+    ["nc -l 8080", "network.command", null],
+    ["socat - TCP:127.0.0.1:80", "network.command", null],
+    ["ssh user@host", "network.command", null],
+    ["scp a.txt host:b.txt", "network.command", null],
+    ["rsync -a src/ host:backup/", "network.command", null],
+    ["ping -c1 127.0.0.1", "network.command", null],
+    ["dig example.com", "network.command", null],
+    ["/usr/bin/curl example.com", "network.command", null],
+    ["npx cowsay hi", "network.command", null],
+    ["npm install left-pad", "network.subcommand", null],
+    ["npm i", "network.subcommand", null],
+    ["pnpm add zod", "network.subcommand", null],
+    ["yarn add react", "network.subcommand", null],
+    ["pip install requests", "network.subcommand", null],
+    ["pip3 install -r requirements.txt", "network.subcommand", null],
+    ["cargo install ripgrep", "network.subcommand", null],
+    ["go get example.com/x", "network.subcommand", null],
+    ["gem install rails", "network.subcommand", null],
+    ["deno install -g x", "network.subcommand", null],
+    ["apt-get install -y jq", "network.subcommand", null],
+    ["npm run build", null, null],
+    ["npm test", null, null],
+    ["cargo build", null, null],
+    ["go test ./...", null, null],
+    ["pip list", null, null],
+  ] satisfies CorpusEntry[],
 };
-
-/**
- * The corpus rows of the network clients, URLs and rsync (src/policy/gate_corpus.ts).
- *
- * @example
- * ```ts
- * CORPUS.filter(([, safe]) => safe === null).length; // the rows safe mode lets run
- * ```
- */
-export const CORPUS: CorpusEntry[] = [
-  ["curl https://example.com", "network.command", null],
-  ["curl -o out.html example.com", "network.command", null],
-  ["wget example.com", "network.command", null],
-  ["nc -l 8080", "network.command", null],
-  ["ncat 127.0.0.1 80", "network.command", null],
-  ["socat - TCP:127.0.0.1:80", "network.command", null],
-  ["telnet localhost 25", "network.command", null],
-  ["ssh user@host", "network.command", null],
-  ["scp a.txt host:b.txt", "network.command", null],
-  ["sftp host", "network.command", null],
-  ["ping -c1 127.0.0.1", "network.command", null],
-  ["dig example.com", "network.command", null],
-  ["nslookup example.com", "network.command", null],
-  ["/usr/bin/curl example.com", "network.command", null],
-  ["npx cowsay hi", "network.command", null],
-  ["openssl s_client -connect host:443", "network.command", null],
-  ["git clone https://github.com/a/b", "network.url", null],
-  ["deno run https://example.com/x.ts", "network.url", null],
-  ["git remote add origin git@github.com:a/b.git", "network.url", null],
-  ["python3 tool.py --url=http://x", "network.url", null],
-  ["rsync -a src/ host:backup/", "network.remote", null],
-  ["rsync rsync://host/module .", "network.url", null],
-];

@@ -1,35 +1,76 @@
 /**
- * The shape of one program's rules: which calls they read, the findings
- * for a call, and examples of what they refuse and let through, which
- * {@linkcode checkExamples} runs against the rules themselves before they
- * judge a command (as codex's execpolicy checks each rule's match and
- * not_match examples when it loads a policy).
+ * The shape of one program's rules — which calls they read, the findings
+ * for a call, examples of what they refuse and let through, and corpus rows
+ * that the gate's tests run end to end — and the check that runs the
+ * examples against the rules before they judge a command (as codex's
+ * execpolicy checks each rule's match and not_match examples when it loads).
  *
  * @example
  * ```ts
- * import { refusal } from "../gate_findings.ts";
  * import { describedPaths, Places } from "../gate_paths.ts";
  *
- * const SUDO: ProgramRules = {
- *   covers: named(["sudo"]),
- *   check: ({ program }) => [refusal("destructive.privilege", program, `${program} changes privileges`)],
- *   examples: { refused: [["sudo ls", "destructive.privilege"]], allowed: ["ls"] },
+ * const DOCKER: ProgramRules = {
+ *   covers: named(["docker"]),
+ *   check: ({ program }) => [refusal("destructive.privilege", program, `${program} asks a daemon`)],
+ *   examples: { refused: [["docker ps", "destructive.privilege"]], allowed: ["ls"] },
  * };
- * checkExamples(SUDO, new Places("/work", "/work", describedPaths({ workspace: "/work", tmpdir: "/tmp/w" })));
+ * checkExamples(DOCKER, new Places("/work", "/work", describedPaths({ workspace: "/work", tmpdir: "/tmp/w" })));
  * ```
  */
-import { type Call, type Finding, programName } from "../gate_findings.ts";
+import * as path from "node:path";
 import type { Places } from "../gate_paths.ts";
 import type { RuleId } from "../rules.ts";
 import { tokenize } from "../tokenizer.ts";
 
 /**
- * The rules of one program (or of a family: the interpreters, the package managers).
+ * What a program rule says about one call: a refusal, words that must not name outside paths, or a command
+ * or shell code the call runs (which the walker checks in turn).
  *
  * @example
  * ```ts
- * import { pathWords } from "../gate_findings.ts";
+ * const finding: Finding = { kind: "command", argv: ["git", "status"] };
+ * ```
+ */
+export type Finding =
+  | { kind: "refusal"; rule: RuleId; token: string; message: string }
+  | { kind: "paths"; words: readonly string[] }
+  | { kind: "command"; argv: readonly string[] }
+  | { kind: "shell"; code: string };
+
+/**
+ * One program call: its words and the place it runs in.
  *
+ * @example
+ * ```ts
+ * import { describedPaths, Places } from "../gate_paths.ts";
+ *
+ * const places = new Places("/w", "/w", describedPaths({ workspace: "/w", tmpdir: "/tmp/t" }));
+ * const call: Call = { program: "/bin/rm", name: "rm", args: ["x"], places };
+ * ```
+ */
+export interface Call {
+  program: string;
+  /** The program's base name, lower-cased ({@linkcode programName}). */
+  name: string;
+  args: readonly string[];
+  places: Places;
+}
+
+/**
+ * A corpus row: a command and the first rule that refuses it in safe and in trusted mode (null: it runs).
+ *
+ * @example
+ * ```ts
+ * const row: CorpusEntry = ["git reset --hard", "destructive.git_discard", "destructive.git_discard"];
+ * ```
+ */
+export type CorpusEntry = [cmd: string, safe: RuleId | null, trusted: RuleId | null, env?: Record<string, string>];
+
+/**
+ * The rules of one program (or of a family: the network clients, the daemons).
+ *
+ * @example
+ * ```ts
  * const CAT: ProgramRules = {
  *   covers: named(["cat"]),
  *   check: ({ args }) => [pathWords(args)],
@@ -43,10 +84,48 @@ export interface ProgramRules {
   /** The findings for one call, in the order they apply. */
   check(call: Call): Finding[];
   /**
-   * Commands these rules refuse, with the first rule that does, and commands they let through (or do not
-   * cover); paths, nested commands and shell code are the walker's to judge, not the examples'.
+   * Commands these rules refuse, with the first rule that does, and commands they let through; paths,
+   * nested commands and shell code are the walker's to judge, not the examples'.
    */
   examples: { refused: readonly (readonly [string, RuleId])[]; allowed: readonly string[] };
+  /** End-to-end rows for the gate's tests and tests/policy_test.ts. */
+  corpus?: readonly CorpusEntry[];
+}
+
+/**
+ * The name rules match a program word by: its base name, lower-cased.
+ *
+ * @example
+ * ```ts
+ * programName("/usr/bin/Git"); // "git"
+ * ```
+ */
+export function programName(word: string): string {
+  return path.posix.basename(word).toLowerCase();
+}
+
+/**
+ * A refusal finding.
+ *
+ * @example
+ * ```ts
+ * refusal("destructive.kill", "kill 1", "kill 1 signals a process this command did not start");
+ * ```
+ */
+export function refusal(rule: RuleId, token: string, message: string): Finding {
+  return { kind: "refusal", rule, token, message };
+}
+
+/**
+ * A finding of words that must not name paths outside the workspace.
+ *
+ * @example
+ * ```ts
+ * pathWords(["src/a.ts"]); // { kind: "paths", words: ["src/a.ts"] }
+ * ```
+ */
+export function pathWords(words: readonly string[]): Finding {
+  return { kind: "paths", words };
 }
 
 /**
@@ -62,7 +141,6 @@ export function named(names: Iterable<string>): (name: string) => boolean {
   return (name) => set.has(name);
 }
 
-/** The call an example command makes: an example is one argv, its words as a shell mode passes them on. */
 function exampleCall(command: string, places: Places): Call {
   const argv = tokenize(command).map((token) => {
     if (token.kind !== "word") throw new Error(`gate example ${JSON.stringify(command)} is not one argv`);

@@ -1,15 +1,17 @@
+/**
+ * The program rules as data: every module's examples hold in any tree, a
+ * contradicted example fails the check, one module per program, and the
+ * findings come in the order they apply.
+ */
 import { assert, assertEquals, assertThrows } from "../../testing/assert.ts";
 import { checkCommand } from "../gate.ts";
-import { programName } from "../gate_findings.ts";
 import { describedPaths, Places } from "../gate_paths.ts";
-import { SHELLS } from "../gate_shell.ts";
-import { isWrapper } from "../gate_wrappers.ts";
 import { gatesInForce } from "../modes.ts";
-import { COMMON_RULES, commonFindings, GRAMMARS, programFindings } from "./mod.ts";
-import { checkExamples, named, type ProgramRules } from "./program.ts";
+import { RULES } from "../rules.ts";
+import { programFindings, PROGRAMS } from "./mod.ts";
+import { checkExamples, named, programName, type ProgramRules } from "./program.ts";
 import { GIT } from "./git.ts";
 import { FIND } from "./find.ts";
-import { URLS } from "./network.ts";
 
 const PLACES = new Places(
   "/w",
@@ -20,15 +22,10 @@ const call = (command: string) => {
   const [program, ...args] = command.split(" ");
   return { program, name: programName(program), args, places: PLACES };
 };
-/** Asserts that `fn` throws an error whose message includes `text`. */
 function thrown(fn: () => unknown, text: string): void {
   const error = assertThrows(fn);
   assert(error instanceof Error && error.message.includes(text), String(error));
 }
-const exampleNames = (rules: ProgramRules) =>
-  [...rules.examples.refused.map(([command]) => command), ...rules.examples.allowed].map((command) =>
-    programName(command.split(" ")[0])
-  );
 
 Deno.test("program rules: every module's examples hold, in another tree too", () => {
   const elsewhere = new Places(
@@ -36,7 +33,7 @@ Deno.test("program rules: every module's examples hold, in another tree too", ()
     "/home/u/app",
     describedPaths({ workspace: "/home/u/app", tmpdir: "/tmp/x" }),
   );
-  for (const rules of [...COMMON_RULES, ...GRAMMARS]) checkExamples(rules, elsewhere);
+  for (const rules of PROGRAMS) checkExamples(rules, elsewhere);
 });
 
 Deno.test("program rules: an example the rules contradict fails the examples check", () => {
@@ -53,15 +50,23 @@ Deno.test("program rules: an example the rules contradict fails the examples che
   thrown(() => checkExamples(shell, PLACES), "is not one argv");
 });
 
-Deno.test("program rules: one grammar per program, and none for a wrapper or a shell", () => {
-  for (const rules of [...COMMON_RULES, ...GRAMMARS]) {
-    for (const name of exampleNames(rules).filter((name) => rules.covers(name))) {
-      if (GRAMMARS.includes(rules)) assertEquals(GRAMMARS.filter((other) => other.covers(name)).length, 1, name);
-      if (rules !== URLS) assertEquals(isWrapper(name) || SHELLS.has(name), false, name);
-    }
+Deno.test("program rules: one module per program, and none for a wrapper or a shell", () => {
+  for (const rules of PROGRAMS) {
+    const names = [...rules.examples.refused.map(([command]) => command), ...rules.examples.allowed]
+      .map((command) => programName(command.split(" ")[0])).filter((name) => rules.covers(name));
+    for (const name of names) assertEquals(PROGRAMS.filter((other) => other.covers(name)).length, 1, name);
   }
-  for (const name of ["env", "timeout", "xargs", "watch", "sh", "bash", "eval"]) {
-    assertEquals(GRAMMARS.filter((rules) => rules.covers(name)), [], name);
+  for (const name of ["env", "timeout", "xargs", "watch", "sh", "bash", "eval", "sudo"]) {
+    assertEquals(PROGRAMS.filter((rules) => rules.covers(name)), [], name);
+  }
+});
+
+Deno.test("program rules: every rule says why it is there, and an earlier one says the sandbox refuses too", () => {
+  for (const [id, rule] of Object.entries(RULES)) {
+    assert(rule.because.length > 0, id);
+    if (rule.why === "earlier" && rule.gate !== "shell_syntax") {
+      assert(/sandbox would refuse it too/.test(rule.hint), `${id}: ${rule.hint}`);
+    }
   }
 });
 
@@ -76,11 +81,6 @@ Deno.test("program rules: findings are data, in the order they apply", () => {
     { kind: "paths", words: ["src", "-newer", "x"] },
   ]);
   assertEquals(programFindings(call("cat a b")), [{ kind: "paths", words: ["a", "b"] }]);
-  // By-name refusals come before URLs, which come before the program's own rules.
-  assertEquals(commonFindings(call("curl https://x")).map((finding) => finding.kind === "refusal" && finding.rule), [
-    "network.command",
-    "network.url",
-  ]);
   assertEquals(named(["a"])("b"), false);
 });
 
