@@ -25,7 +25,7 @@ import { peerEntry, PEERS } from "./peers.ts";
 import { seededRandom } from "../src/testing/random.ts";
 import { median } from "./timing.ts";
 import { openWorkspace } from "../src/workspace/workspace.ts";
-import { ChildSandboxes } from "../src/policy/children.ts";
+import { ChildSandboxes } from "../src/policy/linux_spawners.ts";
 import { probeLandlock } from "../src/policy/landlock_probe.ts";
 import { Reactor } from "../src/os/reactor.ts";
 import { RipgrepRunner } from "../src/search/ripgrep_runner.ts";

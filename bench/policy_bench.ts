@@ -13,7 +13,7 @@ import { checkCommand } from "../src/policy/gate.ts";
 import { diskPaths } from "../src/policy/gate_paths.ts";
 import { gatesInForce } from "../src/policy/modes.ts";
 import { probeLandlock } from "../src/policy/landlock_probe.ts";
-import { ChildSandboxes } from "../src/policy/children.ts";
+import { ChildSandboxes } from "../src/policy/linux_spawners.ts";
 import { openWorkspace } from "../src/workspace/workspace.ts";
 import { directSpawner } from "../src/os/spawn.ts";
 import { rgPath } from "@vscode/ripgrep";

@@ -8,7 +8,7 @@ import * as path from "node:path";
 import { assert, assertEquals } from "../src/testing/assert.ts";
 import { canonicalPath, renderProfile, SANDBOX_EXEC, sandboxExecArgv } from "../src/os/seatbelt.ts";
 import { seatbeltProfile } from "../src/policy/seatbelt_policy.ts";
-import type { CommandChild } from "../src/policy/child_policy.ts";
+import type { CommandChild } from "../src/policy/child_sandbox_plan.ts";
 import { rgPath } from "@vscode/ripgrep";
 import { createChildSpawners } from "../src/policy/child_spawners.ts";
 import { hostKernelSandbox } from "../src/policy/kernel_sandbox.ts";

@@ -21,7 +21,7 @@
  * });
  * ```
  */
-import type { SandboxDescription } from "../policy/child_policy.ts";
+import type { SandboxDescription } from "../policy/child_sandbox_plan.ts";
 import type { CallFacts, CommandFacts, ToolCallEvent } from "./event.ts";
 import { AUDIT_LIMITS } from "./limits.ts";
 

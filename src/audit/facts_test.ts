@@ -1,6 +1,6 @@
 import { assertEquals } from "../testing/assert.ts";
 import { callFacts, type FactContext, gateDecision, outcomeOf } from "./facts.ts";
-import { describeSandbox } from "../policy/child_policy.ts";
+import { describeSandbox } from "../policy/child_sandbox_plan.ts";
 import { AUDIT_LIMITS } from "./limits.ts";
 
 const sandbox = describeSandbox(null);

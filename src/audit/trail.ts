@@ -32,7 +32,7 @@
 import * as path from "node:path";
 import { z } from "../zod.ts";
 import type { Mode } from "../policy/modes.ts";
-import type { SandboxDescription } from "../policy/child_policy.ts";
+import type { SandboxDescription } from "../policy/child_sandbox_plan.ts";
 import { SERVER_NAME, SERVER_VERSION } from "../version.ts";
 import { AUDIT_FORMAT_VERSION, type AuditEvent, type SessionStartEvent, type ToolCallEvent } from "./event.ts";
 import { callFacts, outcomeOf, type Structured } from "./facts.ts";

@@ -11,7 +11,7 @@
  * that points at another repository on the machine — is refused, so no
  * outside commit, blob or status ever reaches the agent. git itself then
  * runs in a sandbox that can read only the workspace, these git dirs and the
- * system (child_policy.ts), so a `.git` file swapped after this check
+ * system (child_sandbox_plan.ts), so a `.git` file swapped after this check
  * cannot lead it anywhere else either.
  *
  * @example

@@ -4,7 +4,7 @@
  * stdout streamed to a consumer that may stop it early (git is then
  * killed, so a bounded answer never costs an unbounded read). git is a
  * piped child (os/piped_child.ts) started through the spawner of its
- * sandbox (policy/children.ts): it can read the workspace, its repository's
+ * sandbox (policy/linux_spawners.ts): it can read the workspace, its repository's
  * git dirs and the system, execute nothing but git, write nothing, and open
  * no network socket.
  *

@@ -1,7 +1,7 @@
 /**
  * The git of the git tools for one server process: where each repository's
  * git dirs are and whether git may read them (location.ts), and runs of git
- * in the sandbox child_policy.ts plans for it (runner.ts).
+ * in the sandbox child_sandbox_plan.ts plans for it (runner.ts).
  *
  * @example
  * ```ts

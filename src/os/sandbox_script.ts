@@ -1,6 +1,6 @@
 /**
  * A sandbox plan, and the launcher script that enforces it. The plan is a
- * value decided in src/policy/ (child_policy.ts); this module only turns
+ * value decided in src/policy/ (child_sandbox_plan.ts); this module only turns
  * it into system calls, in the one order the kernel allows:
  *
  * 1. mount namespace (entering a user namespace first when the server is not

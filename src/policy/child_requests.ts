@@ -1,6 +1,6 @@
 /**
  * What every child of the server asks its sandbox for, whichever system
- * enforces it: the requests child_policy.ts (Linux) and seatbelt_policy.ts
+ * enforces it: the requests child_sandbox_plan.ts (Linux) and seatbelt_policy.ts
  * (darwin) plan from. It gathers what can change while the server runs —
  * the workspace's git dirs (the root's at every spawn, nested repositories
  * found once, those the git tools resolved) — and what is found once: the git
@@ -26,7 +26,7 @@ import { resolveProgram } from "../os/spawn.ts";
 import { lstatPath } from "../os/fs_stat.ts";
 import { elfInterpreter } from "../os/elf.ts";
 import { ancestorIgnoreFiles } from "./ignore_files.ts";
-import type { ChildRequest, GitImage } from "./child_policy.ts";
+import type { ChildRequest, GitImage } from "./child_sandbox_plan.ts";
 import type { LandlockProbe } from "./landlock_probe.ts";
 
 /** What the children need from start-up. */

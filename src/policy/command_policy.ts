@@ -40,7 +40,7 @@ import { type ChildEnvironment, childEnvironment } from "./env_filter.ts";
 import { gatesInForce, gitDirsReadOnly, type Mode } from "./modes.ts";
 import type { SandboxReport } from "./sandboxed_spawners.ts";
 import type { ChildSpawners } from "./child_spawners.ts";
-import type { SandboxDescription } from "./child_policy.ts";
+import type { SandboxDescription } from "./child_sandbox_plan.ts";
 
 /** The shell that runs `cmd` in trusted and dangerous mode (and with a shell grant). */
 export const SHELL = "/bin/sh";

@@ -2,7 +2,7 @@ import { rgPath } from "@vscode/ripgrep";
 import { assert, assertEquals, assertRejects } from "../testing/assert.ts";
 import { ToolError } from "../errors.ts";
 import { createCommandPolicy, SHELL } from "./command_policy.ts";
-import { ChildSandboxes } from "./children.ts";
+import { ChildSandboxes } from "./linux_spawners.ts";
 import { type LandlockProbe, probeLandlock } from "./landlock_probe.ts";
 import { createPrivateTmp } from "./private_tmp.ts";
 import type { Mode } from "./modes.ts";

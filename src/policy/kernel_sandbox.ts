@@ -12,7 +12,7 @@
 import { HOST_OS } from "../os/libc.ts";
 import { SANDBOX_EXEC } from "../os/seatbelt.ts";
 import type { LandlockProbe } from "./landlock_probe.ts";
-import { SEATBELT_MISSING } from "./seatbelt_children.ts";
+import { SEATBELT_MISSING } from "./darwin_spawners.ts";
 
 /** One line of the dependency list: what it is, whether it is here, what needs it. */
 export type Dependency = { name: string; available: boolean; detail: string; needed_by: string };

@@ -3,16 +3,15 @@
  * rg — asks for its sandbox plan at the moment it spawns, and runs under it,
  * or unsandboxed (saying so) where the machine has no sandbox. How a plan is
  * made and a child started under it is the system's: the launcher on Linux
- * (children.ts), `sandbox-exec` on darwin (seatbelt_children.ts).
+ * (linux_spawners.ts), `sandbox-exec` on darwin (darwin_spawners.ts).
  *
  * @example
  * ```ts
  * import { rgPath } from "@vscode/ripgrep";
  * import { openWorkspace } from "../workspace/workspace.ts";
  * import { probeLandlock } from "./landlock_probe.ts";
- * import { ChildSandboxes } from "./children.ts";
- * import type { ChildSpawners } from "./child_spawners.ts";
- *
+ * import { ChildSandboxes } from "./linux_spawners.ts";
+ *  *
  * const options = { tmpdir: null, env: {}, landlock: probeLandlock(), ripgrep: { path: rgPath, fd: null } };
  * const children: ChildSpawners = new ChildSandboxes(openWorkspace("/repo"), options); // a SandboxedSpawners
  * const report = await children.report("safe", new Set(), []); // what each kind of child gets here
@@ -22,9 +21,28 @@ import type { Mode } from "./modes.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import type { Spawner, SpawnRequest } from "../os/spawn_request.ts";
 import { spawnChild } from "../os/spawn.ts";
-import type { ChildRequest, CommandChild, GitImage, SandboxDescription } from "./child_policy.ts";
-import type { ChildSpawners } from "./child_spawners.ts";
+import type { ChildRequest, CommandChild, GitImage, SandboxDescription } from "./child_sandbox_plan.ts";
 import { type ChildOptions, ChildRequests, planKey } from "./child_requests.ts";
+
+/** The spawners of every child of one server process, each inside its sandbox. */
+export interface ChildSpawners {
+  /** The git the git tools run, found once on the server's PATH; null when there is none. */
+  gitImage(): Promise<GitImage | null>;
+  /** Remembers git dirs a git tool resolved inside the workspace, so safe-mode commands see them read-only too. */
+  registerGitDirs(paths: readonly string[]): void;
+  /** The spawner of exec_command's children in `mode` with a session's `grants`. */
+  commandSpawner(mode: Mode, grants: ReadonlySet<string>): Spawner;
+  /** What the latest command started in `mode` with `grants` runs under, or null before the first. */
+  appliedCommandSandbox(mode: Mode, grants: ReadonlySet<string>): SandboxDescription | null;
+  /** The spawner of git for a repository whose git dirs outside the workspace (`readable`) were trusted. */
+  gitSpawner(git: GitImage, readable: string[]): Spawner;
+  /** The spawner of rg. */
+  ripgrepSpawner(): Spawner;
+  /** Whether rg's reads are held beneath the workspace by the kernel (else its answers are checked afterwards). */
+  ripgrepConfined(): Promise<boolean>;
+  /** What each kind of child of a session in `mode` with `grants` gets on this machine (check_exec_environment). */
+  report(mode: Mode, grants: ReadonlySet<string>, trustedReadable: string[]): Promise<SandboxReport>;
+}
 
 /** The sandboxes a session's children get, per kind, with the layers this machine cannot give. */
 export interface SandboxReport extends MachineGaps {

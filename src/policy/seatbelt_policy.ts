@@ -1,7 +1,7 @@
 /**
  * What every child of the server may touch on macOS: the Seatbelt profile
  * of a command, git or rg, decided from the same request the Linux plan is
- * made from (child_policy.ts) and enforced by `sandbox-exec`
+ * made from (child_sandbox_plan.ts) and enforced by `sandbox-exec`
  * (src/os/seatbelt.ts writes it). A value; nothing here touches the OS.
  *
  * | child              | reads                                   | writes                           | executes           | network |
@@ -18,7 +18,7 @@
  *
  * @example
  * ```ts
- * import type { GitImage } from "./child_policy.ts";
+ * import type { GitImage } from "./child_sandbox_plan.ts";
  *
  * declare const git: GitImage;
  * const profile = seatbeltProfile({ kind: "git", root: "/Users/u/repo", readable: [], git, config: [] }, {
@@ -29,7 +29,7 @@
  */
 import * as path from "node:path";
 import type { SeatbeltProfile } from "../os/seatbelt.ts";
-import { type ChildRequest, describeSandbox, type SandboxDescription } from "./child_policy.ts";
+import { type ChildRequest, describeSandbox, type SandboxDescription } from "./child_sandbox_plan.ts";
 import { CREDENTIAL_STORES } from "./credentials.ts";
 import { networkAllowed } from "./modes.ts";
 

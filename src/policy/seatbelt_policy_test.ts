@@ -1,5 +1,5 @@
 import { assert, assertEquals } from "../testing/assert.ts";
-import { type CommandChild, describeSandbox, type GitImage } from "./child_policy.ts";
+import { type CommandChild, describeSandbox, type GitImage } from "./child_sandbox_plan.ts";
 import { CREDENTIAL_STORES } from "./credentials.ts";
 import {
   DARWIN_CREDENTIAL_STORES,

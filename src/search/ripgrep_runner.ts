@@ -1,10 +1,10 @@
 /**
  * Where rg runs for one server process: in the read-only sandbox
- * child_policy.ts plans for it, started through the launcher at every run.
+ * child_sandbox_plan.ts plans for it, started through the launcher at every run.
  * rg may read files and list directories only beneath the workspace root,
  * read the ignore files of the root's ancestors (src/policy/ignore_files.ts), execute
  * only itself (so `--pre` programs cannot start), write, create or remove
- * nothing (truncating is allowed in the workspace, see child_policy.ts),
+ * nothing (truncating is allowed in the workspace, see child_sandbox_plan.ts),
  * open no socket but a unix one, and it holds no capability. So a directory
  * swapped for a symlink to the outside while rg walks, at the root or any
  * depth, fails to open (EACCES) instead of redirecting the walk: nothing

@@ -3,7 +3,7 @@ import { RipgrepRunner } from "./ripgrep_runner.ts";
 import type { RipgrepProcess } from "./ripgrep.ts";
 import { memfdExecutable } from "../os/executable.ts";
 import { type LandlockProbe, probeLandlock } from "../policy/landlock_probe.ts";
-import { ChildSandboxes } from "../policy/children.ts";
+import { ChildSandboxes } from "../policy/linux_spawners.ts";
 import { Reactor } from "../os/reactor.ts";
 import { fdPath, openDirectory } from "../os/fs_at.ts";
 import { openWorkspace } from "../workspace/workspace.ts";

@@ -7,7 +7,7 @@ import { COMMAND_LIMITS } from "../exec/limits.ts";
 import type { CommandListing } from "../exec/views.ts";
 import { type ProgramName, PROGRAMS } from "../exec/programs.ts";
 import type { SandboxReport } from "../policy/sandboxed_spawners.ts";
-import type { SandboxDescription } from "../policy/child_policy.ts";
+import type { SandboxDescription } from "../policy/child_sandbox_plan.ts";
 import type { Services } from "../services.ts";
 import { type Dependency, hostKernelSandbox } from "../policy/kernel_sandbox.ts";
 

@@ -1,6 +1,6 @@
 /**
  * The spawners of every child the server starts — commands, git, rg — each
- * asking child_policy.ts for its sandbox plan at the moment it spawns and
+ * asking child_sandbox_plan.ts for its sandbox plan at the moment it spawns and
  * starting it through the launcher (src/os/launcher.ts). One instance per
  * server process, created at start-up; nothing is probed or started until a
  * child is first needed.
@@ -49,7 +49,7 @@ import {
   childSandbox,
   describeSandbox,
   type SandboxDescription,
-} from "./child_policy.ts";
+} from "./child_sandbox_plan.ts";
 import { type CommandPaths, type MachineGaps, SandboxedSpawners, SandboxSetupError } from "./sandboxed_spawners.ts";
 import { gitDirsReadOnly } from "./modes.ts";
 

@@ -1,6 +1,6 @@
 import { assert, assertEquals } from "../testing/assert.ts";
 import { ACCESS_FS } from "../os/landlock.ts";
-import { type ChildFacts, childSandbox, type CommandChild, describeSandbox } from "./child_policy.ts";
+import { type ChildFacts, childSandbox, type CommandChild, describeSandbox } from "./child_sandbox_plan.ts";
 
 const FACTS: ChildFacts = {
   abi: 7,

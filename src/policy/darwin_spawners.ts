@@ -2,7 +2,7 @@
  * The spawners of every child on darwin — commands, git, rg — each started
  * as `/usr/bin/sandbox-exec -p PROFILE -- PROGRAM ARGS…`, with the profile
  * seatbelt_policy.ts plans from the same requests the Linux launcher's plans
- * come from (children.ts builds them the same way). One instance per server
+ * come from (linux_spawners.ts builds them the same way). One instance per server
  * process; sandbox-exec is probed once, on the first need, by running
  * `/usr/bin/true` under a real safe-mode profile of this workspace, so a
  * missing sandbox-exec and a profile this macOS refuses are both reported
@@ -40,7 +40,7 @@ import {
   SeatbeltPathError,
   type SeatbeltProfile,
 } from "../os/seatbelt.ts";
-import type { Availability, ChildRequest, SandboxDescription } from "./child_policy.ts";
+import type { Availability, ChildRequest, SandboxDescription } from "./child_sandbox_plan.ts";
 import { type CommandPaths, type MachineGaps, SandboxedSpawners, SandboxSetupError } from "./sandboxed_spawners.ts";
 import type { ChildOptions } from "./child_requests.ts";
 import { homeDirectories } from "./credentials.ts";
