@@ -3,7 +3,7 @@
  * (patch text, stdin) and long strings as their size and SHA-256, the values
  * of `exec_command`'s `env` as `[redacted]`, and in every other string the
  * secrets it can recognise. The names that mark a credential are the child
- * environment's own rules (src/policy/env_filter.ts), not a second list.
+ * environment's own rules (src/policy/child_environment.ts), not a second list.
  *
  * Recognised in text: the values of the server's own credential variables
  * (and the HTTP token); `NAME=value` and `--name value` / `--name=value`
@@ -19,7 +19,7 @@
  * redactor.text("echo ghp_0123456789abcdef"); // "echo [redacted]"
  * ```
  */
-import { envRule } from "../policy/env_filter.ts";
+import { envRule } from "../policy/child_environment.ts";
 import { sha256Hex } from "../os/executable.ts";
 import { AUDIT_LIMITS } from "./limits.ts";
 import type { Digest } from "./event.ts";

@@ -29,7 +29,7 @@ import { launchChild, MAX_READS_PER_WAKE, PipeReader } from "../os/child.ts";
 import { openPty } from "../os/pty.ts";
 import { OutputStream } from "./output_stream.ts";
 import type { Reactor } from "../os/reactor.ts";
-import { childEnvironment } from "./child_env.ts";
+import { childEnvironment } from "../policy/child_environment.ts";
 
 /** How long streams may stay open after the leader exited (a writer that escaped the group). */
 const DRAIN_GRACE_MS = 500;

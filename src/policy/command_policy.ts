@@ -36,7 +36,7 @@ import { ToolError } from "../errors.ts";
 import type { CommandPolicy, CommandRequest, LaunchPlan } from "./policy.ts";
 import { checkCommand } from "./gate.ts";
 import { diskPaths } from "./gate_paths.ts";
-import { type ChildEnvironment, childEnvironment } from "./env_filter.ts";
+import { type InheritedEnvironment, inheritedEnvironment } from "./child_environment.ts";
 import { gatesInForce, gitDirsReadOnly, type Mode } from "./modes.ts";
 import type { SandboxReport } from "./sandboxed_spawners.ts";
 import type { ChildSpawners } from "./child_spawners.ts";
@@ -66,7 +66,7 @@ export interface WorkcellPolicy extends CommandPolicy {
   /** Why each temp-dir parent was refused (all of them when tmpdir is null). */
   readonly tmpdirProblems: readonly string[];
   /** Base environment of children: stripped names and added variables. */
-  readonly environment: ChildEnvironment;
+  readonly environment: InheritedEnvironment;
   /** The sandboxes a session with these grants gets. */
   sandbox(grants: ReadonlySet<string>): Promise<SandboxReport>;
   /** The sandbox the latest command started with these grants runs under (`sandbox().commands` of its plan). */
@@ -95,7 +95,7 @@ export function createCommandPolicy(
 ): WorkcellPolicy {
   const mode = config.mode;
   const { children, tmpdir } = facts;
-  const environment = childEnvironment(facts.inheritedEnv, { tmpdir, inheritAll: mode === "dangerous" });
+  const environment = inheritedEnvironment(facts.inheritedEnv, { tmpdir, inheritAll: mode === "dangerous" });
   return {
     mode,
     tmpdir,

@@ -11,7 +11,7 @@
  * isShell("bash"); // true
  * ```
  */
-import { sensitiveEnvKind } from "./env_filter.ts";
+import { sensitiveEnvKind } from "./child_environment.ts";
 import { type Call, type Finding, pathWords, refusal } from "./programs/program.ts";
 
 /**

@@ -2,7 +2,7 @@ import { z } from "../zod.ts";
 import { defineTool } from "./tool.ts";
 import { commandExecution, gatesInForce, MODE_POLICIES } from "../policy/modes.ts";
 import { SHELL } from "../policy/command_policy.ts";
-import { ENV_RULES } from "../policy/env_filter.ts";
+import { ENV_RULES } from "../policy/child_environment.ts";
 import { COMMAND_LIMITS } from "../exec/limits.ts";
 import type { CommandListing } from "../exec/views.ts";
 import { type ProgramName, PROGRAMS } from "../exec/programs.ts";

@@ -1,5 +1,11 @@
 import { assertEquals } from "../testing/assert.ts";
-import { childEnvironment, CLIENT_DENO_DIR_ENV, envRule, sensitiveEnvKind } from "./env_filter.ts";
+import {
+  childEnvironment,
+  CLIENT_DENO_DIR_ENV,
+  envRule,
+  inheritedEnvironment,
+  sensitiveEnvKind,
+} from "./child_environment.ts";
 
 Deno.test("sensitiveEnvKind: loaders and secret-looking names, not ordinary ones", () => {
   for (
@@ -43,7 +49,7 @@ Deno.test("sensitiveEnvKind: loaders and secret-looking names, not ordinary ones
   assertEquals(envRule("WORKCELL_AUTH_TOKEN")?.id, "server.own");
 });
 
-Deno.test("childEnvironment: proxies, CA bundles and toolchains pass; secrets and loaders are stripped by rule", () => {
+Deno.test("inheritedEnvironment: proxies, CA bundles and toolchains pass; secrets and loaders are stripped by rule", () => {
   const toolchain = {
     PATH: "/bin",
     HOME: "/root",
@@ -66,7 +72,7 @@ Deno.test("childEnvironment: proxies, CA bundles and toolchains pass; secrets an
     LD_PRELOAD: "x",
     TMPDIR: "/unusable",
   };
-  assertEquals(childEnvironment(inherited, { tmpdir: "/tmp/w", inheritAll: false }), {
+  assertEquals(inheritedEnvironment(inherited, { tmpdir: "/tmp/w", inheritAll: false }), {
     env: { ...toolchain, TMPDIR: "/tmp/w" },
     stripped: ["AWS_SECRET_ACCESS_KEY", "GITHUB_TOKEN", "LD_PRELOAD"],
     strippedBy: {
@@ -77,26 +83,33 @@ Deno.test("childEnvironment: proxies, CA bundles and toolchains pass; secrets an
     added: { TMPDIR: "/tmp/w" },
   });
   // Without a private temp dir the server's (unusable) TMPDIR is not passed on either.
-  const none = childEnvironment(inherited, { tmpdir: null, inheritAll: false });
+  const none = inheritedEnvironment(inherited, { tmpdir: null, inheritAll: false });
   assertEquals([none.env.TMPDIR, none.added], [undefined, {}]);
   // dangerous mode inherits everything but the server's own variables (the HTTP bearer token).
-  assertEquals(childEnvironment(inherited, { tmpdir: "/tmp/w", inheritAll: true }).stripped, []);
+  assertEquals(inheritedEnvironment(inherited, { tmpdir: "/tmp/w", inheritAll: true }).stripped, []);
   const withToken = { ...inherited, WORKCELL_AUTH_TOKEN: "t" };
-  assertEquals(childEnvironment(withToken, { tmpdir: "/tmp/w", inheritAll: true }).strippedBy, {
+  assertEquals(inheritedEnvironment(withToken, { tmpdir: "/tmp/w", inheritAll: true }).strippedBy, {
     WORKCELL_AUTH_TOKEN: "server.own",
   });
 });
 
-Deno.test("childEnvironment: children get back the DENO_DIR the npm launcher replaced, or none", () => {
+Deno.test("inheritedEnvironment: children get back the DENO_DIR the npm launcher replaced, or none", () => {
   const server = { PATH: "/bin", DENO_DIR: "/home/u/.cache/workcell/deno-0.1.0-abc" };
   const options = { tmpdir: null, inheritAll: false };
-  assertEquals(childEnvironment({ ...server, [CLIENT_DENO_DIR_ENV]: "/home/u/deno" }, options).env, {
+  assertEquals(inheritedEnvironment({ ...server, [CLIENT_DENO_DIR_ENV]: "/home/u/deno" }, options).env, {
     PATH: "/bin",
     DENO_DIR: "/home/u/deno",
   });
-  assertEquals(childEnvironment({ ...server, [CLIENT_DENO_DIR_ENV]: "" }, options).env, { PATH: "/bin" });
-  assertEquals(childEnvironment({ ...server, [CLIENT_DENO_DIR_ENV]: "" }, { ...options, inheritAll: true }).env, {
+  assertEquals(inheritedEnvironment({ ...server, [CLIENT_DENO_DIR_ENV]: "" }, options).env, { PATH: "/bin" });
+  assertEquals(inheritedEnvironment({ ...server, [CLIENT_DENO_DIR_ENV]: "" }, { ...options, inheritAll: true }).env, {
     PATH: "/bin",
   });
-  assertEquals(childEnvironment(server, options).env, server);
+  assertEquals(inheritedEnvironment(server, options).env, server);
+});
+
+Deno.test("childEnvironment: the anti-hang variables override the plan's, TERM by terminal kind, ssh never prompts", () => {
+  const env = childEnvironment({ PAGER: "less", GIT_SSH_COMMAND: "ssh -i k", FOO: "1" }, false);
+  assertEquals([env.PAGER, env.GIT_SSH_COMMAND, env.FOO, env.TERM], ["cat", "ssh -i k", "1", "dumb"]);
+  assertEquals(childEnvironment({}, true).GIT_SSH_COMMAND, "ssh -o BatchMode=yes");
+  assertEquals(childEnvironment({}, true).TERM, "xterm-256color");
 });

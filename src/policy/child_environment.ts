@@ -1,13 +1,18 @@
 /**
- * The environment children get: the server's own, minus what a rule in
- * {@linkcode ENV_RULES} strips (secret-looking names and variables that make
- * a program load or run code it was not asked to), plus the private TMPDIR,
- * plus what the request asked for once the gate accepted it. Proxies, CA
- * bundles and toolchain variables (JAVA_HOME, GOPATH, VIRTUAL_ENV, …) pass.
+ * The environment children get, in one place: the server's own, minus
+ * what a rule in {@linkcode ENV_RULES} strips (secret-looking names and
+ * variables that make a program load or run code it was not asked to), plus
+ * the private TMPDIR ({@linkcode inheritedEnvironment}, once per policy),
+ * plus what the request asked for once the gate accepted it (the plan), and
+ * last the variables that keep anything from waiting for a terminal, a
+ * pager, a password or a prompt ({@linkcode childEnvironment}, at each
+ * spawn). Proxies, CA bundles and toolchain variables (JAVA_HOME, GOPATH,
+ * VIRTUAL_ENV, …) pass.
  *
  * @example
  * ```ts
- * const { env, strippedBy } = childEnvironment(Deno.env.toObject(), { tmpdir: "/tmp/workcell-x", inheritAll: false });
+ * const { env } = inheritedEnvironment(Deno.env.toObject(), { tmpdir: "/tmp/workcell-x", inheritAll: false });
+ * childEnvironment(env, false).PAGER; // "cat"
  * ```
  */
 
@@ -205,8 +210,8 @@ export function sensitiveEnvKind(name: string): "loader" | "secret" | null {
   return kind === "loader" || kind === "secret" ? kind : null;
 }
 
-/** The base environment of every child of one policy. */
-export interface ChildEnvironment {
+/** The base environment of every child of one policy: what it inherits from the server. */
+export interface InheritedEnvironment {
   env: Record<string, string>;
   /** Inherited names that were dropped (never their values), sorted. */
   stripped: string[];
@@ -233,14 +238,14 @@ export const CLIENT_DENO_DIR_ENV = "WORKCELL_CLIENT_DENO_DIR";
  *
  * @example
  * ```ts
- * childEnvironment({ PATH: "/bin", JAVA_HOME: "/opt/jdk", AWS_SECRET_ACCESS_KEY: "x" }, { tmpdir: "/tmp/w", inheritAll: false });
+ * inheritedEnvironment({ PATH: "/bin", JAVA_HOME: "/opt/jdk", AWS_SECRET_ACCESS_KEY: "x" }, { tmpdir: "/tmp/w", inheritAll: false });
  * // env: { PATH, JAVA_HOME, TMPDIR: "/tmp/w" }; stripped: ["AWS_SECRET_ACCESS_KEY"] by "secret.provider"
  * ```
  */
-export function childEnvironment(
+export function inheritedEnvironment(
   inherited: Record<string, string>,
   options: { tmpdir: string | null; inheritAll: boolean },
-): ChildEnvironment {
+): InheritedEnvironment {
   const env: Record<string, string> = {};
   const strippedBy: Record<string, string> = {};
   for (const [name, value] of Object.entries(inherited)) {
@@ -254,6 +259,43 @@ export function childEnvironment(
   else if (clientDenoDir !== undefined) env.DENO_DIR = clientDenoDir;
   const added: Record<string, string> = options.tmpdir === null ? {} : { TMPDIR: options.tmpdir };
   return { env: { ...env, ...added }, stripped: Object.keys(strippedBy).sort(), strippedBy, added };
+}
+
+/**
+ * Variables set for every command, whatever the plan says, so that nothing waits for a pager or a prompt.
+ *
+ * @example
+ * ```ts
+ * ANTI_HANG_ENV.GIT_TERMINAL_PROMPT; // "0"
+ * ```
+ */
+export const ANTI_HANG_ENV: Readonly<Record<string, string>> = {
+  NO_COLOR: "1",
+  PAGER: "cat",
+  GIT_PAGER: "cat",
+  GIT_TERMINAL_PROMPT: "0",
+  GCM_INTERACTIVE: "never",
+  CI: "1",
+  DEBIAN_FRONTEND: "noninteractive",
+  PIP_NO_INPUT: "1",
+  LANG: "C.UTF-8",
+  LC_ALL: "C.UTF-8",
+};
+
+/** ssh never prompts (git over ssh included); kept when the plan sets its own. */
+const SSH_COMMAND = "ssh -o BatchMode=yes";
+
+/**
+ * A command's environment at its spawn: the plan's (inherited, TMPDIR, the request's), then the anti-hang
+ * variables, TERM by terminal kind.
+ *
+ * @example
+ * ```ts
+ * childEnvironment({ PATH: "/usr/bin" }, true).TERM; // "xterm-256color"
+ * ```
+ */
+export function childEnvironment(planEnv: Record<string, string>, tty: boolean): Record<string, string> {
+  return { GIT_SSH_COMMAND: SSH_COMMAND, ...planEnv, ...ANTI_HANG_ENV, TERM: tty ? "xterm-256color" : "dumb" };
 }
 
 /** Throws when a rule does not match its own examples, or any rule strips what one should keep. */
