@@ -12,7 +12,7 @@ export const execCommandTool = defineTool({
     "Run a command in the workspace under the permission mode's policy and wait up to yield_time_ms. Exited: exit code and bounded output. Still running: command_id and a next_action to poll with write_stdin.",
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   input: z.strictObject({
-    cmd: z.string().min(1).describe('The command line, e.g. "deno test -A".'),
+    cmd: z.string().describe('The command line (not blank), e.g. "deno test -A".'),
     workdir: z.string().default(".").describe("Working directory, relative to the workspace root."),
     yield_time_ms: z.int().min(0).max(300000).default(10000).describe("How long to wait before returning."),
     tty: z.boolean().default(false).describe("Run on a real pseudo-terminal (POSIX only)."),
@@ -23,6 +23,12 @@ export const execCommandTool = defineTool({
   }),
   output: commandResultSchema,
   handler: async (args, ctx) => {
+    if (args.cmd.trim() === "") {
+      throw new ToolError("INVALID_ARGUMENT", "cmd is empty", {
+        hint: 'Pass the command line to run in cmd, e.g. {"cmd":"ls -la"}.',
+        details: { field: "cmd" },
+      });
+    }
     const commands = ctx.services.commands;
     let command;
     {
