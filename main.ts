@@ -53,9 +53,20 @@ export function systemRefusal(os: string): string | null {
   return `${SERVER_NAME}: ${SYSTEM_NAMES[os] ?? os} is not supported; ${SERVER_NAME} runs on ${SUPPORTED_SYSTEMS}`;
 }
 
+/**
+ * The one line a usage error prints: what was wrong, then where the flags are described.
+ *
+ * @example
+ * ```ts
+ * usageLine("unknown flag --foo"); // "workcell: unknown flag --foo; see --help"
+ * ```
+ */
+export function usageLine(message: string): string {
+  return `${SERVER_NAME}: ${message}; see --help`;
+}
+
 function exitWithUsage(message: string): never {
-  console.error(`${SERVER_NAME}: ${message}`);
-  console.error(USAGE);
+  console.error(usageLine(message));
   Deno.exit(2);
 }
 

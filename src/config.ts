@@ -48,7 +48,7 @@ export type ParsedArgs =
   | { kind: "help" }
   | { kind: "version" };
 
-/** A bad command line; main.ts prints the message and usage, then exits 2. */
+/** A bad command line; main.ts prints the message and `see --help` on one line, then exits 2. */
 export class UsageError extends Error {
   constructor(message: string) {
     super(message);
@@ -56,7 +56,7 @@ export class UsageError extends Error {
   }
 }
 
-/** The usage text printed by --help and after a usage error. */
+/** The usage text printed by --help (a usage error prints one line pointing here). */
 export const USAGE = `usage: workcell [--workspace DIR] [--mode safe|trusted|dangerous]
                 [--http HOST:PORT] [--auth-token-file FILE] [--http-no-auth]
                 [--disable-view-image] [--dangerously-fake-readonly-annotations]

@@ -25,15 +25,18 @@ async function run(args: string[], stdin = "") {
   }
 }
 
-Deno.test("bad flags: one-line error naming the flag, usage on stderr, exit 2, nothing on stdout", async () => {
+Deno.test("bad flags: one line on stderr saying what was wrong and 'see --help', exit 2, nothing on stdout", async () => {
   for (const args of [["--bogus"], ["--mode", "yolo"], ["--workspace"], ["--http-no-auth"]]) {
     const result = await run(args);
     assertEquals(result.code, 2, args.join(" "));
     assertEquals(result.stdout, "");
-    const [first, second] = result.stderr.split("\n");
-    assert(first.startsWith("workcell: "), first);
-    assert(second.startsWith("usage: workcell"), second);
+    const lines = result.stderr.trimEnd().split("\n");
+    assertEquals(lines.length, 1, result.stderr);
+    assert(lines[0].startsWith("workcell: ") && lines[0].endsWith("; see --help"), lines[0]);
+    assert(!result.stderr.includes("usage: workcell"), result.stderr);
   }
+  const unknown = await run(["--foo"]);
+  assertEquals(unknown.stderr, "workcell: unknown flag --foo; see --help\n");
 });
 
 Deno.test("a workspace that does not exist or is a file is refused at start", async () => {
