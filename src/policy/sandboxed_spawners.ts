@@ -11,7 +11,8 @@
  * import { openWorkspace } from "../workspace/workspace.ts";
  * import { probeLandlock } from "./landlock_probe.ts";
  * import { ChildSandboxes } from "./linux_spawners.ts";
- *  *
+ * import type { ChildSpawners } from "./sandboxed_spawners.ts";
+ *
  * const options = { tmpdir: null, env: {}, landlock: probeLandlock(), ripgrep: { path: rgPath, fd: null } };
  * const children: ChildSpawners = new ChildSandboxes(openWorkspace("/repo"), options); // a SandboxedSpawners
  * const report = await children.report("safe", new Set(), []); // what each kind of child gets here
