@@ -127,7 +127,7 @@ class ServedSession {
       transport,
       roots: null,
     };
-    this.#audit = runtime.audit?.session({ id: this.#session.id, transport }, false) ?? null;
+    this.#audit = runtime.audit?.session({ id: this.#session.id, transport }) ?? null;
     recordSession(this.server, this.#session);
     // A session's commands die with its transport (chain, do not replace, this handler).
     this.server.onclose = () => {

@@ -24,7 +24,7 @@
  *     Deno.exit(1);
  *   },
  * });
- * const session = trail.session({ id: crypto.randomUUID(), transport: "stdio" }, false);
+ * const session = trail.session({ id: crypto.randomUUID(), transport: "stdio" });
  * session.begin({ client: { name: "x", version: "1" }, protocolVersion: "2025-11-25", workspace: "/repo" });
  * await trail.close();
  * ```
@@ -232,9 +232,9 @@ export class AuditTrail {
     };
   }
 
-  /** The recorder of one session; `begun` for a session whose start another process recorded (a hand-off). */
-  session(identity: SessionIdentity, begun: boolean): SessionAudit {
-    return new SessionAudit(this.#context, identity, begun);
+  /** The recorder of one session. */
+  session(identity: SessionIdentity): SessionAudit {
+    return new SessionAudit(this.#context, identity);
   }
 
   /** Sessions that end from now on ended because the server stops. */
@@ -307,16 +307,14 @@ export class AuditTrail {
 export class SessionAudit {
   readonly #trail: TrailContext;
   readonly #identity: SessionIdentity;
-  #begun: boolean;
+  #begun = false;
   #ended = false;
   #startedAt = Date.now();
   #calls = 0;
 
-  constructor(trail: TrailContext, identity: SessionIdentity, begun: boolean) {
+  constructor(trail: TrailContext, identity: SessionIdentity) {
     this.#trail = trail;
     this.#identity = identity;
-    this.#begun = begun;
-    if (begun) trail.track(this, true);
   }
 
   #common(time: number) {

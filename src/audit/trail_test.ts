@@ -53,7 +53,7 @@ async function events(file: string) {
 
 Deno.test("trail: a session's start, calls and end are one valid line each, the content never", async () => {
   await withTrail({}, async (trail, file) => {
-    const session = trail.session({ id: "s1", transport: "stdio" }, false);
+    const session = trail.session({ id: "s1", transport: "stdio" });
     session.begin(BEGIN);
     await session.call(record({}), BEGIN);
     await session.call(record({ structured: { ok: false, error: { code: "NOT_FOUND", details: {} } } }), BEGIN);
@@ -74,16 +74,14 @@ Deno.test("trail: a session's start, calls and end are one valid line each, the 
   });
 });
 
-Deno.test("trail: sessions still open at close end as shutdown; a hand-off session does not start twice", async () => {
+Deno.test("trail: sessions still open at close end as shutdown; a session that never began records nothing", async () => {
   await withTrail({}, async (trail, file) => {
-    trail.session({ id: "s1", transport: "http" }, false).begin(BEGIN);
-    const handed = trail.session({ id: "s2", transport: "stdio" }, true);
-    handed.begin(BEGIN);
+    trail.session({ id: "s1", transport: "http" }).begin(BEGIN);
+    trail.session({ id: "s2", transport: "stdio" });
     await trail.close();
     const lines = await events(file);
     assertEquals(lines.map((event) => `${event.event}:${event.session}`).sort(), [
       "session_end:s1",
-      "session_end:s2",
       "session_start:s1",
     ]);
     assert(lines.every((event) => event.event !== "session_end" || event.reason === "shutdown"));
@@ -93,7 +91,7 @@ Deno.test("trail: sessions still open at close end as shutdown; a hand-off sessi
 Deno.test("trail: an unwritable log is reported and retried, never thrown", async () => {
   await withTrail({ file: "/proc/version/audit.jsonl" }, async (trail) => {
     assert(trail.open() !== null);
-    const session = trail.session({ id: "s1", transport: "stdio" }, false);
+    const session = trail.session({ id: "s1", transport: "stdio" });
     await session.call(record({}), BEGIN);
     const status = trail.status();
     assertEquals(status.state, "failing");
@@ -108,7 +106,7 @@ Deno.test("trail: under --audit-required the first lost event is fatal, once", a
   await withTrail(
     { file: "/proc/version/audit.jsonl", required: true, onFatal: (message) => void fatal.push(message) },
     async (trail) => {
-      const session = trail.session({ id: "s1", transport: "stdio" }, false);
+      const session = trail.session({ id: "s1", transport: "stdio" });
       await session.call(record({}), BEGIN);
       await session.call(record({}), BEGIN);
     },
@@ -119,7 +117,7 @@ Deno.test("trail: under --audit-required the first lost event is fatal, once", a
 
 Deno.test("trail: an event over the line bound keeps its outcome, its arguments and facts become digests", async () => {
   await withTrail({}, async (trail, file) => {
-    const session = trail.session({ id: "s1", transport: "stdio" }, false);
+    const session = trail.session({ id: "s1", transport: "stdio" });
     const paths = Array.from({ length: AUDIT_LIMITS.maxListed }, (_, i) => `${"d/".repeat(200)}${i}`);
     await session.call(record({ tool: "git_diff", arguments: { paths }, parsed: { paths } }), BEGIN);
     await trail.close();
