@@ -62,7 +62,7 @@ try {
     secrets: [],
     onFatal: () => {},
   });
-  const session = trail.session({ id: "bench", transport: "stdio" }, false);
+  const session = trail.session({ id: "bench", transport: "stdio" });
   const begin = { client: null, protocolVersion: null, workspace: dir };
   const domain: number[] = [];
   for (let i = 0; i < 2000; i++) {
