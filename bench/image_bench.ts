@@ -10,6 +10,8 @@ import { Client, StdioClientTransport } from "../src/sdk/client.ts";
 import { sourceRunArgs } from "../src/permissions.ts";
 import { makeBitmap } from "../src/testing/image_fixtures.ts";
 import { encodeBitmap } from "../src/image/encode.ts";
+import { fitWithin } from "../src/image/resize.ts";
+import { DEFAULT_MAX_DIMENSION } from "../src/image/view.ts";
 import { peerEntry, PEERS } from "./peers.ts";
 
 const CALLS = Number(Deno.env.get("BENCH_IMAGE_CALLS") ?? 5);
@@ -17,6 +19,10 @@ const WIDTH = 6000;
 const HEIGHT = 4000;
 const dataDir = new URL("./.data/image/", import.meta.url).pathname;
 const photoName = `photo-${WIDTH}x${HEIGHT}.jpg`;
+const sent = fitWithin({ width: WIDTH, height: HEIGHT }, {
+  width: DEFAULT_MAX_DIMENSION,
+  height: DEFAULT_MAX_DIMENSION,
+});
 const photo = `${dataDir}${photoName}`;
 
 /** A photo-like picture: smooth gradients, a few hard edges and noise, so the JPEG is realistically large. */
@@ -162,7 +168,7 @@ const rows = [
     peer ? (ours.peak / peer.peak).toFixed(2) + "×" : "–"
   } |`,
   `| RSS 1 s after the last view (MiB) | ${mib(ours.settled)} | ${peer ? mib(peer.settled) : "–"} | |`,
-  `| image sent | ${kb(ours.sentBytes)} ${ours.mimeType}, 2048x1365 | ${
+  `| image sent | ${kb(ours.sentBytes)} ${ours.mimeType}, ${sent.width}x${sent.height} | ${
     peer ? `${kb(peer.sentBytes)} ${peer.mimeType}, ${WIDTH}x${HEIGHT} (not resized)` : "–"
   } | ${peer ? (ours.sentBytes / peer.sentBytes).toFixed(3) + "×" : "–"} |`,
 ];
@@ -177,5 +183,5 @@ ${
     ? ""
     : `Peer: ${peerFailure}.\n\n`
 }Peak RSS is the server process's VmHWM. The peer returns the file's own bytes as base64 and never decodes
-it; workcell decodes at 1/2 scale (JPEG DCT scaling), area-averages to 2048x1365 and re-encodes at quality 85,
+it; workcell decodes at 1/2 scale (JPEG DCT scaling), area-averages to ${sent.width}x${sent.height} and re-encodes at quality 85,
 in a worker that is terminated after each view (the next view's worker is started as soon as one ends).`);

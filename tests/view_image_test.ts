@@ -52,8 +52,8 @@ Deno.test("view_image: small images pass through byte for byte, with metadata an
     output: { width: 40, height: 30 },
     resized: false,
     scale: 1,
-    max_width: 2048,
-    max_height: 2048,
+    max_width: 1568,
+    max_height: 1568,
     warnings: [],
   });
   assert(clear.text.startsWith("clear.png: PNG 40x30"), clear.text);
@@ -92,28 +92,32 @@ Deno.test("view_image: large images are reduced keeping the aspect ratio and re-
 
   await Deno.writeFile(`${ws}/strip.png`, await encodeFixture("png", makeBitmap(1, 5000, () => [9, 9, 9, 255])));
   const strip = await server.call("view_image", { path: "strip.png" });
-  assertEquals([strip.structured.output, strip.structured.scale], [{ width: 1, height: 2048 }, 2048 / 5000]);
-  assertEquals((await decodeFixture(imageBlock(strip).bytes)).height, 2048);
+  assertEquals([strip.structured.output, strip.structured.scale], [{ width: 1, height: 1568 }, 1568 / 5000]);
+  assertEquals((await decodeFixture(imageBlock(strip).bytes)).height, 1568);
 
   const wide = await server.call("view_image", { path: "wide.png" });
   const wideBlock = imageBlock(wide);
   assertEquals(wideBlock.mimeType, "image/png");
   const wideOut = await decodeFixture(wideBlock.bytes);
-  assertEquals([wideOut.format, wideOut.width, wideOut.height], ["png", 2048, 26]);
+  assertEquals([wideOut.format, wideOut.width, wideOut.height], ["png", 1568, 20]);
   assertEquals(pixelAt(wideOut, 10, 10), [255, 0, 0, 255]);
-  assertEquals(pixelAt(wideOut, 2000, 10), [0, 0, 255, 128]);
+  assertEquals(pixelAt(wideOut, 1200, 10), [0, 0, 255, 128]);
   assertEquals(wide.structured.original, { width: 8000, height: 100 });
-  assertEquals(wide.structured.output, { width: 2048, height: 26 });
+  assertEquals(wide.structured.output, { width: 1568, height: 20 });
   assertEquals(wide.structured.resized, true);
-  assertEquals(wide.structured.scale, 2048 / 8000);
+  assertEquals(wide.structured.scale, 1568 / 8000);
   assertEquals(wide.structured.output_bytes, wideBlock.bytes.length);
 
   const photo = await server.call("view_image", { path: "photo.jpg" });
   const photoBlock = imageBlock(photo);
   assertEquals(photoBlock.mimeType, "image/jpeg");
   const photoOut = await decodeFixture(photoBlock.bytes);
-  assertEquals([photoOut.format, photoOut.width, photoOut.height], ["jpeg", 2048, 1365]);
-  assert(photo.text.includes("resized to 2048x1365"), photo.text);
+  assertEquals([photoOut.format, photoOut.width, photoOut.height], ["jpeg", 1568, 1045]);
+  assert(photo.text.includes("resized to 1568x1045"), photo.text);
+  // 1568 px on the long edge is the default (what Claude scales to anyway); the arguments raise it.
+  const raised = await server.call("view_image", { path: "photo.jpg", max_width: 2048, max_height: 2048 });
+  assertEquals([raised.structured.output, raised.structured.max_width], [{ width: 2048, height: 1365 }, 2048]);
+  assert(raised.text.includes("resized to 2048x1365"), raised.text);
 
   // A large image renders off the server's thread: a call made meanwhile is answered first.
   const order: string[] = [];
@@ -133,8 +137,8 @@ Deno.test("view_image: large images are reduced keeping the aspect ratio and re-
   );
   const big = await server.call("view_image", { path: "big.png" });
   const bigOut = await decodeFixture(imageBlock(big).bytes);
-  assertEquals([bigOut.format, bigOut.width, bigOut.height], ["png", 2048, 1475]);
-  assertEquals([pixelAt(bigOut, 0, 0)[3], pixelAt(bigOut, 2047, 1474)], [0, [10, 200, 30, 255]]);
+  assertEquals([bigOut.format, bigOut.width, bigOut.height], ["png", 1568, 1129]);
+  assertEquals([pixelAt(bigOut, 0, 0)[3], pixelAt(bigOut, 1567, 1128)], [0, [10, 200, 30, 255]]);
 
   // Errors raised inside the worker come back with their code.
   const photoBytes = await Deno.readFile(`${ws}/photo.jpg`);
@@ -150,7 +154,7 @@ Deno.test("view_image: large images are reduced keeping the aspect ratio and re-
   const parallel = await Promise.all(
     ["wide.png", "photo.jpg", "wide.png"].map((path) => server.call("view_image", { path })),
   );
-  assertEquals(parallel.map((result) => result.structured.output.height), [26, 1365, 26]);
+  assertEquals(parallel.map((result) => result.structured.output.height), [20, 1045, 20]);
 
   const banner = await server.call("view_image", { path: "banner.gif", max_height: 50 });
   const bannerBlock = imageBlock(banner);

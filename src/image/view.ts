@@ -36,8 +36,12 @@ export const MAX_IMAGE_PIXELS = 64 * 1024 * 1024;
  * while a baseline JPEG is decoded at the reduced size: 8192x8192 ones of these took 0.67-1.15 GB.
  */
 export const MAX_COSTLY_PIXELS = 16 * 1024 * 1024;
-/** Default bounding box of the image sent. */
-export const DEFAULT_MAX_DIMENSION = 2048;
+/**
+ * Default bounding box of the image sent: Anthropic's vision guide has Claude scale down any image whose long
+ * edge passes 1568 px before it sees it (https://docs.claude.com/en/docs/vision, "Evaluate image size"), so
+ * more pixels only cost bytes and latency. max_width / max_height raise it for models that take more.
+ */
+export const DEFAULT_MAX_DIMENSION = 1568;
 /**
  * Images up to this many pixels (2048x2048) are rendered on the server's
  * thread, in tens of milliseconds; larger ones in a worker, so the server
