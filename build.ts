@@ -31,7 +31,7 @@ import * as path from "node:path";
 import { serverFlags } from "./src/permissions.ts";
 import { EMBEDDED_RIPGREP_DIR, RIPGREP_FILE_NAME } from "./src/search/ripgrep_binary.ts";
 import { sha256Hex } from "./src/os/executable.ts";
-import { ICON_FILE } from "./src/metadata.ts";
+import { SERVER_INFO_ICON_FILE } from "./src/metadata.ts";
 import manifest from "./deno.json" with { type: "json" };
 import { SERVER_MODULE } from "./main.ts";
 import { codecFiles } from "./src/image/codecs.ts";
@@ -169,7 +169,7 @@ export function compileArgs(target: string): string[] {
     ...workerModules().flatMap((worker) => ["--include", worker]),
     ...Object.values(codecFiles()).flatMap((file) => ["--include", file]),
     "--include",
-    ICON_FILE.pathname,
+    SERVER_INFO_ICON_FILE.pathname,
     "--include",
     SERVER_MODULE.pathname,
     "--target",

@@ -43,6 +43,14 @@ export const ICON_FILE: URL = new URL("./icon.png", import.meta.url);
 export const ICON_SIZE = "512x512";
 /** The icon's path in the repository, for links to a tagged copy. */
 export const ICON_REPO_PATH = "src/icon.png";
+/**
+ * The icon initialize carries: src/icon.png scaled to 64x64, inline as a `data:` URI of about 0.5 KB (the 512
+ * one is 5.8 KB, in every initialize answer). VS Code, the client that shows serverInfo icons, takes a `data:`
+ * icon from any server but an http(s) one only from an HTTP server on the same host, and draws it at list size.
+ */
+export const SERVER_INFO_ICON_FILE: URL = new URL("./icon-64.png", import.meta.url);
+/** Its size, as MCP icons state it. */
+export const SERVER_INFO_ICON_SIZE = "64x64";
 
 /**
  * The icon as an https URL of this version's tag (server.json and the card
@@ -78,9 +86,9 @@ export function registryIdentity(): RegistryIdentity {
 
 let dataUri: string | undefined;
 
-/** The icon as a `data:` URI: initialize needs no network to show it. Read once, on first use. */
+/** The small icon as a `data:` URI: initialize needs no network to show it. Read once, on first use. */
 function iconDataUri(): string {
-  dataUri ??= `data:image/png;base64,${btoa(String.fromCharCode(...Deno.readFileSync(ICON_FILE)))}`;
+  dataUri ??= `data:image/png;base64,${btoa(String.fromCharCode(...Deno.readFileSync(SERVER_INFO_ICON_FILE)))}`;
   return dataUri;
 }
 
@@ -95,6 +103,6 @@ export function serverInfo(): Implementation {
     title: SERVER_TITLE,
     description: SERVER_DESCRIPTION,
     websiteUrl: WEBSITE_URL,
-    icons: [{ src: iconDataUri(), mimeType: "image/png", sizes: [ICON_SIZE] }],
+    icons: [{ src: iconDataUri(), mimeType: "image/png", sizes: [SERVER_INFO_ICON_SIZE] }],
   };
 }

@@ -15,7 +15,7 @@ import {
 } from "../build.ts";
 import { sourceRunArgs } from "../src/permissions.ts";
 import { EMBEDDED_RIPGREP_DIR } from "../src/search/ripgrep_binary.ts";
-import { ICON_FILE } from "../src/metadata.ts";
+import { SERVER_INFO_ICON_FILE } from "../src/metadata.ts";
 import { SERVER_MODULE } from "../main.ts";
 import { codecFiles } from "../src/image/codecs.ts";
 
@@ -64,7 +64,7 @@ Deno.test("build.ts: compile arguments embed the target's rg and write dist/work
     Deno.removeSync(dir, { recursive: true });
   }
   for (const worker of workerModules()) assert(args.includes(worker), `${worker} is included`);
-  assert(args.includes(ICON_FILE.pathname), "the serverInfo icon is included");
+  assert(args.includes(SERVER_INFO_ICON_FILE.pathname), "the serverInfo icon is included");
   for (const file of Object.values(codecFiles())) assert(args.includes(file), `${file}, read at run time, is included`);
   assert(args.includes(SERVER_MODULE.pathname), "the server, imported by a computed specifier, is included");
   const arm = compileArgs("aarch64-unknown-linux-gnu");

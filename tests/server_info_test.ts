@@ -2,7 +2,13 @@ import * as path from "node:path";
 import { assert, assertEquals } from "../src/testing/assert.ts";
 import { startServer, tempWorkspace } from "./harness.ts";
 import { EXCERPT_BYTES } from "../src/project/context.ts";
-import { ICON_FILE, ICON_SIZE, SERVER_DESCRIPTION, SERVER_TITLE, WEBSITE_URL } from "../src/metadata.ts";
+import {
+  SERVER_DESCRIPTION,
+  SERVER_INFO_ICON_FILE,
+  SERVER_INFO_ICON_SIZE,
+  SERVER_TITLE,
+  WEBSITE_URL,
+} from "../src/metadata.ts";
 
 async function git(cwd: string, ...args: string[]) {
   const out = await new Deno.Command("git", {
@@ -109,9 +115,13 @@ Deno.test("initialize: serverInfo carries the title, description, website and an
     { name: "workcell", title: SERVER_TITLE, description: SERVER_DESCRIPTION, websiteUrl: WEBSITE_URL },
   );
   const [icon] = info.icons!;
-  assertEquals({ mimeType: icon.mimeType, sizes: icon.sizes }, { mimeType: "image/png", sizes: [ICON_SIZE] });
+  assertEquals({ mimeType: icon.mimeType, sizes: icon.sizes }, {
+    mimeType: "image/png",
+    sizes: [SERVER_INFO_ICON_SIZE],
+  });
   const png = Uint8Array.from(atob(icon.src.replace(/^data:image\/png;base64,/, "")), (c) => c.charCodeAt(0));
-  assertEquals(png, await Deno.readFile(ICON_FILE));
+  assertEquals(png, await Deno.readFile(SERVER_INFO_ICON_FILE));
+  assert(JSON.stringify(info).length < 1024, "the whole serverInfo stays under 1 KB");
 });
 
 Deno.test("server_info: four long instruction files still fit the 16 KiB text, each cut one naming its read_file", async () => {
