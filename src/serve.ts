@@ -212,7 +212,7 @@ export async function printAuditSummary(file: string, launchCwd: string): Promis
  */
 export async function printServerCard(config: Config): Promise<void> {
   const { endpointUrl } = await import("./http/serve.ts");
-  console.log(JSON.stringify(serverCard(config, config.http ? { url: endpointUrl(config.http) } : undefined), null, 2));
+  console.log(JSON.stringify(serverCard(config, config.http ? { url: endpointUrl(config.http) } : undefined)));
 }
 
 /**

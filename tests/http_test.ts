@@ -207,7 +207,9 @@ Deno.test("http: the server card is served without auth and matches tools/list, 
   assertEquals(response.status, 200);
   assertEquals(response.headers.get("content-type"), SERVER_CARD_MEDIA_TYPE);
   assertEquals(response.headers.get("access-control-allow-origin"), "*");
-  const card = await response.json();
+  const body = await response.text();
+  const card = JSON.parse(body);
+  assertEquals(body, JSON.stringify(card), "compact JSON: no indentation");
   assertEquals(card.name, CARD_NAME);
   assertEquals(card.remotes[0].url, server.url);
   assertEquals(card.remotes[0].headers[0].name, "Authorization");
@@ -247,7 +249,9 @@ Deno.test("--print-server-card prints the stdio card with the tools and exits 0"
     const { command, args } = serverCommand(workspace, null, ["--print-server-card", "--disable-view-image"]);
     const out = await new Deno.Command(command, { args, stdin: "null", stdout: "piped", stderr: "piped" }).output();
     assertEquals(out.code, 0, new TextDecoder().decode(out.stderr));
-    const card = JSON.parse(new TextDecoder().decode(out.stdout));
+    const printed = new TextDecoder().decode(out.stdout);
+    const card = JSON.parse(printed);
+    assertEquals(printed, JSON.stringify(card) + "\n", "one compact line");
     assertEquals(card.remotes, undefined);
     const details = card._meta[CARD_META_KEY];
     assertEquals(details.transport, "stdio");

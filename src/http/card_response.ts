@@ -58,7 +58,7 @@ export async function cardResponse(request: Request, card: unknown): Promise<Res
   if (request.method !== "GET" && request.method !== "HEAD") {
     return new Response(null, { status: 405, headers: { ...CARD_CORS_HEADERS, Allow: CARD_METHODS } });
   }
-  const body = JSON.stringify(card, null, 2);
+  const body = JSON.stringify(card);
   const etag = await etagOf(body);
   const headers = {
     ...CARD_CORS_HEADERS,
