@@ -5,7 +5,8 @@ import { allowedByMode, MODE_POLICIES, type Permission, PERMISSION_LIFTS, PERMIS
 /** What each permission means to the user who is asked (shown in the elicitation form). */
 const PERMISSION_DESCRIPTIONS: Record<Permission, string> = {
   network: "Let commands use the network (network clients, package installs; TCP is allowed by the sandbox).",
-  shell: "Run commands through /bin/sh: pipes, redirects, expansions and inline scripts (python -c, sh -c, …).",
+  shell: "Run commands through /bin/sh: pipes, redirects, expansions, heredocs and builtins (cd, export, …); " +
+    "without it each command is one program and its arguments.",
   outside_read: "Let command arguments name paths outside the workspace (writes there stay blocked by Landlock).",
   destructive: "Allow destructive commands such as git reset --hard, git clean, rm -rf inside the workspace.",
   git_write: "Let commands write the workspace's git dirs (git commit, git checkout); a command could then also " +
