@@ -133,6 +133,35 @@ Deno.test("read_file, list_dir, list_files end to end", async (t) => {
     assertEquals(code(await read({ path: "long.txt", byte_offset: 10_000 })), "INVALID_ARGUMENT");
   });
 
+  await t.step(
+    "read_file: a 200 KB line says what it shows and where the next call goes on, every byte once",
+    async () => {
+      const line = Array.from({ length: 200 * 1024 / 8 }, (_, i) => String(i).padStart(8, "-")).join("");
+      await Deno.writeTextFile(`${ws}/one-line.txt`, line + "\n");
+      const first = await read({ path: "one-line.txt" });
+      const header = first.text.split("\n")[0];
+      assertEquals(
+        header,
+        "one-line.txt line 1 is longer than one answer shows: 15360 bytes of it here, from byte 0 of the file " +
+          "(204801 bytes); the call below goes on at byte 15360.",
+      );
+      assert(!/24576/.test(first.text), "the structured page's size is not the model's business");
+      assertEquals(first.structured.text, line.slice(0, 24 * 1024), "the structured page is unchanged");
+      let args: Record<string, unknown> | null = { path: "one-line.txt" };
+      let seen = "";
+      for (let calls = 0; args !== null; calls++) {
+        assert(calls < 40, "the calls end");
+        const page = await read(args);
+        const lines = page.text.split("\n");
+        for (const shown of lines.slice(1)) if (/^\s*1\t/.test(shown)) seen += shown.slice(shown.indexOf("\t") + 1);
+        const next = lines.at(-1)!.match(/^next: read_file (.*)$/);
+        args = next ? JSON.parse(next[1]) : null;
+      }
+      assertEquals(seen, line);
+      await Deno.remove(`${ws}/one-line.txt`);
+    },
+  );
+
   await t.step("read_file: NOT_UTF8, NOT_A_FILE, NOT_FOUND, INVALID_ARGUMENT", async () => {
     const latin = await read({ path: "latin1.txt" });
     assertEquals([code(latin), latin.structured.error.details.byte_offset, latin.structured.error.details.line], [

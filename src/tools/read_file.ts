@@ -34,12 +34,17 @@ function render(page: ReadLinesResult, given: Readonly<Record<string, unknown>>)
   const from = (line: number, byte: number) => nextCall("read_file", given, { offset: line, byte_offset: byte });
   const first = encoder.encode(content[0]);
   if (first.length > LONG_LINE_TEXT_BYTES) {
-    // One line longer than the text bound: show its start, continue inside it.
+    // One line longer than the text bound: show its start, continue inside it. Its length is known only when the
+    // page began at the line's start and reached its end.
     const shown = utf8CutIndex(first, LONG_LINE_TEXT_BYTES);
+    const whole = given.byte_offset === undefined && (page.text.includes("\n") || !page.has_more);
+    const next = page.start_byte + shown;
     return [
-      `${page.path} line ${page.start_line}, its first ${shown} of ${first.length} bytes here (${facts})`,
+      `${page.path} line ${page.start_line} is longer than one answer shows: ${shown} bytes of it here` +
+      `${whole ? ` (of ${first.length})` : ""}, from byte ${page.start_byte} of the file (${facts}); ` +
+      `the call below goes on at byte ${next}.`,
       `${page.start_line}\t${decoder.decode(first.subarray(0, shown))}`,
-      from(page.start_line, page.start_byte + shown),
+      from(page.start_line, next),
     ].join("\n");
   }
   let raw: Uint8Array | null = null;
