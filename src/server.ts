@@ -16,9 +16,11 @@ import { z } from "./zod.ts";
 import {
   CallToolRequestSchema,
   type CallToolResult,
+  ErrorCode,
   InitializeRequestSchema,
   type JSONRPCMessage,
   ListToolsRequestSchema,
+  McpError,
   type RequestHandlerExtra,
   Server,
   type ServerNotification,
@@ -168,9 +170,14 @@ class ServedSession {
     const startedAt = Date.now();
     const started = performance.now();
     let result: CallToolResult | undefined;
+    let outcome: string | undefined;
     try {
       result = await this.#dispatch(request, extra, trace);
       return result;
+    } catch (error) {
+      // A protocol error (an unknown tool) is an argument the client got wrong: the log says so, not INTERNAL.
+      if (error instanceof McpError && error.code === ErrorCode.InvalidParams) outcome = "INVALID_ARGUMENT";
+      throw error;
     } finally {
       const grants = this.#state.grants;
       await audit.call({
@@ -178,7 +185,7 @@ class ServedSession {
         requestId: extra.requestId,
         arguments: request.params.arguments,
         parsed: trace.parsed,
-        structured: result ? result.structuredContent : { ok: false, error: { code: "INTERNAL" } },
+        structured: result?.structuredContent ?? { ok: false, error: { code: outcome ?? "INTERNAL" } },
         startedAt,
         durationMs: performance.now() - started,
         cancelled: extra.signal.aborted,
@@ -197,7 +204,10 @@ class ServedSession {
     const { config, binding } = this.#runtime;
     const name = request.params.name;
     const tool = this.#tools.find((candidate) => candidate.name === name);
-    if (!tool) return fail(unknownTool(name));
+    if (!tool) {
+      if (!CATALOG.some((candidate) => candidate.name === name)) throw unknownTool(name);
+      return fail(new ToolError("TOOL_DISABLED", `${name} is disabled on this server (--disable-view-image)`));
+    }
     const parsed = tool.input.safeParse(request.params.arguments ?? {});
     if (!parsed.success) return fail(invalidArguments(parsed.error));
     trace.parsed = parsed.data;
@@ -251,15 +261,13 @@ class ServedSession {
   }
 }
 
-/** A name not in the advertised catalog: disabled by a flag, or unknown. */
-function unknownTool(name: string): ToolError {
-  if (CATALOG.some((candidate) => candidate.name === name)) {
-    return new ToolError("TOOL_DISABLED", `${name} is disabled on this server (--disable-view-image)`);
-  }
-  return new ToolError("INVALID_ARGUMENT", `unknown tool ${JSON.stringify(name)}`, {
-    hint: "Call tools/list for the available tools.",
-    details: { field: "name" },
-  });
+/**
+ * A name that is none of ours: a JSON-RPC error (-32602), not a tool result, since MCP 2025-11-25 lists unknown
+ * tools among protocol errors (server/tools#error-handling; docs/tools-and-schemas.md). Ours disabled by a flag stay a tool
+ * error the model can read (TOOL_DISABLED).
+ */
+function unknownTool(name: string): McpError {
+  return new McpError(ErrorCode.InvalidParams, `Unknown tool: ${JSON.stringify(name)}; tools/list names the tools`);
 }
 
 /** The tool needs a program the server's PATH lacks. */

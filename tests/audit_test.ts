@@ -107,7 +107,10 @@ Deno.test("audit: a session using every tool writes one valid event per call, wi
     ["no_such_tool", {}],
   ];
   const answers = new Map<string, CallResult>();
-  for (const [tool, args] of script) answers.set(tool, await server.call(tool, args));
+  for (const [tool, args] of script) {
+    if (tool === "no_such_tool") await server.call(tool, args).catch(() => {}); // a JSON-RPC error, no result
+    else answers.set(tool, await server.call(tool, args));
+  }
   assertEquals(new Set(["exec_command", ...script.map(([tool]) => tool)]).size, CATALOG.length + 1);
   await server.close();
 

@@ -1,4 +1,5 @@
-import { assert, assertEquals } from "../src/testing/assert.ts";
+import { assert, assertEquals, assertRejects } from "../src/testing/assert.ts";
+import { ErrorCode, McpError } from "../src/sdk/mod.ts";
 import { startServer } from "./harness.ts";
 import { CATALOG } from "../src/catalog.ts";
 
@@ -85,6 +86,13 @@ Deno.test("unknown properties and wrong types are INVALID_ARGUMENT naming the fi
   assertEquals(missing.structured.error.details.fields, ["pattern"]);
   const range = await server.call("list_dir", { depth: 11 });
   assertEquals(range.structured.error.details.fields, ["depth"]);
-  const tool = await server.call("no_such_tool", {});
-  assertEquals(tool.structured.error.code, "INVALID_ARGUMENT");
+});
+
+Deno.test("an unknown tool is a JSON-RPC error -32602 (MCP 2025-11-25: a protocol error), the session goes on", async () => {
+  await using server = await startServer();
+  const error = await assertRejects(() => server.client.callTool({ name: "no_such_tool", arguments: {} }));
+  assert(error instanceof McpError, String(error));
+  assertEquals(error.code, ErrorCode.InvalidParams);
+  assert(error.message.includes('Unknown tool: "no_such_tool"'), error.message);
+  assert(!(await server.call("server_info")).isError, "the session goes on");
 });

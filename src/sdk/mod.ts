@@ -18,11 +18,13 @@ export { Server } from "@modelcontextprotocol/sdk/server/index.js";
 export {
   CallToolRequestSchema,
   ElicitRequestSchema,
+  ErrorCode,
   InitializeRequestSchema,
   JSONRPCMessageSchema,
   LATEST_PROTOCOL_VERSION,
   ListRootsRequestSchema,
   ListToolsRequestSchema,
+  McpError,
   RootsListChangedNotificationSchema,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "@modelcontextprotocol/sdk/types.js";
