@@ -231,8 +231,25 @@ Deno.test("read_file, list_dir, list_files end to end", async (t) => {
     assert(!JSON.stringify(top.structured).includes(outside), "no outside path is reported");
     const names = top.structured.entries.map((entry: { name: string }) => entry.name);
     assertEquals(names, [...names].sort());
+    // .env, .git, .gitignore and .hidden are left out, and both views say so and how to see them.
+    assertEquals(top.structured.hidden, 4);
+    assert(
+      top.text.includes(
+        "[4 hidden entries (names starting with a dot) left out; pass include_hidden: true to list them]",
+      ),
+      top.text,
+    );
     const hidden = await server.call("list_dir", { include_hidden: true });
     assert(hidden.structured.entries.some((entry: { name: string }) => entry.name === ".env"));
+    assertEquals(hidden.structured.hidden, 0);
+    assert(!hidden.text.includes("left out"), hidden.text);
+    // Deeper, src/.gitignore adds one; a hidden directory counts once, its contents unwalked.
+    const deep = await server.call("list_dir", { depth: 10 });
+    assertEquals(deep.structured.hidden, 5);
+    const page = await server.call("list_dir", { depth: 10, limit: 2 });
+    assertEquals(page.structured.hidden, 5, "a page counts the whole listing's hidden entries");
+    const src = await server.call("list_dir", { path: "src" });
+    assert(src.text.includes("[1 hidden entry (names starting with a dot) left out"), src.text);
   });
 
   await t.step("list_dir: bounded recursion never descends symlinked directories; cap and total_seen", async () => {

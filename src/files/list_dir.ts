@@ -75,6 +75,8 @@ export interface DirListing {
   total_seen: number;
   /** False when the walk stopped counting at {@linkcode LIST_DIR_WALK_LIMIT}. */
   total_exact: boolean;
+  /** Entries left out because their names start with a dot (0 with includeHidden); a hidden directory counts once. */
+  hidden: number;
   /** Directories that could not be read, with the reason. */
   skipped: { path: string; reason: string }[];
   /** Resumes after this page; null at the end. */
@@ -114,6 +116,7 @@ function walkTree(ws: Workspace, top: Handle, options: ListDirOptions): Paged<Di
   // One entry more than a page tells that more follow.
   const wanted = options.limit + 1;
   let seen = 0;
+  let hidden = 0;
   let before = 0;
   let exact = true;
 
@@ -121,7 +124,10 @@ function walkTree(ws: Workspace, top: Handle, options: ListDirOptions): Paged<Di
     const children = dir.entries().map((raw) => ({ raw, ...decodeBytes(raw.name) }));
     children.sort((a, b) => (a.text < b.text ? -1 : a.text > b.text ? 1 : 0));
     for (const child of children) {
-      if (!options.includeHidden && child.text.startsWith(".")) continue;
+      if (!options.includeHidden && child.text.startsWith(".")) {
+        hidden++;
+        continue;
+      }
       if (seen >= LIST_DIR_WALK_LIMIT && entries.length === wanted) {
         exact = false;
         return;
@@ -161,6 +167,7 @@ function walkTree(ws: Workspace, top: Handle, options: ListDirOptions): Paged<Di
       truncated: false,
       total_seen: seen,
       total_exact: exact,
+      hidden,
       skipped,
       next_cursor: null,
     }),

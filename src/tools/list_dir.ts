@@ -21,16 +21,22 @@ function line(entry: DirEntry): string {
   return `${entry.path}${suffix}${entry.name_lossy ? "  [name not UTF-8]" : ""}`;
 }
 
-/** The text: which entries of how many it shows, one a line, unreadable directories, and the call for the rest. */
+/** The text: which entries of how many it shows, one a line, unreadable directories, hidden ones left out, and the call for the rest. */
 function render(page: Paged<DirListing>, given: Readonly<Record<string, unknown>>): string {
   const { data } = page;
   const total = `${data.total_seen}${data.total_exact ? "" : "+"}`;
-  const skipped = data.skipped.map((item) => `[unreadable: ${item.path}: ${item.reason}]`);
-  if (data.entries.length === 0) return [`${data.path}: no entries of ${total}`, ...skipped].join("\n");
+  const notes = data.skipped.map((item) => `[unreadable: ${item.path}: ${item.reason}]`);
+  if (data.hidden > 0) {
+    notes.push(
+      `[${data.hidden} hidden ${data.hidden === 1 ? "entry" : "entries"} (names starting with a dot) left out; ` +
+        "pass include_hidden: true to list them]",
+    );
+  }
+  if (data.entries.length === 0) return [`${data.path}: no entries of ${total}`, ...notes].join("\n");
   return layoutText({
     header: (shown) => `${data.path}: entries ${page.start + 1}-${page.start + shown} of ${total} (tree order)`,
     items: data.entries.map(line),
-    footer: () => skipped,
+    footer: () => notes,
     next: (shown) => {
       const cursor = page.cursorAfter(shown);
       return cursor === null ? null : nextCall("list_dir", given, { cursor });
@@ -67,6 +73,10 @@ export const listDirTool = defineTool({
     truncated: z.boolean().describe("More entries follow this page."),
     total_seen: z.int(),
     total_exact: z.boolean(),
+    hidden: z.int().min(0).describe(
+      "Entries left out for names starting with a dot, in the whole listing as far as it was counted; a hidden " +
+        "directory counts once, unwalked. 0 with include_hidden.",
+    ),
     skipped: z.array(z.object({ path: z.string(), reason: z.string() })),
     next_cursor: z.string().nullable().describe("Pass as cursor for the next page; null at the end."),
   }),
