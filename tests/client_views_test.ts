@@ -101,7 +101,7 @@ const PAGING: Record<string, Paging> = {
   },
   git_blame: {
     items: (s) => (s.lines as { line: number }[]).map((line) => String(line.line)),
-    shown: (text) => body(text).map((line) => /^[0-9a-f]{8} \S+ .{16} (\d+): /.exec(line)![1]),
+    shown: (text) => body(text).map((line) => /^[0-9a-f]{8} +(\d+): /.exec(line)![1]),
     resume: byCursor,
   },
 };

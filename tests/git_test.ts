@@ -132,8 +132,10 @@ Deno.test("git tools on a repository with renames and paths with spaces, quotes,
 
     const blame = expectOk(await server.call("git_blame", { path: "a.txt" })).structured;
     assertEquals(blame.lines.map((l: { text: string }) => l.text), ["one", "two", "THREE", "four", "five", "six"]);
-    assertEquals(blame.lines[2].summary, "second");
+    assertEquals(blame.commits[blame.lines[2].sha].summary, "second");
     assertEquals(blame.lines[5].sha, "0".repeat(40));
+    assertEquals(blame.commits["0".repeat(40)].author, "Not Committed Yet");
+    assertEquals(Object.keys(blame.commits).length, 3, "each commit once");
     const ranged = expectOk(
       await server.call("git_blame", { path: "a.txt", start_line: 3, end_line: 3, rev: "HEAD~1" }),
     );
@@ -465,7 +467,7 @@ Deno.test("git_show refuses binary content and bounds text; git_blame caps its l
     const blame = expectOk(await server.call("git_blame", { path: "long.txt", limit: 2000 })).structured;
     assert(blame.lines.length < 2000 && blame.truncated, "a page ends within the result ceiling");
     assertEquals(blame.next_start_line, blame.lines.length + 1);
-    const range = { path: "long.txt", start_line: 2001, limit: 2000 };
+    const range = { path: "long.txt", start_line: 2001, limit: 300 };
     const rest = expectOk(await server.call("git_blame", range)).structured;
     const next = expectOk(await server.call("git_blame", { ...range, cursor: rest.next_cursor })).structured;
     assertEquals(next.lines[0].line, rest.lines.at(-1).line + 1);
@@ -514,4 +516,71 @@ Deno.test("docs/git-tools.md quotes the limits the git modules enforce", async (
   }
   assert(doc.includes(`${quoted(MAX_BLAME_LINE_CHARS)} characters`));
   assert(doc.includes(`${GIT_TIMEOUT_MS / 1000} s`));
+});
+
+Deno.test("git_blame: each commit's details once per page, so a 274-line file takes 2 pages, not 3", async () => {
+  const ws = await tempWorkspace();
+  try {
+    await initRepo(ws);
+    const lines = Array.from({ length: 274 }, (_, i) => `  const value${i} = compute(${i}, "a line of code");`);
+    await writeFiles(ws, { "module.ts": lines.join("\n") + "\n" });
+    await commitAll(ws, "module: the first version of every line, before the bands are revised");
+    for (let band = 0; band < 9; band++) {
+      for (let i = band * 30; i < band * 30 + 30 && i < 274; i++) lines[i] = lines[i].replace("code", `band ${band}`);
+      await writeFiles(ws, { "module.ts": lines.join("\n") + "\n" });
+      await commitAll(ws, `module: revise band ${band} of the values so that later commits stay consistent`);
+    }
+    await using server = await startServer({ workspace: ws });
+    let args: Record<string, unknown> = { path: "module.ts" };
+    const seen: number[] = [];
+    let pages = 0;
+    while (true) {
+      const page = expectOk(await server.call("git_blame", args));
+      pages++;
+      const { lines: got, commits } = page.structured;
+      seen.push(...got.map((line: { line: number }) => line.line));
+      // The page names exactly the commits of its lines, once each, in both views.
+      const shas: string[] = [...new Set(got.map((line: { sha: string }) => line.sha))] as string[];
+      assertEquals(Object.keys(commits).sort(), [...shas].sort());
+      for (const sha of shas) {
+        assert(commits[sha].summary.startsWith("module: "), JSON.stringify(commits[sha]));
+        const legend = page.text.split("\n").filter((line) => line.startsWith(`[${sha.slice(0, 8)} `));
+        assertEquals(legend.length, 1, `${sha}: once in the text`);
+        assert(legend[0].includes(commits[sha].summary), legend[0]);
+      }
+      assert(page.text.includes(`${got[0].sha.slice(0, 8)}   1: ${lines[0]}`) || seen.length > got.length, page.text);
+      if (page.structured.next_cursor === null) break;
+      args = { path: "module.ts", cursor: page.structured.next_cursor };
+    }
+    assertEquals(seen, Array.from({ length: 274 }, (_, i) => i + 1));
+    assertEquals(pages, 2, "120 repeated lines a page took 3");
+  } finally {
+    await Deno.remove(ws, { recursive: true });
+  }
+});
+
+Deno.test("git_blame: a file that is not committed says so and how to see it; a missing one is NOT_FOUND", async () => {
+  const ws = await tempWorkspace();
+  try {
+    await initRepo(ws);
+    await writeFiles(ws, { "old.txt": "old\n" });
+    await commitAll(ws, "old");
+    await writeFiles(ws, { "notes.txt": "not committed\n" });
+    await using server = await startServer({ workspace: ws });
+    const untracked = expectError(await server.call("git_blame", { path: "notes.txt" }), "NOT_FOUND");
+    assertEquals(untracked.structured.error.message, "notes.txt is not committed: it is in the work tree, not in HEAD");
+    assert(untracked.structured.error.hint.includes("read_file"), untracked.structured.error.hint);
+    assert(untracked.structured.error.hint.includes("rev"), untracked.structured.error.hint);
+    assert(untracked.text.includes("not committed") && !untracked.text.includes("list_dir"), untracked.text);
+    const atRev = expectError(await server.call("git_blame", { path: "notes.txt", rev: "HEAD" }), "NOT_FOUND");
+    assertEquals(
+      atRev.structured.error.message,
+      "notes.txt is not committed at HEAD: it is in the work tree, not in HEAD",
+    );
+    const gone = expectError(await server.call("git_blame", { path: "gone.txt", rev: "HEAD" }), "NOT_FOUND");
+    assertEquals(gone.structured.error.message, "gone.txt does not exist at HEAD");
+    expectError(await server.call("git_blame", { path: "gone.txt" }), "NOT_FOUND");
+  } finally {
+    await Deno.remove(ws, { recursive: true });
+  }
 });

@@ -22,26 +22,34 @@ import { gitFailure } from "./runner.ts";
 import { checkRevision, type GitRepo, openRepoAt } from "./repo.ts";
 import { RecordSplitter } from "./records.ts";
 import { fitPage, type Paged, type PageRequest } from "../paging/cursor.ts";
+import { jsonChars } from "../paging/budget.ts";
 
 /** Most lines a page may ask for. */
 export const MAX_BLAME_LINES = 2000;
 /** Characters (UTF-16 code units) kept of one line's text. */
 export const MAX_BLAME_LINE_CHARS = 4096;
 
-/** One attributed line. */
+/** One attributed line; its commit's details are in the page's `commits`, once per commit. */
 export interface BlameLine {
   line: number;
   sha: string;
+  text: string;
+}
+
+/** What a page says once of each commit its lines name. */
+export interface BlameCommit {
   author: string;
+  /** ISO 8601 author time, in the author's zone. */
   time: string;
   summary: string;
-  text: string;
 }
 
 /** A page of the answer. */
 export interface GitBlame {
   path: string;
   lines: BlameLine[];
+  /** The commits of this page's lines, by full sha (the uncommitted work tree's is all zeros). */
+  commits: Record<string, BlameCommit>;
   /** More lines of the range follow this page. */
   truncated: boolean;
   next_start_line: number | null;
@@ -90,6 +98,21 @@ export class BlameParser {
   #current: { sha: string; line: number } | null = null;
   readonly #split = new RecordSplitter("\n", MAX_BLAME_LINE_CHARS, (record) => this.#record(record));
 
+  /** The details of the commits that `lines` name, by sha. */
+  commitsOf(lines: readonly BlameLine[]): Record<string, BlameCommit> {
+    const commits: Record<string, BlameCommit> = {};
+    for (const { sha } of lines) {
+      if (sha in commits) continue;
+      const commit = this.#commits.get(sha);
+      commits[sha] = {
+        author: commit?.author ?? "",
+        time: isoTime(commit?.time ?? 0, commit?.zone ?? "+0000"),
+        summary: commit?.summary ?? "",
+      };
+    }
+    return commits;
+  }
+
   push(chunk: Uint8Array): void {
     this.#split.push(chunk);
   }
@@ -103,15 +126,7 @@ export class BlameParser {
     if (text.startsWith("\t")) {
       const current = this.#current;
       if (!current) return;
-      const commit = this.#commits.get(current.sha);
-      this.lines.push({
-        line: current.line,
-        sha: current.sha,
-        author: commit?.author ?? "",
-        time: isoTime(commit?.time ?? 0, commit?.zone ?? "+0000"),
-        summary: commit?.summary ?? "",
-        text: text.slice(1),
-      });
+      this.lines.push({ line: current.line, sha: current.sha, text: text.slice(1) });
       this.#current = null;
       return;
     }
@@ -202,7 +217,7 @@ async function blameRange(
   );
   const first = options.startLine ?? 1;
   const empty = (): Paged<GitBlame> => ({
-    data: { path: rel, lines: [], truncated: false, next_start_line: null, next_cursor: null },
+    data: { path: rel, lines: [], commits: {}, truncated: false, next_start_line: null, next_cursor: null },
     start: start - first,
     cursorAfter: () => null,
   });
@@ -215,22 +230,26 @@ async function blameRange(
       });
     }
     // Only a plain "no such path" is NOT_FOUND; one caused by an earlier failure (an unreadable object) is not.
-    if (/^fatal: no such path/.test(run.stderr)) {
-      throw new ToolError("NOT_FOUND", `${rel} does not exist${options.rev ? ` at ${options.rev}` : " in HEAD"}`, {
-        details: { path: rel, stderr: run.stderr },
-      });
-    }
+    if (/^fatal: no such path/.test(run.stderr)) throw await notCommitted(abs, rel, options.rev, run.stderr);
     throw gitFailure(run, "blame");
   }
   const all = parser.end().sort((a, b) => a.line - b.line);
   const more = all.length > wanted;
-  return fitPage(all.slice(0, wanted), options.page, {
+  const candidates = all.slice(0, wanted);
+  // A commit's details are in the page once: its first line there pays for them (key, value and a comma).
+  const firstOfCommit = new Map<string, number>();
+  candidates.forEach((line, i) => firstOfCommit.has(line.sha) || firstOfCommit.set(line.sha, i));
+  const commitChars = (line: BlameLine, i: number) =>
+    firstOfCommit.get(line.sha) === i ? jsonChars(parser.commitsOf([line])) - 1 : 0;
+  return fitPage(candidates, options.page, {
+    besides: commitChars,
     more,
     start: start - first,
     positionAfter: (line) => ({ l: line.line + 1 }),
     build: (lines, truncated) => ({
       path: rel,
       lines,
+      commits: parser.commitsOf(lines),
       truncated,
       next_start_line: truncated ? lines[lines.length - 1].line + 1 : null,
       next_cursor: null,
@@ -238,4 +257,25 @@ async function blameRange(
     // next_start_line's digits, which the empty page measured has none of.
     extraChars: String(start + wanted).length,
   });
+}
+
+/**
+ * NOT_FOUND for a path git has no commit of. A file in the work tree that is not committed (untracked, or not at
+ * `rev`) has nothing to blame, and saying it "does not exist" would send the agent to look for it.
+ */
+async function notCommitted(abs: string, rel: string, rev: string | undefined, stderr: string): Promise<ToolError> {
+  const at = rev === undefined ? "HEAD" : rev;
+  const inWorkTree = (await Deno.lstat(abs).catch(() => null))?.isFile === true;
+  if (!inWorkTree) {
+    return new ToolError("NOT_FOUND", `${rel} does not exist at ${at}`, { details: { path: rel, stderr } });
+  }
+  return new ToolError(
+    "NOT_FOUND",
+    `${rel} is not committed${rev === undefined ? "" : ` at ${rev}`}: it is in the work tree, not in ${at}`,
+    {
+      hint: "git_blame attributes committed lines: read the file with read_file, or pass rev of a commit that has it " +
+        `(git_log {"path":${JSON.stringify(rel)}} lists them).`,
+      details: { path: rel, stderr },
+    },
+  );
 }

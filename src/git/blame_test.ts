@@ -37,13 +37,22 @@ Deno.test("BlameParser reads porcelain groups and reuses commit headers", () => 
   const bytes = new TextEncoder().encode(CAPTURED);
   for (let i = 0; i < bytes.length; i += 11) parser.push(bytes.subarray(i, i + 11));
   const lines = parser.end();
-  assertEquals(lines.map((l) => [l.line, l.sha.slice(0, 7), l.author, l.summary, l.text]), [
-    [1, "7a813cb", "A", "init", "hi"],
-    [2, "0000000", "Not Committed Yet", "Version of sub/a.txt from sub/a.txt", "more"],
-    [3, "0000000", "Not Committed Yet", "Version of sub/a.txt from sub/a.txt", "\tindented"],
+  assertEquals(lines.map((l) => [l.line, l.sha.slice(0, 7), l.text]), [
+    [1, "7a813cb", "hi"],
+    [2, "0000000", "more"],
+    [3, "0000000", "\tindented"],
   ]);
-  assertEquals(lines[0].time, "2026-12-02T20:44:00+00:00");
-  assertEquals(lines[1].time, "2026-12-02T19:14:29-01:30");
+  // Each commit once, only those the lines given name.
+  const commits = parser.commitsOf(lines);
+  assertEquals(Object.values(commits), [
+    { author: "A", time: "2026-12-02T20:44:00+00:00", summary: "init" },
+    {
+      author: "Not Committed Yet",
+      time: "2026-12-02T19:14:29-01:30",
+      summary: "Version of sub/a.txt from sub/a.txt",
+    },
+  ]);
+  assertEquals(Object.keys(parser.commitsOf(lines.slice(1))), ["0".repeat(40)]);
 });
 
 Deno.test("isoTime keeps the author's own offset", () => {

@@ -118,6 +118,8 @@ export interface FitOptions<T> {
   more: boolean;
   /** Characters the resume point after `item` adds over the `null` it replaces; 0 when omitted. */
   resume?: (item: T, index: number) => number;
+  /** Characters `item` adds elsewhere in the result (e.g. the first line of a commit adds its details); 0 when omitted. */
+  besides?: (item: T, index: number) => number;
 }
 
 /**
@@ -136,8 +138,8 @@ export function fitCount<T>(items: readonly T[], maxChars: number, options: FitO
   // every item's took a cursor encoding per candidate, most of a small page's cost).
   const usedAfter: number[] = [];
   let used = options.fixed;
-  for (const item of items) {
-    const cost = jsonChars(item) + (usedAfter.length > 0 ? 1 : 0);
+  for (const [i, item] of items.entries()) {
+    const cost = jsonChars(item) + (usedAfter.length > 0 ? 1 : 0) + (options.besides?.(item, i) ?? 0);
     if (usedAfter.length > 0 && used + cost > maxChars) break;
     used += cost;
     usedAfter.push(used);

@@ -163,6 +163,8 @@ export interface PageOf<T, P, D> {
   build(items: T[], truncated: boolean): D;
   /** Characters the data takes beyond `build([], false)` whatever the items (e.g. digits that grow). */
   extraChars?: number;
+  /** Characters an item adds to the data outside its own JSON (see FitOptions.besides). */
+  besides?: (item: T, index: number) => number;
 }
 
 /**
@@ -190,6 +192,7 @@ export function fitPage<T, P, D extends { truncated: boolean; next_cursor: strin
     fixed: jsonChars(options.build([], false)) + (options.extraChars ?? 0),
     more: options.more,
     resume: (item, i) => resumeChars(request, options.positionAfter(item, i)),
+    besides: options.besides,
   });
   const kept = candidates.slice(0, count);
   const truncated = options.more || count < candidates.length;

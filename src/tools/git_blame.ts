@@ -5,22 +5,29 @@ import { dataBudget } from "../paging/budget.ts";
 import { Cursors, type Paged } from "../paging/cursor.ts";
 import { layoutText, nextCall } from "../paging/text_layout.ts";
 
-/** Default lines per page: about 26,000 characters of JSON at ~220 per attributed line (docs/results.md). */
-export const DEFAULT_BLAME_LIMIT = 120;
+/** Default lines per page: about 27,000 characters of JSON at ~130 per line, each commit once (docs/results.md). */
+export const DEFAULT_BLAME_LIMIT = 200;
 
-/** The text: one line per source line (sha, date, author, number, text), a true range, the call for the rest. */
+/**
+ * The text: one line per source line (short sha, number, text), then each shown commit once (date, author,
+ * summary) in brackets, a true range, and the call for the rest.
+ */
 function render(page: Paged<GitBlame>, given: Readonly<Record<string, unknown>>): string {
   const { data } = page;
   if (data.lines.length === 0) return `${data.path}: no lines`;
+  const width = String(data.lines[data.lines.length - 1].line).length;
   return layoutText({
     header: (shown) =>
       `${data.path} lines ${data.lines[0].line}-${data.lines[shown - 1].line}` +
       (shown < data.lines.length || data.truncated ? " (more follow)" : ""),
-    items: data.lines.map((line) =>
-      `${line.sha.slice(0, 8)} ${line.time.slice(0, 10)} ${
-        line.author.padEnd(16).slice(0, 16)
-      } ${line.line}: ${line.text}`
-    ),
+    items: data.lines.map((line) => `${line.sha.slice(0, 8)} ${String(line.line).padStart(width)}: ${line.text}`),
+    footer: (shown) => {
+      const shas = [...new Set(data.lines.slice(0, shown).map((line) => line.sha))];
+      return shas.map((sha) => {
+        const commit = data.commits[sha];
+        return `[${sha.slice(0, 8)} ${commit.time.slice(0, 10)} ${commit.author}: ${commit.summary}]`;
+      });
+    },
     next: (shown) => {
       const cursor = page.cursorAfter(shown);
       return cursor === null ? null : nextCall("git_blame", given, { cursor });
@@ -32,7 +39,7 @@ export const gitBlameTool = defineTool({
   name: "git_blame",
   title: "Git blame",
   description:
-    `Per-line attribution (sha, author, time, summary) from git blame --porcelain for a line range (start_line to end_line, or to the end of the file), a page of at most limit lines (up to ${MAX_BLAME_LINES}) at a time. Pages: pass next_cursor as cursor, with the same other arguments, for the next lines.`,
+    `Per-line attribution from git blame --porcelain (each line's sha; each commit's author, time and summary once per page in commits) for a line range (start_line to end_line, or to the end of the file), a page of at most limit lines (up to ${MAX_BLAME_LINES}) at a time. Pages: pass next_cursor as cursor, with the same other arguments, for the next lines.`,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   requires: ["git"],
   input: z.strictObject({
@@ -49,12 +56,13 @@ export const gitBlameTool = defineTool({
     path: z.string(),
     lines: z.array(z.object({
       line: z.int(),
-      sha: z.string(),
-      author: z.string(),
-      time: z.string(),
-      summary: z.string(),
+      sha: z.string().describe("The commit the line comes from: its details are in commits[sha]."),
       text: z.string().describe(`At most ${MAX_BLAME_LINE_CHARS} characters.`),
     })),
+    commits: z.record(
+      z.string(),
+      z.object({ author: z.string(), time: z.string().describe("ISO 8601 author time."), summary: z.string() }),
+    ).describe("Each commit this page's lines name, once, by full sha (all zeros: not committed yet)."),
     truncated: z.boolean().describe("More lines of the range follow this page."),
     next_start_line: z.int().nullable().describe("The first line after this page, when more follow."),
     next_cursor: z.string().nullable().describe("Pass as cursor for the next page; null at the end."),
