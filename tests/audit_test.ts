@@ -305,12 +305,14 @@ Deno.test("audit: without --audit-required a log inside the workspace is served 
   assert(server.stderr().includes("WARNING: the audit log"), server.stderr());
 });
 
-Deno.test("audit: WORKCELL_AUDIT_LOG names the log; --audit-summary reads it back", async () => {
+Deno.test("audit: WORKCELL_AUDIT_LOG names the log; --audit-summary reads it back, left-running and workdir refusals said so", async () => {
   await using logs = await logDir();
   {
     await using server = await startServer({ env: { WORKCELL_AUDIT_LOG: logs.log } });
     await server.call("exec_command", { cmd: "false" });
     await server.call("exec_command", { cmd: "wget x" });
+    await server.call("exec_command", { cmd: "sleep 60", yield_time_ms: 0 });
+    await server.call("exec_command", { cmd: "ls", workdir: "../.." });
   }
   await eventually(logs.log, ended);
   const spec = serverCommand(logs.dir, null, []);
@@ -318,8 +320,10 @@ Deno.test("audit: WORKCELL_AUDIT_LOG names the log; --audit-summary reads it bac
   const out = await new Deno.Command(spec.command, { args, stdout: "piped", stderr: "piped" }).output();
   const text = new TextDecoder().decode(out.stdout);
   assertEquals(out.code, 0, new TextDecoder().decode(out.stderr));
-  assert(text.startsWith("audit.jsonl: 1 session(s), 2 call(s)"), text);
+  assert(text.startsWith("audit.jsonl: 1 session(s), 4 call(s)"), text);
   assert(text.includes("exit 1    false") && text.includes("exec_command wget x — network.command"), text);
+  assert(text.includes("running   sleep 60 (left running when the session ended, which killed it)"), text);
+  assert(text.includes("exec_command workdir ../.. (so ls did not run) — PATH_OUTSIDE_WORKSPACE"), text);
   const missing = await new Deno.Command(spec.command, {
     args: [...args.slice(0, -1), path.join(logs.dir, "none")],
     stdout: "null",

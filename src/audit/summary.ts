@@ -131,6 +131,16 @@ function subject(call: ToolCallEvent): string {
   return JSON.stringify(value);
 }
 
+/** What a refusal refused: the call's subject, or an exec_command's workdir when that was refused before the gate. */
+function refused(call: ToolCallEvent): string {
+  const exec = call.facts.exec;
+  if (call.tool === "exec_command" && exec && exec.gate === null) {
+    return `exec_command workdir ${exec.workdir} (so ${subject(call)} did not run)`;
+  }
+  const what = subject(call);
+  return `${call.tool}${what ? ` ${what}` : ""}`;
+}
+
 function addCall(session: SessionTally, call: ToolCallEvent): void {
   session.calls++;
   const failed = call.outcome !== "ok";
@@ -156,10 +166,7 @@ function addCall(session: SessionTally, call: ToolCallEvent): void {
       removed: (seen?.removed ?? 0) + file.removed,
     });
   }
-  if (call.refusal) {
-    const what = subject(call);
-    session.refusals.push(`${call.tool}${what ? ` ${what}` : ""} — ${call.refusal.rule}`);
-  }
+  if (call.refusal) session.refusals.push(`${refused(call)} — ${call.refusal.rule}`);
   if (permissions) {
     const granted = permissions.granted.length > 0 ? `granted ${permissions.granted.join(", ")}` : "nothing granted";
     session.permissions.push(`asked ${permissions.asked.join(", ")}: ${permissions.status}, ${granted}`);
@@ -194,6 +201,15 @@ function ending(state: CommandFacts): string {
   return state.signal ? state.signal : `exit ${state.exit_code}`;
 }
 
+/** A command's line; one whose last state is running was stopped by the session's end (sessions kill theirs). */
+function commandLine(session: SessionTally, cmd: string, state: CommandFacts): string {
+  const line = `${ending(state).padEnd(9)} ${cmd}`;
+  if (state.status !== "running") return line;
+  return `${line} (${
+    session.reason ? "left running when the session ended, which killed it" : "running when the log ends"
+  })`;
+}
+
 const OP_LETTERS: Record<string, string> = { add: "A", update: "M", delete: "D", move: "R" };
 
 function renderSession(session: SessionTally): string[] {
@@ -218,7 +234,7 @@ function renderSession(session: SessionTally): string[] {
     }`,
   ];
   const commands = [
-    ...[...session.commands.values()].map(({ cmd, state }) => `${ending(state).padEnd(9)} ${cmd}`),
+    ...[...session.commands.values()].map(({ cmd, state }) => commandLine(session, cmd, state)),
     ...session.unstarted.map(([cmd, why]) => `${"not run".padEnd(9)} ${cmd} (${why})`),
   ];
   if (commands.length) out.push(`  commands (${commands.length}):`, ...listed(commands, (line) => line));

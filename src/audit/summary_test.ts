@@ -63,6 +63,13 @@ const EVENTS: AuditEvent[] = [
       },
     },
   }),
+  call("exec_command", { arguments: { cmd: "deno task dev" }, facts: { command: command("c3", "running", null) } }),
+  call("exec_command", {
+    arguments: { cmd: "ls", workdir: "../etc" },
+    outcome: "PATH_OUTSIDE_WORKSPACE",
+    refusal: { rule: "PATH_OUTSIDE_WORKSPACE", gate: null },
+    facts: { exec: { workdir: "../etc", mode: "safe", grants: [], gate: null, sandbox: null } },
+  }),
   call("exec_command", {
     arguments: { cmd: "frobnicate" },
     outcome: "COMMAND_NOT_FOUND",
@@ -109,27 +116,29 @@ const EVENTS: AuditEvent[] = [
     outcome: "PATH_OUTSIDE_WORKSPACE",
     refusal: { rule: "PATH_OUTSIDE_WORKSPACE", gate: null },
   }),
-  { ...common, event: "session_end", reason: "closed", duration_ms: 252_000, calls: 10 },
+  { ...common, event: "session_end", reason: "closed", duration_ms: 252_000, calls: 12 },
 ];
 
 Deno.test("summary: per session its client, duration, calls per tool, commands, files, refusals and grants", () => {
   const text = summarizeEvents({ files: ["/logs/audit.jsonl"], events: EVENTS, unreadable: 1 });
   const expected = [
-    "audit.jsonl: 1 session(s), 10 call(s), 1 unreadable line(s)",
+    "audit.jsonl: 1 session(s), 12 call(s), 1 unreadable line(s)",
     "",
     "session s1 (stdio, client ci-agent 2.0, safe mode, workspace /repo)",
     "  2026-01-01T00:00:00.000Z, 4 min 12 s; ended: closed",
-    "  calls: 10, 3 failed — exec_command 4 (2 failed), apply_patch 2, write_stdin 1, kill_command 1, " +
+    "  calls: 12, 4 failed — exec_command 6 (3 failed), apply_patch 2, write_stdin 1, kill_command 1, " +
     "request_permissions 1, read_file 1 (1 failed)",
-    "  commands (3):",
+    "  commands (4):",
     "    exit 1    deno task test",
     "    SIGTERM   sleep 100",
+    "    running   deno task dev (left running when the session ended, which killed it)",
     "    not run   frobnicate (COMMAND_NOT_FOUND)",
     "  files changed (2):",
     "    A new.ts (+4 -1)",
     "    D old.ts",
-    "  refusals (2):",
+    "  refusals (3):",
     "    exec_command curl https://x — network.command",
+    "    exec_command workdir ../etc (so ls did not run) — PATH_OUTSIDE_WORKSPACE",
     "    read_file ../etc/passwd — PATH_OUTSIDE_WORKSPACE",
     "  permissions:",
     "    asked network: accepted, granted network",
@@ -145,6 +154,8 @@ Deno.test("summary: long lists are cut with a count; a session whose start rotat
   );
   const text = summarizeEvents({ files: ["a"], events: many, unreadable: 0 });
   assert(text.includes("start not in the log"), text);
+  const unended = summarizeEvents({ files: ["a"], events: EVENTS.slice(0, -1), unreadable: 0 });
+  assert(unended.includes("running   deno task dev (running when the log ends)"), unended);
   assert(text.includes(`commands (${SUMMARY_LISTED + 5}):`), text);
   assert(text.includes("… and 5 more"), text);
   assertEquals(summarizeEvents({ files: ["a"], events: [], unreadable: 0 }), "a: no sessions");
