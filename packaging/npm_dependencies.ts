@@ -55,7 +55,8 @@ const REGISTRY_DIR = "npm/registry.npmjs.org";
  * ```
  */
 export function packagedDenoConfig(config: Record<string, unknown>): Record<string, unknown> {
-  return { ...config, nodeModulesDir: "none", lock: { frozen: true } };
+  const { tasks: _tasks, ...rest } = config; // the package runs main.js directly; its tasks need files it leaves out
+  return { ...rest, nodeModulesDir: "none", lock: { frozen: true } };
 }
 
 /** One npm package of a deno.lock (version 5): its key is `name@version`, then `_peer@version` suffixes. */

