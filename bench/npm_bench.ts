@@ -181,8 +181,10 @@ const weigh = async (label: string, run: () => Promise<Times>) => {
   await run();
   memory.push([label, await repeat(RUNS, run)]);
 };
+const nodeVersion = new TextDecoder().decode((await new Deno.Command("node", { args: ["--version"] }).output()).stdout)
+  .trim();
 await weigh(
-  `installed bin, Node ${Deno.env.get("NODE_VERSION") ?? "of this machine"} (node + server)`,
+  `installed bin, this machine's Node ${nodeVersion} (node + server)`,
   () => start(bin, wsArgs, scratch, baseEnv),
 );
 await weigh(
