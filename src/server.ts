@@ -12,6 +12,7 @@
  * await server.connect(new LineTransport(Deno.stdin.readable, Deno.stdout.writable));
  * ```
  */
+import { Snapshots } from "./paging/snapshots.ts";
 import { z } from "./zod.ts";
 import {
   CallToolRequestSchema,
@@ -112,7 +113,7 @@ class ServedSession {
   readonly #runtime: Runtime;
   readonly #tools: readonly ToolDefinition[];
   readonly #session: SessionInfo;
-  readonly #state: SessionState = { grants: new Set(), commandIds: new Set() };
+  readonly #state: SessionState = { grants: new Set(), commandIds: new Set(), snapshots: new Snapshots() };
   readonly #audit: SessionAudit | null;
 
   constructor(runtime: Runtime, transport: SessionInfo["transport"]) {
@@ -134,6 +135,7 @@ class ServedSession {
     // A session's commands die with its transport (chain, do not replace, this handler).
     this.server.onclose = () => {
       this.#audit?.end();
+      this.#state.snapshots.clear();
       void runtime.binding.bound?.services.commands.release(this.#state.commandIds);
     };
     // The stored conversion (schemas/tools.json, checked against the live one by catalog_listing_test.ts).
@@ -217,6 +219,8 @@ class ServedSession {
     if (noWorkspace && tool.name !== "server_info") return fail(noWorkspace);
     const missing = tool.requires?.find((program) => this.#runtime.facts.programs[program] === null);
     if (missing) return fail(programUnavailable(name, missing));
+    // A listing kept for its next pages must not outlive a change to what it lists (src/paging/snapshots.ts).
+    if (!tool.annotations.readOnlyHint) this.#state.snapshots.clear();
     try {
       return ok(await tool.handler(parsed.data, this.#context(request, extra)), config.maxResultChars);
     } catch (error) {

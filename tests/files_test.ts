@@ -319,6 +319,32 @@ Deno.test("read_file, list_dir, list_files end to end", async (t) => {
     },
   );
 
+  await t.step("list_files pages: every file once; a change through apply_patch between pages is listed", async () => {
+    const names = Array.from({ length: 30 }, (_, i) => `paged/p${String(i).padStart(2, "0")}.txt`);
+    const adds = names.map((name) => `*** Add File: ${name}\n+x`).join("\n");
+    assert(!(await server.call("apply_patch", { patch: `*** Begin Patch\n${adds}\n*** End Patch\n` })).isError);
+    const page = async (cursor?: string) => {
+      const result = await server.call("list_files", { path: "paged", limit: 10, ...(cursor ? { cursor } : {}) });
+      assert(!result.isError, result.text);
+      const files = (result.structured.files as { path: string }[]).map((file) => file.path);
+      return { files, cursor: result.structured.next_cursor as string | null };
+    };
+    const first = await page();
+    const second = await page(first.cursor!);
+    assertEquals([...first.files, ...second.files], names.slice(0, 20));
+    // The second page came from the listing the first one kept; a patch drops it, so the third walks again.
+    const late = "paged/p25a.txt";
+    assert(
+      !(await server.call("apply_patch", { patch: `*** Begin Patch\n*** Add File: ${late}\n+x\n*** End Patch\n` }))
+        .isError,
+    );
+    const third = await page(second.cursor!);
+    assertEquals(third.files, [...names.slice(20, 26), late, ...names.slice(26, 29)]);
+    const fourth = await page(third.cursor!);
+    assertEquals([fourth.files, fourth.cursor], [[names[29]], null]);
+    await Deno.remove(`${ws}/paged`, { recursive: true }); // the steps below count the whole tree
+  });
+
   await t.step("list_files: globs, ignore patterns, path", async () => {
     assertEquals(await listed({ glob: "**/*.ts" }), ["src/main.ts", "src/util.ts", "src/util_test.ts"]);
     assertEquals(await listed({ glob: ["*.ts", "!*_test.ts"] }), ["src/main.ts", "src/util.ts"]);

@@ -13,12 +13,16 @@
  * of that very directory; see src/search/ripgrep_runner.ts for how its reads
  * stay in the workspace.
  *
- * Pages: each call walks again and resumes after a position: the last path
- * (sort "path"), the last key and path ("mtime", "size"), so every file is
- * listed once even when files come and go between pages; or a count of
- * files ("none", whose walk is then single-threaded so that its order is the
- * same from call to call while the tree does not change). A page ends at
- * `limit` files or where its JSON would pass `page.maxChars`.
+ * Pages: a cursor names a position: the last path (sort "path"), the last
+ * key and path ("mtime", "size"), or a count of files ("none", whose walk is
+ * then single-threaded so that its order is the same from call to call while
+ * the tree does not change). A first page sorted by path, mtime or size that
+ * does not hold every file keeps the sorted listing (`keep`: the session's
+ * src/paging/snapshots.ts), and the pages after it are read from there, each
+ * file's lstat taken fresh and a file gone meanwhile left out; where it is no
+ * longer kept, a page walks again and resumes after the position, so every
+ * file is listed once even when files come and go between pages. A page ends
+ * at `limit` files or where its JSON would pass `page.maxChars`.
  *
  * @example
  * ```ts
@@ -35,6 +39,7 @@
  *   sort: "path",
  *   limit: 250,
  *   page: { after: null, encode: (position) => JSON.stringify(position), maxChars: 48_000 },
+ *   keep: null,
  * });
  * ```
  */
@@ -74,6 +79,35 @@ export function listPositionSchema(sort: FileSort): z.ZodType<ListPosition> {
   return z.strictObject({ k: z.number(), p: z.string() });
 }
 
+/** A sorted listing kept for its next pages: every file in page order, and the sort keys ("mtime", "size"). */
+export interface KeptListing {
+  rels: string[];
+  keys: number[] | null;
+  lossy: Set<string>;
+  matched: number;
+  warnings: string[];
+}
+
+/** Where a listing is kept between its pages: the session's snapshot of this very query. */
+export interface ListingKeeper {
+  get(): KeptListing | undefined;
+  put(listing: KeptListing): void;
+}
+
+/**
+ * About how many bytes a kept listing holds (UTF-16 paths, array slots, keys).
+ *
+ * @example
+ * ```ts
+ * keptBytes({ rels: ["a.ts"], keys: null, lossy: new Set(), matched: 1, warnings: [] }); // 56
+ * ```
+ */
+export function keptBytes(listing: KeptListing): number {
+  let bytes = 0;
+  for (const rel of listing.rels) bytes += 2 * rel.length + 48;
+  return bytes + (listing.keys?.length ?? 0) * 8;
+}
+
 /** Options for {@linkcode listFiles}. */
 export interface ListFilesOptions {
   /** Patterns a file must match (see src/search/glob.ts); empty for all files. */
@@ -86,6 +120,8 @@ export interface ListFilesOptions {
   /** Most files in a page. */
   limit: number;
   page: PageRequest<ListPosition>;
+  /** Keeps a sorted listing for its next pages; null to walk for every page. */
+  keep: ListingKeeper | null;
   signal?: AbortSignal;
 }
 
@@ -223,22 +259,30 @@ function listingFilter(options: ListFilesOptions): GlobFilter | null {
 }
 
 async function listOpened(dir: Handle, runner: RipgrepRunner, options: ListFilesOptions): Promise<Paged<FileListing>> {
+  const after = options.page.after;
+  const prefix = dir.rel === "." ? "" : `${dir.rel}/`;
+  const kept = after !== null && !("n" in after) ? options.keep?.get() : undefined;
+  if (kept !== undefined) {
+    const listing = (files: FileEntry[]) => listingOf(dir.rel, kept.matched, kept.warnings, files);
+    const candidates = await fromKept(dir, kept, options, fittingFor(listing([]), prefix, options));
+    return pageOf(candidates, kept.lossy, prefix, options, listing);
+  }
   const filter = listingFilter(options);
   await using rg = await runner.start({
     args: listFilesArgs(options, filter ? prefilterArgs(filter) : []),
     cwd: dir.childCwd(),
     signal: options.signal,
   });
-  const after = options.page.after;
   const skip = after !== null && "n" in after ? after.n : 0;
+  // A first page sorted by path that may be kept takes every path; otherwise it keeps only the first `limit` + 1
+  // after the cursor as they stream in (one more tells that more follow). "none", "mtime" and "size" keep them all.
+  const keepsAll = options.keep !== null && after === null;
   const found = new FoundFiles({
     rootAbs: dir.abs,
     filter,
     includeHidden: options.includeHidden,
     afterPath: after !== null && "p" in after && !("k" in after) ? after.p : null,
-    // sort "path" keeps only the first `limit` + 1 paths after the cursor as they stream in (one more tells that
-    // more follow); "none", "mtime" and "size" keep them all.
-    keepFirst: options.sort === "path" ? options.limit + 1 : null,
+    keepFirst: options.sort === "path" && !keepsAll ? options.limit + 1 : null,
     stopAt: options.sort === "none" ? skip + options.limit + 1 : Infinity,
   });
   for await (const chunk of rg.chunks()) {
@@ -257,29 +301,96 @@ async function listOpened(dir: Handle, runner: RipgrepRunner, options: ListFiles
   if (options.signal?.aborted) {
     throw new ToolError("TIMEOUT", "list_files was cancelled", { details: { path: dir.rel } });
   }
-  const prefix = dir.rel === "." ? "" : `${dir.rel}/`;
   const warnings = rgWarnings(outcome.stderr, prefix, MAX_WARNINGS);
   // With sort "none" the walk stopped at the cap: the count is not the total then.
   const total = options.sort === "none" && found.full ? null : found.matched;
-  const base = (total: number | null): FileListing => ({
-    path: dir.rel,
-    files: [],
-    truncated: false,
-    total_matched: total,
-    warnings,
-    next_cursor: null,
-  });
-  /** How many of `rels` could fit the page at the least an entry takes: no more need their lstat. */
-  const fitting = (rels: string[]) => {
-    let room = options.page.maxChars - jsonChars(base(found.matched));
+  const listing = (files: FileEntry[]) => listingOf(dir.rel, total, warnings, files);
+  const fitting = fittingFor(listingOf(dir.rel, found.matched, warnings, []), prefix, options);
+  let candidates: Candidates;
+  let keep: KeptListing | null = null;
+  if (options.sort === "mtime" || options.sort === "size") {
+    const sorted = await byKey(dir, found, options);
+    candidates = sorted.page;
+    if (keepsAll) keep = { rels: sorted.rels, keys: sorted.keys, lossy: found.lossy, matched: found.matched, warnings };
+  } else if (keepsAll && options.sort === "path") {
+    const rels = found.kept().sort();
+    candidates = await fromKept(
+      dir,
+      { rels, keys: null, lossy: found.lossy, matched: found.matched, warnings },
+      options,
+      fitting,
+    );
+    keep = { rels, keys: null, lossy: found.lossy, matched: found.matched, warnings };
+  } else {
+    candidates = await inOrder(dir, found, options, skip, fitting);
+  }
+  const page = pageOf(candidates, found.lossy, prefix, options, listing);
+  if (keep !== null && page.data.next_cursor !== null) options.keep!.put(keep);
+  return page;
+}
+
+function listingOf(path: string, total: number | null, warnings: string[], files: FileEntry[]): FileListing {
+  return { path, files, truncated: false, total_matched: total, warnings, next_cursor: null };
+}
+
+/** How many of `rels` could fit the page at the least an entry takes: no more need their lstat. */
+function fittingFor(empty: FileListing, prefix: string, options: ListFilesOptions): (rels: string[]) => number {
+  return (rels) => {
+    let room = options.page.maxChars - jsonChars(empty);
     let n = 0;
     while (n < rels.length && room > 0) room -= jsonChars({ path: prefix + rels[n++], size: 0, mtime: null }) + 1;
     return n;
   };
-  const candidates = options.sort === "mtime" || options.sort === "size"
-    ? await byKey(dir, found, options)
-    : await inOrder(dir, found, options, skip, fitting);
-  return pageOf(candidates, found.lossy, prefix, options, (files) => ({ ...base(total), files }));
+}
+
+/**
+ * A page read from a kept listing: the files after the cursor's position (all of them on a first page), with fresh
+ * lstats of as many as could fit; a file gone since the listing was made is left out, as a new walk would.
+ */
+async function fromKept(
+  dir: Handle,
+  kept: KeptListing,
+  options: ListFilesOptions,
+  fitting: (rels: string[]) => number,
+): Promise<Candidates> {
+  const after = options.page.after;
+  const { rels, keys } = kept;
+  const start = after === null || "n" in after
+    ? 0
+    : "k" in after && keys !== null
+    ? firstIndex(rels.length, (i) => keys[i] < after.k || (keys[i] === after.k && rels[i] > after.p))
+    : firstIndex(rels.length, (i) => rels[i] > after.p);
+  const wanted = Math.min(options.limit, fitting(rels.slice(start, start + options.limit + 1)));
+  const page: Candidates = { rels: [], infos: [], keys: [], before: start };
+  let next = start;
+  while (page.infos.length < wanted && next < rels.length) {
+    const batch = rels.slice(next, next + wanted - page.infos.length);
+    const infos = await statAll(dir, batch, kept.lossy);
+    batch.forEach((rel, i) => {
+      if (infos[i] === null && !kept.lossy.has(rel)) return;
+      page.rels.push(rel);
+      page.infos.push(infos[i]);
+      if (keys !== null) page.keys.push(keys[next + i]);
+    });
+    next += batch.length;
+  }
+  // The rest up to `limit` + 1, without their lstats: they tell whether more follow.
+  const rest = options.limit + 1 - page.rels.length;
+  page.rels.push(...rels.slice(next, next + rest));
+  if (keys !== null) page.keys.push(...keys.slice(next, next + rest));
+  return page;
+}
+
+/** The first index in [0, n) where `past` holds, for a `past` false up to some index and true from there on. */
+function firstIndex(n: number, past: (i: number) => boolean): number {
+  let low = 0;
+  let high = n;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (past(mid)) high = mid;
+    else low = mid + 1;
+  }
+  return low;
 }
 
 /**
@@ -306,8 +417,15 @@ interface Candidates {
   before: number;
 }
 
-/** Sort "mtime" or "size": every file's lstat, largest (newest) first, ties by path, after the cursor's. */
-async function byKey(dir: Handle, found: FoundFiles, options: ListFilesOptions): Promise<Candidates> {
+/**
+ * Sort "mtime" or "size": every file's lstat, largest (newest) first, ties by path; the page after the cursor's
+ * file, and the whole listing in that order with its keys (to keep for the next pages).
+ */
+async function byKey(
+  dir: Handle,
+  found: FoundFiles,
+  options: ListFilesOptions,
+): Promise<{ page: Candidates; rels: string[]; keys: number[] }> {
   const after = options.page.after;
   const rels = found.kept();
   const all = await statAll(dir, rels, found.lossy);
@@ -320,10 +438,14 @@ async function byKey(dir: Handle, found: FoundFiles, options: ListFilesOptions):
     : order;
   const page = rest.slice(0, options.limit + 1);
   return {
-    rels: page.map((i) => rels[i]),
-    infos: page.map((i) => all[i]),
-    keys: page.map((i) => key(all[i])),
-    before: order.length - rest.length,
+    page: {
+      rels: page.map((i) => rels[i]),
+      infos: page.map((i) => all[i]),
+      keys: page.map((i) => key(all[i])),
+      before: order.length - rest.length,
+    },
+    rels: order.map((i) => rels[i]),
+    keys: order.map((i) => key(all[i])),
   };
 }
 

@@ -1,8 +1,10 @@
 import { assert, assertEquals, assertRejects } from "../testing/assert.ts";
 import {
   type FileListing,
+  type KeptListing,
   listFiles,
   type ListFilesOptions,
+  type ListingKeeper,
   type ListPosition,
   listPositionSchema,
 } from "./list_files.ts";
@@ -46,7 +48,23 @@ const DEFAULTS: ListFilesOptions = {
   sort: "path",
   limit: 1000,
   page: { after: null, encode: (position) => JSON.stringify(position), maxChars: 48_000 },
+  keep: null,
 };
+
+/** A keeper holding one listing, as a session's snapshots would, counting how often it was read. */
+function memoryKeeper(): ListingKeeper & { kept: KeptListing | undefined; reads: number } {
+  return {
+    kept: undefined,
+    reads: 0,
+    get() {
+      if (this.kept !== undefined) this.reads++;
+      return this.kept;
+    },
+    put(listing) {
+      this.kept = listing;
+    },
+  };
+}
 
 type Options = Partial<Omit<ListFilesOptions, "page">> & { after?: ListPosition | null; maxChars?: number };
 
@@ -265,4 +283,35 @@ Deno.test("listFiles: a name that is not UTF-8 is listed with path_lossy and no 
 Deno.test("listFiles with an aborted signal is TIMEOUT", async () => {
   await using t = await fixture();
   assertEquals(await code(t.list(".", { signal: AbortSignal.abort() })), "TIMEOUT");
+});
+
+Deno.test("listFiles: pages read from a kept listing are the pages a walk per page gives, for every sort", async () => {
+  await using t = await fixture();
+  for (let i = 0; i < 30; i++) {
+    await Deno.writeTextFile(`${t.root}/b/d/f${String(i).padStart(2, "0")}.ts`, "x".repeat(i));
+  }
+  for (const sort of ["path", "mtime", "size"] as const) {
+    const walked = await allPages(t, ".", { sort, limit: 4 });
+    const keeper = memoryKeeper();
+    const kept = await allPages(t, ".", { sort, limit: 4, keep: keeper });
+    assertEquals(kept.map((page) => page.data), walked.map((page) => page.data), sort);
+    assertEquals(kept.map((page) => page.start), walked.map((page) => page.start), sort);
+    assertEquals(keeper.reads, walked.length - 1, `${sort}: every page after the first read the kept listing`);
+  }
+});
+
+Deno.test("listFiles: a kept listing leaves out a file removed after the first page, and is kept only when pages follow", async () => {
+  await using t = await fixture();
+  const keeper = memoryKeeper();
+  const first = await t.list(".", { limit: 2, keep: keeper });
+  assertEquals(paths(first), ["B.md", "a.txt"]);
+  assert(keeper.kept !== undefined, "a listing with more pages is kept");
+  await Deno.remove(`${t.root}/b/c.ts`);
+  const after = listPositionSchema("path").parse(JSON.parse(first.data.next_cursor!));
+  const second = await t.list(".", { limit: 2, keep: keeper, after });
+  assertEquals(paths(second), ["b.txt", "b/d/e.ts"]);
+  assertEquals(keeper.reads, 1);
+  const whole = memoryKeeper();
+  assertEquals(paths(await t.list(".", { keep: whole })), LISTED.filter((rel) => rel !== "b/c.ts"));
+  assertEquals(whole.kept, undefined, "one page holds it all: nothing kept");
 });

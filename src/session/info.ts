@@ -12,6 +12,7 @@
  * if (sessionOf(server).capabilities?.roots) console.error("the client has roots");
  * ```
  */
+import type { Snapshots } from "../paging/snapshots.ts";
 import type { ClientCapabilities, Implementation, Server } from "../sdk/mod.ts";
 import type { RootsReport } from "./roots.ts";
 
@@ -35,6 +36,8 @@ export interface SessionState {
   grants: Set<string>;
   /** Command ids started by this session (commands are isolated per session). */
   commandIds: Set<string>;
+  /** Listings kept for their next pages (src/paging/snapshots.ts). */
+  snapshots: Snapshots;
 }
 
 const sessions = new WeakMap<Server, SessionInfo>();

@@ -1,8 +1,8 @@
 import { z } from "../zod.ts";
 import { defineTool } from "./tool.ts";
-import { type FileListing, listFiles, listPositionSchema } from "../files/list_files.ts";
+import { type FileListing, keptBytes, type KeptListing, listFiles, listPositionSchema } from "../files/list_files.ts";
 import { dataBudget } from "../paging/budget.ts";
-import { Cursors, type Paged } from "../paging/cursor.ts";
+import { Cursors, type Paged, queryKey } from "../paging/cursor.ts";
 import { layoutText, nextCall } from "../paging/text_layout.ts";
 
 /** Default files per page: a few hundred entries, about 25,000 characters of JSON (docs/results.md). */
@@ -63,6 +63,9 @@ export const listFilesTool = defineTool({
   }),
   handler: async (args, ctx) => {
     const cursors = new Cursors("list_files", args, ["limit"]);
+    // The pages of one query read the listing its first page kept (the cursor binds them to the same query).
+    const kept = `list_files:${queryKey(args, ["limit"])}`;
+    const snapshots = ctx.sessionState.snapshots;
     const page = await listFiles(ctx.workspace, args.path, ctx.services.ripgrepRunner, {
       globs: args.glob === undefined ? [] : typeof args.glob === "string" ? [args.glob] : args.glob,
       ignore: args.ignore ?? [],
@@ -71,6 +74,10 @@ export const listFilesTool = defineTool({
       sort: args.sort,
       limit: args.limit,
       page: cursors.request(listPositionSchema(args.sort), dataBudget(ctx.config.maxResultChars)),
+      keep: {
+        get: () => snapshots.get<KeptListing>(kept),
+        put: (listing) => snapshots.put(kept, listing, keptBytes(listing)),
+      },
       signal: ctx.signal,
     });
     return { text: render(page, args.sort, ctx.arguments), data: { ...page.data } };

@@ -1,0 +1,84 @@
+/**
+ * What a paged listing keeps between its pages, so that a cursor reads the
+ * next page from it instead of walking the whole tree again (issue 31).
+ * Kept per session, by the query a cursor is bound to (src/paging/cursor.ts
+ * queryKey), and bounded: at most {@linkcode MAX_SNAPSHOTS} and
+ * {@linkcode MAX_SNAPSHOT_BYTES} a session, each dropped after
+ * {@linkcode SNAPSHOT_IDLE_MS} unused, all of them when the session ends or
+ * runs a tool that may change the workspace. A page whose snapshot is gone
+ * resumes the old way (a new walk after the cursor's position): slower, the
+ * same answer.
+ *
+ * @example
+ * ```ts
+ * const snapshots = new Snapshots();
+ * snapshots.put("list_files:abc", ["a.ts", "b.ts"], 64);
+ * snapshots.get<string[]>("list_files:abc"); // ["a.ts", "b.ts"]
+ * snapshots.clear();
+ * ```
+ */
+
+/** Snapshots a session keeps at once: a few listings paged side by side. */
+export const MAX_SNAPSHOTS = 4;
+/** Bytes (estimated) a session's snapshots may hold together: a 77,000-file listing takes about 8 MiB. */
+export const MAX_SNAPSHOT_BYTES = 48 * 1024 * 1024;
+/** A snapshot unused this long is dropped: an agent pages on at once, or starts over. */
+export const SNAPSHOT_IDLE_MS = 120_000;
+
+interface Kept {
+  value: unknown;
+  bytes: number;
+  timer: ReturnType<typeof setTimeout>;
+}
+
+/** One session's snapshots, least recently used first. */
+export class Snapshots {
+  readonly #kept = new Map<string, Kept>();
+  #bytes = 0;
+
+  /** The snapshot kept under `key`, or undefined (never made, dropped or expired); a hit keeps it fresh. */
+  get<T>(key: string): T | undefined {
+    const kept = this.#kept.get(key);
+    if (kept === undefined) return undefined;
+    this.#kept.delete(key);
+    clearTimeout(kept.timer);
+    kept.timer = this.#expire(key);
+    this.#kept.set(key, kept);
+    return kept.value as T;
+  }
+
+  /** Keeps `value` (about `bytes` large) under `key`, dropping the least recently used to stay in bounds. */
+  put(key: string, value: unknown, bytes: number): void {
+    this.#drop(key);
+    if (bytes > MAX_SNAPSHOT_BYTES) return;
+    while (this.#kept.size >= MAX_SNAPSHOTS || this.#bytes + bytes > MAX_SNAPSHOT_BYTES) {
+      this.#drop(this.#kept.keys().next().value!);
+    }
+    this.#kept.set(key, { value, bytes, timer: this.#expire(key) });
+    this.#bytes += bytes;
+  }
+
+  /** Drops every snapshot: the session ended, or may have changed what they list. */
+  clear(): void {
+    for (const key of [...this.#kept.keys()]) this.#drop(key);
+  }
+
+  /** How many are kept. */
+  get size(): number {
+    return this.#kept.size;
+  }
+
+  #expire(key: string): ReturnType<typeof setTimeout> {
+    const timer = setTimeout(() => this.#drop(key), SNAPSHOT_IDLE_MS);
+    Deno.unrefTimer(timer); // a kept snapshot never holds the process open
+    return timer;
+  }
+
+  #drop(key: string): void {
+    const kept = this.#kept.get(key);
+    if (kept === undefined) return;
+    clearTimeout(kept.timer);
+    this.#kept.delete(key);
+    this.#bytes -= kept.bytes;
+  }
+}
