@@ -374,10 +374,11 @@ async function fromKept(
     });
     next += batch.length;
   }
-  // The rest up to `limit` + 1, without their lstats: they tell whether more follow.
-  const rest = options.limit + 1 - page.rels.length;
-  page.rels.push(...rels.slice(next, next + rest));
-  if (keys !== null) page.keys.push(...keys.slice(next, next + rest));
+  // One more, without its lstat, tells that more follow.
+  if (next < rels.length) {
+    page.rels.push(rels[next]);
+    if (keys !== null) page.keys.push(keys[next]);
+  }
   return page;
 }
 

@@ -290,10 +290,14 @@ Deno.test("listFiles: pages read from a kept listing are the pages a walk per pa
   for (let i = 0; i < 30; i++) {
     await Deno.writeTextFile(`${t.root}/b/d/f${String(i).padStart(2, "0")}.ts`, "x".repeat(i));
   }
-  for (const sort of ["path", "mtime", "size"] as const) {
-    const walked = await allPages(t, ".", { sort, limit: 4 });
+  const bounds = [{ limit: 4 }, { limit: 100000, maxChars: 900 }]; // pages ended by the limit, then by the budget
+  for (
+    const [sort, bound] of (["path", "mtime", "size"] as const).flatMap((sort) => bounds.map((b) => [sort, b] as const))
+  ) {
+    const walked = await allPages(t, ".", { sort, ...bound });
     const keeper = memoryKeeper();
-    const kept = await allPages(t, ".", { sort, limit: 4, keep: keeper });
+    const kept = await allPages(t, ".", { sort, ...bound, keep: keeper });
+    assert(walked.length > 2, `${sort}: several pages`);
     assertEquals(kept.map((page) => page.data), walked.map((page) => page.data), sort);
     assertEquals(kept.map((page) => page.start), walked.map((page) => page.start), sort);
     assertEquals(keeper.reads, walked.length - 1, `${sort}: every page after the first read the kept listing`);
