@@ -24,6 +24,7 @@ import { packNpmPackage } from "../packaging/npm_package.ts";
 import { DENO_VERSION } from "../packaging/npm_package.ts";
 import { ensureNpmTool, npm } from "../tasks/npm_tools.ts";
 import { serverFlags } from "../src/permissions.ts";
+import { treeRssMiB } from "./memory.ts";
 
 const RUNS = Number(Deno.env.get("BENCH_NPM_RUNS") ?? 5);
 const root = new URL("..", import.meta.url).pathname;
@@ -41,13 +42,6 @@ interface Times {
   treeMiB: number;
 }
 
-const rssMiB = (pid: number) => {
-  const status = Deno.readTextFileSync(`/proc/${pid}/status`);
-  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
-};
-const childrenOf = (pid: number): number[] =>
-  Deno.readTextFileSync(`/proc/${pid}/task/${pid}/children`).trim().split(/\s+/).filter(Boolean).map(Number);
-const treeMiB = (pid: number): number => rssMiB(pid) + childrenOf(pid).reduce((sum, child) => sum + treeMiB(child), 0);
 const IDLE_MS = 500;
 
 /**
@@ -108,7 +102,7 @@ async function start(
     }
   }
   await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
-  const tree = treeMiB(child.pid);
+  const tree = treeRssMiB(child.pid);
   await writer.close();
   await lines.cancel().catch(() => {});
   await child.status;

@@ -11,6 +11,7 @@
 import { Client, StdioClientTransport } from "../src/sdk/client.ts";
 import { sourceRunArgs } from "../src/permissions.ts";
 import { CODEX, connectPeer, type Peer, PEERS } from "./peers.ts";
+import { treeRssMiB } from "./memory.ts";
 
 const STARTS = Number(Deno.env.get("BENCH_PEER_STARTS") ?? 5);
 const LOAD_CALLS = Number(Deno.env.get("BENCH_PEER_LOAD_CALLS") ?? 200);
@@ -157,33 +158,6 @@ const CANDIDATES: Candidate[] = [
     ops: {},
   },
 ];
-
-/** `pid` and all its descendants, from the parent ids in /proc/<pid>/stat. */
-function processTree(pid: number): number[] {
-  const children = new Map<number, number[]>();
-  for (const entry of Deno.readDirSync("/proc")) {
-    if (!/^\d+$/.test(entry.name)) continue;
-    try {
-      const stat = Deno.readTextFileSync(`/proc/${entry.name}/stat`);
-      const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      children.set(parent, [...(children.get(parent) ?? []), Number(entry.name)]);
-    } catch { /* exited meanwhile */ }
-  }
-  const tree = [pid];
-  for (let i = 0; i < tree.length; i++) tree.push(...(children.get(tree[i]) ?? []));
-  return tree;
-}
-
-/** Resident memory of the whole process tree under `pid`, in MiB. */
-function treeRssMiB(pid: number): number {
-  let kb = 0;
-  for (const member of processTree(pid)) {
-    try {
-      kb += Number(/VmRSS:\s+(\d+) kB/.exec(Deno.readTextFileSync(`/proc/${member}/status`))?.[1] ?? 0);
-    } catch { /* exited meanwhile */ }
-  }
-  return kb / 1024;
-}
 
 async function spawnMs(command: string, args: string[]): Promise<number> {
   const started = performance.now();
