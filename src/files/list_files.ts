@@ -306,21 +306,23 @@ async function listOpened(dir: Handle, runner: RipgrepRunner, options: ListFiles
   const total = options.sort === "none" && found.full ? null : found.matched;
   const listing = (files: FileEntry[]) => listingOf(dir.rel, total, warnings, files);
   const fitting = fittingFor(listingOf(dir.rel, found.matched, warnings, []), prefix, options);
+  const keptListing = (rels: string[], keys: number[] | null): KeptListing => ({
+    rels,
+    keys,
+    lossy: found.lossy,
+    matched: found.matched,
+    warnings,
+  });
   let candidates: Candidates;
   let keep: KeptListing | null = null;
   if (options.sort === "mtime" || options.sort === "size") {
     const sorted = await byKey(dir, found, options);
     candidates = sorted.page;
-    if (keepsAll) keep = { rels: sorted.rels, keys: sorted.keys, lossy: found.lossy, matched: found.matched, warnings };
+    if (keepsAll) keep = keptListing(sorted.rels, sorted.keys);
   } else if (keepsAll && options.sort === "path") {
-    const rels = found.kept().sort();
-    candidates = await fromKept(
-      dir,
-      { rels, keys: null, lossy: found.lossy, matched: found.matched, warnings },
-      options,
-      fitting,
-    );
-    keep = { rels, keys: null, lossy: found.lossy, matched: found.matched, warnings };
+    const byPath = keptListing(found.kept().sort(), null);
+    candidates = await fromKept(dir, byPath, options, fitting);
+    keep = byPath;
   } else {
     candidates = await inOrder(dir, found, options, skip, fitting);
   }

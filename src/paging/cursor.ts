@@ -100,6 +100,11 @@ export class Cursors {
     this.#given = typeof args.cursor === "string" ? args.cursor : undefined;
   }
 
+  /** The query this call's cursors are bound to, e.g. to find what its first page kept (src/paging/snapshots.ts). */
+  get query(): string {
+    return `${this.#tool}:${this.#key}`;
+  }
+
   /**
    * The position the call's cursor names, checked against `shape`; null when the call has no cursor.
    * INVALID_ARGUMENT when the cursor is malformed, from another tool, or from a call with other arguments.

@@ -75,3 +75,10 @@ Deno.test("fitPage keeps what fits with its cursor, and hands out the cursor aft
   const exact = fitPage(items, request, { more: false, start: 0, positionAfter: (item) => ({ after: item }), build });
   assertEquals([exact.data.items.length, exact.data.truncated, exact.data.next_cursor], [4, false, null]);
 });
+
+Deno.test("Cursors.query names the tool and the query, whatever the page arguments", () => {
+  const query = (args: Record<string, unknown>) => new Cursors("list_files", args, ["limit"]).query;
+  assertEquals(query({ path: "src", limit: 10 }), query({ path: "src", limit: 99, cursor: "x" }));
+  assert(query({ path: "src" }) !== query({ path: "tests" }));
+  assert(query({ path: "src" }).startsWith("list_files:"));
+});

@@ -2,7 +2,7 @@ import { z } from "../zod.ts";
 import { defineTool } from "./tool.ts";
 import { type FileListing, keptBytes, type KeptListing, listFiles, listPositionSchema } from "../files/list_files.ts";
 import { dataBudget } from "../paging/budget.ts";
-import { Cursors, type Paged, queryKey } from "../paging/cursor.ts";
+import { Cursors, type Paged } from "../paging/cursor.ts";
 import { layoutText, nextCall } from "../paging/text_layout.ts";
 
 /** Default files per page: a few hundred entries, about 25,000 characters of JSON (docs/results.md). */
@@ -64,7 +64,7 @@ export const listFilesTool = defineTool({
   handler: async (args, ctx) => {
     const cursors = new Cursors("list_files", args, ["limit"]);
     // The pages of one query read the listing its first page kept (the cursor binds them to the same query).
-    const kept = `list_files:${queryKey(args, ["limit"])}`;
+    const kept = cursors.query;
     const snapshots = ctx.sessionState.snapshots;
     const page = await listFiles(ctx.workspace, args.path, ctx.services.ripgrepRunner, {
       globs: args.glob === undefined ? [] : typeof args.glob === "string" ? [args.glob] : args.glob,
