@@ -14,7 +14,8 @@
  * const bundle = await packBundle("/tmp/out", tarball); // "/tmp/out/workcell-0.1.0.mcpb"
  */
 import * as path from "node:path";
-import { CATALOG } from "../src/catalog.ts";
+import { listedTools } from "../src/catalog_listing.ts";
+import { DEFAULT_MAX_RESULT_CHARS } from "../src/paging/budget.ts";
 import { MODES } from "../src/policy/modes.ts";
 import {
   ICON_FILE,
@@ -70,7 +71,12 @@ export function bundleManifest(): Record<string, unknown> {
         ],
       },
     },
-    tools: CATALOG.map((tool) => ({ name: tool.name, description: tool.description })),
+    tools: listedTools({
+      fakeReadonlyAnnotations: false,
+      maxResultChars: DEFAULT_MAX_RESULT_CHARS,
+      viewImageEnabled: true,
+    })
+      .map((tool) => ({ name: tool.name, description: tool.description })),
     tools_generated: false,
     keywords: ["coding", "files", "search", "patch", "commands", "git", "sandbox"],
     license: "MIT",

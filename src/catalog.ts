@@ -1,50 +1,68 @@
 /**
  * The fixed catalog: exactly these 18 tools, in this order, always.
  * Modes never change it; only --disable-view-image removes view_image.
+ *
+ * A tool's module loads on its first call: tools/list is the stored listing
+ * (src/catalog_listing.ts), so a server that was only initialized holds no
+ * tool module, and its idle memory stays near the bare SDK's (issue 31).
+ * The imports are string literals, so `deno compile` and the npm package's
+ * transpiler see every module.
+ *
+ * @example
+ * ```ts
+ * const tool = await loadTool("read_file");
+ * tool.input.safeParse({ path: "README.md" }).success; // true
+ * ```
  */
 import type { ToolDefinition } from "./tools/tool.ts";
-import { serverInfoTool } from "./tools/server_info.ts";
-import { checkExecEnvironmentTool } from "./tools/check_exec_environment.ts";
-import { readFileTool } from "./tools/read_file.ts";
-import { listDirTool } from "./tools/list_dir.ts";
-import { listFilesTool } from "./tools/list_files.ts";
-import { searchTextTool } from "./tools/search_text.ts";
-import { applyPatchTool } from "./tools/apply_patch.ts";
-import { execCommandTool } from "./tools/exec_command.ts";
-import { writeStdinTool } from "./tools/write_stdin.ts";
-import { killCommandTool } from "./tools/kill_command.ts";
-import { readOutputTool } from "./tools/read_output.ts";
-import { gitStatusTool } from "./tools/git_status.ts";
-import { gitDiffTool } from "./tools/git_diff.ts";
-import { gitLogTool } from "./tools/git_log.ts";
-import { gitShowTool } from "./tools/git_show.ts";
-import { gitBlameTool } from "./tools/git_blame.ts";
-import { requestPermissionsTool } from "./tools/request_permissions.ts";
-import { viewImageTool } from "./tools/view_image.ts";
 
-/** All 18 tools in contract order. */
-export const CATALOG: readonly ToolDefinition[] = [
-  serverInfoTool,
-  checkExecEnvironmentTool,
-  readFileTool,
-  listDirTool,
-  listFilesTool,
-  searchTextTool,
-  applyPatchTool,
-  execCommandTool,
-  writeStdinTool,
-  killCommandTool,
-  readOutputTool,
-  gitStatusTool,
-  gitDiffTool,
-  gitLogTool,
-  gitShowTool,
-  gitBlameTool,
-  requestPermissionsTool,
-  viewImageTool,
-];
+const LOADERS = {
+  server_info: async () => (await import("./tools/server_info.ts")).serverInfoTool,
+  check_exec_environment: async () => (await import("./tools/check_exec_environment.ts")).checkExecEnvironmentTool,
+  read_file: async () => (await import("./tools/read_file.ts")).readFileTool,
+  list_dir: async () => (await import("./tools/list_dir.ts")).listDirTool,
+  list_files: async () => (await import("./tools/list_files.ts")).listFilesTool,
+  search_text: async () => (await import("./tools/search_text.ts")).searchTextTool,
+  apply_patch: async () => (await import("./tools/apply_patch.ts")).applyPatchTool,
+  exec_command: async () => (await import("./tools/exec_command.ts")).execCommandTool,
+  write_stdin: async () => (await import("./tools/write_stdin.ts")).writeStdinTool,
+  kill_command: async () => (await import("./tools/kill_command.ts")).killCommandTool,
+  read_output: async () => (await import("./tools/read_output.ts")).readOutputTool,
+  git_status: async () => (await import("./tools/git_status.ts")).gitStatusTool,
+  git_diff: async () => (await import("./tools/git_diff.ts")).gitDiffTool,
+  git_log: async () => (await import("./tools/git_log.ts")).gitLogTool,
+  git_show: async () => (await import("./tools/git_show.ts")).gitShowTool,
+  git_blame: async () => (await import("./tools/git_blame.ts")).gitBlameTool,
+  request_permissions: async () => (await import("./tools/request_permissions.ts")).requestPermissionsTool,
+  view_image: async () => (await import("./tools/view_image.ts")).viewImageTool,
+} satisfies Record<string, () => Promise<ToolDefinition>>;
 
-/** The tools a server with these capability flags advertises. */
-export function advertisedTools(options: { viewImageEnabled: boolean }): readonly ToolDefinition[] {
-  return options.viewImageEnabled ? CATALOG : CATALOG.filter((tool) => tool.name !== "view_image");
+/** A catalog tool's name. */
+export type ToolName = keyof typeof LOADERS;
+
+/** All 18 tool names in contract order. */
+export const TOOL_NAMES = Object.keys(LOADERS) as readonly ToolName[];
+
+/** Whether `name` is one of the catalog's tools. */
+export function isToolName(name: string): name is ToolName {
+  return Object.hasOwn(LOADERS, name);
+}
+
+const loaded = new Map<ToolName, Promise<ToolDefinition>>();
+
+/** The tool's definition, its module loaded on the first call for it. */
+export function loadTool(name: ToolName): Promise<ToolDefinition> {
+  let tool = loaded.get(name);
+  if (tool === undefined) loaded.set(name, tool = LOADERS[name]());
+  return tool;
+}
+
+/** Every tool's definition, in contract order: for the build steps (schemas, docs, bundle) and tests. */
+export function loadCatalog(): Promise<ToolDefinition[]> {
+  return Promise.all(TOOL_NAMES.map(loadTool));
+}
+
+/** The names a server with these capability flags advertises. */
+export function advertisedToolNames(options: { viewImageEnabled: boolean }): readonly ToolName[] {
+  return options.viewImageEnabled ? TOOL_NAMES : TOOL_NAMES.filter((name) => name !== "view_image");
 }

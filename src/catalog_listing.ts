@@ -17,6 +17,7 @@
 import stored from "../schemas/tools.json" with { type: "json" };
 import type { Tool } from "./sdk/mod.ts";
 import type { Config } from "./config.ts";
+import type { Annotations } from "./tools/tool.ts";
 
 /** The `_meta` key with which Claude Code lets a tool raise its persist-to-file threshold (up to 500,000). */
 export const MAX_RESULT_SIZE_META = "anthropic/maxResultSizeChars";
@@ -52,4 +53,20 @@ export function listedTools(options: ListingOptions): Tool[] {
     annotations: options.fakeReadonlyAnnotations ? { title: tool.title, ...FAKE_READONLY } : { ...tool.annotations },
     _meta: { [MAX_RESULT_SIZE_META]: options.maxResultChars },
   }));
+}
+
+/** A tool as server_info describes it: name, title and its real annotations. */
+export interface ToolSummary {
+  name: string;
+  title: string;
+  annotations: Annotations;
+}
+
+/** The advertised tools' summaries, in catalog order, from the stored listing (no tool module loads). */
+export function toolSummaries(options: Pick<ListingOptions, "viewImageEnabled">): ToolSummary[] {
+  const tools = options.viewImageEnabled ? STORED : STORED.filter((tool) => tool.name !== "view_image");
+  return tools.map((tool) => {
+    const { title: _, ...annotations } = tool.annotations as Annotations & { title: string };
+    return { name: tool.name, title: tool.title!, annotations };
+  });
 }

@@ -27,17 +27,17 @@ import {
   type ServerNotification,
   type ServerRequest,
 } from "./sdk/mod.ts";
-import { advertisedTools, CATALOG } from "./catalog.ts";
+import { advertisedToolNames, isToolName, loadTool, type ToolName } from "./catalog.ts";
 import { fail, ok } from "./envelope.ts";
 import { ToolError } from "./errors.ts";
-import { listedTools } from "./catalog_listing.ts";
+import { listedTools, toolSummaries, type ToolSummary } from "./catalog_listing.ts";
 import { serverInfo } from "./metadata.ts";
 import { serverInstructions } from "./instructions.ts";
 import { negotiateProtocolVersion, SERVER_CAPABILITIES } from "./session/initialize.ts";
 import type { Config } from "./config.ts";
 import type { RuntimeFacts } from "./services.ts";
 import type { WorkspaceBinding } from "./session/binding.ts";
-import type { ToolContext, ToolDefinition } from "./tools/tool.ts";
+import type { ToolContext } from "./tools/tool.ts";
 import { recordSession, type SessionInfo, type SessionState } from "./session/info.ts";
 import type { AuditTrail, SessionAudit, SessionBegin } from "./audit/trail.ts";
 
@@ -111,7 +111,8 @@ type CallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 class ServedSession {
   readonly server: Server;
   readonly #runtime: Runtime;
-  readonly #tools: readonly ToolDefinition[];
+  readonly #toolNames: readonly ToolName[];
+  readonly #summaries: readonly ToolSummary[];
   readonly #session: SessionInfo;
   readonly #state: SessionState = { grants: new Set(), commandIds: new Set(), snapshots: new Snapshots() };
   readonly #audit: SessionAudit | null;
@@ -121,7 +122,8 @@ class ServedSession {
     const instructions = serverInstructions(runtime.config, runtime.binding.bound?.workspace.root ?? null);
     this.server = new Server(serverInfo(), { capabilities: SERVER_CAPABILITIES, instructions });
     this.#runtime = runtime;
-    this.#tools = advertisedTools(runtime.config);
+    this.#toolNames = advertisedToolNames(runtime.config);
+    this.#summaries = toolSummaries(runtime.config);
     this.#session = {
       id: crypto.randomUUID(),
       protocolVersion: null,
@@ -205,11 +207,11 @@ class ServedSession {
   ): Promise<CallToolResult> {
     const { config, binding } = this.#runtime;
     const name = request.params.name;
-    const tool = this.#tools.find((candidate) => candidate.name === name);
-    if (!tool) {
-      if (!CATALOG.some((candidate) => candidate.name === name)) throw unknownTool(name);
+    if (!isToolName(name)) throw unknownTool(name);
+    if (!this.#toolNames.includes(name)) {
       return fail(new ToolError("TOOL_DISABLED", `${name} is disabled on this server (--disable-view-image)`));
     }
+    const tool = await loadTool(name);
     const parsed = tool.input.safeParse(request.params.arguments ?? {});
     if (!parsed.success) return fail(invalidArguments(parsed.error));
     trace.parsed = parsed.data;
@@ -247,7 +249,7 @@ class ServedSession {
       arguments: (request.params.arguments ?? {}) as Record<string, unknown>, // validated by the caller
       session: this.#session,
       sessionState: this.#state,
-      catalog: this.#tools,
+      catalog: this.#summaries,
       audit: this.#runtime.audit ?? null,
       signal: extra.signal,
       progress: async (progress, total, message) => {

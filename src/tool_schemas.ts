@@ -7,9 +7,9 @@
  *
  * @example
  * ```ts
- * import { CATALOG } from "./catalog.ts";
+ * import { loadTool } from "./catalog.ts";
  *
- * const entry = toolListing(CATALOG[0], { fakeReadonly: false, maxResultChars: 48_000 });
+ * const entry = toolListing(await loadTool("server_info"), { fakeReadonly: false, maxResultChars: 48_000 });
  * entry.inputSchema; // { type: "object", properties: {}, additionalProperties: false }
  * ```
  */
@@ -51,9 +51,9 @@ function explicitFreeForm(schema: unknown): unknown {
  *
  * @example
  * ```ts
- * import { CATALOG } from "./catalog.ts";
+ * import { loadCatalog } from "./catalog.ts";
  *
- * const tools = CATALOG.map((tool) => toolListing(tool, { fakeReadonly: false, maxResultChars: 48_000 }));
+ * const tools = (await loadCatalog()).map((tool) => toolListing(tool, { fakeReadonly: false, maxResultChars: 48_000 }));
  * ```
  */
 export function toolListing(tool: ToolDefinition, options: { fakeReadonly: boolean; maxResultChars: number }): Tool {

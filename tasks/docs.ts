@@ -4,7 +4,7 @@
  * fails when the committed docs disagree with the live server, or name a
  * path of the machine they were generated on.
  */
-import { CATALOG } from "../src/catalog.ts";
+import { loadCatalog } from "../src/catalog.ts";
 import { toolListing } from "../src/tool_schemas.ts";
 import { DEFAULT_MAX_RESULT_CHARS } from "../src/paging/budget.ts";
 import { DOC_BLOCKS } from "../src/docs/blocks.ts";
@@ -13,7 +13,7 @@ import { machineRoots, portablePaths } from "../src/docs/machine_paths.ts";
 
 const root = new URL("../", import.meta.url).pathname;
 const roots = machineRoots(root);
-const tools = CATALOG.map((tool) =>
+const tools = (await loadCatalog()).map((tool) =>
   toolListing(tool, { fakeReadonly: false, maxResultChars: DEFAULT_MAX_RESULT_CHARS })
 );
 for (const block of DOC_BLOCKS) {

@@ -7,7 +7,7 @@
  * code drifts from them; tests/docs_test.ts when they name a path of the
  * machine they were made on.
  */
-import { CATALOG } from "../src/catalog.ts";
+import { loadCatalog } from "../src/catalog.ts";
 import { toolListing } from "../src/tool_schemas.ts";
 import { DEFAULT_MAX_RESULT_CHARS } from "../src/paging/budget.ts";
 import { ERROR_CODES } from "../src/errors.ts";
@@ -19,7 +19,7 @@ const roots = machineRoots(new URL("..", import.meta.url).pathname);
 const write = (file: string, value: unknown) =>
   Deno.writeTextFile(`${dir}${file}`, portablePaths(JSON.stringify(value, null, 2), roots) + "\n");
 await Deno.mkdir(dir, { recursive: true });
-const tools = CATALOG.map((tool) =>
+const tools = (await loadCatalog()).map((tool) =>
   toolListing(tool, { fakeReadonly: false, maxResultChars: DEFAULT_MAX_RESULT_CHARS })
 );
 await write("tools.json", { tools });

@@ -15,7 +15,7 @@ import { type CallResult, NOBODY, serverCommand, startServer, tempWorkspace, unp
 import { startHttpServer, TEST_TOKEN } from "./http_harness.ts";
 import { commitAll, initRepo, writeFiles } from "../src/testing/git_fixtures.ts";
 import { encodeFixture, makeBitmap } from "../src/testing/image_fixtures.ts";
-import { CATALOG } from "../src/catalog.ts";
+import { TOOL_NAMES } from "../src/catalog.ts";
 import { parseArgs } from "../src/config.ts";
 import { AUDIT_LIMITS } from "../src/audit/limits.ts";
 import type { AuditEvent, ToolCallEvent } from "../src/audit/event.ts";
@@ -111,7 +111,7 @@ Deno.test("audit: a session using every tool writes one valid event per call, wi
     if (tool === "no_such_tool") await server.call(tool, args).catch(() => {}); // a JSON-RPC error, no result
     else answers.set(tool, await server.call(tool, args));
   }
-  assertEquals(new Set(["exec_command", ...script.map(([tool]) => tool)]).size, CATALOG.length + 1);
+  assertEquals(new Set(["exec_command", ...script.map(([tool]) => tool)]).size, TOOL_NAMES.length + 1);
   await server.close();
 
   const events = await eventually(logs.log, ended);

@@ -1,7 +1,7 @@
 import { assert, assertEquals, assertRejects } from "../src/testing/assert.ts";
 import { ErrorCode, McpError } from "../src/sdk/mod.ts";
 import { startServer } from "./harness.ts";
-import { CATALOG } from "../src/catalog.ts";
+import { loadCatalog } from "../src/catalog.ts";
 
 const NAMES = [
   "server_info",
@@ -36,7 +36,7 @@ Deno.test("tools/list: exactly the 18 tools in contract order, listChanged false
     for (const hint of ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const) {
       assertEquals(typeof annotations[hint], "boolean", `${tool.name}.${hint}`);
     }
-    const real = CATALOG.find((entry) => entry.name === tool.name)!;
+    const real = (await loadCatalog()).find((entry) => entry.name === tool.name)!;
     assertEquals({ ...annotations, title: undefined }, { ...real.annotations, title: undefined }, tool.name);
   }
 });

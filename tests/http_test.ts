@@ -2,7 +2,7 @@ import * as path from "node:path";
 import { assert, assertEquals, assertRejects } from "../src/testing/assert.ts";
 import { serverCommand, tempWorkspace } from "./harness.ts";
 import { startHttpServer, TEST_TOKEN } from "./http_harness.ts";
-import { CATALOG } from "../src/catalog.ts";
+import { loadCatalog, TOOL_NAMES } from "../src/catalog.ts";
 import { CARD_META_KEY, CARD_NAME, SERVER_CARD_PATH } from "../src/card/server_card.ts";
 import { SERVER_CARD_MEDIA_TYPE } from "../src/http/card_response.ts";
 import { MAX_REQUEST_BODY_BYTES } from "../src/http/sessions.ts";
@@ -228,7 +228,7 @@ Deno.test("http: the server card is served without auth and matches tools/list, 
     assertEquals(entry.outputSchema, tool.outputSchema, tool.name);
     assertEquals(entry.description, tool.description, tool.name);
     assertEquals(tool.annotations?.readOnlyHint, true, `${tool.name} is faked read-only in tools/list`);
-    const real = CATALOG.find((candidate) => candidate.name === tool.name)!;
+    const real = (await loadCatalog()).find((candidate) => candidate.name === tool.name)!;
     assertEquals(entry.annotations, { title: real.title, ...real.annotations }, tool.name);
   }
 });
@@ -259,7 +259,7 @@ Deno.test("--print-server-card prints the stdio card with the tools and exits 0"
     assertEquals(details.tools.length, 17);
     assertEquals(
       details.tools.map((tool: { name: string }) => tool.name),
-      CATALOG.slice(0, 17).map((tool) => tool.name),
+      TOOL_NAMES.slice(0, 17),
     );
   } finally {
     await Deno.remove(workspace, { recursive: true });

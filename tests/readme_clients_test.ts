@@ -9,14 +9,14 @@ import * as path from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { assert, assertEquals } from "../src/testing/assert.ts";
 import { parseArgs } from "../src/config.ts";
-import { CATALOG } from "../src/catalog.ts";
+import { TOOL_NAMES as CATALOG_NAMES } from "../src/catalog.ts";
 import { MCP_PATH } from "../src/http/serve.ts";
 import { NPM_PACKAGE } from "../src/metadata.ts";
 
 const README = new URL("../README.md", import.meta.url);
 const SECTION = "## Use it from an MCP client";
 const CLIENTS = ["Claude Code", "Codex", "Claude Desktop", "Cursor", "VS Code", "Zed", "Windsurf", "Cline"];
-const TOOL_NAMES = new Set(CATALOG.map((tool) => tool.name));
+const TOOL_NAMES = new Set<string>(CATALOG_NAMES);
 
 interface Snippet {
   /** The `###` heading it sits under ("" before the first). */

@@ -1,6 +1,6 @@
 import { assert, assertEquals } from "../testing/assert.ts";
 import { parseArgs } from "../config.ts";
-import { CATALOG } from "../catalog.ts";
+import { TOOL_NAMES } from "../catalog.ts";
 import { CARD_META_KEY, SERVER_CARD_SCHEMA, serverCard } from "./server_card.ts";
 
 function config(args: string[]) {
@@ -20,7 +20,7 @@ Deno.test("serverCard: stdio card without remotes; real annotations even when to
   const details = card._meta[CARD_META_KEY];
   assertEquals(details.transport, "stdio");
   assertEquals(details.auth.scheme, "none");
-  assertEquals(details.tools.map((tool) => tool.name), CATALOG.map((tool) => tool.name));
+  assertEquals(details.tools.map((tool) => tool.name), [...TOOL_NAMES]);
   const patch = details.tools.find((tool) => tool.name === "apply_patch")!;
   assertEquals(patch.annotations?.readOnlyHint, false);
 });

@@ -11,6 +11,7 @@ import type { WorkspaceBinding } from "../session/binding.ts";
 import type { SessionInfo, SessionState } from "../session/info.ts";
 import type { ProgramName } from "../exec/programs.ts";
 import type { AuditTrail } from "../audit/trail.ts";
+import type { ToolSummary } from "../catalog_listing.ts";
 
 /** The four MCP behaviour hints, all required so none is left to a client's default. */
 export interface Annotations {
@@ -53,7 +54,7 @@ export interface ToolContext {
   audit: AuditTrail | null;
   session: SessionInfo;
   /** The tools this server advertises, in catalog order. */
-  catalog: readonly ToolDefinition[];
+  catalog: readonly ToolSummary[];
   /** Session-scoped state kept for this MCP connection (e.g. permission grants). */
   sessionState: SessionState;
   /** Aborted when the client cancels the request or disconnects. */
