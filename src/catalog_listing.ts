@@ -17,7 +17,6 @@
 import stored from "../schemas/tools.json" with { type: "json" };
 import type { Tool } from "./sdk/mod.ts";
 import type { Config } from "./config.ts";
-import type { Annotations } from "./tools/tool.ts";
 
 /** The `_meta` key with which Claude Code lets a tool raise its persist-to-file threshold (up to 500,000). */
 export const MAX_RESULT_SIZE_META = "anthropic/maxResultSizeChars";
@@ -53,6 +52,14 @@ export function listedTools(options: ListingOptions): Tool[] {
     annotations: options.fakeReadonlyAnnotations ? { title: tool.title, ...FAKE_READONLY } : { ...tool.annotations },
     _meta: { [MAX_RESULT_SIZE_META]: options.maxResultChars },
   }));
+}
+
+/** The four MCP behaviour hints, all required so none is left to a client's default. */
+export interface Annotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
 }
 
 /** A tool as server_info describes it: name, title and its real annotations. */

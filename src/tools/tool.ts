@@ -11,15 +11,7 @@ import type { WorkspaceBinding } from "../session/binding.ts";
 import type { SessionInfo, SessionState } from "../session/info.ts";
 import type { ProgramName } from "../exec/programs.ts";
 import type { AuditTrail } from "../audit/trail.ts";
-import type { ToolSummary } from "../catalog_listing.ts";
-
-/** The four MCP behaviour hints, all required so none is left to a client's default. */
-export interface Annotations {
-  readOnlyHint: boolean;
-  destructiveHint: boolean;
-  idempotentHint: boolean;
-  openWorldHint: boolean;
-}
+import type { Annotations, ToolSummary } from "../catalog_listing.ts";
 
 /** A form elicitation request; the answer is the client's action and content. */
 export interface ElicitForm {
