@@ -508,6 +508,30 @@ Deno.test("git_log on a 10,000-commit history is capped and fast", async () => {
   }
 });
 
+Deno.test("git_log pages read from the session's kept commits are a fresh walk's pages, a write between them or not", async () => {
+  await using server = await startServer();
+  await importHistory(server.workspace, 400);
+  const pageAll = async (writeAfterPage: number | null) => {
+    const pages: { shas: string[]; next: string | null }[] = [];
+    let cursor: string | undefined;
+    do {
+      const log = expectOk(await server.call("git_log", { max_count: 60, ...(cursor ? { cursor } : {}) })).structured;
+      pages.push({ shas: log.commits.map((commit: { sha: string }) => commit.sha), next: log.next_cursor });
+      cursor = log.next_cursor ?? undefined;
+      if (pages.length === writeAfterPage) {
+        // A tool that may write drops what the session kept: the next page runs git from its cursor.
+        const add = `*** Begin Patch\n*** Add File: note${pages.length}.txt\n+x\n*** End Patch`;
+        assert(!(await server.call("apply_patch", { patch: add })).isError);
+      }
+    } while (cursor !== undefined);
+    return pages;
+  };
+  const kept = await pageAll(null);
+  assertEquals(kept.flatMap((page) => page.shas).length, 400);
+  assert(kept.length >= 4, `${kept.length} pages`);
+  assertEquals(await pageAll(3), kept);
+});
+
 Deno.test("docs/git-tools.md quotes the limits the git modules enforce", async () => {
   const doc = await Deno.readTextFile(new URL("../docs/git-tools.md", import.meta.url));
   const quoted = (n: number) => n.toLocaleString("en-US");

@@ -11,6 +11,13 @@
  * commit before its first is that last commit (a history that moved between
  * the first page's log and its pin is refused, never paged twice).
  *
+ * The first page with a cursor reads the rest of the history at once (up to
+ * {@linkcode READ_AHEAD_BYTES}) and keeps it in the session (`keep`,
+ * src/paging/snapshots.ts): the pages after it are sliced from there, with
+ * no git run, so a history paged to its end costs one walk, not one per page
+ * (`--skip` walks all the commits before it). A page whose kept commits are
+ * gone, or do not reach it, runs git again from its position.
+ *
  * @example
  * ```ts
  * import type { GitService } from "./service.ts";
@@ -97,6 +104,22 @@ export class CommitParser {
   }
 }
 
+/** About how many bytes of commits one read-ahead keeps: some 25,000 commits with one-line messages. */
+export const READ_AHEAD_BYTES = 16 * 1024 * 1024;
+
+/** Commits a page read ahead from the pinned tips, kept for the pages after it. */
+export interface KeptLog {
+  /** The pinned tips of the cursor they were read for. */
+  tips: string[];
+  /** How many commits of the history precede the first kept one. */
+  start: number;
+  commits: Commit[];
+  /** The history ends with the last kept commit. */
+  complete: boolean;
+  /** About how many bytes they take (twice git's output: UTF-16 strings). */
+  bytes: number;
+}
+
 /** Where a log resumes: the pinned tips (rev-parse output), commits before the page, the last commit shown. */
 export type LogPosition = { t: string[]; s: number; h: string };
 
@@ -120,6 +143,8 @@ export interface LogOptions {
   author?: string;
   grep?: string;
   page: PageRequest<LogPosition>;
+  /** Where the commits read ahead for this query are kept between its pages. */
+  keep?: { get(): KeptLog | undefined; put(kept: KeptLog): void };
   signal?: AbortSignal;
 }
 
@@ -156,10 +181,64 @@ function filterArg(flag: string, value: string | undefined, field: string): stri
 export async function gitLog(git: GitService, options: LogOptions): Promise<Paged<GitLog>> {
   const maxCount = Math.min(options.maxCount, MAX_LOG_COUNT);
   const after = options.page.after;
-  // A later page starts one commit early, to check that it is the previous page's last.
+  const kept = after === null ? undefined : keptFor(options.keep?.get(), after, maxCount);
+  const read = kept === undefined ? await readLog(git, options, maxCount) : null;
+  if (read !== null && !("commits" in read)) return read;
+  // A later page starts one commit early (the previous page's last): from what was kept, or from git's --skip.
+  const from = kept === undefined ? 0 : after!.s - 1 - kept.start;
+  let commits = (kept?.commits ?? read!.commits).slice(from, from + maxCount + 2);
+  if (after !== null) {
+    if (commits[0]?.sha !== after.h) {
+      throw new ToolError("INVALID_ARGUMENT", "cursor: the history changed while its first page was read", {
+        hint: "Call git_log again without cursor to start from the beginning.",
+        details: { field: "cursor" },
+      });
+    }
+    commits = commits.slice(1);
+    if (read !== null && options.keep !== undefined) {
+      const { commits: all, complete, bytes } = read;
+      options.keep.put({ tips: after.t, start: after.s - 1, commits: all, complete, bytes });
+    }
+  }
+  const more = commits.length > maxCount;
+  const candidates = commits.slice(0, maxCount);
+  const page = options.page;
+  const start = after?.s ?? 0;
+  const build = (commits: Commit[]): GitLog => ({ commits, truncated: false, next_cursor: null });
+  // A first page that holds the whole history needs no cursor, so no pin.
+  const whole = !more &&
+    fitCount(candidates, page.maxChars, { fixed: jsonChars(build([])), more }) === candidates.length;
+  const tips = after?.t ?? (whole || candidates.length === 0 ? [] : read!.tips);
+  return fitPage(candidates, page, {
+    more,
+    start,
+    positionAfter: (commit, i) => ({ t: tips, s: start + i + 1, h: commit.sha }),
+    build,
+  });
+}
+
+/**
+ * The kept commits if they hold this page: the previous page's last commit and `maxCount` + 1 after it (or the
+ * history's end); undefined otherwise, and for another pin.
+ */
+function keptFor(kept: KeptLog | undefined, after: LogPosition, maxCount: number): KeptLog | undefined {
+  if (kept === undefined || kept.tips.join(" ") !== after.t.join(" ")) return undefined;
+  const from = after.s - 1 - kept.start;
+  if (from < 0 || from >= kept.commits.length) return undefined;
+  return kept.complete || from + maxCount + 2 <= kept.commits.length ? kept : undefined;
+}
+
+/** A page's git run: its commits (all of the rest on a later page, up to the read-ahead bound), or a whole answer. */
+async function readLog(
+  git: GitService,
+  options: LogOptions,
+  maxCount: number,
+): Promise<{ commits: Commit[]; complete: boolean; bytes: number; tips: string[] } | Paged<GitLog>> {
+  const after = options.page.after;
   const skip = after === null ? 0 : after.s - 1;
+  let bytes = 0;
   // A first page pins its tips in the confirmation's rev-parse (used only when the history goes on).
-  const { run, consumer: parser, tips: pinned } = await readRepoAt(git, options.path, {
+  const { run, consumer: parser, tips } = await readRepoAt(git, options.path, {
     allowMissing: true,
     signal: options.signal,
     pin: after === null ? options.rev ?? "HEAD" : undefined,
@@ -170,7 +249,10 @@ export async function gitLog(git: GitService, options: LogOptions): Promise<Page
       "-z",
       `--format=tformat:${COMMIT_FORMAT}`,
       ...(skip > 0 ? [`--skip=${skip}`] : []),
-      `--max-count=${maxCount + 1 + (after === null ? 0 : 1)}`,
+      // One commit more than the page shows tells whether the history goes on; a page that keeps reads the rest.
+      ...(after === null || options.keep === undefined
+        ? [`--max-count=${maxCount + 1 + (after === null ? 0 : 1)}`]
+        : []),
       "--no-color",
       ...filterArg("since", options.since, "since"),
       ...filterArg("until", options.until, "until"),
@@ -181,8 +263,18 @@ export async function gitLog(git: GitService, options: LogOptions): Promise<Page
       "--",
       ...(target === null ? repo.scope() : [repo.toGit(target)]),
     ];
-    return { args, consumer: parser, onStdout: (chunk: Uint8Array) => parser.push(chunk) };
+    const onStdout = (chunk: Uint8Array) => {
+      parser.push(chunk);
+      bytes += 2 * chunk.length;
+      // Past the bound, git stops once this page has what it shows (its first commit, maxCount and one more).
+      return !(bytes > READ_AHEAD_BYTES && parser.commits.length >= maxCount + 2);
+    };
+    return { args, consumer: parser, onStdout };
   });
+  // Each commit's objects and strings: about 400 bytes besides its text.
+  if (run.stopped) {
+    return { commits: parser.commits, complete: false, bytes: bytes + 400 * parser.commits.length, tips };
+  }
   if (run.code !== 0) {
     if (options.rev === undefined && after === null && /does not have any commits yet/.test(run.stderr)) {
       return { data: { commits: [], truncated: false, next_cursor: null }, start: 0, cursorAfter: () => null };
@@ -195,29 +287,6 @@ export async function gitLog(git: GitService, options: LogOptions): Promise<Page
     }
     throw gitFailure(run, "log");
   }
-  let commits = parser.end();
-  if (after !== null) {
-    if (commits[0]?.sha !== after.h) {
-      throw new ToolError("INVALID_ARGUMENT", "cursor: the history changed while its first page was read", {
-        hint: "Call git_log again without cursor to start from the beginning.",
-        details: { field: "cursor" },
-      });
-    }
-    commits = commits.slice(1);
-  }
-  const more = commits.length > maxCount;
-  const candidates = commits.slice(0, maxCount);
-  const page = options.page;
-  const start = after?.s ?? 0;
-  const build = (commits: Commit[]): GitLog => ({ commits, truncated: false, next_cursor: null });
-  // A first page that holds the whole history needs no cursor, so no pin.
-  const whole = !more &&
-    fitCount(candidates, page.maxChars, { fixed: jsonChars(build([])), more }) === candidates.length;
-  const tips = after?.t ?? (whole || candidates.length === 0 ? [] : pinned);
-  return fitPage(candidates, page, {
-    more,
-    start,
-    positionAfter: (commit, i) => ({ t: tips, s: start + i + 1, h: commit.sha }),
-    build,
-  });
+  const commits = parser.end();
+  return { commits, complete: true, bytes: bytes + 400 * commits.length, tips };
 }

@@ -1,5 +1,8 @@
-import { assertEquals } from "../testing/assert.ts";
-import { CommitParser, MAX_MESSAGE_CHARS } from "./log.ts";
+import { assert, assertEquals } from "../testing/assert.ts";
+import { CommitParser, gitLog, type KeptLog, type LogPosition, MAX_MESSAGE_CHARS } from "./log.ts";
+import { importHistory } from "../testing/git_fixtures.ts";
+import { gitServiceFor } from "../testing/git_service.ts";
+import type { GitService } from "./service.ts";
 
 // Captured from `git log -z --format=tformat:<COMMIT_FORMAT>` (git 2.39).
 const SHA1 = "880c1c462ff78c5b75be016e58764d028e2dd91d";
@@ -56,4 +59,47 @@ Deno.test("CommitParser bounds a long body and flags it", () => {
   const [commit] = parser.end();
   assertEquals(commit.body_truncated, true);
   assertEquals(commit.body, "😀".repeat(MAX_MESSAGE_CHARS / 2));
+});
+
+/** Every page of a git_log query: each page's shas and cursor; `keep` as the tool's session keeps it, or none. */
+async function pageAll(git: GitService, keep: { kept?: KeptLog; drop?: boolean } | null, maxCount: number) {
+  const pages: { shas: string[]; next: string | null }[] = [];
+  let after: LogPosition | null = null;
+  do {
+    const page = { after, encode: JSON.stringify, maxChars: 3000 };
+    const store = keep && {
+      get: () => keep.drop ? undefined : keep.kept,
+      put: (kept: KeptLog) => void (keep.kept = kept),
+    };
+    const { data } = await gitLog(git, { maxCount, page, keep: store ?? undefined });
+    pages.push({ shas: data.commits.map((commit) => commit.sha), next: data.next_cursor });
+    after = data.next_cursor === null ? null : JSON.parse(data.next_cursor);
+  } while (after !== null);
+  return pages;
+}
+
+Deno.test("gitLog: pages read from the kept commits are the pages git's --skip gives, cursors included", async () => {
+  const root = await Deno.makeTempDir();
+  try {
+    await importHistory(root, 300);
+    using git = gitServiceFor(root);
+    for (const maxCount of [7, 500]) {
+      const walked = await pageAll(git, null, maxCount);
+      const keep: { kept?: KeptLog } = {};
+      const kept = await pageAll(git, keep, maxCount);
+      assertEquals(kept, walked, `max_count ${maxCount}`);
+      assert(walked.length > 10, `${walked.length} pages`);
+      assertEquals(walked.flatMap((page) => page.shas).length, 300);
+      // The second page read the rest once: 299 commits after the first page's one kept, the history complete.
+      assertEquals([keep.kept?.commits.length, keep.kept?.complete, keep.kept?.start], [
+        300 - walked[0].shas.length + 1,
+        true,
+        walked[0].shas.length - 1,
+      ]);
+      // A kept read that is gone (expired, dropped by a write) gives the same pages.
+      assertEquals(await pageAll(git, { drop: true }, maxCount), walked, `max_count ${maxCount}, nothing kept`);
+    }
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
 });

@@ -1,6 +1,6 @@
 import { z } from "../zod.ts";
 import { defineTool } from "./tool.ts";
-import { type GitLog, gitLog, LOG_POSITION, MAX_LOG_COUNT, MAX_MESSAGE_CHARS } from "../git/log.ts";
+import { type GitLog, gitLog, type KeptLog, LOG_POSITION, MAX_LOG_COUNT, MAX_MESSAGE_CHARS } from "../git/log.ts";
 import { dataBudget } from "../paging/budget.ts";
 import { Cursors, type Paged } from "../paging/cursor.ts";
 import { layoutText, nextCall } from "../paging/text_layout.ts";
@@ -61,6 +61,8 @@ export const gitLogTool = defineTool({
   }),
   handler: async (args, ctx) => {
     const cursors = new Cursors("git_log", args, ["max_count"]);
+    // The pages of one query read the commits its second page read ahead (the cursor binds them to the query).
+    const snapshots = ctx.sessionState.snapshots;
     const page = await gitLog(ctx.services.git, {
       maxCount: args.max_count,
       rev: args.rev,
@@ -70,6 +72,10 @@ export const gitLogTool = defineTool({
       author: args.author,
       grep: args.grep,
       page: cursors.request(LOG_POSITION, dataBudget(ctx.config.maxResultChars)),
+      keep: {
+        get: () => snapshots.get<KeptLog>(cursors.query),
+        put: (kept) => snapshots.put(cursors.query, kept, kept.bytes),
+      },
       signal: ctx.signal,
     });
     return { text: render(page, ctx.arguments), data: { ...page.data } };
