@@ -11,12 +11,13 @@
  * commit before its first is that last commit (a history that moved between
  * the first page's log and its pin is refused, never paged twice).
  *
- * The first page with a cursor reads the rest of the history at once (up to
- * {@linkcode READ_AHEAD_BYTES}) and keeps it in the session (`keep`,
- * src/paging/snapshots.ts): the pages after it are sliced from there, with
- * no git run, so a history paged to its end costs one walk, not one per page
- * (`--skip` walks all the commits before it). A page whose kept commits are
- * gone, or do not reach it, runs git again from its position.
+ * What a page's git run read past the page is kept in the session (`keep`,
+ * src/paging/snapshots.ts), and the next pages are sliced from it with no
+ * git run. A page the kept commits do not hold runs git from its position
+ * and reads four times as many commits as precede it (at most {@linkcode
+ * READ_AHEAD_BYTES}): `--skip` walks every commit before a page, and reads
+ * that grow fourfold walk a history paged to its end a few times, not once a
+ * page.
  *
  * @example
  * ```ts
@@ -166,8 +167,8 @@ function filterArg(flag: string, value: string | undefined, field: string): stri
 }
 
 /**
- * Runs git log with the tool's filters for one page; asks for one commit more than the page to tell whether
- * the history goes on.
+ * One page of git log with the tool's filters: from the commits the session kept for this query when they hold it,
+ * else from a git run (which a continued query keeps for the pages after it).
  *
  * @example
  * ```ts
@@ -181,12 +182,36 @@ function filterArg(flag: string, value: string | undefined, field: string): stri
 export async function gitLog(git: GitService, options: LogOptions): Promise<Paged<GitLog>> {
   const maxCount = Math.min(options.maxCount, MAX_LOG_COUNT);
   const after = options.page.after;
-  const kept = after === null ? undefined : keptFor(options.keep?.get(), after, maxCount);
-  const read = kept === undefined ? await readLog(git, options, maxCount) : null;
-  if (read !== null && !("commits" in read)) return read;
-  // A later page starts one commit early (the previous page's last): from what was kept, or from git's --skip.
-  const from = kept === undefined ? 0 : after!.s - 1 - kept.start;
-  let commits = (kept?.commits ?? read!.commits).slice(from, from + maxCount + 2);
+  const kept = after === null ? undefined : options.keep?.get();
+  const fromKept = kept === undefined ? null : keptPage(kept, after!, maxCount, options.page);
+  if (fromKept !== null) return fromKept;
+  const read = await readLog(git, options, maxCount);
+  if (!("commits" in read)) return read;
+  const page = logPage(read.commits, after, maxCount, options.page, read.tips);
+  if (page.data.next_cursor !== null) {
+    // The commits read past this page serve the next ones (src/paging/snapshots.ts).
+    options.keep?.put({
+      tips: after?.t ?? read.tips,
+      start: after === null ? 0 : after.s - 1,
+      commits: read.commits,
+      complete: read.complete,
+      bytes: read.bytes,
+    });
+  }
+  return page;
+}
+
+/**
+ * The page after `after` sliced from `commits` (which start with the previous page's last commit on a later page):
+ * at most `maxCount`, within the ceiling, the one after them (if any) telling that more follow.
+ */
+function logPage(
+  commits: Commit[],
+  after: LogPosition | null,
+  maxCount: number,
+  page: PageRequest<LogPosition>,
+  pinned: string[],
+): Paged<GitLog> {
   if (after !== null) {
     if (commits[0]?.sha !== after.h) {
       throw new ToolError("INVALID_ARGUMENT", "cursor: the history changed while its first page was read", {
@@ -195,20 +220,15 @@ export async function gitLog(git: GitService, options: LogOptions): Promise<Page
       });
     }
     commits = commits.slice(1);
-    if (read !== null && options.keep !== undefined) {
-      const { commits: all, complete, bytes } = read;
-      options.keep.put({ tips: after.t, start: after.s - 1, commits: all, complete, bytes });
-    }
   }
   const more = commits.length > maxCount;
   const candidates = commits.slice(0, maxCount);
-  const page = options.page;
   const start = after?.s ?? 0;
   const build = (commits: Commit[]): GitLog => ({ commits, truncated: false, next_cursor: null });
   // A first page that holds the whole history needs no cursor, so no pin.
   const whole = !more &&
     fitCount(candidates, page.maxChars, { fixed: jsonChars(build([])), more }) === candidates.length;
-  const tips = after?.t ?? (whole || candidates.length === 0 ? [] : read!.tips);
+  const tips = after?.t ?? (whole || candidates.length === 0 ? [] : pinned);
   return fitPage(candidates, page, {
     more,
     start,
@@ -218,17 +238,31 @@ export async function gitLog(git: GitService, options: LogOptions): Promise<Page
 }
 
 /**
- * The kept commits if they hold this page: the previous page's last commit and `maxCount` + 1 after it (or the
- * history's end); undefined otherwise, and for another pin.
+ * The page from the kept commits when they hold it: they were read from the cursor's pinned tips and hold the
+ * previous page's last commit, and either all that git would give this page (`maxCount` and one more, or the
+ * history's end) or more than the ceiling lets the page show (then git's longer list would be cut at the same
+ * commit: budget.ts fitCount counts whole items from the front). Null otherwise: the page runs git.
  */
-function keptFor(kept: KeptLog | undefined, after: LogPosition, maxCount: number): KeptLog | undefined {
-  if (kept === undefined || kept.tips.join(" ") !== after.t.join(" ")) return undefined;
+function keptPage(
+  kept: KeptLog,
+  after: LogPosition,
+  maxCount: number,
+  page: PageRequest<LogPosition>,
+): Paged<GitLog> | null {
   const from = after.s - 1 - kept.start;
-  if (from < 0 || from >= kept.commits.length) return undefined;
-  return kept.complete || from + maxCount + 2 <= kept.commits.length ? kept : undefined;
+  if (kept.tips.join(" ") !== after.t.join(" ") || from < 0 || from >= kept.commits.length) return null;
+  const commits = kept.commits.slice(from, from + maxCount + 2);
+  const known = kept.complete || commits.length === maxCount + 2;
+  const answer = logPage(commits, after, maxCount, page, after.t);
+  return known || answer.data.commits.length < commits.length - 1 ? answer : null;
 }
 
-/** A page's git run: its commits (all of the rest on a later page, up to the read-ahead bound), or a whole answer. */
+/**
+ * A page's git run: a first page reads `maxCount` + 1 commits; a later one reads from the commit before it four
+ * times as many commits as precede it (at least `maxCount` + 2), so a history paged to its end is read in a few runs
+ * that grow fourfold, and walked (`--skip`) about a third more in all instead of once per page (doubling measured
+ * 1.8x slower on 10,000 commits: more runs); or a whole answer (an empty repository).
+ */
 async function readLog(
   git: GitService,
   options: LogOptions,
@@ -236,6 +270,7 @@ async function readLog(
 ): Promise<{ commits: Commit[]; complete: boolean; bytes: number; tips: string[] } | Paged<GitLog>> {
   const after = options.page.after;
   const skip = after === null ? 0 : after.s - 1;
+  const count = after === null ? maxCount + 1 : Math.max(maxCount + 2, options.keep === undefined ? 0 : 4 * after.s);
   let bytes = 0;
   // A first page pins its tips in the confirmation's rev-parse (used only when the history goes on).
   const { run, consumer: parser, tips } = await readRepoAt(git, options.path, {
@@ -249,10 +284,7 @@ async function readLog(
       "-z",
       `--format=tformat:${COMMIT_FORMAT}`,
       ...(skip > 0 ? [`--skip=${skip}`] : []),
-      // One commit more than the page shows tells whether the history goes on; a page that keeps reads the rest.
-      ...(after === null || options.keep === undefined
-        ? [`--max-count=${maxCount + 1 + (after === null ? 0 : 1)}`]
-        : []),
+      `--max-count=${count}`,
       "--no-color",
       ...filterArg("since", options.since, "since"),
       ...filterArg("until", options.until, "until"),
@@ -266,15 +298,19 @@ async function readLog(
     const onStdout = (chunk: Uint8Array) => {
       parser.push(chunk);
       bytes += 2 * chunk.length;
-      // Past the bound, git stops once this page has what it shows (its first commit, maxCount and one more).
+      // Past the bound, git stops once this page has what it needs (its first commit, maxCount and one more).
       return !(bytes > READ_AHEAD_BYTES && parser.commits.length >= maxCount + 2);
     };
     return { args, consumer: parser, onStdout };
   });
   // Each commit's objects and strings: about 400 bytes besides its text.
-  if (run.stopped) {
-    return { commits: parser.commits, complete: false, bytes: bytes + 400 * parser.commits.length, tips };
-  }
+  const kept = (commits: Commit[], complete: boolean) => ({
+    commits,
+    complete,
+    bytes: bytes + 400 * commits.length,
+    tips,
+  });
+  if (run.stopped) return kept(parser.commits, false);
   if (run.code !== 0) {
     if (options.rev === undefined && after === null && /does not have any commits yet/.test(run.stderr)) {
       return { data: { commits: [], truncated: false, next_cursor: null }, start: 0, cursorAfter: () => null };
@@ -288,5 +324,5 @@ async function readLog(
     throw gitFailure(run, "log");
   }
   const commits = parser.end();
-  return { commits, complete: true, bytes: bytes + 400 * commits.length, tips };
+  return kept(commits, commits.length < count);
 }
