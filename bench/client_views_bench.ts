@@ -246,7 +246,7 @@ try {
     `Paging a whole listing or history by next_cursor, through the MCP client over stdio, against one raw run of the ` +
     `same walk or log in the same process (median of ${RUNS} after a warm-up, each started cold: a kill_command first ` +
     "drops what the session kept). list_files sorted by path, mtime or size keeps its first page's listing, git_log " +
-    'the rest of the history its second page read; the other pages read from there. "floor" is the ' +
+    'what each git run read past its page (reads grow fourfold); the other pages read from there. "floor" is the ' +
     `baseline plus one no-op round trip per page (a call refused at validation: ${noopMs.big.toFixed(1)} ms), issue ` +
     "31's measure.",
     "",
