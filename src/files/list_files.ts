@@ -43,6 +43,7 @@
  * });
  * ```
  */
+import type { SnapshotSlot } from "../paging/snapshots.ts";
 import { z } from "../zod.ts";
 import { FoundFiles } from "./found_files.ts";
 import type { Workspace } from "../workspace/workspace.ts";
@@ -88,12 +89,6 @@ export interface KeptListing {
   warnings: string[];
 }
 
-/** Where a listing is kept between its pages: the session's snapshot of this very query. */
-export interface ListingKeeper {
-  get(): KeptListing | undefined;
-  put(listing: KeptListing): void;
-}
-
 /**
  * About how many bytes a kept listing holds (UTF-16 paths, array slots, keys).
  *
@@ -121,7 +116,7 @@ export interface ListFilesOptions {
   limit: number;
   page: PageRequest<ListPosition>;
   /** Keeps a sorted listing for its next pages; null to walk for every page. */
-  keep: ListingKeeper | null;
+  keep: SnapshotSlot<KeptListing> | null;
   signal?: AbortSignal;
 }
 

@@ -1,10 +1,10 @@
 import { assert, assertEquals, assertRejects } from "../testing/assert.ts";
+import type { SnapshotSlot } from "../paging/snapshots.ts";
 import {
   type FileListing,
   type KeptListing,
   listFiles,
   type ListFilesOptions,
-  type ListingKeeper,
   type ListPosition,
   listPositionSchema,
 } from "./list_files.ts";
@@ -52,7 +52,7 @@ const DEFAULTS: ListFilesOptions = {
 };
 
 /** A keeper holding one listing, as a session's snapshots would, counting how often it was read. */
-function memoryKeeper(): ListingKeeper & { kept: KeptListing | undefined; reads: number } {
+function memoryKeeper(): SnapshotSlot<KeptListing> & { kept: KeptListing | undefined; reads: number } {
   return {
     kept: undefined,
     reads: 0,

@@ -37,6 +37,7 @@ import { checkRevision, readRepoAt } from "./repo.ts";
 import { RecordSplitter } from "./records.ts";
 import { fitCount, jsonChars } from "../paging/budget.ts";
 import { fitPage, type Paged, type PageRequest } from "../paging/cursor.ts";
+import type { SnapshotSlot } from "../paging/snapshots.ts";
 
 /** Largest max_count accepted. */
 export const MAX_LOG_COUNT = 500;
@@ -144,8 +145,8 @@ export interface LogOptions {
   author?: string;
   grep?: string;
   page: PageRequest<LogPosition>;
-  /** Where the commits read ahead for this query are kept between its pages. */
-  keep?: { get(): KeptLog | undefined; put(kept: KeptLog): void };
+  /** Where the commits read past a page of this query are kept for its next pages. */
+  keep?: SnapshotSlot<KeptLog>;
   signal?: AbortSignal;
 }
 
@@ -225,10 +226,10 @@ function logPage(
   const candidates = commits.slice(0, maxCount);
   const start = after?.s ?? 0;
   const build = (commits: Commit[]): GitLog => ({ commits, truncated: false, next_cursor: null });
-  // A first page that holds the whole history needs no cursor, so no pin.
-  const whole = !more &&
-    fitCount(candidates, page.maxChars, { fixed: jsonChars(build([])), more }) === candidates.length;
-  const tips = after?.t ?? (whole || candidates.length === 0 ? [] : pinned);
+  // A first page that holds the whole history needs no cursor, so no pin (a later page has its cursor's).
+  const whole = () =>
+    !more && fitCount(candidates, page.maxChars, { fixed: jsonChars(build([])), more }) === candidates.length;
+  const tips = after?.t ?? (candidates.length === 0 || whole() ? [] : pinned);
   return fitPage(candidates, page, {
     more,
     start,

@@ -73,7 +73,10 @@ async function pageAll(git: GitService, keep: { kept?: KeptLog; drop?: boolean }
     const page = { after, encode: JSON.stringify, maxChars: 3000 };
     const store = keep && {
       get: () => keep.drop ? undefined : keep.kept,
-      put: (kept: KeptLog) => void (keep.kept = kept, reads++),
+      put: (kept: KeptLog) => {
+        keep.kept = kept;
+        reads++;
+      },
     };
     const { data } = await gitLog(git, { maxCount, page, keep: store ?? undefined });
     pages.push({ shas: data.commits.map((commit) => commit.sha), next: data.next_cursor });

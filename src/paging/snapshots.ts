@@ -25,6 +25,12 @@ export const MAX_SNAPSHOT_BYTES = 48 * 1024 * 1024;
 /** A snapshot unused this long is dropped: an agent pages on at once, or starts over. */
 export const SNAPSHOT_IDLE_MS = 120_000;
 
+/** One query's place among a session's snapshots, as the module that pages it reads and fills it. */
+export interface SnapshotSlot<T> {
+  get(): T | undefined;
+  put(value: T): void;
+}
+
 interface Kept {
   value: unknown;
   bytes: number;
@@ -56,6 +62,11 @@ export class Snapshots {
     }
     this.#kept.set(key, { value, bytes, timer: this.#expire(key) });
     this.#bytes += bytes;
+  }
+
+  /** The slot of `key`, its values sized by `bytes`: what a paged module is handed to keep its listing in. */
+  slot<T>(key: string, bytes: (value: T) => number): SnapshotSlot<T> {
+    return { get: () => this.get<T>(key), put: (value) => this.put(key, value, bytes(value)) };
   }
 
   /** Drops every snapshot: the session ended, or may have changed what they list. */

@@ -61,8 +61,6 @@ export const gitLogTool = defineTool({
   }),
   handler: async (args, ctx) => {
     const cursors = new Cursors("git_log", args, ["max_count"]);
-    // The pages of one query read the commits its second page read ahead (the cursor binds them to the query).
-    const snapshots = ctx.sessionState.snapshots;
     const page = await gitLog(ctx.services.git, {
       maxCount: args.max_count,
       rev: args.rev,
@@ -72,10 +70,8 @@ export const gitLogTool = defineTool({
       author: args.author,
       grep: args.grep,
       page: cursors.request(LOG_POSITION, dataBudget(ctx.config.maxResultChars)),
-      keep: {
-        get: () => snapshots.get<KeptLog>(cursors.query),
-        put: (kept) => snapshots.put(cursors.query, kept, kept.bytes),
-      },
+      // The pages of one query read what its git runs read past their pages (the cursor binds them to the query).
+      keep: ctx.sessionState.snapshots.slot<KeptLog>(cursors.query, (kept) => kept.bytes),
       signal: ctx.signal,
     });
     return { text: render(page, ctx.arguments), data: { ...page.data } };

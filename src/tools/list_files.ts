@@ -63,9 +63,6 @@ export const listFilesTool = defineTool({
   }),
   handler: async (args, ctx) => {
     const cursors = new Cursors("list_files", args, ["limit"]);
-    // The pages of one query read the listing its first page kept (the cursor binds them to the same query).
-    const kept = cursors.query;
-    const snapshots = ctx.sessionState.snapshots;
     const page = await listFiles(ctx.workspace, args.path, ctx.services.ripgrepRunner, {
       globs: args.glob === undefined ? [] : typeof args.glob === "string" ? [args.glob] : args.glob,
       ignore: args.ignore ?? [],
@@ -74,10 +71,8 @@ export const listFilesTool = defineTool({
       sort: args.sort,
       limit: args.limit,
       page: cursors.request(listPositionSchema(args.sort), dataBudget(ctx.config.maxResultChars)),
-      keep: {
-        get: () => snapshots.get<KeptListing>(kept),
-        put: (listing) => snapshots.put(kept, listing, keptBytes(listing)),
-      },
+      // The pages of one query read the listing its first page kept (the cursor binds them to the same query).
+      keep: ctx.sessionState.snapshots.slot<KeptListing>(cursors.query, keptBytes),
       signal: ctx.signal,
     });
     return { text: render(page, args.sort, ctx.arguments), data: { ...page.data } };
