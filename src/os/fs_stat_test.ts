@@ -1,7 +1,7 @@
 import * as path from "node:path";
 import { assert, assertEquals, assertThrows } from "../testing/assert.ts";
 import { openAt, openDirectory } from "./fs_at.ts";
-import { parseStat, STAT_LAYOUTS, statAtPosix, statFdPosix } from "./fs_stat.ts";
+import { parseStat, STAT_LAYOUTS, statAt, statAtPosix, statFd, statFdPosix } from "./fs_stat.ts";
 import { closeFd } from "./fd.ts";
 import { O } from "./libc.ts";
 
@@ -27,6 +27,37 @@ Deno.test("statFdPosix and statAtPosix agree with Deno's stat and lstat (this sy
     assertEquals(statFdPosix(fd), statAtPosix(dirFd, "file.txt"));
     closeFd(fd);
     assert(assertThrows(() => statAtPosix(dirFd, "missing")) instanceof Deno.errors.NotFound);
+  } finally {
+    closeFd(dirFd);
+    await Deno.remove(base, { recursive: true });
+  }
+});
+
+Deno.test("statx: statAt and statFd agree with Deno, a size past 2^32 and an mtime before 1970 too", async () => {
+  const { base, dirFd } = await tree();
+  try {
+    const big = path.join(base, "big.bin");
+    using file = await Deno.open(big, { write: true, create: true });
+    await file.truncate(2 ** 33 + 5); // sparse
+    await Deno.utime(big, -86_400.25, -86_400.25);
+    for (const name of ["file.txt", "sub", "link", "big.bin"]) {
+      const deno = Deno.lstatSync(path.join(base, name));
+      const ours = statAt(dirFd, name);
+      assertEquals([ours.ino, ours.dev, ours.size, ours.mtime.getTime()], [
+        deno.ino,
+        deno.dev,
+        deno.size,
+        deno.mtime!.getTime(),
+      ]);
+    }
+    const fd = openAt(dirFd, "big.bin", O.RDONLY);
+    assertEquals(statFd(fd), statAt(dirFd, "big.bin"));
+    closeFd(fd);
+    const missing = assertThrows(() => statAt(dirFd, "missing")) as Error;
+    assert(missing instanceof Deno.errors.NotFound && missing.message.includes('lstat "missing"'), missing.message);
+    for (const name of ["a/b", "..", "x\0y"]) {
+      assert(assertThrows(() => statAt(dirFd, name)) instanceof TypeError, name);
+    }
   } finally {
     closeFd(dirFd);
     await Deno.remove(base, { recursive: true });

@@ -296,9 +296,8 @@ export function strerror(code: number): string {
 
 /** A NUL-terminated copy of `text` for a `const char*` parameter. */
 export function cString(text: string): Uint8Array<ArrayBuffer> {
-  const bytes = new TextEncoder().encode(text);
-  if (bytes.includes(0)) throw new TypeError(`string contains a NUL byte: ${JSON.stringify(text.slice(0, 40))}`);
-  const buffer = new Uint8Array(bytes.length + 1);
-  buffer.set(bytes);
-  return buffer;
+  if (text.includes("\0")) throw new TypeError(`string contains a NUL byte: ${JSON.stringify(text.slice(0, 40))}`);
+  return textEncoder.encode(`${text}\0`);
 }
+
+const textEncoder = new TextEncoder();
