@@ -203,6 +203,13 @@ try {
     noopMs.big,
   );
   await row(
+    "list_dir depth 10, 20,000 files in 200 directories (limit 200)",
+    () => pageAll(big, "list_dir", { path: treeRel, depth: 10 }, "entries"),
+    "one `find`",
+    () => raw("find", ["."], tree),
+    noopMs.big,
+  );
+  await row(
     "git_log, the repository's 1,200 commits (max_count 20)",
     () => pageAll(now, "git_log", {}, "commits"),
     "one `git log` of all",
@@ -245,7 +252,8 @@ try {
     "",
     `Paging a whole listing or history by next_cursor, through the MCP client over stdio, against one raw run of the ` +
     `same walk or log in the same process (median of ${RUNS} after a warm-up, each started cold: a kill_command first ` +
-    "drops what the session kept). list_files sorted by path, mtime or size keeps its first page's listing, git_log " +
+    "drops what the session kept). list_files sorted by path, mtime or size keeps its first page's listing, list_dir " +
+    "its first page's walk, git_log " +
     'what each git run read past its page (reads grow fourfold); the other pages read from there. "floor" is the ' +
     `baseline plus one no-op round trip per page (a call refused at validation: ${noopMs.big.toFixed(1)} ms), issue ` +
     "31's measure.",

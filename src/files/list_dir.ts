@@ -6,7 +6,12 @@
  *
  * Pages resume after the last entry's path in tree order, so an entry is
  * listed once even when others come and go between pages. A page ends at
- * `limit` entries or where its JSON would pass `page.maxChars`.
+ * `limit` entries or where its JSON would pass `page.maxChars`. A first
+ * page that walked the whole tree (its count exact, every name UTF-8) and
+ * does not hold every entry keeps the walk (`keep`: the session's
+ * src/paging/snapshots.ts); the pages after it are read from there, each
+ * entry's lstat taken fresh and an entry gone meanwhile left out, as a new
+ * walk would. Where it is no longer kept, a page walks again.
  *
  * @example
  * ```ts
@@ -18,12 +23,14 @@
  *   limit: 200,
  *   includeHidden: false,
  *   page: { after: null, encode: (position) => JSON.stringify(position), maxChars: 48_000 },
+ *   keep: null,
  * });
  * ```
  */
+import type { SnapshotSlot } from "../paging/snapshots.ts";
 import { z } from "../zod.ts";
 import type { Workspace } from "../workspace/workspace.ts";
-import type { Handle, RawDirEntry } from "../workspace/handle.ts";
+import type { FileStat, Handle, RawDirEntry } from "../workspace/handle.ts";
 import { fromOsError } from "../errors.ts";
 import { decodeBytes } from "../text/utf8.ts";
 import { fitPage, type Paged, type PageRequest } from "../paging/cursor.ts";
@@ -48,6 +55,38 @@ export interface ListDirOptions {
   limit: number;
   includeHidden: boolean;
   page: PageRequest<DirPosition>;
+  /** Keeps a first page's whole walk for its next pages; null to walk for every page. */
+  keep: SnapshotSlot<KeptTree> | null;
+}
+
+/** An entry as the walk found it: its path, the path of its directory below the listed one, its name and kind. */
+interface WalkedEntry {
+  rel: string;
+  dir: string;
+  raw: RawDirEntry;
+  name: string;
+}
+
+/** A whole walk kept for the next pages: every entry in tree order, and the walk's counts. */
+export interface KeptTree {
+  entries: WalkedEntry[];
+  seen: number;
+  hidden: number;
+  skipped: DirListing["skipped"];
+}
+
+/**
+ * About how many bytes a kept walk holds (UTF-16 paths and names, raw names, objects).
+ *
+ * @example
+ * ```ts
+ * keptTreeBytes({ entries: [], seen: 0, hidden: 0, skipped: [] }); // 0
+ * ```
+ */
+export function keptTreeBytes(tree: KeptTree): number {
+  let bytes = 0;
+  for (const entry of tree.entries) bytes += 2 * (entry.rel.length + entry.dir.length + entry.name.length) + 160;
+  return bytes;
 }
 
 /** One entry. */
@@ -95,13 +134,14 @@ export interface DirListing {
  *
  * using ws = openWorkspace(Deno.cwd());
  * const page = { after: null, encode: (position: DirPosition) => JSON.stringify(position), maxChars: 48_000 };
- * listDir(ws, ".", { depth: 1, limit: 10, includeHidden: true, page }).data.entries[0].name;
+ * listDir(ws, ".", { depth: 1, limit: 10, includeHidden: true, page, keep: null }).data.entries[0].name;
  * ```
  */
 export function listDir(ws: Workspace, input: string, options: ListDirOptions): Paged<DirListing> {
   using top = ws.open(input, { expect: "dir" });
   try {
-    return walkTree(ws, top, options);
+    const kept = options.page.after !== null ? options.keep?.get() : undefined;
+    return kept !== undefined ? fromKept(ws, top, kept, options) : walkTree(ws, top, options);
   } catch (error) {
     throw fromOsError(error, top.rel);
   }
@@ -119,8 +159,11 @@ function walkTree(ws: Workspace, top: Handle, options: ListDirOptions): Paged<Di
   let hidden = 0;
   let before = 0;
   let exact = true;
+  // A first page that may be kept takes every entry it walks past, to read the next pages from.
+  const walked: WalkedEntry[] | null = options.keep !== null && after === null ? [] : null;
+  let lossyNames = false;
 
-  const walk = (dir: Handle, rel: string, level: number): void => {
+  const walk = (dir: Handle, rel: string, below: string, level: number): void => {
     const children = dir.entries().map((raw) => ({ raw, ...decodeBytes(raw.name) }));
     children.sort((a, b) => (a.text < b.text ? -1 : a.text > b.text ? 1 : 0));
     for (const child of children) {
@@ -134,16 +177,18 @@ function walkTree(ws: Workspace, top: Handle, options: ListDirOptions): Paged<Di
       }
       seen++;
       const childRel = rel === "." ? child.text : `${rel}/${child.text}`;
+      walked?.push({ rel: childRel, dir: below, raw: child.raw, name: child.text });
+      lossyNames ||= child.lossy;
       if (after !== null && treeOrder(childRel, after) <= 0) before++;
       else if (entries.length < wanted) {
-        const entry = describe(dir, child.raw, childRel, child.text, child.lossy);
+        const entry = describe(child.raw, childRel, child.text, child.lossy, statOrNull(dir, child.raw));
         entries.push(entry);
         if (entry.type === "symlink") links.push(entry);
       }
       if (child.raw.kind !== "dir" || level >= options.depth) continue;
       try {
         using sub = dir.openEntry(child.raw.name, "dir");
-        walk(sub, childRel, level + 1);
+        walk(sub, childRel, below === "." ? child.text : `${below}/${child.text}`, level + 1);
       } catch (error) {
         // Unreadable, or no longer a directory (swapped for a symlink since it was listed: never followed).
         if (skipped.length < LIST_DIR_MAX_SKIPPED) {
@@ -152,26 +197,83 @@ function walkTree(ws: Workspace, top: Handle, options: ListDirOptions): Paged<Di
       }
     }
   };
-  walk(top, topRel, 1);
+  walk(top, topRel, ".", 1);
 
   // Where a link leads is only reported, never read: Workspace.open resolves and pins it, nothing more.
   for (const link of links) link.target = linkTarget(ws, link.path);
-  const more = entries.length > options.limit;
+  const counts = { seen, hidden, skipped, exact };
+  const page = pageOf(topRel, entries, entries.length > options.limit, before, counts, options);
+  // A lossy name cannot be opened again by its text: such a walk is not kept.
+  if (walked !== null && exact && !lossyNames && page.data.next_cursor !== null) {
+    options.keep!.put({ entries: walked, seen, hidden, skipped });
+  }
+  return page;
+}
+
+/** The page of `entries` (one more than `limit` when `more`) that fits, after `before` entries. */
+function pageOf(
+  path: string,
+  entries: DirEntry[],
+  more: boolean,
+  before: number,
+  counts: { seen: number; hidden: number; skipped: DirListing["skipped"]; exact: boolean },
+  options: ListDirOptions,
+): Paged<DirListing> {
   return fitPage(entries.slice(0, options.limit), options.page, {
     more,
     start: before,
     positionAfter: (entry) => ({ p: entry.path }),
     build: (entries) => ({
-      path: topRel,
+      path,
       entries,
       truncated: false,
-      total_seen: seen,
-      total_exact: exact,
-      hidden,
-      skipped,
+      total_seen: counts.seen,
+      total_exact: counts.exact,
+      hidden: counts.hidden,
+      skipped: counts.skipped,
       next_cursor: null,
     }),
   });
+}
+
+/**
+ * A page read from a kept walk: the entries after the cursor's path, each stat'ed fresh through its directory,
+ * opened beneath the listed one without following a symlink; an entry gone since is left out.
+ */
+function fromKept(ws: Workspace, top: Handle, kept: KeptTree, options: ListDirOptions): Paged<DirListing> {
+  const after = options.page.after!.p;
+  const all = kept.entries;
+  let low = 0;
+  let high = all.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (treeOrder(all[mid].rel, after) > 0) high = mid;
+    else low = mid + 1;
+  }
+  const dirs = new Map<string, Handle | null>();
+  const entries: DirEntry[] = [];
+  let next = low;
+  try {
+    for (; next < all.length && entries.length < options.limit; next++) {
+      const walked = all[next];
+      let dir = dirs.get(walked.dir);
+      if (dir === undefined) {
+        try {
+          dir = walked.dir === "." ? top : top.openBeneath(walked.dir, "dir");
+        } catch {
+          dir = null;
+        }
+        dirs.set(walked.dir, dir);
+      }
+      const info = dir === null ? null : statOrNull(dir, walked.raw);
+      if (info !== null) entries.push(describe(walked.raw, walked.rel, walked.name, false, info));
+    }
+  } finally {
+    for (const dir of dirs.values()) if (dir !== top) dir?.[Symbol.dispose]();
+  }
+  for (const link of entries) if (link.type === "symlink") link.target = linkTarget(ws, link.path);
+  const counts = { seen: kept.seen, hidden: kept.hidden, skipped: kept.skipped, exact: true };
+  return pageOf(top.rel, entries, next < all.length, low, counts, options);
 }
 
 /** The workspace-relative real path a symlink leads to, or null (outside, dangling, a loop). */
@@ -184,15 +286,21 @@ function linkTarget(ws: Workspace, rel: string): string | null {
   }
 }
 
-function describe(dir: Handle, raw: RawDirEntry, rel: string, name: string, lossy: boolean): DirEntry {
+/** The lstat of the entry `raw` of `dir`, or null when it is gone (removed since it was listed). */
+function statOrNull(dir: Handle, raw: RawDirEntry): FileStat | null {
+  try {
+    return dir.statEntry(raw.name);
+  } catch {
+    return null;
+  }
+}
+
+function describe(raw: RawDirEntry, rel: string, name: string, lossy: boolean, info: FileStat | null): DirEntry {
   const entry: DirEntry = { path: rel, name, type: raw.kind, size: null, mtime: null };
   if (lossy) entry.name_lossy = true;
-  try {
-    const info = dir.statEntry(raw.name);
+  if (info !== null) {
     entry.size = info.kind === "file" ? info.size : null;
     entry.mtime = info.mtime.toISOString();
-  } catch {
-    // Removed since it was listed.
   }
   return entry;
 }

@@ -1,6 +1,13 @@
 import { z } from "../zod.ts";
 import { defineTool } from "./tool.ts";
-import { DIR_POSITION, type DirEntry, type DirListing, listDir } from "../files/list_dir.ts";
+import {
+  DIR_POSITION,
+  type DirEntry,
+  type DirListing,
+  type KeptTree,
+  keptTreeBytes,
+  listDir,
+} from "../files/list_dir.ts";
 import { dataBudget } from "../paging/budget.ts";
 import { Cursors, type Paged } from "../paging/cursor.ts";
 import { layoutText, nextCall } from "../paging/text_layout.ts";
@@ -87,6 +94,8 @@ export const listDirTool = defineTool({
       limit: args.limit,
       includeHidden: args.include_hidden,
       page: cursors.request(DIR_POSITION, dataBudget(ctx.config.maxResultChars)),
+      // The pages of one query read the walk its first page kept (the cursor binds them to the same query).
+      keep: ctx.sessionState.snapshots.slot<KeptTree>(cursors.query, keptTreeBytes),
     });
     return Promise.resolve({ text: render(page, ctx.arguments), data: { ...page.data } });
   },
