@@ -1,26 +1,10 @@
 import { assert, assertEquals } from "../testing/assert.ts";
 import type { SnapshotSlot } from "../paging/snapshots.ts";
+import { memorySlot } from "../testing/memory_slot.ts";
 import type { Paged } from "../paging/cursor.ts";
 import { type DirListing, type DirPosition, type KeptTree, keptTreeBytes, listDir } from "./list_dir.ts";
 import { openWorkspace } from "../workspace/workspace.ts";
 import { libc, O } from "../os/libc.ts";
-
-/** A slot holding one walk, as a session's snapshots would, counting its reads and writes. */
-function memorySlot(): SnapshotSlot<KeptTree> & { kept: KeptTree | undefined; reads: number; puts: number } {
-  return {
-    kept: undefined,
-    reads: 0,
-    puts: 0,
-    get() {
-      if (this.kept !== undefined) this.reads++;
-      return this.kept;
-    },
-    put(tree) {
-      this.kept = tree;
-      this.puts++;
-    },
-  };
-}
 
 /** A tree of nested directories, hidden entries and symlinks (one inside, one outside), in a fresh workspace. */
 async function fixture() {
@@ -78,7 +62,7 @@ function allPages(fx: Fixture, keep: SnapshotSlot<KeptTree> | null, includeHidde
 Deno.test("list_dir: pages read from the kept walk are the pages a new walk gives, hidden or not", async () => {
   await using fx = await fixture();
   for (const includeHidden of [false, true]) {
-    const slot = memorySlot();
+    const slot = memorySlot<KeptTree>();
     const walked = allPages(fx, null, includeHidden);
     const kept = allPages(fx, slot, includeHidden);
     assertEquals(kept, walked);
@@ -96,7 +80,7 @@ Deno.test("list_dir: pages read from the kept walk are the pages a new walk give
 
 Deno.test("list_dir: an entry removed after the walk was kept is left out, as a new walk leaves it out", async () => {
   await using fx = await fixture();
-  const slot = memorySlot();
+  const slot = memorySlot<KeptTree>();
   const first = page(fx, null, slot);
   const after = JSON.parse(first.data.next_cursor!) as DirPosition;
   await Deno.remove(`${fx.root}/a/d/four.txt`);
@@ -110,7 +94,7 @@ Deno.test("list_dir: an entry removed after the walk was kept is left out, as a 
 
 Deno.test("list_dir: a walk is not kept when one page holds it all, or when a name is not UTF-8", async () => {
   await using fx = await fixture();
-  const slot = memorySlot();
+  const slot = memorySlot<KeptTree>();
   listDir(fx.ws, "a/b", {
     depth: 10,
     limit: 100,

@@ -1,5 +1,5 @@
 import { assert, assertEquals, assertRejects } from "../testing/assert.ts";
-import type { SnapshotSlot } from "../paging/snapshots.ts";
+import { memorySlot } from "../testing/memory_slot.ts";
 import {
   type FileListing,
   type KeptListing,
@@ -50,21 +50,6 @@ const DEFAULTS: ListFilesOptions = {
   page: { after: null, encode: (position) => JSON.stringify(position), maxChars: 48_000 },
   keep: null,
 };
-
-/** A keeper holding one listing, as a session's snapshots would, counting how often it was read. */
-function memoryKeeper(): SnapshotSlot<KeptListing> & { kept: KeptListing | undefined; reads: number } {
-  return {
-    kept: undefined,
-    reads: 0,
-    get() {
-      if (this.kept !== undefined) this.reads++;
-      return this.kept;
-    },
-    put(listing) {
-      this.kept = listing;
-    },
-  };
-}
 
 type Options = Partial<Omit<ListFilesOptions, "page">> & { after?: ListPosition | null; maxChars?: number };
 
@@ -295,7 +280,7 @@ Deno.test("listFiles: pages read from a kept listing are the pages a walk per pa
     const [sort, bound] of (["path", "mtime", "size"] as const).flatMap((sort) => bounds.map((b) => [sort, b] as const))
   ) {
     const walked = await allPages(t, ".", { sort, ...bound });
-    const keeper = memoryKeeper();
+    const keeper = memorySlot<KeptListing>();
     const kept = await allPages(t, ".", { sort, ...bound, keep: keeper });
     assert(walked.length > 2, `${sort}: several pages`);
     assertEquals(kept.map((page) => page.data), walked.map((page) => page.data), sort);
@@ -306,7 +291,7 @@ Deno.test("listFiles: pages read from a kept listing are the pages a walk per pa
 
 Deno.test("listFiles: a kept listing leaves out a file removed after the first page, and is kept only when pages follow", async () => {
   await using t = await fixture();
-  const keeper = memoryKeeper();
+  const keeper = memorySlot<KeptListing>();
   const first = await t.list(".", { limit: 2, keep: keeper });
   assertEquals(paths(first), ["B.md", "a.txt"]);
   assert(keeper.kept !== undefined, "a listing with more pages is kept");
@@ -315,7 +300,7 @@ Deno.test("listFiles: a kept listing leaves out a file removed after the first p
   const second = await t.list(".", { limit: 2, keep: keeper, after });
   assertEquals(paths(second), ["b.txt", "b/d/e.ts"]);
   assertEquals(keeper.reads, 1);
-  const whole = memoryKeeper();
+  const whole = memorySlot<KeptListing>();
   assertEquals(paths(await t.list(".", { keep: whole })), LISTED.filter((rel) => rel !== "b/c.ts"));
   assertEquals(whole.kept, undefined, "one page holds it all: nothing kept");
 });
