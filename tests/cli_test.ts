@@ -1,5 +1,6 @@
 import { assert, assertEquals } from "../src/testing/assert.ts";
-import { tempWorkspace } from "./harness.ts";
+import { serverEnv, tempWorkspace, toCallResult } from "./harness.ts";
+import { Client, StdioClientTransport } from "../src/sdk/client.ts";
 import { sourceRunArgs } from "../src/permissions.ts";
 import { SERVER_VERSION } from "../src/version.ts";
 import { SUPPORTED_SYSTEMS, systemRefusal, UNSUPPORTED_SYSTEM_EXIT } from "../main.ts";
@@ -90,4 +91,40 @@ Deno.test("unsupported systems: one line naming the supported ones, exit 1; Linu
   assertEquals(systemRefusal("darwin"), null);
   assertEquals(systemRefusal(Deno.build.os), null, "this machine is supported");
   assertEquals(UNSUPPORTED_SYSTEM_EXIT, 1, "2 stays the usage error");
+});
+
+Deno.test("deno task start: the task's one child is the server, relative --workspace resolved, SIGTERM ends it", async () => {
+  const parent = await tempWorkspace();
+  try {
+    await Deno.mkdir(`${parent}/ws`);
+    await Deno.writeTextFile(`${parent}/ws/hello.txt`, "hello\n");
+    const config = new URL("../deno.json", import.meta.url).pathname;
+    const transport = new StdioClientTransport({
+      command: Deno.execPath(),
+      args: ["task", "--quiet", "--config", config, "start", "--workspace", "ws"],
+      cwd: parent,
+      env: { ...serverEnv(), INIT_CWD: parent },
+      stderr: "pipe",
+    });
+    const client = new Client({ name: "workcell-e2e", version: "1.0.0" });
+    await client.connect(transport);
+    try {
+      const read = toCallResult(await client.callTool({ name: "read_file", arguments: { path: "hello.txt" } }));
+      assertEquals(read.structured.text, "hello\n", read.text);
+      // The task runner's children: the server alone, no start script left between them (issue 31).
+      const task = transport.pid!;
+      const children = (await Deno.readTextFile(`/proc/${task}/task/${task}/children`)).trim().split(/\s+/);
+      assertEquals(children.length, 1, children.join(" "));
+      const argv = (await Deno.readTextFile(`/proc/${children[0]}/cmdline`)).split("\0");
+      assert(argv.at(-4)?.endsWith("/main.ts") && !argv.some((arg) => arg.endsWith("tasks/start.ts")), argv.join(" "));
+      assertEquals(argv.slice(-3), ["--workspace", `${parent}/ws`, ""]);
+      const closed = new Promise<void>((resolve) => client.onclose = resolve);
+      Deno.kill(Number(children[0]), "SIGTERM");
+      await closed;
+    } finally {
+      await client.close();
+    }
+  } finally {
+    await Deno.remove(parent, { recursive: true });
+  }
 });

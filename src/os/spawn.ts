@@ -128,6 +128,23 @@ function cStringArray(items: string[]): { array: BigUint64Array<ArrayBuffer>; ke
   return { array, keep };
 }
 
+/**
+ * Replaces this process with `file` run as `argv` in `env` (execve): what a launcher does so that it leaves no
+ * process of its own between its parent and the program. Returns only by throwing, when the exec failed.
+ *
+ * @example
+ * ```ts
+ * execProgram("/usr/bin/env", ["env"], { PATH: "/usr/bin:/bin" });
+ * ```
+ */
+export function execProgram(file: string, argv: string[], env: Record<string, string>): never {
+  const args = cStringArray(argv);
+  const envp = cStringArray(Object.entries(env).map(([name, value]) => `${name}=${value}`));
+  libc().execve(cString(file), new Uint8Array(args.array.buffer), new Uint8Array(envp.array.buffer));
+  const code = errno();
+  throw new SpawnError(code, `execve ${file} failed (errno ${code})`);
+}
+
 function check(result: number, what: string): void {
   if (result !== 0) throw new SpawnError(result, `${what} failed (errno ${result})`);
 }
