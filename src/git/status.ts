@@ -5,7 +5,11 @@
  * Pages: git lists changes to tracked files sorted by path, then untracked
  * paths sorted, then ignored ones; a page resumes after the previous page's
  * last entry in that order (its group and path), so an entry is listed once
- * even when others come and go between pages.
+ * even when others come and go between pages. A first page that does not
+ * hold every entry keeps the whole parsed status (up to
+ * {@linkcode KEPT_STATUS_ENTRIES} entries) in the session's snapshots
+ * (`keep`, src/paging/snapshots.ts), and the pages after it read from
+ * there instead of running git status again; without it a page runs git.
  *
  * @example
  * ```ts
@@ -13,7 +17,7 @@
  *
  * declare const git: GitService; // the server's, from its services
  * const page = { after: null, encode: JSON.stringify, maxChars: 48_000 };
- * const { data } = await gitStatus(git, { path: "src", includeIgnored: false, limit: 200, page });
+ * const { data } = await gitStatus(git, { path: "src", includeIgnored: false, limit: 200, page, keep: null });
  * data.entries[0]; // { path: "src/a.ts", index: ".", worktree: "M", type: "changed", ... }
  * ```
  */
@@ -23,9 +27,12 @@ import { gitFailure } from "./runner.ts";
 import { type GitRepo, openRepoAt } from "./repo.ts";
 import { RecordSplitter } from "./records.ts";
 import { fitPage, type Paged, type PageRequest } from "../paging/cursor.ts";
+import type { SnapshotSlot } from "../paging/snapshots.ts";
 
 /** Most entries a page may ask for; the rest are counted in total_entries. */
 export const MAX_STATUS_ENTRIES = 5000;
+/** Most entries a first page keeps for the pages after it; a larger status is run again for every page. */
+export const KEPT_STATUS_ENTRIES = 100_000;
 /** Longest status record kept (a path is at most 4096 bytes; headers are short). */
 const MAX_RECORD_CHARS = 16 * 1024;
 
@@ -231,6 +238,31 @@ export interface StatusOptions {
 export interface StatusPageOptions extends StatusOptions {
   limit: number;
   page: PageRequest<StatusPosition>;
+  /** Keeps a first page's whole status for its next pages; null to run git status for every page. */
+  keep: SnapshotSlot<KeptStatus> | null;
+}
+
+/** A whole status kept for the next pages: the branch facts, every entry in git's order, and the counts. */
+export interface KeptStatus {
+  info: BranchInfo;
+  entries: StatusEntry[];
+  total: number;
+  changes: number;
+}
+
+/**
+ * About how many bytes a kept status holds (UTF-16 paths, objects).
+ *
+ * @example
+ * ```ts
+ * keptStatusBytes({ info: { branch: "main", head: null, upstream: null, ahead: null, behind: null, detached: false },
+ *   entries: [], total: 0, changes: 0 }); // 0
+ * ```
+ */
+export function keptStatusBytes(status: KeptStatus): number {
+  let bytes = 0;
+  for (const entry of status.entries) bytes += 2 * (entry.path.length + (entry.orig_path?.length ?? 0)) + 160;
+  return bytes;
 }
 
 /** The status args for a repository and a pathspec. */
@@ -292,24 +324,44 @@ export async function readStatus(
  *
  * declare const git: GitService; // the server's, from its services
  * const page = { after: null, encode: JSON.stringify, maxChars: 48_000 };
- * await gitStatus(git, { includeIgnored: true, limit: 200, page });
+ * await gitStatus(git, { includeIgnored: true, limit: 200, page, keep: null });
  * ```
  */
 export async function gitStatus(git: GitService, options: StatusPageOptions): Promise<Paged<GitStatus>> {
   const limit = Math.min(options.limit, MAX_STATUS_ENTRIES);
   const page = options.page;
-  // One entry more than a page tells that more follow.
-  const parser = await readStatus(git, options, limit + 1, page.after);
-  const more = parser.entries.length > limit;
-  return fitPage(parser.entries.slice(0, limit), page, {
-    more,
-    start: parser.before,
+  const kept = page.after !== null ? options.keep?.get() : undefined;
+  let status: KeptStatus;
+  let entries: StatusEntry[];
+  let before: number;
+  if (kept !== undefined) {
+    // The same filter a new run applies while it streams, over the kept entries.
+    const after = page.after!;
+    entries = [];
+    before = 0;
+    for (const entry of kept.entries) {
+      if (!follows(entry, after)) before++;
+      else if (entries.length <= limit) entries.push(entry);
+    }
+    status = kept;
+  } else {
+    const keeping = options.keep !== null && page.after === null;
+    // One entry more than a page tells that more follow; a first page that may be kept takes them all.
+    const parser = await readStatus(git, options, keeping ? KEPT_STATUS_ENTRIES : limit + 1, page.after);
+    status = { info: parser.info, entries: parser.entries, total: parser.total, changes: parser.changes };
+    entries = parser.entries;
+    before = parser.before;
+    if (keeping && parser.entries.length > limit && parser.total <= KEPT_STATUS_ENTRIES) options.keep!.put(status);
+  }
+  return fitPage(entries.slice(0, limit), page, {
+    more: entries.length > limit,
+    start: before,
     positionAfter: (entry) => ({ g: group(entry), p: entry.path }),
     build: (entries) => ({
-      ...parser.info,
+      ...status.info,
       entries,
-      clean: parser.changes === 0,
-      total_entries: parser.total,
+      clean: status.changes === 0,
+      total_entries: status.total,
       truncated: false,
       next_cursor: null,
     }),

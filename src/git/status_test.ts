@@ -1,5 +1,15 @@
 import { assertEquals } from "../testing/assert.ts";
-import { type StatusEntry, StatusParser, type StatusType } from "./status.ts";
+import {
+  gitStatus,
+  type KeptStatus,
+  type StatusEntry,
+  StatusParser,
+  type StatusPosition,
+  type StatusType,
+} from "./status.ts";
+import { commitAll, git, initRepo, writeFiles } from "../testing/git_fixtures.ts";
+import { gitServiceFor } from "../testing/git_service.ts";
+import { memorySlot } from "../testing/memory_slot.ts";
 
 // Captured from `git status --porcelain=v2 -z --branch --ignored=matching` (git 2.39).
 const CAPTURED = [
@@ -71,4 +81,43 @@ Deno.test("StatusParser: after a position it keeps only later entries, in git's 
   parser.end();
   assertEquals(parser.entries.map((e) => `${e.type}:${e.path}`), ["changed:c", "untracked:a"]);
   assertEquals([parser.before, parser.total], [2, 6]);
+});
+
+Deno.test("gitStatus: pages read from the kept status are the pages git status gives, and git runs once", async () => {
+  const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "workcell-status-" }));
+  try {
+    await initRepo(root);
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 12; i++) files[`tracked/t${i}.txt`] = `${i}\n`;
+    await writeFiles(root, files);
+    await commitAll(root, "base");
+    const changed: Record<string, string> = {};
+    for (let i = 0; i < 12; i += 2) changed[`tracked/t${i}.txt`] = "changed\n";
+    for (let i = 0; i < 9; i++) changed[`n${i}.txt`] = "new\n";
+    await writeFiles(root, changed);
+    await git(root, "mv", "tracked/t1.txt", "tracked/moved.txt");
+    using service = gitServiceFor(root);
+    const pages = async (keep: ReturnType<typeof memorySlot<KeptStatus>> | null) => {
+      const out: unknown[] = [];
+      let after: StatusPosition | null = null;
+      do {
+        const page = await gitStatus(service, {
+          includeIgnored: false,
+          limit: 4,
+          page: { after, encode: JSON.stringify, maxChars: 48_000 },
+          keep,
+        });
+        out.push({ data: page.data, start: page.start });
+        after = page.data.next_cursor === null ? null : JSON.parse(page.data.next_cursor);
+      } while (after !== null);
+      return out;
+    };
+    const slot = memorySlot<KeptStatus>();
+    const walked = await pages(null);
+    assertEquals(await pages(slot), walked);
+    assertEquals([walked.length, slot.puts, slot.reads], [4, 1, 3]);
+    assertEquals(slot.kept!.total, 16);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
 });

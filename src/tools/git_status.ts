@@ -1,6 +1,14 @@
 import { z } from "../zod.ts";
 import { defineTool } from "./tool.ts";
-import { type GitStatus, gitStatus, MAX_STATUS_ENTRIES, STATUS_POSITION, type StatusEntry } from "../git/status.ts";
+import {
+  type GitStatus,
+  gitStatus,
+  type KeptStatus,
+  keptStatusBytes,
+  MAX_STATUS_ENTRIES,
+  STATUS_POSITION,
+  type StatusEntry,
+} from "../git/status.ts";
 import { dataBudget } from "../paging/budget.ts";
 import { Cursors, type Paged } from "../paging/cursor.ts";
 import { layoutText, nextCall } from "../paging/text_layout.ts";
@@ -85,6 +93,8 @@ export const gitStatusTool = defineTool({
       includeIgnored: args.include_ignored,
       limit: args.limit,
       page: cursors.request(STATUS_POSITION, dataBudget(ctx.config.maxResultChars)),
+      // The pages of one query read the status its first page kept (the cursor binds them to the same query).
+      keep: ctx.sessionState.snapshots.slot<KeptStatus>(cursors.query, keptStatusBytes),
       signal: ctx.signal,
     });
     return { text: render(page, ctx.arguments), data: { ...page.data } };
