@@ -288,7 +288,6 @@ export const SAME_AS_LINUX = [
   "renameat",
   "linkat",
   "unlinkat",
-  "readlinkat",
   "closedir",
   "flock_now",
 ] as const;

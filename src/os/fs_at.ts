@@ -1,6 +1,6 @@
 /**
  * File-system calls that open and read relative to open directory fds
- * (openat, readlinkat, pread), through FFI; what an fd or entry is, is
+ * (openat, pread), through FFI; what an fd or entry is, is
  * src/os/fs_stat.ts, a directory's entries src/os/fs_dir.ts, and the calls
  * that change something src/os/fs_change.ts. Paths are opened one component at a time with
  * O_NOFOLLOW from a directory fd, so a symlink swapped in anywhere on the way
@@ -211,13 +211,6 @@ export function fdOfDirectory(cwd: string): number | null {
  */
 export function reopenFd(fd: number, flags: number): number {
   return check(libc().open(cString(fdPath(fd)), flags | O.CLOEXEC, 0), "reopen");
-}
-
-/** The target of the symlink `name` in `dirFd`, as raw bytes. */
-export function readLinkAt(dirFd: number, name: Name): Uint8Array {
-  const buffer = new Uint8Array(4096);
-  const n = check(libc().readlinkat(dirFd, cComponent(name), buffer, BigInt(buffer.length)), `readlink ${show(name)}`);
-  return buffer.slice(0, n);
 }
 
 /**

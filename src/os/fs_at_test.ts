@@ -1,6 +1,6 @@
 import * as path from "node:path";
 import { assert, assertEquals, assertRejects, assertThrows } from "../testing/assert.ts";
-import { fdDirectory, fdOfDirectory, openAt, openBeneath, openDirectory, readAllFd, readLinkAt } from "./fs_at.ts";
+import { fdDirectory, fdOfDirectory, openAt, openBeneath, openDirectory, readAllFd } from "./fs_at.ts";
 import { readDirFd } from "./fs_dir.ts";
 import { statAt, statFd } from "./fs_stat.ts";
 import { linkAt, lockFd, mkdirAt, renameAt, unlinkAt, writeAllFd } from "./fs_change.ts";
@@ -71,14 +71,13 @@ Deno.test("readAllFd reads exactly the content, whatever the size, and past a si
   }
 });
 
-Deno.test("readDirFd, statAt and readLinkAt see entries, never through links", { ignore: LINUX_ONLY }, async () => {
+Deno.test("readDirFd and statAt see entries, never through links", { ignore: LINUX_ONLY }, async () => {
   const { base, rootFd } = await tree();
   try {
     const dir = openBeneath(rootFd, "a", O.RDONLY | O.DIRECTORY);
     const entries = readDirFd(dir).map((e) => [new TextDecoder().decode(e.name), e.kind]).sort();
     assertEquals(entries, [["b", "dir"], ["inside-link", "symlink"], ["out", "symlink"], ["secret-link", "symlink"]]);
     assertEquals(statAt(dir, "secret-link").kind, "symlink");
-    assertEquals(new TextDecoder().decode(readLinkAt(dir, "inside-link")), "b");
     closeFd(dir);
     closeFd(rootFd);
   } finally {
@@ -119,7 +118,7 @@ Deno.test("mkdirAt, renameAt, linkAt and unlinkAt act on names, not on what a sy
     linkAt(dir, "secret-link", dir, "second-link"); // links the symlink itself
     assertEquals(statAt(dir, "second-link").kind, "symlink");
     renameAt(dir, "second-link", dir, "out"); // replaces the link named out, not what it points to
-    assertEquals(new TextDecoder().decode(readLinkAt(dir, "out")), path.join(base, "secret.txt"));
+    assertEquals(Deno.readLinkSync(path.join(root, "a", "out")), path.join(base, "secret.txt"));
     unlinkAt(dir, "secret-link");
     unlinkAt(dir, "out");
     unlinkAt(dir, "new", true);

@@ -177,7 +177,6 @@ const SYMBOLS = {
   openat: { parameters: ["i32", "buffer", "i32", "u32"], result: "i32" },
   statx: { parameters: ["i32", "buffer", "i32", "u32", "buffer"], result: "i32" },
   getdents64: { name: "syscall", parameters: ["i64", "i32", "buffer", "u64"], result: "i64" },
-  readlinkat: { parameters: ["i32", "buffer", "buffer", "usize"], result: "isize" },
   fstat: { parameters: ["i32", "buffer"], result: "i32" },
   fstatat: { parameters: ["i32", "buffer", "buffer", "i32"], result: "i32" },
   fdopendir: { parameters: ["i32"], result: "pointer" },
