@@ -35,6 +35,7 @@ import { fromOsError } from "../errors.ts";
 import { decodeBytes } from "../text/utf8.ts";
 import { fitPage, type Paged, type PageRequest } from "../paging/cursor.ts";
 import { treeOrder } from "../paging/tree_order.ts";
+import { BeneathDirs } from "./beneath_dirs.ts";
 
 /** Entries counted past a full page before the walk stops counting (those before a cursor are always walked). */
 export const LIST_DIR_WALK_LIMIT = 100_000;
@@ -250,26 +251,15 @@ function fromKept(ws: Workspace, top: Handle, kept: KeptTree, options: ListDirOp
     if (treeOrder(all[mid].rel, after) > 0) high = mid;
     else low = mid + 1;
   }
-  const dirs = new Map<string, Handle | null>();
+  using dirs = new BeneathDirs(top);
   const entries: DirEntry[] = [];
   let next = low;
-  try {
-    for (; next < all.length && entries.length < options.limit; next++) {
-      const walked = all[next];
-      let dir = dirs.get(walked.dir);
-      if (dir === undefined) {
-        try {
-          dir = walked.dir === "." ? top : top.openBeneath(walked.dir, "dir");
-        } catch {
-          dir = null;
-        }
-        dirs.set(walked.dir, dir);
-      }
-      const info = dir === null ? null : statOrNull(dir, walked.raw);
-      if (info !== null) entries.push(describe(walked.raw, walked.rel, walked.name, false, info));
-    }
-  } finally {
-    for (const dir of dirs.values()) if (dir !== top) dir?.[Symbol.dispose]();
+  for (; next < all.length && entries.length < options.limit; next++) {
+    const walked = all[next];
+    const dir = dirs.get(walked.dir);
+    const info = dir === null ? null : statOrNull(dir, walked.raw);
+    // Its kind as it is now (a directory swapped for a symlink since is one), as a new walk would say.
+    if (info !== null) entries.push(describe({ ...walked.raw, kind: info.kind }, walked.rel, walked.name, false, info));
   }
   for (const link of entries) if (link.type === "symlink") link.target = linkTarget(ws, link.path);
   const counts = { seen: kept.seen, hidden: kept.hidden, skipped: kept.skipped, exact: true };

@@ -113,3 +113,25 @@ Deno.test("list_dir: a walk is not kept when one page holds it all, or when a na
   assertEquals(pages, allPages(fx, null));
   assert(pages.some((p) => p.data.entries.some((entry) => entry.name_lossy === true)));
 });
+
+Deno.test("list_dir: a directory swapped for a symlink to the outside between pages is never read through", async () => {
+  await using fx = await fixture();
+  const slot = memorySlot<KeptTree>();
+  const first = page(fx, null, slot);
+  assertEquals(first.data.entries.map((entry) => entry.path), ["a", "a/b", "a/b/c"]);
+  await Deno.remove(`${fx.root}/e`, { recursive: true });
+  await Deno.mkdir(`${fx.root}/../outside`);
+  await Deno.writeTextFile(`${fx.root}/../outside/five.txt`, "outside, longer than the file it replaces");
+  await Deno.symlink(`${fx.root}/../outside`, `${fx.root}/e`);
+  let after: DirPosition | null = JSON.parse(first.data.next_cursor!);
+  const rest = [];
+  while (after !== null) {
+    const { data } = page(fx, after, slot);
+    rest.push(...data.entries);
+    after = data.next_cursor === null ? null : JSON.parse(data.next_cursor);
+  }
+  assertEquals(slot.reads > 0, true);
+  const swapped = rest.find((entry) => entry.path === "e")!;
+  assertEquals([swapped.type, swapped.target], ["symlink", null]);
+  assertEquals(rest.filter((entry) => entry.path.startsWith("e/")), []);
+});

@@ -54,6 +54,7 @@ import { rgWarnings, type RipgrepOutcome } from "../search/ripgrep.ts";
 import type { RipgrepRunner } from "../search/ripgrep_runner.ts";
 import { jsonChars } from "../paging/budget.ts";
 import { fitPage, type Paged, type PageRequest } from "../paging/cursor.ts";
+import { BeneathDirs } from "./beneath_dirs.ts";
 
 /** Files stat'ed between two yields to the event loop. */
 const STAT_BATCH = 2000;
@@ -159,47 +160,24 @@ export function listFilesArgs(
 /** A file's lstat, or null when it cannot be had (a lossy name, or removed meanwhile). */
 type Info = FileStat | null;
 
-/** Directory handles {@linkcode statAll} keeps open for the next files of the same directories. */
-const DIR_HANDLES_KEPT = 64;
-
 /**
  * Lstats files by their path under the listed directory, through its handle: each file's directory is opened
  * beneath `dir` without following a symlink, so a directory swapped for one meanwhile gives null rather than the
  * size and mtime of an outside file. Batches between yields keep the event loop responsive for other sessions.
  */
 async function statAll(dir: Handle, rels: readonly string[], lossy: Set<string>): Promise<Info[]> {
-  const dirs = new Map<string, Handle | null>();
-  const dirOf = (parent: string): Handle | null => {
-    let handle = dirs.get(parent);
-    if (handle !== undefined) return handle;
-    try {
-      handle = dir.openBeneath(parent, "dir");
-    } catch {
-      handle = null;
-    }
-    if (dirs.size >= DIR_HANDLES_KEPT) {
-      const [oldest, old] = dirs.entries().next().value!;
-      dirs.delete(oldest);
-      old?.[Symbol.dispose]();
-    }
-    dirs.set(parent, handle);
-    return handle;
-  };
+  using dirs = new BeneathDirs(dir);
   const infos: Info[] = [];
-  try {
-    for (let i = 0; i < rels.length; i++) {
-      if (i > 0 && i % STAT_BATCH === 0) await new Promise((resolve) => setTimeout(resolve, 0));
-      const rel = rels[i];
-      const slash = rel.lastIndexOf("/");
-      const parent = lossy.has(rel) ? null : dirOf(slash < 0 ? "." : rel.slice(0, slash));
-      try {
-        infos.push(parent === null ? null : parent.statEntry(rel.slice(slash + 1)));
-      } catch {
-        infos.push(null);
-      }
+  for (let i = 0; i < rels.length; i++) {
+    if (i > 0 && i % STAT_BATCH === 0) await new Promise((resolve) => setTimeout(resolve, 0));
+    const rel = rels[i];
+    const slash = rel.lastIndexOf("/");
+    const parent = lossy.has(rel) ? null : dirs.get(slash < 0 ? "." : rel.slice(0, slash));
+    try {
+      infos.push(parent === null ? null : parent.statEntry(rel.slice(slash + 1)));
+    } catch {
+      infos.push(null);
     }
-  } finally {
-    for (const handle of dirs.values()) handle?.[Symbol.dispose]();
   }
   return infos;
 }
