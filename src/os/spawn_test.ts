@@ -1,7 +1,7 @@
 import { assert, assertEquals, assertThrows } from "../testing/assert.ts";
-import { findOnPath, isProgramNotFound, spawnChild, SpawnError } from "./spawn.ts";
+import { execProgram, findOnPath, isProgramNotFound, spawnChild, SpawnError } from "./spawn.ts";
 import { closeFd, makePipe, reap } from "./fd.ts";
-import { libc } from "./libc.ts";
+import { ERRNO, libc } from "./libc.ts";
 import { openPty } from "./pty.ts";
 import { memfdExecutable } from "./executable.ts";
 
@@ -128,4 +128,11 @@ Deno.test("findOnPath: the first executable file in an absolute PATH entry", asy
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("execProgram: a program that cannot be run throws its errno and this process goes on", () => {
+  const missing = assertThrows(() => execProgram("/nonexistent/program", ["program"], {})) as SpawnError;
+  assert(missing instanceof SpawnError && missing.errno === ERRNO.ENOENT, String(missing));
+  const directory = assertThrows(() => execProgram("/tmp", ["tmp"], {})) as SpawnError;
+  assertEquals(directory.errno, ERRNO.EACCES);
 });
