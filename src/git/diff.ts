@@ -21,9 +21,10 @@ import type { GitService } from "./service.ts";
 import { gitFailure } from "./runner.ts";
 import { checkRevision, type GitRepo, openRepo } from "./repo.ts";
 import { type DiffFile, DiffStatsParser } from "./diff_stream.ts";
-import { cutPatch, type DiffPosition, overflowAt, type PatchLine, PatchLines } from "./diff_page.ts";
+import { cutPatch, type DiffPosition, keptLineBytes, overflowAt, type PatchLine, PatchLines } from "./diff_page.ts";
 import { jsonChars, jsonStringChars } from "../paging/budget.ts";
 import type { Paged, PageRequest } from "../paging/cursor.ts";
+import type { SnapshotSlot } from "../paging/snapshots.ts";
 
 /** Options of {@linkcode gitDiff}. */
 export interface DiffOptions {
@@ -34,7 +35,26 @@ export interface DiffOptions {
   maxBytes: number;
   rev?: string;
   page: PageRequest<DiffPosition>;
+  /** Where a page keeps what its git run read past it, for the pages after it. */
+  keep?: SnapshotSlot<KeptDiff>;
   signal?: AbortSignal;
+}
+
+/**
+ * What a page's git run read of a diff past its page (./diff_page.ts PatchLines' read-ahead), kept in the session's
+ * snapshots for the pages after it: the patch lines from a file's section on and the stats of the files from there.
+ */
+export interface KeptDiff {
+  /** The patch lines read, from the start of a file's section. */
+  lines: PatchLine[];
+  /** Whether `lines` end where the patch does. */
+  ends: boolean;
+  /** The stats of every file from index `filesFrom` on, in git's order. */
+  files: DiffFile[];
+  filesFrom: number;
+  total_files: number;
+  /** About how many bytes it takes (UTF-16 strings, objects). */
+  bytes: number;
 }
 
 /** A page of a diff: its files' stats and patch text. */
@@ -99,23 +119,49 @@ export async function readDiff(
   repo: GitRepo,
   head: string[],
   tail: string[],
-  options: {
+  options: PageOptions & {
     context: number;
-    maxBytes: number;
-    page: PageRequest<DiffPosition>;
-    fixedChars: number;
+    /** Reads ahead past the page and takes what was read, for the pages after it. */
+    keep?: (read: KeptDiff) => void;
     signal?: AbortSignal;
   },
 ): Promise<PagedDiff> {
+  return diffPage(await runDiffs(repo, [...head, ...COMMON_ARGS, ...pathArgs(repo)], tail, options), options);
+}
+
+/**
+ * The page at a later position from what an earlier page's git run read past its own (no git run): the page
+ * readDiff would build, or null when the kept lines end before it does.
+ *
+ * @example
+ * ```ts
+ * declare const kept: KeptDiff; // put by an earlier page's readDiff
+ * const page = { after: { f: 2, n: 0 }, encode: JSON.stringify, maxChars: 48_000 };
+ * keptDiffPage(kept, { maxBytes: 20480, page, fixedChars: 0 }); // null: read it with readDiff
+ * ```
+ */
+export function keptDiffPage(kept: KeptDiff, options: PageOptions): PagedDiff | null {
+  const { page, maxBytes } = options;
+  const patch = PatchLines.replay(kept.lines, kept.ends, page.after!, page.maxChars, maxBytes);
+  if (patch === null || page.after!.f < kept.filesFrom) return null;
+  const fileAt = (index: number) => kept.files[index - kept.filesFrom];
+  return diffPage({ patch, total_files: kept.total_files, fileAt }, options);
+}
+
+/** What shapes a page of a diff: its position and bounds, and what the rest of the caller's result takes. */
+interface PageOptions {
+  /** Bound on the bytes of a page's patch text. */
+  maxBytes: number;
+  page: PageRequest<DiffPosition>;
+  fixedChars: number;
+}
+
+/** The page of a diff read from its position: the lines that fit, cut at a file, hunk or line. */
+function diffPage({ patch, total_files, fileAt }: DiffRead, options: PageOptions): PagedDiff {
   const { page } = options;
   const after = page.after;
-  const stats = new DiffStatsParser(repo.fromCwd, after?.f ?? 0);
-  const patch = new PatchLines(after, page.maxChars, options.maxBytes);
-  await runDiffs(repo, [...head, ...COMMON_ARGS, ...pathArgs(repo)], tail, options, { stats, patch });
-  const { total_files } = stats.result();
   const lines = patch.lines;
   const minKeep = Math.min(lines.length, patch.replayed + 1);
-  const fileAt = (index: number) => stats.file(index);
 
   /** The page of the first `kept` lines. */
   const build = (kept: number, encode: boolean): DiffPage => {
@@ -164,30 +210,63 @@ export async function readDiff(
   };
 }
 
+/** The patch lines of a page and the stats of the diff's files. */
+interface DiffRead {
+  patch: PatchLines;
+  total_files: number;
+  fileAt(index: number): DiffFile | undefined;
+}
+
 /**
  * Runs the stats and the patch of one diff side by side, each feeding its parser as git writes; the patch run
- * may stop early once its page is full.
+ * may stop early once its page is full. With a place to keep it, it reads ahead past the page and keeps what it
+ * read for the pages after it (when the page is not the last, and no file's stats were left out).
  */
 async function runDiffs(
   repo: GitRepo,
   common: string[],
   tail: string[],
-  options: { context: number; signal?: AbortSignal },
-  parsers: { stats: DiffStatsParser; patch: PatchLines },
-): Promise<void> {
+  options: PageOptions & { context: number; keep?: (read: KeptDiff) => void; signal?: AbortSignal },
+): Promise<DiffRead> {
+  const after = options.page.after;
+  const { keep } = options;
+  const filesFrom = after?.f ?? 0;
+  const stats = new DiffStatsParser(repo.fromCwd, filesFrom);
+  const patch = new PatchLines(after, options.page.maxChars, options.maxBytes, keep !== undefined);
   const [statsRun, patchRun] = await Promise.all([
     repo.run([...common, "--raw", "--numstat", "-z", ...tail], {
-      onStdout: (chunk) => parsers.stats.push(chunk),
+      onStdout: (chunk) => stats.push(chunk),
       signal: options.signal,
     }),
     repo.run([...common, "-p", `-U${options.context}`, "--submodule=short", ...tail], {
-      onStdout: (chunk) => parsers.patch.push(chunk),
+      onStdout: (chunk) => patch.push(chunk),
       signal: options.signal,
     }),
   ]);
   if (statsRun.code !== 0) throw gitFailure(statsRun, common[0]);
   if (!patchRun.stopped && patchRun.code !== 0) throw gitFailure(patchRun, common[0]);
-  parsers.patch.end();
+  patch.end();
+  const { files, total_files } = stats.result();
+  const lines = patch.ahead;
+  if (keep !== undefined && lines !== null && !patch.complete && files.length === total_files - filesFrom) {
+    keep({ lines, ends: patch.aheadEnds, files, filesFrom, total_files, bytes: keptDiffBytes(lines, files) });
+  }
+  return { patch, total_files, fileAt: (index) => stats.file(index) };
+}
+
+/**
+ * About how many bytes a kept diff holds: its strings as UTF-16 and an object per line and file.
+ *
+ * @example
+ * ```ts
+ * keptDiffBytes([{ text: "diff --git a/a b/a", file: 0, line: 0, starts: "file" }], []); // 100
+ * ```
+ */
+export function keptDiffBytes(lines: readonly PatchLine[], files: readonly DiffFile[]): number {
+  let bytes = 0;
+  for (const line of lines) bytes += keptLineBytes(line.text);
+  for (const file of files) bytes += 128 + 2 * (file.path.length + (file.old_path?.length ?? 0));
+  return bytes;
 }
 
 /**
@@ -203,6 +282,10 @@ async function runDiffs(
  * ```
  */
 export async function gitDiff(git: GitService, options: DiffOptions): Promise<PagedDiff> {
+  // A page an earlier one read past reads no git (the cursor binds it to this query).
+  const kept = options.page.after === null ? undefined : options.keep?.get();
+  const fromKept = kept && keptDiffPage(kept, { ...options, fixedChars: 0 });
+  if (fromKept) return fromKept;
   const targets = (options.paths ?? []).map((input) => {
     using target = git.ws.open(input, { expect: "any", allowMissing: true });
     return target.abs;
@@ -220,5 +303,10 @@ export async function gitDiff(git: GitService, options: DiffOptions): Promise<Pa
   const tail = ["--end-of-options"];
   if (options.rev !== undefined) tail.push(checkRevision(options.rev, "rev"));
   tail.push("--", ...(pathspec.length > 0 ? pathspec : repo.scope()));
-  return await readDiff(repo, options.staged ? ["diff", "--cached"] : ["diff"], tail, { ...options, fixedChars: 0 });
+  const head = options.staged ? ["diff", "--cached"] : ["diff"];
+  return await readDiff(repo, head, tail, {
+    ...options,
+    fixedChars: 0,
+    keep: options.keep && ((whole) => options.keep!.put(whole)),
+  });
 }

@@ -8,7 +8,9 @@
  *
  * Reading is bounded: {@linkcode PatchLines} skips to the position, keeps
  * lines until the page's bound is passed, and then asks for git to be
- * stopped; {@linkcode cutPatch} then picks the cut.
+ * stopped (or, when asked to read ahead, once it has read some pages
+ * further); {@linkcode cutPatch} then picks the cut. The lines read ahead
+ * page again with {@linkcode PatchLines.replay}, with no git run.
  *
  * @example
  * ```ts
@@ -48,13 +50,51 @@ export interface PatchLine {
 const SECTION_START = /^(diff --git |diff --cc |diff --combined |\* Unmerged path )/;
 const HUNK_START = /^@@/;
 
-/** Streams a patch from a position, keeping lines until `maxChars` (in JSON) or `maxBytes` is passed. */
+/**
+ * Bytes (estimated by {@linkcode keptLineBytes}) of patch lines one read-ahead holds at most: a third of a session's
+ * snapshots (src/paging/snapshots.ts), e.g. 4.4 MB of a patch of 40-character lines.
+ */
+export const KEPT_PATCH_BYTES = 16 * 1024 * 1024;
+
+/** A read-ahead reads on until the patch read is this many times what it took to fill the page. */
+export const READ_AHEAD_FACTOR = 8;
+
+/**
+ * About how many bytes a patch line takes in memory: its object and its UTF-16 text.
+ *
+ * @example
+ * ```ts
+ * keptLineBytes("+a"); // 68
+ * ```
+ */
+export function keptLineBytes(text: string): number {
+  return 64 + 2 * text.length;
+}
+
+/**
+ * Streams a patch from a position, keeping lines until `maxChars` (in JSON) or `maxBytes` is passed. With
+ * `readAhead`, it also holds in `ahead` the lines from the section of the position's file on, and reads on past a
+ * full page until the patch read is {@linkcode READ_AHEAD_FACTOR} times what filled it (or the lines held pass
+ * {@linkcode KEPT_PATCH_BYTES}): a page that resumes deep in a patch reads it from its start (git cannot skip), so
+ * reads that grow eightfold read a patch paged to its end a few times instead of once per page.
+ */
 export class PatchLines {
   readonly lines: PatchLine[] = [];
   /** Lines at the start of `lines` repeated from before the position (a resumed file's header, its hunk line). */
   replayed = 0;
   /** Whether the stream was read to its end (nothing was left unread). */
   complete = true;
+  /**
+   * With a read-ahead: the lines read from the section of the position's file on; null without one, or when the
+   * lines before the page's end alone pass {@linkcode KEPT_PATCH_BYTES} (deep in one huge file).
+   */
+  ahead: PatchLine[] | null;
+  /** With a read-ahead: whether `ahead` ends where the patch does. */
+  aheadEnds = false;
+  #aheadBytes = 0;
+  /** Characters of the patch read, and how many a read-ahead reads (set once the page is full). */
+  #read = 0;
+  #readUntil = Infinity;
   #file = -1;
   #line = 0;
   #header: PatchLine[] = [];
@@ -69,42 +109,99 @@ export class PatchLines {
     private readonly after: DiffPosition | null,
     private readonly maxChars: number,
     private readonly maxBytes: number,
-  ) {}
+    readAhead = false,
+  ) {
+    this.ahead = readAhead ? [] : null;
+  }
+
+  /**
+   * The page at `after` read from `lines` that a read-ahead held (`ahead`, ending where the patch does when
+   * `ends`): the same lines a new git run gives, or null when they end before the page is full.
+   *
+   * @example
+   * ```ts
+   * const whole = new PatchLines(null, 100, 100_000, true);
+   * whole.push(new TextEncoder().encode("diff --git a/a b/a\n@@ -1 +1 @@\n-a\n+b\n"));
+   * whole.end();
+   * PatchLines.replay(whole.ahead!, whole.aheadEnds, { f: 0, n: 3 }, 48_000, 65536)?.lines.length; // 3
+   * ```
+   */
+  static replay(
+    lines: readonly PatchLine[],
+    ends: boolean,
+    after: DiffPosition,
+    maxChars: number,
+    maxBytes: number,
+  ): PatchLines | null {
+    // The lines start at a section; those of files before the position's only pass by.
+    if (lines.length === 0 || after.f < lines[0].file) return null;
+    const read = new PatchLines(after, maxChars, maxBytes);
+    let low = 0;
+    for (let high = lines.length; low < high;) {
+      const middle = (low + high) >> 1;
+      if (lines[middle].file < after.f) low = middle + 1;
+      else high = middle;
+    }
+    for (let i = low; i < lines.length && !read.#full; i++) read.#take(lines[i]);
+    if (!read.#full && !ends) return null;
+    read.complete = !read.#full;
+    return read;
+  }
 
   /** Feeds stdout; false once enough is kept (stop git). */
   push(chunk: Uint8Array): boolean {
-    if (!this.#full) this.#split.push(chunk);
+    if (!this.#done()) this.#split.push(chunk);
     if (this.#full) this.complete = false;
-    return !this.#full;
+    return !this.#done();
   }
 
   /** Takes what is left after git ended. */
   end(): void {
-    if (!this.#full) this.#split.end();
+    if (this.#done()) return;
+    this.#split.end();
+    this.aheadEnds = this.ahead !== null;
+  }
+
+  #done(): boolean {
+    return this.#full && (this.ahead === null || this.#read >= this.#readUntil || this.#aheadBytes > KEPT_PATCH_BYTES);
   }
 
   #record(record: string, cut: boolean): void {
-    if (this.#full) return;
+    if (this.#done()) return;
     const text = cut ? record + CUT_LINE_MARKER : record;
     const starts = SECTION_START.test(text) ? "file" : HUNK_START.test(text) ? "hunk" : null;
     if (starts === "file") {
       this.#file++;
       this.#line = 0;
+    } else this.#line++;
+    this.#read += text.length + 1;
+    const line: PatchLine = { text, file: this.#file, line: this.#line, starts };
+    if (this.ahead !== null && line.file >= (this.after?.f ?? -1)) {
+      this.ahead.push(line);
+      this.#aheadBytes += keptLineBytes(text);
+      if (!this.#full && this.#aheadBytes > KEPT_PATCH_BYTES) this.ahead = null;
+    }
+    if (this.#full) return;
+    this.#take(line);
+    if (this.#full) this.#readUntil = READ_AHEAD_FACTOR * this.#read;
+  }
+
+  /** Skips a line before the position (remembering what a resumed file repeats), else keeps it. */
+  #take(line: PatchLine): void {
+    if (line.starts === "file") {
       this.#header = [];
       this.#hunk = null;
-    } else this.#line++;
-    const line: PatchLine = { text, file: this.#file, line: this.#line, starts };
+    }
     const after = this.after;
     if (after !== null && (line.file < after.f || (line.file === after.f && line.line < after.n))) {
-      // Before the position: remember what a resumed file repeats.
       if (line.file === after.f) {
-        if (starts === "hunk") this.#hunk = line;
+        if (line.starts === "hunk") this.#hunk = line;
         else if (this.#hunk === null) this.#header.push(line);
       }
       return;
     }
     if (after !== null && this.lines.length === 0 && line.file === after.f && after.n > 0) {
-      const replay = starts === "hunk" || this.#hunk === null ? this.#header : [...this.#header, this.#hunk];
+      const replay = line.starts === "hunk" || this.#hunk === null ? this.#header : [...this.#header, this.#hunk];
       for (const repeated of replay) this.#keep({ ...repeated, starts: null });
       this.replayed = replay.length;
     }

@@ -1,5 +1,5 @@
 import { assertEquals } from "../testing/assert.ts";
-import { cutPatch, type DiffPosition, overflowAt, type PatchLine, PatchLines } from "./diff_page.ts";
+import { cutPatch, type DiffPosition, KEPT_PATCH_BYTES, overflowAt, type PatchLine, PatchLines } from "./diff_page.ts";
 
 const encode = (text: string) => new TextEncoder().encode(text);
 
@@ -107,4 +107,75 @@ Deno.test("cutPatch keeps whole files, else whole hunks, else whole lines, filli
   assertEquals(cut(2, resumed.replayed, resumed.lines), 5); // repeated lines and one more
   // Resumed inside a hunk, the next hunk is a fine cut: some of the file's body comes before it.
   assertEquals(cut(7, resumed.replayed, resumed.lines), 5);
+});
+
+Deno.test("PatchLines.replay gives every position the page a new read gives, or null past what it holds", () => {
+  const whole = new PatchLines(null, 100_000, 100_000, true);
+  const bytes = encode(PATCH);
+  for (let i = 0; i < bytes.length; i += 5) assertEquals(whole.push(bytes.subarray(i, i + 5)), true);
+  whole.end();
+  const all = whole.ahead!;
+  assertEquals([whole.aheadEnds, texts(all)], [true, PATCH.split("\n").slice(0, -1)]);
+  for (const line of all) {
+    for (const [maxChars, maxBytes] of [[100_000, 100_000], [30, 100_000], [100_000, 12]]) {
+      const after = { f: line.file, n: line.line };
+      const fresh = read(after, maxChars, maxBytes);
+      const replayed = PatchLines.replay(all, true, after, maxChars, maxBytes)!;
+      assertEquals([replayed.lines, replayed.replayed, replayed.complete], [
+        fresh.lines,
+        fresh.replayed,
+        fresh.complete,
+      ]);
+      // Lines that end short of a full page, with more of the patch unread, cannot give it.
+      if (!fresh.complete) continue;
+      assertEquals(PatchLines.replay(all.slice(0, -1), false, after, maxChars, maxBytes), null);
+    }
+  }
+  assertEquals(PatchLines.replay(all, true, { f: 9, n: 0 }, 100, 100)!.lines, []);
+  // Lines held from a later file's section on cannot give a page of an earlier file.
+  const later = all.filter((line) => line.file >= 1);
+  assertEquals(PatchLines.replay(later, true, { f: 0, n: 2 }, 100, 100), null);
+  assertEquals(PatchLines.replay(later, true, { f: 1, n: 2 }, 100, 100)!.lines, read({ f: 1, n: 2 }, 100, 100).lines);
+});
+
+/** A patch of one file with `lines` added lines of 1,023 characters. */
+function bigPatch(lines: number): Uint8Array[] {
+  const line = encode(`+${"x".repeat(1022)}\n`);
+  return [encode("diff --git a/a b/a\n@@ -0,0 +1,9 @@\n"), ...Array.from({ length: lines }, () => line)];
+}
+
+Deno.test("PatchLines reads ahead until it has read eight times what filled its page, holding what it read", () => {
+  const read = new PatchLines(null, 10_000, 100_000, true);
+  let pushes = 0;
+  for (const chunk of bigPatch(1000)) {
+    pushes++;
+    if (!read.push(chunk)) break;
+  }
+  read.end();
+  // The page is full at its tenth body line, with 10,275 characters read; at eight times that, 81 body lines are read.
+  const { lines, ahead, aheadEnds, complete } = read;
+  assertEquals([lines.length, ahead!.length, pushes, aheadEnds, complete], [12, 83, 82, false, false]);
+  const short = new PatchLines(null, 10_000, 100_000, true);
+  for (const chunk of bigPatch(20)) assertEquals(short.push(chunk), true);
+  short.end();
+  assertEquals([short.ahead!.length, short.aheadEnds, short.complete], [22, true, false]);
+});
+
+Deno.test("PatchLines holds no read-ahead past KEPT_PATCH_BYTES, and none when a page deep in a file passes it", () => {
+  const perLine = 64 + 2 * 1023;
+  const bound = Math.floor(KEPT_PATCH_BYTES / perLine);
+  const deep = new PatchLines({ f: 0, n: bound + 10 }, 10_000, 100_000, true);
+  for (const chunk of bigPatch(bound + 100)) if (!deep.push(chunk)) break;
+  assertEquals(deep.ahead, null);
+  assertEquals(deep.lines.length > 0, true);
+  const wide = new PatchLines({ f: 0, n: bound - 200 }, 100_000, 1_000_000, true);
+  let stopped = false;
+  for (const chunk of bigPatch(4 * bound)) {
+    if (!wide.push(chunk)) {
+      stopped = true;
+      break;
+    }
+  }
+  assertEquals([stopped, wide.aheadEnds], [true, false]);
+  assertEquals(wide.ahead!.length < bound + 10, true, `${wide.ahead!.length} lines held`);
 });

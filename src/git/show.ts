@@ -23,12 +23,13 @@ import { gitFailure, gitMessage } from "./runner.ts";
 import { firstInvalidUtf8, isContinuation, utf8CutIndex } from "../text/utf8.ts";
 import { checkRevision, type GitRepo, openRepoAt } from "./repo.ts";
 import { type Commit, COMMIT_FORMAT, CommitParser } from "./log.ts";
-import { type PagedDiff, readDiff } from "./diff.ts";
+import { type KeptDiff, keptDiffPage, type PagedDiff, readDiff } from "./diff.ts";
 import type { DiffFile } from "./diff_stream.ts";
 import type { DiffPosition } from "./diff_page.ts";
 import { fitLines, jsonChars } from "../paging/budget.ts";
 import type { Paged, PageRequest } from "../paging/cursor.ts";
 import { joinBytes } from "../text/join_bytes.ts";
+import type { SnapshotSlot } from "../paging/snapshots.ts";
 
 /** Where a file's content resumes: at this byte offset (a line start, or inside a line longer than a page). */
 export type ContentPosition = { o: number };
@@ -44,6 +45,8 @@ export interface ShowOptions {
   maxBytes: number;
   /** Positions are DiffPosition without `path`, ContentPosition with it. */
   page: PageRequest<DiffPosition> | PageRequest<ContentPosition>;
+  /** Where a commit's first page keeps the commit and its whole diff for the pages after it. */
+  keep?: SnapshotSlot<KeptShow>;
   signal?: AbortSignal;
 }
 
@@ -72,6 +75,13 @@ export type ShownPage = { kind: "commit"; page: Paged<GitShow>; diff: PagedDiff 
   kind: "file";
   page: Paged<GitShow>;
 };
+
+/** A commit its first page showed, with its whole diff, kept for the pages after it. */
+export interface KeptShow {
+  sha: string;
+  commit: Omit<Commit, "sha">;
+  diff: KeptDiff;
+}
 
 /** Context lines of a shown commit's patch. */
 export const SHOW_CONTEXT = 3;
@@ -247,6 +257,14 @@ async function showFile(
  */
 export async function gitShow(git: GitService, options: ShowOptions): Promise<ShownPage> {
   checkRevision(options.rev, "rev");
+  const page = options.page as PageRequest<DiffPosition>;
+  // A page an earlier one read past reads no git, rev included (the cursor binds it to this query).
+  const kept = options.path === undefined && page.after !== null ? options.keep?.get() : undefined;
+  if (kept !== undefined) {
+    const wrapper = commitWrapper(options.rev, kept.sha, kept.commit);
+    const diff = keptDiffPage(kept.diff, { maxBytes: options.maxBytes, page, fixedChars: jsonChars(wrapper) });
+    if (diff !== null) return commitPage(wrapper, diff);
+  }
   // The confirming rev-parse names the commit too; rev-parse --verify runs only when it named not exactly one
   // (a range, not a commit: its message is the error).
   const { repo, target, tips } = await openRepoAt(git, options.path, {
@@ -259,8 +277,10 @@ export async function gitShow(git: GitService, options: ShowOptions): Promise<Sh
     ? tips[0]
     : await resolveCommit(repo, options.rev, options.signal);
   if (target !== null) {
-    const page = options.page as PageRequest<ContentPosition>;
-    return { kind: "file", page: await showFile(repo, options, page, sha, target) };
+    return {
+      kind: "file",
+      page: await showFile(repo, options, options.page as PageRequest<ContentPosition>, sha, target),
+    };
   }
 
   const parser = new CommitParser();
@@ -269,17 +289,27 @@ export async function gitShow(git: GitService, options: ShowOptions): Promise<Sh
     signal: options.signal,
   });
   if (meta.code !== 0) throw gitFailure(meta, "show");
-  const [commit] = parser.end();
-  const { sha: _sha, ...metadata } = commit;
-  const wrapper = { rev: options.rev, sha, kind: "commit", commit: metadata, path: null, content: null, size: null };
+  const [{ sha: _sha, ...commit }] = parser.end();
+  const wrapper = commitWrapper(options.rev, sha, commit);
   const diff = await readDiff(repo, ["show", "--format=", "--diff-merges=first-parent"], [sha, "--", ...repo.scope()], {
     context: SHOW_CONTEXT,
     maxBytes: options.maxBytes,
-    page: options.page as PageRequest<DiffPosition>,
+    page,
     fixedChars: jsonChars(wrapper),
+    keep: options.keep && ((diff) => options.keep!.put({ sha, commit, diff })),
     signal: options.signal,
   });
+  return commitPage(wrapper, diff);
+}
+
+/** What a commit's page holds besides its diff. */
+function commitWrapper(rev: string, sha: string, commit: Omit<Commit, "sha">) {
+  return { rev, sha, kind: "commit", commit, path: null, content: null, size: null } as const;
+}
+
+/** A page of a commit: its metadata around a page of its diff. */
+function commitPage(wrapper: ReturnType<typeof commitWrapper>, diff: PagedDiff): ShownPage {
   const { diff: patch, shown_bytes: _bytes, ...rest } = diff.data;
-  const data: GitShow = { ...wrapper, kind: "commit", ...rest, patch };
+  const data: GitShow = { ...wrapper, ...rest, patch };
   return { kind: "commit", page: { ...diff, data }, diff };
 }

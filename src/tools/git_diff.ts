@@ -1,6 +1,6 @@
 import { z } from "../zod.ts";
 import { defineTool } from "./tool.ts";
-import { gitDiff, type PagedDiff } from "../git/diff.ts";
+import { gitDiff, type KeptDiff, type PagedDiff } from "../git/diff.ts";
 import { type DiffFile, MAX_DIFF_FILES } from "../git/diff_stream.ts";
 import { cutPatch, DIFF_POSITION, overflowAt, type PatchLine } from "../git/diff_page.ts";
 import { dataBudget, MAX_TEXT_BYTES } from "../paging/budget.ts";
@@ -118,6 +118,8 @@ export const gitDiffTool = defineTool({
       maxBytes: args.max_bytes,
       rev: args.rev,
       page: cursors.request(DIFF_POSITION, dataBudget(ctx.config.maxResultChars)),
+      // The pages of one query read the whole diff as its first page kept it (the cursor binds them to the query).
+      keep: ctx.sessionState.snapshots.slot<KeptDiff>(cursors.query, (kept) => kept.bytes),
       signal: ctx.signal,
     });
     const what = args.rev ?? (args.staged ? "staged changes" : "unstaged changes");

@@ -1,6 +1,6 @@
 import { z } from "../zod.ts";
 import { defineTool } from "./tool.ts";
-import { CONTENT_POSITION, type GitShow, gitShow } from "../git/show.ts";
+import { CONTENT_POSITION, type GitShow, gitShow, type KeptShow } from "../git/show.ts";
 import { DIFF_POSITION } from "../git/diff_page.ts";
 import { DEFAULT_PATCH_BYTES, diffFileSchema, renderPatch } from "./git_diff.ts";
 import { personSchema } from "./git_log.ts";
@@ -86,6 +86,11 @@ export const gitShowTool = defineTool({
       page: args.path === undefined
         ? cursors.request(DIFF_POSITION, budget)
         : cursors.request(CONTENT_POSITION, budget),
+      // The pages of one commit read it as its first page kept it (the cursor binds them to the query).
+      keep: ctx.sessionState.snapshots.slot<KeptShow>(
+        cursors.query,
+        (kept) => kept.diff.bytes + 2 * (kept.commit.subject.length + kept.commit.body.length) + 512,
+      ),
       signal: ctx.signal,
     });
     const next = (cursor: string) => nextCall("git_show", ctx.arguments, { cursor });
