@@ -17,7 +17,7 @@ import { rgPath } from "@vscode/ripgrep";
 import { Client, StdioClientTransport } from "../src/sdk/client.ts";
 import { sourceRunArgs } from "../src/permissions.ts";
 import { createClientViewsRepo } from "../tests/client_views_repo.ts";
-import { git, importHistory } from "../src/testing/git_fixtures.ts";
+import { commitAll, git, importHistory, initRepo, writeFiles } from "../src/testing/git_fixtures.ts";
 import { RG_BASE_ARGS } from "../src/search/ripgrep.ts";
 import { listFilesArgs } from "../src/files/list_files.ts";
 import { COMMIT_FORMAT } from "../src/git/log.ts";
@@ -125,6 +125,26 @@ async function pageAll(server: Server, tool: string, args: Record<string, unknow
   return { pages, count };
 }
 
+/** A repository whose last commit changes every tenth line of 600 files of 80 lines: a 0.8 MB patch of 43,800 lines. */
+async function createWideCommit(dir: string): Promise<void> {
+  const files = (changed: boolean) => {
+    const out: Record<string, string> = {};
+    for (let f = 0; f < 600; f++) {
+      const lines = Array.from(
+        { length: 80 },
+        (_, i) => `${changed && i % 10 === 0 ? "changed " : ""}line ${i} of ${f}`,
+      );
+      out[`d${Math.floor(f / 50)}/f${f}.txt`] = lines.join("\n") + "\n";
+    }
+    return out;
+  };
+  await initRepo(dir);
+  await writeFiles(dir, files(false));
+  await commitAll(dir, "base");
+  await writeFiles(dir, files(true));
+  await commitAll(dir, "wide");
+}
+
 async function raw(command: string, args: string[], cwd: string): Promise<void> {
   const out = await new Deno.Command(command, { args, cwd, stdout: "piped", stderr: "null" }).output();
   if (!out.success) throw new Error(`${command} ${args.join(" ")} failed`);
@@ -151,6 +171,9 @@ try {
   const history = path.join(scratch, "history");
   await importHistory(history, 10_000);
   const big = await after(scratch);
+  const wideRepo = path.join(scratch, "wide");
+  await createWideCommit(wideRepo);
+  const wide = await after(wideRepo);
 
   const rgArgs = [
     ...RG_BASE_ARGS,
@@ -161,7 +184,7 @@ try {
   // workcell's no-op round trip: a call refused at validation, the least a page can cost through the MCP client.
   // Many runs: one slow call among five moved this median from 1.2 to 7.4 ms between two runs of the bench.
   const noop = (server: Server) => timeRuns(() => server.call("list_files", { limit: 0 }).then(() => {}), 41);
-  const noopMs = { now: await noop(now), big: await noop(big) };
+  const noopMs = { now: await noop(now), big: await noop(big), wide: await noop(wide) };
   const row = async (
     what: string,
     ours: () => Promise<{ pages: number; count: number }>,
@@ -230,7 +253,23 @@ try {
     () => raw("git", logArgs, history),
     noopMs.big,
   );
-  await Promise.all([now.close(), big.close()]);
+  // git_diff and git_show run git twice (stats and patch, side by side); the baseline is one run of both.
+  const showArgs = ["show", "-M", "--format=", "--raw", "--numstat", "-p", "HEAD"];
+  await row(
+    "git_show, a commit changing 600 files (0.8 MB patch)",
+    () => pageAll(wide, "git_show", { rev: "HEAD" }, "files"),
+    "one `git show --numstat -p`",
+    () => raw("git", showArgs, wideRepo),
+    noopMs.wide,
+  );
+  await row(
+    "git_diff, the same change as a range",
+    () => pageAll(wide, "git_diff", { rev: "HEAD~1..HEAD" }, "files"),
+    "one `git show --numstat -p`",
+    () => raw("git", showArgs, wideRepo),
+    noopMs.wide,
+  );
+  await Promise.all([now.close(), big.close(), wide.close()]);
   await git(repo.dir, "status", "--short"); // the repository is still readable (nothing was written to it)
 
   const lines = [
@@ -253,7 +292,7 @@ try {
     `Paging a whole listing or history by next_cursor, through the MCP client over stdio, against one raw run of the ` +
     `same walk or log in the same process (median of ${RUNS} after a warm-up, each started cold: a kill_command first ` +
     "drops what the session kept). list_files sorted by path, mtime or size keeps its first page's listing, list_dir " +
-    "its first page's walk, git_log " +
+    "its first page's walk, git_diff and git_show what each patch run read past its page (reads grow eightfold), git_log " +
     'what each git run read past its page (reads grow fourfold); the other pages read from there. "floor" is the ' +
     `baseline plus one no-op round trip per page (a call refused at validation: ${noopMs.big.toFixed(1)} ms), issue ` +
     "31's measure.",
