@@ -398,6 +398,7 @@ Deno.test("unreadable files and directories (server without DAC override, as roo
   const ws = await tempWorkspace();
   await Deno.writeTextFile(`${ws}/locked.txt`, "secret needle\n");
   await Deno.writeTextFile(`${ws}/open.txt`, "open needle\n");
+  await Deno.writeTextFile(`${ws}/p1.txt`, "p1 needle\n");
   await Deno.mkdir(`${ws}/closed`);
   await Deno.writeTextFile(`${ws}/closed/inner.txt`, "inner needle\n");
   await Deno.mkdir(`${ws}/only/shut`, { recursive: true });
@@ -415,15 +416,30 @@ Deno.test("unreadable files and directories (server without DAC override, as roo
     assert(!dir.isError, dir.text);
     assertEquals(dir.structured.skipped.map((item: { path: string }) => item.path), ["closed"]);
     const files = await server.call("list_files", {});
-    assertEquals(files.structured.files.map((file: { path: string }) => file.path), ["locked.txt", "open.txt"]);
+    assertEquals(files.structured.files.map((file: { path: string }) => file.path), [
+      "locked.txt",
+      "open.txt",
+      "p1.txt",
+    ]);
     assert(files.structured.warnings.some((warning: string) => warning.includes("closed")), files.text);
     // Nothing listable but an unreadable subdirectory: an empty listing with the warning, not a failure.
     const only = await server.call("list_files", { path: "only" });
     assertEquals([only.isError, only.structured.files], [false, []]);
     assertEquals(only.structured.warnings, ["rg: only/shut: Permission denied (os error 13)"]);
     const search = await server.call("search_text", { pattern: "needle" });
-    assertEquals(search.structured.matches.map((match: { path: string }) => match.path), ["open.txt"]);
+    assertEquals(search.structured.matches.map((match: { path: string }) => match.path), ["open.txt", "p1.txt"]);
     assert(search.structured.warnings.length >= 1, search.text);
+    // A run that warned is not kept for the next pages: each page runs rg again, and says so again.
+    let cursor: string | null = null;
+    const pages: string[][] = [];
+    do {
+      const args = { pattern: "needle", max_results: 1, ...(cursor === null ? {} : { cursor }) };
+      const page: CallResult = await server.call("search_text", args);
+      assert(!page.isError && page.structured.warnings.length >= 1, page.text);
+      pages.push(page.structured.matches.map((match: { path: string }) => match.path));
+      cursor = page.structured.next_cursor;
+    } while (cursor !== null);
+    assertEquals(pages, [["open.txt"], ["p1.txt"]]);
   }
   await Deno.chmod(`${ws}/closed`, 0o755);
   await Deno.chmod(`${ws}/only/shut`, 0o755);

@@ -182,6 +182,35 @@ Deno.test("search_text end to end", { ignore: LINUX_ONLY }, async (t) => {
     assertEquals([exact.matches.length, exact.truncated, exact.stopped_early], [2, false, false]);
   });
 
+  await t.step("pages read from what a run read ahead are the pages a new rg run gives", async () => {
+    // A tool that may write (kill_command) drops what the session kept: every page after it runs rg again.
+    const pages = async (args: Record<string, unknown>, fresh: boolean) => {
+      await server.call("kill_command", { command_id: "none" });
+      const out: unknown[] = [];
+      let cursor: string | null = null;
+      do {
+        if (fresh) await server.call("kill_command", { command_id: "none" });
+        const result: CallResult = await server.call("search_text", cursor === null ? args : { ...args, cursor });
+        assert(!result.isError, result.text);
+        out.push({ structured: result.structured, text: result.text });
+        cursor = result.structured.next_cursor;
+      } while (cursor !== null);
+      return out;
+    };
+    for (
+      const args of [
+        { pattern: "needle", max_results: 1 },
+        { pattern: "needle", max_results: 2, context: 1, include_hidden: true },
+        { pattern: "l[0-9]|needle", regex: true, max_results: 3, max_line_bytes: 64 },
+        { pattern: "farpoint", path: "huge.txt", max_results: 1 },
+      ]
+    ) {
+      const walked = await pages(args, true);
+      assert(walked.length > 1, JSON.stringify(args));
+      assertEquals(await pages(args, false), walked, JSON.stringify(args));
+    }
+  });
+
   await Deno.remove(ws, { recursive: true });
   await Deno.remove(outside, { recursive: true });
 });

@@ -114,18 +114,38 @@ export interface MatchCollectorOptions {
 }
 
 /** The file rg is reporting on. */
-interface CurrentFile {
+export interface ReportedFile {
+  /** Workspace-relative. */
   path: string;
   lossy: boolean;
   /** Outside the start directory or not wanted: its lines are passed over. */
   skip: boolean;
 }
 
+/**
+ * The file rg names by `data` (relative to the directory it started in), as a page sees it.
+ *
+ * @example
+ * ```ts
+ * const options = { rootAbs: "/repo", prefix: "src/", wanted: () => true };
+ * reportedFile({ text: "./a.ts" }, options); // { path: "src/a.ts", lossy: false, skip: false }
+ * ```
+ */
+export function reportedFile(
+  data: RgData,
+  options: Pick<MatchCollectorOptions, "rootAbs" | "prefix" | "wanted">,
+): ReportedFile {
+  const decoded = decodeRgData(data);
+  const below = decoded.text.startsWith("./") ? decoded.text.slice(2) : decoded.text;
+  const skip = !isInside(options.rootAbs, below) || !options.wanted(below);
+  return { path: options.prefix + below, lossy: decoded.lossy, skip };
+}
+
 /** Gathers a page of matches from rg's messages; see the module comment. */
 export class MatchCollector {
   /** The matches kept, in rg's order. */
   readonly matches: SearchMatch[] = [];
-  /** Matches up to the resume position: those of earlier pages. */
+  /** Matches up to the resume position: those of earlier pages (a replay from a later file starts with theirs). */
   beforePage = 0;
   /** One match more than `maxResults` arrived: more follow this page. */
   capped = false;
@@ -134,7 +154,7 @@ export class MatchCollector {
   /** rg sent a message, so it got as far as searching. */
   sawMessage = false;
   readonly #options: MatchCollectorOptions;
-  #file: CurrentFile | null = null;
+  #file: ReportedFile | null = null;
   /** The index in `matches` of the current file's first match. */
   #fileStart = 0;
   /** The file's last `context` lines, for the before-context of a match. */
@@ -158,11 +178,7 @@ export class MatchCollector {
   }
 
   #open(data: RgData): void {
-    const decoded = decodeRgData(data);
-    // rg names files relative to the directory it started in.
-    const below = decoded.text.startsWith("./") ? decoded.text.slice(2) : decoded.text;
-    const skip = !isInside(this.#options.rootAbs, below) || !this.#options.wanted(below);
-    this.#file = { path: this.#options.prefix + below, lossy: decoded.lossy, skip };
+    this.#file = reportedFile(data, this.#options);
     this.#fileStart = this.matches.length;
     this.#recent = [];
   }
@@ -201,7 +217,7 @@ export class MatchCollector {
     }
   }
 
-  #keep(file: CurrentFile, data: RgLine, text: string): void {
+  #keep(file: ReportedFile, data: RgLine, text: string): void {
     const { context: ctx, trimTo } = this.#options;
     const number = data.line_number;
     const focus = data.submatches?.[0]?.start ?? 0;

@@ -35,8 +35,16 @@ import { fromOsError, ToolError } from "../errors.ts";
 import { compileGlobs, type GlobFilter, isHiddenPath, prefilterArgs } from "./glob.ts";
 import { rgWarnings, type RipgrepProcess } from "./ripgrep.ts";
 import type { RipgrepRunner } from "./ripgrep_runner.ts";
-import { MatchCollector, type RgMessage, type SearchMatch, type SearchPosition } from "./match_collector.ts";
+import {
+  MatchCollector,
+  type MatchCollectorOptions,
+  type RgMessage,
+  type SearchMatch,
+  type SearchPosition,
+} from "./match_collector.ts";
+import { type KeptSearch, replayKept, SearchReadAhead } from "./kept_search.ts";
 import { fitPage, type Paged, type PageRequest } from "../paging/cursor.ts";
+import type { SnapshotSlot } from "../paging/snapshots.ts";
 
 /** rg error lines kept as warnings. */
 export const MAX_SEARCH_WARNINGS = 20;
@@ -61,6 +69,8 @@ export interface SearchOptions {
   /** Each reported line is trimmed to this many UTF-8 bytes, keeping the match in view. */
   maxLineBytes: number;
   page: PageRequest<SearchPosition>;
+  /** Where a page keeps what its rg run read past it, for the pages after it (./kept_search.ts). */
+  keep?: SnapshotSlot<KeptSearch>;
   signal?: AbortSignal;
 }
 
@@ -153,6 +163,10 @@ export async function searchText(
       details: { field: "pattern" },
     });
   }
+  // A page an earlier run read past runs no rg (the cursor binds it to this query).
+  const kept = options.page.after === null ? undefined : options.keep?.get();
+  const fromKept = kept && replayKept(kept, { ...kept.reported, ...collecting(options) });
+  if (fromKept) return pageOf(fromKept.collector, options.page, fromKept.stoppedEarly, trimWarnings(options));
   using target = ws.open(input, { expect: "any" });
   try {
     return await searchOpened(ws, target, runner, options);
@@ -207,19 +221,17 @@ async function searchOpened(
     options.signal,
   );
   await using rg = started.rg;
-  const prefix = started.rel === "." ? "" : `${started.rel}/`;
-  const trimTo = lineBytes(options, options.page.maxChars);
-  const collector = new MatchCollector({
+  const reported = {
     rootAbs: started.abs,
-    prefix,
+    prefix: started.rel === "." ? "" : `${started.rel}/`,
     // A single file is searched whatever the globs and its name say.
     wanted: isDir ? wantedFiles(filter, options.includeHidden) : () => true,
-    context: options.context,
-    maxResults: options.maxResults,
-    after: options.page.after,
-    trimTo,
-  });
-  await collectMatches(rg, collector);
+  };
+  const collector = new MatchCollector({ ...reported, ...collecting(options) });
+  // A first page reads no further than it needs (an agent often stops there, and reading ahead means searching
+  // more of the tree); a later one is paging, and reads ahead for the pages after it.
+  const ahead = options.keep && options.page.after !== null ? new SearchReadAhead(reported) : null;
+  await collectMatches(rg, collector, ahead);
   const outcome = await rg.finish();
   // Without the kernel's read confinement, a directory swapped for a symlink during the run could have
   // redirected rg below its pinned start: refuse results whose directory moved (racy, the best there is).
@@ -227,18 +239,41 @@ async function searchOpened(
   // rg stops before searching anything only when it cannot use its arguments.
   if (outcome.code === 2 && !collector.sawMessage) throw rgFailure(outcome.stderr, target.rel);
   if (options.signal?.aborted) throw new ToolError("TIMEOUT", "search_text was cancelled");
-  const warnings = rgWarnings(outcome.stderr, prefix, MAX_SEARCH_WARNINGS, started.name);
-  if (trimTo < options.maxLineBytes) {
-    warnings.push(
-      `lines are trimmed to ${trimTo} bytes (not max_line_bytes ${options.maxLineBytes}) so that a match ` +
-        `with its context fits the result ceiling`,
-    );
-  }
-  return pageOf(collector, options.page, outcome.killed, warnings);
+  const warnings = rgWarnings(outcome.stderr, reported.prefix, MAX_SEARCH_WARNINGS, started.name);
+  // Kept only when rg warned of nothing: a page read from it has no warning a new run would have given.
+  const kept = warnings.length === 0 ? ahead?.kept(collector, !outcome.killed) : null;
+  if (kept) options.keep!.put(kept);
+  return pageOf(collector, options.page, collector.done, [...warnings, ...trimWarnings(options)]);
 }
 
-/** Feeds rg's JSON lines to `collector` as they arrive, and ends rg once the collector is done. */
-async function collectMatches(rg: RipgrepProcess, collector: MatchCollector): Promise<void> {
+/** What a page's collector takes from the search's options. */
+function collecting(options: SearchOptions): Omit<MatchCollectorOptions, "rootAbs" | "prefix" | "wanted"> {
+  return {
+    context: options.context,
+    maxResults: options.maxResults,
+    after: options.page.after,
+    trimTo: lineBytes(options, options.page.maxChars),
+  };
+}
+
+/** The warning that lines are trimmed below max_line_bytes, when they are. */
+function trimWarnings(options: SearchOptions): string[] {
+  const trimTo = lineBytes(options, options.page.maxChars);
+  if (trimTo >= options.maxLineBytes) return [];
+  return [
+    `lines are trimmed to ${trimTo} bytes (not max_line_bytes ${options.maxLineBytes}) so that a match ` +
+    `with its context fits the result ceiling`,
+  ];
+}
+
+/**
+ * Feeds rg's JSON lines to `collector` as they arrive (and to `ahead`, which may read on past the page), and ends
+ * rg once they need no more.
+ */
+async function collectMatches(rg: RipgrepProcess, collector: MatchCollector, ahead: SearchReadAhead | null) {
+  const take = ahead
+    ? (line: string) => ahead.push(line, collector)
+    : (line: string) => (collector.add(JSON.parse(line) as RgMessage), !collector.done);
   const streamDecoder = new TextDecoder();
   // Text of a message still missing its newline, in pieces: a line spanning many chunks is joined once.
   let partial: string[] = [];
@@ -250,14 +285,14 @@ async function collectMatches(rg: RipgrepProcess, collector: MatchCollector): Pr
       continue;
     }
     partial.push(text.slice(0, newline));
-    collector.add(JSON.parse(partial.join("")) as RgMessage);
+    let more = take(partial.join(""));
     let start = newline + 1;
-    for (newline = text.indexOf("\n", start); newline >= 0 && !collector.done; newline = text.indexOf("\n", start)) {
-      collector.add(JSON.parse(text.slice(start, newline)) as RgMessage);
+    for (newline = text.indexOf("\n", start); newline >= 0 && more; newline = text.indexOf("\n", start)) {
+      more = take(text.slice(start, newline));
       start = newline + 1;
     }
     partial = [text.slice(start)];
-    if (collector.done) {
+    if (!more) {
       rg.kill();
       break;
     }

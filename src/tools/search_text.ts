@@ -1,6 +1,7 @@
 import { z } from "../zod.ts";
 import { defineTool } from "./tool.ts";
 import { SEARCH_POSITION, type SearchResult, searchText } from "../search/search_text.ts";
+import type { KeptSearch } from "../search/kept_search.ts";
 import type { SearchMatch } from "../search/match_collector.ts";
 import { dataBudget } from "../paging/budget.ts";
 import { Cursors, type Paged } from "../paging/cursor.ts";
@@ -95,6 +96,8 @@ export const searchTextTool = defineTool({
       maxResults: args.max_results,
       maxLineBytes: args.max_line_bytes,
       page: cursors.request(SEARCH_POSITION, dataBudget(ctx.config.maxResultChars)),
+      // The pages of one query read what its rg runs read past their pages (the cursor binds them to the query).
+      keep: ctx.sessionState.snapshots.slot<KeptSearch>(cursors.query, (kept) => kept.bytes),
       signal: ctx.signal,
     });
     return { text: render(page, args.context, ctx.arguments), data: { ...page.data } };
