@@ -20,6 +20,7 @@ import { createClientViewsRepo } from "../tests/client_views_repo.ts";
 import { commitAll, git, importHistory, initRepo, writeFiles } from "../src/testing/git_fixtures.ts";
 import { RG_BASE_ARGS } from "../src/search/ripgrep.ts";
 import { listFilesArgs } from "../src/files/list_files.ts";
+import { searchArgs } from "../src/search/search_text.ts";
 import { COMMIT_FORMAT } from "../src/git/log.ts";
 import { DEFAULT_MAX_RESULT_CHARS } from "../src/paging/budget.ts";
 import { timeRuns } from "./timing.ts";
@@ -232,6 +233,14 @@ try {
     () => raw("find", ["."], tree),
     noopMs.big,
   );
+  const search = { pattern: "export", regex: false, case: "smart", includeHidden: false, context: 0 } as const;
+  await row(
+    "search_text, 20,000 matches in 20,000 files (max_results 2000)",
+    () => pageAll(big, "search_text", { pattern: "export", path: treeRel, max_results: 2000 }, "matches"),
+    "one `rg --json --sort=path`",
+    () => raw(rgPath, [...RG_BASE_ARGS, ...searchArgs(search, ".", [])], tree),
+    noopMs.big,
+  );
   await row(
     "git_log, the repository's 1,200 commits (max_count 20)",
     () => pageAll(now, "git_log", {}, "commits"),
@@ -292,7 +301,7 @@ try {
     `Paging a whole listing or history by next_cursor, through the MCP client over stdio, against one raw run of the ` +
     `same walk or log in the same process (median of ${RUNS} after a warm-up, each started cold: a kill_command first ` +
     "drops what the session kept). list_files sorted by path, mtime or size keeps its first page's listing, list_dir " +
-    "its first page's walk, git_diff and git_show what each patch run read past its page (reads grow eightfold), git_log " +
+    "its first page's walk, git_diff, git_show and search_text (from its second page) what each run read past its page (reads grow eightfold), git_log " +
     'what each git run read past its page (reads grow fourfold); the other pages read from there. "floor" is the ' +
     `baseline plus one no-op round trip per page (a call refused at validation: ${noopMs.big.toFixed(1)} ms), issue ` +
     "31's measure.",
