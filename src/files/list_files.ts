@@ -76,10 +76,17 @@ export type ListPosition = { p: string } | { k: number; p: string } | { n: numbe
  * ```
  */
 export function listPositionSchema(sort: FileSort): z.ZodType<ListPosition> {
-  if (sort === "path") return z.strictObject({ p: z.string() });
-  if (sort === "none") return z.strictObject({ n: z.int().min(0) });
-  return z.strictObject({ k: z.number(), p: z.string() });
+  return LIST_POSITIONS[sort];
 }
+
+/** Built once: a zod schema costs about as much to build as a whole kept page of 250 paths to cut. */
+const KEYED_POSITION = z.strictObject({ k: z.number(), p: z.string() });
+const LIST_POSITIONS: Readonly<Record<FileSort, z.ZodType<ListPosition>>> = {
+  path: z.strictObject({ p: z.string() }),
+  none: z.strictObject({ n: z.int().min(0) }),
+  mtime: KEYED_POSITION,
+  size: KEYED_POSITION,
+};
 
 /** A sorted listing kept for its next pages: every file in page order, and the sort keys ("mtime", "size"). */
 export interface KeptListing {
