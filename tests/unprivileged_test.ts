@@ -9,7 +9,7 @@
 import * as path from "node:path";
 import { assert, assertEquals } from "../src/testing/assert.ts";
 import { commitAll, initRepo, writeFiles } from "../src/testing/git_fixtures.ts";
-import { NOBODY, startServer, tempWorkspace, unprivileged } from "./harness.ts";
+import { type CallResult, NOBODY, startServer, tempWorkspace, unprivileged } from "./harness.ts";
 import { parseProbe } from "./sandbox_probe.ts";
 
 /** Linux-only: it drops to another uid with util-linux setpriv and runs the Linux sandbox as that user. */
@@ -41,9 +41,16 @@ Deno.test({
       await commitAll(ws, "one");
       await Deno.mkdir(path.join(home, ".ssh"), { recursive: true });
       await Deno.writeTextFile(path.join(home, ".ssh", "id_ed25519"), "KEY\n");
+      const needles: Record<string, string> = { "locked/a/secret.txt": "needle root's\n" };
+      for (const name of ["b", "c", "d", "e"]) needles[`found/${name}.txt`] = `needle ${name}\n`;
+      for (const name of ["b", "c", "d"]) needles[`locked/${name}.txt`] = `needle ${name}\n`;
+      await writeFiles(ws, needles);
       for (const dir of [ws, home]) {
         await new Deno.Command("chown", { args: ["-R", `${NOBODY}:${NOBODY}`, dir] }).output();
       }
+      // Root's, and closed to everyone else: rg as nobody reports it and goes on.
+      await new Deno.Command("chown", { args: ["-R", "0:0", path.join(ws, "locked", "a")] }).output();
+      await Deno.chmod(path.join(ws, "locked", "a"), 0o700);
       await using server = await startServer({ workspace: ws, ...asNobody, env: { ...asNobody.env, HOME: home } });
       const report = (await server.call("check_exec_environment", {})).structured.sandbox;
       assertEquals(report.commands.layers, ["landlock", "seccomp", "mount namespace", "capabilities"], report.missing);
@@ -61,6 +68,27 @@ Deno.test({
       assertEquals([log.isError, log.structured.commits.length], [false, 1], log.text);
       const search = await server.call("search_text", { pattern: "one" });
       assert(!search.isError && search.structured.matches.length === 1, search.text);
+      // Paged as nobody: pages read from what a run read ahead equal new runs' (a tool that may write, kill_command,
+      // drops what was kept); with a file nobody cannot read, no run is kept and every page warns.
+      const pages = async (path: string, fresh: boolean) => {
+        await server.call("kill_command", { command_id: "none" });
+        const out: unknown[] = [];
+        let cursor: string | null = null;
+        do {
+          if (fresh) await server.call("kill_command", { command_id: "none" });
+          const args = { pattern: "needle", path, max_results: 1, ...(cursor === null ? {} : { cursor }) };
+          const page: CallResult = await server.call("search_text", args);
+          assert(!page.isError, page.text);
+          out.push(page.structured);
+          cursor = page.structured.next_cursor;
+        } while (cursor !== null);
+        return out;
+      };
+      const open = await pages("found", true);
+      assertEquals([open.length, await pages("found", false)], [4, open]);
+      const locked = await pages("locked", false);
+      assertEquals(locked.length, 3);
+      for (const page of locked) assert((page as { warnings: string[] }).warnings.length > 0, JSON.stringify(page));
     } finally {
       await Deno.remove(ws, { recursive: true });
       await Deno.remove(home, { recursive: true }).catch(() => {});
