@@ -35,6 +35,7 @@ import { fromOsError } from "../errors.ts";
 import { decodeBytes } from "../text/utf8.ts";
 import { fitPage, type Paged, type PageRequest } from "../paging/cursor.ts";
 import { treeOrder } from "../paging/tree_order.ts";
+import { firstIndex } from "../paging/first_index.ts";
 import { BeneathDirs } from "./beneath_dirs.ts";
 
 /** Entries counted past a full page before the walk stops counting (those before a cursor are always walked). */
@@ -244,13 +245,7 @@ function pageOf(
 function fromKept(ws: Workspace, top: Handle, kept: KeptTree, options: ListDirOptions): Paged<DirListing> {
   const after = options.page.after!.p;
   const all = kept.entries;
-  let low = 0;
-  let high = all.length;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if (treeOrder(all[mid].rel, after) > 0) high = mid;
-    else low = mid + 1;
-  }
+  const low = firstIndex(all.length, (i) => treeOrder(all[i].rel, after) > 0);
   using dirs = new BeneathDirs(top);
   const entries: DirEntry[] = [];
   let next = low;

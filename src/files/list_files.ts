@@ -55,6 +55,7 @@ import type { RipgrepRunner } from "../search/ripgrep_runner.ts";
 import { jsonChars } from "../paging/budget.ts";
 import { fitPage, type Paged, type PageRequest } from "../paging/cursor.ts";
 import { BeneathDirs } from "./beneath_dirs.ts";
+import { firstIndex } from "../paging/first_index.ts";
 
 /** Files stat'ed between two yields to the event loop. */
 const STAT_BATCH = 2000;
@@ -362,18 +363,6 @@ async function fromKept(
     if (keys !== null) page.keys.push(keys[next]);
   }
   return page;
-}
-
-/** The first index in [0, n) where `past` holds, for a `past` false up to some index and true from there on. */
-function firstIndex(n: number, past: (i: number) => boolean): number {
-  let low = 0;
-  let high = n;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if (past(mid)) high = mid;
-    else low = mid + 1;
-  }
-  return low;
 }
 
 /**

@@ -23,6 +23,7 @@
 import { z } from "../zod.ts";
 import { RecordSplitter } from "./records.ts";
 import { jsonStringChars } from "../paging/budget.ts";
+import { firstIndex } from "../paging/first_index.ts";
 
 /** Longest patch line kept, in UTF-16 code units; a longer one is cut and ends with {@linkcode CUT_LINE_MARKER}. */
 export const MAX_PATCH_LINE_CHARS = 4096;
@@ -136,13 +137,8 @@ export class PatchLines {
     // The lines start at a section; those of files before the position's only pass by.
     if (lines.length === 0 || after.f < lines[0].file) return null;
     const read = new PatchLines(after, maxChars, maxBytes);
-    let low = 0;
-    for (let high = lines.length; low < high;) {
-      const middle = (low + high) >> 1;
-      if (lines[middle].file < after.f) low = middle + 1;
-      else high = middle;
-    }
-    for (let i = low; i < lines.length && !read.#full; i++) read.#take(lines[i]);
+    const start = firstIndex(lines.length, (i) => lines[i].file >= after.f);
+    for (let i = start; i < lines.length && !read.#full; i++) read.#take(lines[i]);
     if (!read.#full && !ends) return null;
     read.complete = !read.#full;
     return read;
