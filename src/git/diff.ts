@@ -254,15 +254,8 @@ async function runDiffs(
   return { patch, total_files, fileAt: (index) => stats.file(index) };
 }
 
-/**
- * About how many bytes a kept diff holds: its strings as UTF-16 and an object per line and file.
- *
- * @example
- * ```ts
- * keptDiffBytes([{ text: "diff --git a/a b/a", file: 0, line: 0, starts: "file" }], []); // 100
- * ```
- */
-export function keptDiffBytes(lines: readonly PatchLine[], files: readonly DiffFile[]): number {
+/** About how many bytes a kept diff holds: its strings as UTF-16 and an object per line and file. */
+function keptDiffBytes(lines: readonly PatchLine[], files: readonly DiffFile[]): number {
   let bytes = 0;
   for (const line of lines) bytes += keptLineBytes(line.text);
   for (const file of files) bytes += 128 + 2 * (file.path.length + (file.old_path?.length ?? 0));
@@ -307,6 +300,6 @@ export async function gitDiff(git: GitService, options: DiffOptions): Promise<Pa
   return await readDiff(repo, head, tail, {
     ...options,
     fixedChars: 0,
-    keep: options.keep && ((whole) => options.keep!.put(whole)),
+    keep: options.keep && ((read) => options.keep!.put(read)),
   });
 }

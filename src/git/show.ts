@@ -45,7 +45,7 @@ export interface ShowOptions {
   maxBytes: number;
   /** Positions are DiffPosition without `path`, ContentPosition with it. */
   page: PageRequest<DiffPosition> | PageRequest<ContentPosition>;
-  /** Where a commit's first page keeps the commit and its whole diff for the pages after it. */
+  /** Where a commit's page keeps the commit and what its patch run read past it, for the pages after it. */
   keep?: SnapshotSlot<KeptShow>;
   signal?: AbortSignal;
 }
@@ -76,7 +76,7 @@ export type ShownPage = { kind: "commit"; page: Paged<GitShow>; diff: PagedDiff 
   page: Paged<GitShow>;
 };
 
-/** A commit its first page showed, with its whole diff, kept for the pages after it. */
+/** A commit a page showed, with what its patch run read past the page, kept for the pages after it. */
 export interface KeptShow {
   sha: string;
   commit: Omit<Commit, "sha">;
