@@ -20,7 +20,7 @@
  * bare Deno with the MCP SDK's Server over stdio (bench/sdk_floor.ts).
  */
 import * as path from "node:path";
-import { packNpmPackage } from "../packaging/npm_package.ts";
+import { builtPackage } from "../packaging/built_package.ts";
 import { DENO_VERSION } from "../packaging/npm_package.ts";
 import { ensureNpmTool, npm } from "../tasks/npm_tools.ts";
 import { serverFlags } from "../src/permissions.ts";
@@ -115,7 +115,7 @@ async function repeat(runs: number, run: (i: number) => Promise<Times>): Promise
   return times;
 }
 
-const tarball = await packNpmPackage(path.join(scratch, "out"));
+const { tarball } = await builtPackage();
 const tarballBytes = (await Deno.stat(tarball)).size;
 const prefix = path.join(scratch, "prefix");
 await npm(["install", "--global", "--prefix", prefix, tarball], { cwd: scratch });

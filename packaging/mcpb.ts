@@ -11,7 +11,8 @@
  * the bundle (the release builds it on Linux x86_64).
  *
  * @example
- * const bundle = await packBundle("/tmp/out", tarball); // "/tmp/out/workcell-0.1.0.mcpb"
+ * await stageBundle("/tmp/staged", tarball);
+ * const bundle = await packBundle("/tmp/staged", "/tmp/out"); // "/tmp/out/workcell-0.1.0.mcpb"
  */
 import * as path from "node:path";
 import { listedTools } from "../src/catalog_listing.ts";
@@ -131,13 +132,10 @@ export async function mcpb(args: string[]): Promise<{ ok: boolean; output: strin
   return { ok: out.success, output: decode(out.stdout) + decode(out.stderr) };
 }
 
-/** Stages the bundle in `outDir/mcpb`, validates its manifest and packs it into `outDir`; returns the .mcpb path. */
-export async function packBundle(outDir: string, tarball: string): Promise<string> {
-  const staging = path.join(outDir, "mcpb");
-  await Deno.remove(staging, { recursive: true }).catch(() => {});
-  await stageBundle(staging, tarball);
+/** Validates the manifest of the bundle staged in `staged` and packs it into `outDir`; returns the .mcpb path. */
+export async function packBundle(staged: string, outDir: string): Promise<string> {
   const bundle = path.join(outDir, BUNDLE_FILE);
-  for (const args of [["validate", path.join(staging, "manifest.json")], ["pack", staging, bundle]]) {
+  for (const args of [["validate", path.join(staged, "manifest.json")], ["pack", staged, bundle]]) {
     const run = await mcpb(args);
     if (!run.ok) throw new Error(`mcpb ${args[0]} failed:\n${run.output}`);
   }

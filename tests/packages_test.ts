@@ -1,6 +1,7 @@
 /**
- * The npm package and the MCP bundle, as a user gets them: `npm pack` (once),
- * the tarball installed into a fresh prefix with no clone around it, and the
+ * The npm package and the MCP bundle, as a user gets them: the build of the
+ * tree as it is (packaging/built_package.ts: `npm pack` once per state of its
+ * inputs, shared with `deno task package`), the tarball installed into a fresh prefix with no clone around it, and the
  * installed bin driven by the SDK client — with a fresh HOME and no network,
  * and as uid 65534 from a root-owned install — while the installed package
  * directory is checked to stay byte for byte as npm wrote it; the bundle
@@ -12,9 +13,10 @@ import * as path from "node:path";
 import { assert, assertEquals } from "../src/testing/assert.ts";
 import { NOBODY, tempWorkspace, toCallResult } from "./harness.ts";
 import { Client, StdioClientTransport } from "../src/sdk/client.ts";
-import { APP_DIR, packNpmPackage } from "../packaging/npm_package.ts";
+import { APP_DIR } from "../packaging/npm_package.ts";
+import { builtPackage } from "../packaging/built_package.ts";
 import { lockedPackages, NPM_CACHE_DIR, platformPackages, TARGETS } from "../packaging/npm_dependencies.ts";
-import { mcpb, stageBundle } from "../packaging/mcpb.ts";
+import { mcpb } from "../packaging/mcpb.ts";
 import { SERVER_DESCRIPTION } from "../src/metadata.ts";
 import { SERVER_VERSION } from "../src/version.ts";
 import { ensureNpmTool, npm } from "../tasks/npm_tools.ts";
@@ -115,7 +117,7 @@ function running(pid: number): boolean {
 Deno.test("npm package: packed, installed into a fresh prefix, its bin serves MCP and starts offline", async (t) => {
   const scratch = await tempWorkspace();
   try {
-    const tarball = await packNpmPackage(path.join(scratch, "out"));
+    const { tarball, bundle } = await builtPackage();
     const prefix = path.join(scratch, "prefix");
     await npm(["install", "--global", "--prefix", prefix, tarball], { cwd: scratch });
     const bin = path.join(prefix, "bin", "workcell");
@@ -272,8 +274,6 @@ Deno.test("npm package: packed, installed into a fresh prefix, its bin serves MC
     );
 
     await t.step("the MCP bundle: mcpb validate passes and its mcp_config starts the server", async () => {
-      const bundle = path.join(scratch, "bundle");
-      await stageBundle(bundle, tarball);
       const validate = await mcpb(["validate", path.join(bundle, "manifest.json")]);
       assert(validate.ok, validate.output);
       const manifest = JSON.parse(await Deno.readTextFile(path.join(bundle, "manifest.json")));
