@@ -15,7 +15,7 @@
  */
 import { assert, assertEquals } from "../src/testing/assert.ts";
 import { type RawMessage, type RawServer, startRawServer } from "./harness.ts";
-import { scale } from "./reliability/proc.ts";
+import { scale } from "../src/testing/scale.ts";
 
 const SEED = Number(Deno.env.get("FUZZ_SEED") ?? 20261202);
 

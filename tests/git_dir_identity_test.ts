@@ -9,7 +9,7 @@ import * as path from "node:path";
 import { assert, assertEquals } from "../src/testing/assert.ts";
 import { commitAll, git, initRepo, writeFiles } from "../src/testing/git_fixtures.ts";
 import { type CallResult, startServer, tempWorkspace } from "./harness.ts";
-import { scale } from "./reliability/proc.ts";
+import { scale } from "../src/testing/scale.ts";
 
 const SECRET = "OUTSIDE-SECRET-7f3a";
 
@@ -62,7 +62,7 @@ Deno.test("a .git file pointing at a repository outside the workspace is refused
 });
 
 /** Calls while the .git file flips: 200 under `deno task reliability`, 60 in the suite. */
-const SWAP_CALLS = scale(60, 200);
+const SWAP_CALLS = scale(30, 200);
 
 Deno.test(`a .git file swapped between an inside and an outside git dir during ${SWAP_CALLS} calls never lets outside content out`, async () => {
   const elsewhere = await outsideRepository();

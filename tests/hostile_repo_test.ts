@@ -12,7 +12,7 @@ import * as path from "node:path";
 import { assert, assertEquals } from "../src/testing/assert.ts";
 import { commitAll, git, initRepo, writeFiles } from "../src/testing/git_fixtures.ts";
 import { type CallResult, startServer, tempWorkspace } from "./harness.ts";
-import { scale } from "./reliability/proc.ts";
+import { scale } from "../src/testing/scale.ts";
 import { ERROR_CODE_NAMES } from "../src/errors.ts";
 
 /** A directory outside every workspace where the hostile programs leave their markers. */
@@ -208,7 +208,7 @@ Deno.test("hostile repository: a worktree workspace whose main repository's conf
 });
 
 /** Calls while the config flips: 300 under `deno task reliability`, 90 (30 of each tool call) in the suite. */
-const FLIP_CALLS = scale(90, 300);
+const FLIP_CALLS = scale(45, 300);
 
 Deno.test(`hostile repository: a config flipped between clean and hostile during ${FLIP_CALLS} calls never runs anything`, async () => {
   await using markers = await markerDir();

@@ -8,6 +8,7 @@
 import * as path from "node:path";
 import { assert, assertEquals, assertRejects, assertThrows } from "../testing/assert.ts";
 import { startFlipper } from "../testing/flipper.ts";
+import { scale } from "../testing/scale.ts";
 import { ToolError } from "../errors.ts";
 import type { Handle } from "./handle.ts";
 import { POSIX_FD_BACKEND } from "./posix_fd_backend.ts";
@@ -29,6 +30,11 @@ function codeOf(error: unknown): string {
   return error instanceof ToolError ? error.code : (error as Error).name;
 }
 
+// The flipper busy-waits a core for as long as the race runs: the suite runs a short race, deno task reliability a long one.
+const ROUNDS = scale(1500, 3000);
+const DONE = scale(20, 100);
+const MAX_MS = scale(5_000, 20_000);
+
 Deno.test("posix-fd: create, write, rename and remove through a directory flipping every 10 µs never touch outside", async () => {
   // A backend acting by path leaves empty files outside at this speed and can move an outside file in by a raced
   // rename; every act here is relative to the directory fd pinned at the open.
@@ -37,9 +43,9 @@ Deno.test("posix-fd: create, write, rename and remove through a directory flippi
   const outcomes = new Map<string, number>();
   {
     await using _flips = await startFlipper(path.join(t.root, "race"), t.outside, 10);
-    // At least 3,000 rounds, and on until 100 got through every act: on a loaded machine most opens meet the swap.
-    const until = Date.now() + 20_000;
-    for (let i = 0; i < 3000 || ((outcomes.get("done") ?? 0) < 100 && Date.now() < until); i++) {
+    // At least ROUNDS rounds, and on until DONE got through every act: on a loaded machine most opens meet the swap.
+    const until = Date.now() + MAX_MS;
+    for (let i = 0; i < ROUNDS || ((outcomes.get("done") ?? 0) < DONE && Date.now() < until); i++) {
       let outcome = "done";
       try {
         using dir: Handle = ws.open("race", { expect: "dir" });

@@ -7,7 +7,8 @@
  */
 import { assert, assertEquals } from "../../src/testing/assert.ts";
 import { type CallResult, startServer, type TestServer } from "../harness.ts";
-import { children, eventually, fdTargets, scale } from "./proc.ts";
+import { children, eventually, fdTargets } from "./proc.ts";
+import { scale } from "../../src/testing/scale.ts";
 
 const COMMANDS = scale(100, 1000);
 /** Commands alive at once (the server allows 32 per process). */

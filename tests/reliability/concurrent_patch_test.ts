@@ -9,7 +9,7 @@
 import { assert, assertEquals } from "../../src/testing/assert.ts";
 import { type CallResult, startServer, tempWorkspace } from "../harness.ts";
 import { startHttpServer, TEST_TOKEN } from "../http_harness.ts";
-import { scale } from "./proc.ts";
+import { scale } from "../../src/testing/scale.ts";
 
 const ROUNDS = scale(40, 400);
 const LINES = 20;

@@ -9,10 +9,11 @@
 import { assert, assertEquals } from "../../src/testing/assert.ts";
 import { type HttpClient, startHttpServer, TEST_TOKEN } from "../http_harness.ts";
 import { type CallResult, tempWorkspace } from "../harness.ts";
-import { FULL, rssMiB, scale } from "./proc.ts";
+import { rssMiB } from "./proc.ts";
+import { FULL, scale } from "../../src/testing/scale.ts";
 
 const CLIENTS = 8;
-const CALLS_PER_CLIENT = scale(50, 1250);
+const CALLS_PER_CLIENT = scale(25, 1250);
 /** Peak RSS the server may reach under this load (it idles near 100 MiB). */
 const RSS_LIMIT_MIB = 400;
 /** Growth allowed from the first to the last tenth of the run (full form only: a leak shows as a steady climb). */

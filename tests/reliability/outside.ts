@@ -12,7 +12,7 @@
  */
 import * as path from "node:path";
 import { assert, assertEquals } from "../../src/testing/assert.ts";
-import { scale } from "./proc.ts";
+import { scale } from "../../src/testing/scale.ts";
 import { rawPng } from "../../src/testing/image_fixtures.ts";
 import { type CallResult, startServer, tempWorkspace, type TestServer } from "../harness.ts";
 
@@ -105,7 +105,7 @@ const INSIDE_PNG = { width: 2, height: 1, bitDepth: 8, colorType: 0, rows: [new 
 const OUTSIDE_PNG_SIZE = '"original":{"width":1,"height":1}';
 
 /** Calls made while race/ flips between a real directory and a symlink to the outside tree. */
-export const RACE_CALLS = scale(80, 1000);
+export const RACE_CALLS = scale(40, 1000);
 
 /** Where a race swaps, and the server's extra arguments. */
 export interface RaceOptions {

@@ -8,14 +8,6 @@
  * assertEquals(children(pid).filter((child) => child.state === "Z"), []);
  */
 
-/** Whether the suite runs in full (`RELIABILITY_FULL=1`, `deno task reliability`) or in its short CI form. */
-export const FULL = Deno.env.get("RELIABILITY_FULL") === "1";
-
-/** `short` in the normal suite, `full` under RELIABILITY_FULL=1. */
-export function scale(short: number, full: number): number {
-  return FULL ? full : short;
-}
-
 /** The process's resident set (VmRSS) in MiB. */
 export function rssMiB(pid: number): number {
   const status = Deno.readTextFileSync(`/proc/${pid}/status`);
