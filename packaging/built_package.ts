@@ -2,7 +2,8 @@
  * The npm package and the staged MCP bundle, built once per state of what
  * goes into them. `deno task package`, the package test and the npm bench
  * all take them from `.tools/package/DIGEST/` (gitignored), where DIGEST is
- * the SHA-256 of the Deno version and of every input file's path and bytes:
+ * the SHA-256 of the Deno version and of every input file's path and bytes
+ * (of deno.json, what the package gets of it):
  * the app's files ({@linkcode appFiles}), README.md, LICENSE, packaging/
  * and the npm helper. Staging, `npm pack` and the bundle's `npm install`
  * cost about a minute on 2 cores (4,000 small files through npm), and CI
@@ -20,6 +21,7 @@ import * as path from "node:path";
 import { createHash } from "node:crypto";
 import { appFiles, packNpmPackage } from "./npm_package.ts";
 import { stageBundle } from "./mcpb.ts";
+import { packagedDenoConfig } from "./npm_dependencies.ts";
 
 const ROOT = path.resolve(new URL("..", import.meta.url).pathname);
 const BUILDS = path.join(ROOT, ".tools", "package");
@@ -46,11 +48,18 @@ export async function packageInputs(): Promise<string[]> {
   return [...new Set(files)].sort();
 }
 
-/** The SHA-256 of the Deno version and of each input's path and bytes. */
+/**
+ * The SHA-256 of the Deno version and of each input's path and bytes; for deno.json, of the config the package
+ * gets ({@linkcode packagedDenoConfig}: no tasks), so a task edited in the repository does not make a new build.
+ */
 export async function inputDigest(files: string[]): Promise<string> {
   const hash = createHash("sha256").update(`deno ${Deno.version.deno}\0`);
   for (const file of files) {
-    const bytes = await Deno.readFile(path.join(ROOT, file));
+    let bytes = await Deno.readFile(path.join(ROOT, file));
+    if (file === "deno.json") {
+      const packaged = packagedDenoConfig(JSON.parse(new TextDecoder().decode(bytes)));
+      bytes = new TextEncoder().encode(JSON.stringify(packaged));
+    }
     hash.update(`${file}\0${bytes.length}\0`).update(bytes);
   }
   return hash.digest("hex");
