@@ -62,7 +62,7 @@ Deno.test("a .git file pointing at a repository outside the workspace is refused
 });
 
 /** Calls while the .git file flips: 200 under `deno task reliability`, 60 in the suite. */
-const SWAP_CALLS = scale(30, 200);
+const SWAP_CALLS = scale(60, 200);
 
 Deno.test(`a .git file swapped between an inside and an outside git dir during ${SWAP_CALLS} calls never lets outside content out`, async () => {
   const elsewhere = await outsideRepository();
