@@ -6,7 +6,7 @@
  * (of deno.json, what the package gets of it):
  * the app's files ({@linkcode appFiles}), README.md, LICENSE, packaging/
  * and the npm helper. Staging, `npm pack` and the bundle's `npm install`
- * cost about a minute on 2 cores (4,000 small files through npm), and CI
+ * cost half a minute to a minute on 2 cores (npm is slow on many small files), and CI
  * ran them twice, once for `deno task package` and once in the test.
  *
  * A build happens in a scratch directory beside the others and is renamed

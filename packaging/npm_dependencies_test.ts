@@ -1,5 +1,6 @@
 import { assertEquals } from "../src/testing/assert.ts";
-import { lockedPackages, packagedDenoConfig, platformPackages, TARGETS } from "./npm_dependencies.ts";
+import * as path from "node:path";
+import { lockedPackages, packagedDenoConfig, platformPackages, TARGETS, unusedAtRunTime } from "./npm_dependencies.ts";
 
 const ROOT = new URL("..", import.meta.url);
 
@@ -32,4 +33,11 @@ Deno.test("platformPackages: of the repository's lock, exactly ripgrep's two Lin
     "@vscode/ripgrep-linux-arm64",
     "@vscode/ripgrep-linux-x64",
   ]);
+});
+
+Deno.test("unusedAtRunTime: maps, declarations, TypeScript sources and docs go; code, data, wasm and licences stay", () => {
+  const gone = ["index.js.map", "index.d.ts", "index.d.cts", "types.d.mts", "src/index.ts", "README.md", ".travis.yml"];
+  const kept = ["index.js", "index.cjs", "index.mjs", "package.json", "jpeg.wasm", "LICENSE", "LICENSE.md", "license"];
+  assertEquals(gone.map((name) => unusedAtRunTime(path.basename(name))), gone.map(() => true));
+  assertEquals(kept.map(unusedAtRunTime), kept.map(() => false));
 });
