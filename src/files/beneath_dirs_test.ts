@@ -1,8 +1,7 @@
 import { assert, assertEquals } from "../testing/assert.ts";
 import { BeneathDirs, DIR_HANDLES_KEPT } from "./beneath_dirs.ts";
 import { openWorkspace } from "../workspace/workspace.ts";
-
-const openFds = () => [...Deno.readDirSync("/proc/self/fd")].length;
+import { openFds } from "../testing/fd_identity.ts";
 
 Deno.test("BeneathDirs: many directories, never more than DIR_HANDLES_KEPT open; a symlink is null", async () => {
   const base = await Deno.realPath(await Deno.makeTempDir({ prefix: "workcell-beneath-dirs-" }));
@@ -17,7 +16,7 @@ Deno.test("BeneathDirs: many directories, never more than DIR_HANDLES_KEPT open;
     await Deno.symlink(`${base}/outside`, `${base}/ws/escape`);
     using ws = openWorkspace(`${base}/ws`);
     using top = ws.open(".", { expect: "dir" });
-    const before = openFds();
+    const before = openFds(base).length;
     let most = 0;
     {
       using dirs = new BeneathDirs(top);
@@ -25,14 +24,14 @@ Deno.test("BeneathDirs: many directories, never more than DIR_HANDLES_KEPT open;
       for (let round = 0; round < 2; round++) {
         for (let i = 0; i < count; i++) {
           assertEquals(dirs.get(`d${i}/sub`)?.statEntry("f.txt").size, i);
-          most = Math.max(most, openFds() - before);
+          most = Math.max(most, openFds(base).length - before);
         }
       }
       assertEquals(dirs.get("escape"), null);
       assertEquals(dirs.get("missing"), null);
     }
     assert(most <= DIR_HANDLES_KEPT, `${most} handles open at once`);
-    assertEquals(openFds(), before);
+    assertEquals(openFds(base).length, before);
   } finally {
     await Deno.remove(base, { recursive: true });
   }

@@ -5,7 +5,8 @@
  */
 import * as path from "node:path";
 import { assert, assertEquals, assertRejects } from "../testing/assert.ts";
-import { interrupted, openFds } from "../testing/patch_faults.ts";
+import { interrupted } from "../testing/patch_faults.ts";
+import { openFds } from "../testing/fd_identity.ts";
 import { snapshot, treeDifferences } from "../testing/tree_snapshot.ts";
 import { ToolError } from "../errors.ts";
 import { openWorkspace, type Workspace } from "../workspace/workspace.ts";
@@ -87,9 +88,9 @@ Deno.test("a parent directory swapped for a symlink to outside at any point of t
             Deno.renameSync(dir, `${dir}-moved-away`);
             Deno.symlinkSync(outside, dir);
           });
-          const fds = openFds(ws.root);
+          const fds = openFds(ws.root).length;
           const outcome = await commitChanges(ws, plan.changes, fs).then(() => null, (error) => error);
-          assertEquals(openFds(ws.root), fds, "fds left open");
+          assertEquals(openFds(ws.root).length, fds, "fds left open");
           assertEquals(treeDifferences(await snapshot(outside), outsideBefore), [], "the outside tree changed");
           assert((await Deno.lstat(path.join(ws.root, "dir"))).isSymlink, "the swap did not happen");
           const movedAway = path.join(ws.root, "dir-moved-away");
@@ -184,13 +185,13 @@ Deno.test("a file another process keeps locked ends the patch with TIMEOUT after
         // What `flock b.txt sleep infinity` in a command does: another open file description holds the lock.
         using holder = await Deno.open(path.join(ws.root, "b.txt"));
         holder.lockSync(true);
-        const fds = openFds(ws.root);
+        const fds = openFds(ws.root).length;
         const short: FsOps = { ...HANDLE_OPS, lock: (file) => HANDLE_OPS.lock(file, 100) };
         const error = await assertRejects(() => commitChanges(ws, plan.changes, short));
         assert(error instanceof ToolError && error.code === "TIMEOUT", String(error));
         assert(error.message.startsWith("b.txt is locked (flock) by another process"), error.message);
         assert(error.hint.includes("flock FILE"), error.hint);
-        assertEquals(openFds(ws.root), fds, "fds left open");
+        assertEquals(openFds(ws.root).length, fds, "fds left open");
         assertEquals(
           [await Deno.readTextFile(path.join(ws.root, "a.txt")), await Deno.readTextFile(path.join(ws.root, "b.txt"))],
           ["a\n", "b\n"],

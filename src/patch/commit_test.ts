@@ -1,6 +1,7 @@
 import * as path from "node:path";
 import { assert, assertEquals, assertRejects } from "../testing/assert.ts";
-import { FaultyFs, openFds } from "../testing/patch_faults.ts";
+import { FaultyFs } from "../testing/patch_faults.ts";
+import { openFds } from "../testing/fd_identity.ts";
 import { snapshot, treeDifferences } from "../testing/tree_snapshot.ts";
 import { ToolError } from "../errors.ts";
 import { openWorkspace, type Workspace } from "../workspace/workspace.ts";
@@ -87,9 +88,9 @@ async function faultEveryStep(ws: Workspace, durability: DurabilityOptions, stra
     let failed: unknown = null;
     const faults = new FaultyFs({ at: step });
     const run = faults.calls;
-    const fds = openFds(ws.root);
+    const fds = openFds(ws.root).length;
     await applyPatch(ws, PATCH, faults.fs, durability).catch((error) => failed = error);
-    assertEquals(openFds(ws.root), fds, `step ${step} (${run[step - 1]}): fds left open`);
+    assertEquals(openFds(ws.root).length, fds, `step ${step} (${run[step - 1]}): fds left open`);
     const tree = await snapshot(ws.root);
     if (failed === null) {
       // Only the final clean-up of backups may fail after the point of no return; a stray backup is then left.
@@ -145,13 +146,13 @@ Deno.test("each phase, faulted alone at each of its steps, is rolled back comple
         for (let step = 1; step <= steps; step++) {
           const where = `${strategy}: ${phase} step ${step}`;
           await layout(ws.root);
-          const fds = openFds(ws.root);
+          const fds = openFds(ws.root).length;
           const outcome = await commitByPhase(ws, new FaultyFs({ at: step, phase }), durability);
           assert(outcome !== null, `${where}: the fault was swallowed`);
           assertEquals(outcome.unrestored, [], where);
           const message = (outcome.error as Error).message;
           assert(DOING[phase].test(message), `${where}: ${message}`);
-          assertEquals(openFds(ws.root), fds, `${where}: fds left open`);
+          assertEquals(openFds(ws.root).length, fds, `${where}: fds left open`);
           assertEquals(treeDifferences(await snapshot(ws.root), before), [], `${where}: tree changed`);
         }
       }
@@ -199,13 +200,13 @@ Deno.test("a rollback after any phase, even after sync, gives back the tree as i
       await layout(ws.root);
       const before = await snapshot(ws.root);
       const plan = await planPatch(ws, parsePatch(PATCH));
-      const fds = openFds(ws.root);
+      const fds = openFds(ws.root).length;
       {
         using tx = new CommitTransaction(ws, plan.changes);
         for (const phase of PHASES.slice(0, done)) await tx[phase]();
         assertEquals(await tx.rollback(), [], `after ${PHASES[done - 1] ?? "nothing"}`);
       }
-      assertEquals(openFds(ws.root), fds, `after ${PHASES[done - 1] ?? "nothing"}: fds left open`);
+      assertEquals(openFds(ws.root).length, fds, `after ${PHASES[done - 1] ?? "nothing"}: fds left open`);
       assertEquals(treeDifferences(await snapshot(ws.root), before), [], `after ${PHASES[done - 1] ?? "nothing"}`);
     }
   } finally {

@@ -1,6 +1,6 @@
 import * as path from "node:path";
 import { assert, assertEquals, assertThrows } from "../testing/assert.ts";
-import { openFds } from "../testing/patch_faults.ts";
+import { openFds } from "../testing/fd_identity.ts";
 import { ToolError } from "../errors.ts";
 import { openWorkspace, type Workspace } from "../workspace/workspace.ts";
 import { HANDLE_OPS } from "./fs_ops.ts";
@@ -20,7 +20,7 @@ Deno.test("pin creates missing directories only when asked, journals each, and m
   await withWorkspace(async (ws) => {
     await Deno.mkdir(path.join(ws.root, "a"));
     const journal = new UndoJournal();
-    const fds = openFds(ws.root); // the workspace's own root fd among them
+    const fds = openFds(ws.root).length; // the workspace's own root fd among them
     {
       using dirs = new PinnedDirs(ws, HANDLE_OPS, journal);
       assertThrows(() => dirs.pin("a/b/c", false));
@@ -33,7 +33,7 @@ Deno.test("pin creates missing directories only when asked, journals each, and m
       assertEquals(journal.rollback(HANDLE_OPS), []);
     }
     assertEquals([...Deno.readDirSync(path.join(ws.root, "a"))], [], "the rollback removed what pin created");
-    assertEquals(openFds(ws.root), fds, "dispose closed every pinned directory");
+    assertEquals(openFds(ws.root).length, fds, "dispose closed every pinned directory");
   });
 });
 

@@ -1,3 +1,4 @@
+import { openFds } from "../testing/fd_identity.ts";
 import { assert, assertEquals } from "../testing/assert.ts";
 import { decodeRgData, RG_BUFFERED_BYTES, rgWarnings, type RipgrepProcess, spawnRipgrep } from "./ripgrep.ts";
 import { decodeBytes } from "../text/utf8.ts";
@@ -34,17 +35,6 @@ async function inDir<T>(dir: string, fn: (fd: number) => Promise<T>): Promise<T>
  * counted here: fds into their own directory and rg children. Pipes and pidfds are counted end to end, on a
  * server process of its own (ripgrep_runner_test.ts).
  */
-
-/** The fds of this process that point into `dir`. */
-function openFds(dir: string): string[] {
-  return [...Deno.readDirSync("/proc/self/fd")].filter((entry) => {
-    try {
-      return Deno.readLinkSync(`/proc/self/fd/${entry.name}`).startsWith(dir);
-    } catch {
-      return false;
-    }
-  }).map((entry) => entry.name).sort();
-}
 
 /** rg children of this process, zombies included. */
 function children(): string[] {

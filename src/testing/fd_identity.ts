@@ -45,3 +45,24 @@ export function heldFds(identities: ReadonlySet<string>): number[] {
   }
   return held;
 }
+
+/**
+ * This process's fds that point below `dir`, by number, sorted: other test files run in the same process under
+ * --parallel, so a count of all fds moves on its own.
+ *
+ * @example
+ * ```ts
+ * openFds(Deno.cwd()); // [] unless something holds a file there open
+ * ```
+ */
+export function openFds(dir: string): string[] {
+  const below = `${dir.replace(/\/$/, "")}/`;
+  return [...Deno.readDirSync("/proc/self/fd")].filter((entry) => {
+    try {
+      const target = Deno.readLinkSync(`/proc/self/fd/${entry.name}`);
+      return target === dir || target.startsWith(below);
+    } catch {
+      return false; // closed meanwhile
+    }
+  }).map((entry) => entry.name).sort();
+}

@@ -75,22 +75,3 @@ export function interrupted(op: keyof FsOps, when: (...args: unknown[]) => boole
   };
   return { ...HANDLE_OPS, [op]: call };
 }
-
-/**
- * This process's fds that point into `root`: every commit, failed or not, must close what it opened (other
- * test files run in the same process under --parallel, so the count of all fds moves on its own).
- *
- * @example
- * ```ts
- * openFds(Deno.cwd()); // 0 unless something holds a file there open
- * ```
- */
-export function openFds(root: string): number {
-  return [...Deno.readDirSync("/proc/self/fd")].filter((entry) => {
-    try {
-      return Deno.readLinkSync(`/proc/self/fd/${entry.name}`).startsWith(root);
-    } catch {
-      return false;
-    }
-  }).length;
-}
