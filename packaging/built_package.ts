@@ -3,11 +3,11 @@
  * goes into them. `deno task package`, the package test and the npm bench
  * all take them from `.tools/package/DIGEST/` (gitignored), where DIGEST is
  * the SHA-256 of the Deno version and of every input file's path and bytes
- * (of deno.json, what the package gets of it):
- * the app's files ({@linkcode appFiles}), README.md, LICENSE, packaging/
- * and the npm helper. Staging, `npm pack` and the bundle's `npm install`
- * cost half a minute to a minute on 2 cores (npm is slow on many small files), and CI
- * ran them twice, once for `deno task package` and once in the test.
+ * (of deno.json, what the package gets of it): the app's files
+ * ({@linkcode appFiles}), README.md, LICENSE, packaging/ and the npm helper.
+ * Staging, `npm pack` and the bundle's `npm install` cost half a minute to a
+ * minute on 2 cores (npm is slow on many small files), and CI ran them
+ * twice, once for `deno task package` and once in the test.
  *
  * A build happens in a scratch directory beside the others and is renamed
  * into place when whole, so a concurrent run (a second copy of the suite)
@@ -19,7 +19,7 @@
  */
 import * as path from "node:path";
 import { createHash } from "node:crypto";
-import { appFiles, packNpmPackage } from "./npm_package.ts";
+import { appFiles, filesBelow, packNpmPackage } from "./npm_package.ts";
 import { stageBundle } from "./mcpb.ts";
 import { packagedDenoConfig } from "./npm_dependencies.ts";
 
@@ -36,16 +36,8 @@ export interface BuiltPackage {
 
 /** Every file the build reads from the repository, relative to it, sorted. */
 export async function packageInputs(): Promise<string[]> {
-  const files = [...await appFiles(), "README.md", "LICENSE", "tasks/npm_tools.ts"];
-  const walk = async (dir: string) => {
-    for await (const entry of Deno.readDir(path.join(ROOT, dir))) {
-      const rel = `${dir}/${entry.name}`;
-      if (entry.isDirectory) await walk(rel);
-      else if (!entry.name.endsWith("_test.ts")) files.push(rel);
-    }
-  };
-  await walk("packaging");
-  return [...new Set(files)].sort();
+  const files = [...await appFiles(), "README.md", "LICENSE", "tasks/npm_tools.ts", ...await filesBelow("packaging")];
+  return files.sort();
 }
 
 /**
@@ -65,15 +57,12 @@ export async function inputDigest(files: string[]): Promise<string> {
   return hash.digest("hex");
 }
 
-function layout(dir: string, tarballName: string): BuiltPackage {
-  return { tarball: path.join(dir, tarballName), bundle: path.join(dir, "mcpb") };
-}
-
+/** The file that names the tarball, written last: a directory with it is a whole build. */
 const TARBALL_NAME_FILE = "tarball";
 
 async function readBuild(dir: string): Promise<BuiltPackage | null> {
   const name = await Deno.readTextFile(path.join(dir, TARBALL_NAME_FILE)).catch(() => null);
-  return name === null ? null : layout(dir, name);
+  return name === null ? null : { tarball: path.join(dir, name), bundle: path.join(dir, "mcpb") };
 }
 
 /** The build for the tree as it is now: the one already made, or a new one. */
@@ -89,7 +78,6 @@ export async function builtPackage(): Promise<BuiltPackage> {
     const tarball = await packNpmPackage(scratch);
     await stageBundle(path.join(scratch, "mcpb"), tarball);
     await Deno.remove(path.join(scratch, "npm"), { recursive: true });
-    // Written last: a directory with this file is a whole build.
     await Deno.writeTextFile(path.join(scratch, TARBALL_NAME_FILE), path.basename(tarball));
     await Deno.rename(scratch, dir).catch(async (error) => {
       // Another run renamed its build of the same inputs first: theirs is as good.

@@ -126,7 +126,7 @@ async function run(command: string, args: string[], cwd: string, env: Record<str
  * Whether a file of an npm package is one Deno never reads when it runs the server: source maps, type declarations
  * and TypeScript sources (a run resolves the `import` and `default` conditions, never `types` or `source`, and does
  * not type-check), READMEs and changelogs, CI configs. Licence texts stay. npm's install time follows the file count:
- * 4,006 files took `npm install` of the tarball 21 s, the 1,900 left 14 s.
+ * with the 4,006 files of the tarball `npm install` took 21 s, with the 1,988 left 14 s.
  *
  * @example
  * ```ts

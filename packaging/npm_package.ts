@@ -44,20 +44,26 @@ export const APP_DIR = "app";
  */
 export const SERVER_FLAGS_FILE = "server-flags.json";
 
+/**
+ * The files below the repository's `dir`, relative to the repository, without test files and without what lies in
+ * the directories `skip` names.
+ */
+export async function filesBelow(dir: string, skip: readonly string[] = []): Promise<string[]> {
+  const files: string[] = [];
+  for await (const entry of Deno.readDir(path.join(ROOT, dir))) {
+    const rel = `${dir}/${entry.name}`;
+    if (entry.isDirectory) {
+      if (!skip.includes(rel)) files.push(...await filesBelow(rel, skip));
+    } else if (entry.isFile && !entry.name.endsWith("_test.ts")) files.push(rel);
+  }
+  return files;
+}
+
 /** The files the server needs at run time, relative to the repository: tests and their helpers stay out. */
 export async function appFiles(): Promise<string[]> {
   // schemas/tools.json: the stored tools/list the server answers with (src/catalog_listing.ts).
   const files = ["deno.json", "deno.lock", "main.ts", "schemas/tools.json"];
-  const walk = async (dir: string) => {
-    for await (const entry of Deno.readDir(path.join(ROOT, dir))) {
-      const rel = `${dir}/${entry.name}`;
-      if (entry.isDirectory) {
-        if (rel !== "src/testing") await walk(rel);
-      } else if (entry.isFile && !entry.name.endsWith("_test.ts")) files.push(rel);
-    }
-  };
-  await walk("src");
-  return files.sort();
+  return [...files, ...await filesBelow("src", ["src/testing"])].sort();
 }
 
 /** The package's package.json. */

@@ -1,11 +1,12 @@
 /**
  * The npm package and the MCP bundle, as a user gets them: the build of the
  * tree as it is (packaging/built_package.ts: `npm pack` once per state of its
- * inputs, shared with `deno task package`), the tarball installed into a fresh prefix with no clone around it, and the
- * installed bin driven by the SDK client — with a fresh HOME and no network,
- * and as uid 65534 from a root-owned install — while the installed package
- * directory is checked to stay byte for byte as npm wrote it; the bundle
- * staged from the same tarball, checked with `mcpb validate` and started the
+ * inputs, shared with `deno task package`), the tarball installed into a
+ * fresh prefix with no clone around it, and the installed bin driven by the
+ * SDK client — with a fresh HOME and no network, and as uid 65534 from a
+ * root-owned install — while the installed package directory is checked to
+ * stay byte for byte as npm wrote it; the bundle staged from the same
+ * tarball, checked with `mcpb validate` and started the
  * way Claude Desktop starts it (its manifest's mcp_config with the variables
  * filled in).
  */
