@@ -1,37 +1,4 @@
-/**
- * The lifecycle every child of the server shares, whatever reads it (a
- * command's retained streams, rg's and git's chunk queues): spawning through
- * a spawner with the parent's and the child's ends of its stdio, its exit
- * watched by a pidfd (a kqueue on darwin: platform.ts), its process group
- * killed, and it reaped on every path — plus reading a nonblocking pipe in
- * bounded bursts.
- *
- * @example
- * ```ts
- * import { POLL } from "./libc.ts";
- * import { closeFd, makePipe, reap } from "./fd.ts";
- * import type { Reactor } from "./reactor.ts";
- * import type { Spawner } from "./spawn_request.ts";
- *
- * declare const spawner: Spawner;
- * declare const reactor: Reactor;
- * const [inRead, inWrite] = makePipe();
- * const [outRead, outWrite] = makePipe();
- * const child = await launchChild(
- *   spawner,
- *   { argv: ["echo", "hi"], env: {}, cwd: "/", stdio: { stdin: inRead, stdout: outWrite, stderr: outWrite } },
- *   { parent: [inWrite, outRead], child: [inRead, outWrite] },
- * );
- * closeFd(inWrite); // the child reads EOF
- * const output = new PipeReader(outRead);
- * reactor.watch(outRead, POLL.IN, () => {
- *   if (output.read(reactor, (chunk) => console.log(chunk.length)) === "eof") reactor.close(outRead);
- * });
- * reactor.watch(child.pidfd, POLL.IN, () => {
- *   if (reap(child.pid) !== null) reactor.close(child.pidfd);
- * });
- * ```
- */
+/** The lifecycle all children share: spawn, exit watch (pidfd; darwin: kqueue), group kill and reap on every path. */
 import { SIGNALS } from "./libc.ts";
 import type { Reactor } from "./reactor.ts";
 import type { Spawner, SpawnRequest } from "./spawn_request.ts";
@@ -40,7 +7,7 @@ import { PROCESS } from "./platform.ts";
 
 /** Reads per fd per wake-up before yielding to other fds and the event loop. */
 export const MAX_READS_PER_WAKE = 8;
-/** A read this large means the default pipe buffer was full: grow it (growing every pipe up front costs ms per spawn). */
+/** A read this large means the default pipe buffer was full: grow it (growing all pipes up front costs ms a spawn). */
 const GROW_PIPE_AFTER_BYTES = 65536;
 
 /** A started child: its pid (also its process group) and a pidfd (darwin: a kqueue) readable once it exits. */
@@ -49,13 +16,7 @@ export interface LaunchedChild {
   pidfd: number;
 }
 
-/**
- * Spawns `request` through `spawner`. The child's ends (`fds.child`) are
- * closed here whatever happens; the parent's (`fds.parent`) are closed on
- * failure and otherwise made nonblocking. If anything fails after the spawn,
- * the child's group is killed and the child reaped, so it is never left a
- * zombie nobody watches.
- */
+/** Spawns `request`, always closing `fds.child`; on failure closes `fds.parent` and kills and reaps a spawned child. */
 export async function launchChild(
   spawner: Spawner,
   request: SpawnRequest,
@@ -91,12 +52,7 @@ export class PipeReader {
   /** @param growable false for a PTY master, whose buffer cannot be resized. */
   constructor(readonly fd: number, readonly growable = true) {}
 
-  /**
-   * Reads up to `maxReads` chunks into `reactor.scratch`, handing each to
-   * `onChunk` (a view of the scratch buffer, valid only during the call), as
-   * long as `more()` allows. Ends with "eof" when the writer is gone,
-   * "again" when nothing more is there now, "paused" when `more()` said stop.
-   */
+  /** Reads at most `maxReads` chunks while `more()`; `onChunk` gets views of `reactor.scratch`, valid in the call. */
   read(
     reactor: Reactor,
     onChunk: (chunk: Uint8Array) => void,

@@ -1,28 +1,4 @@
-/**
- * What running children takes on darwin where Linux has a call of its own
- * (platform.ts picks these on darwin):
- *
- * - a child's exit, watched by a kqueue per child (EVFILT_PROC/NOTE_EXIT)
- *   instead of a pidfd: the kqueue's fd becomes readable once the child has
- *   exited, so the reactor's one poll() waits on it like on a pidfd. A child
- *   that exited before the watch was registered (the kernel then reports
- *   ESRCH, or never fires) triggers the kqueue's user event instead;
- * - the reactor's wake-up, a nonblocking pipe instead of an eventfd;
- * - the controlling terminal of a PTY child: xnu's posix_spawn runs the file
- *   actions before POSIX_SPAWN_SETSID, so the slave it opens does not become
- *   the new session's terminal. The child therefore starts as `/bin/sh`,
- *   which opens the slave once more as the session leader (taking it as its
- *   controlling terminal, its process group in the foreground) and then
- *   execs the command ({@linkcode controllingTerminalArgv}).
- *
- * @example
- * ```ts
- * import { reap } from "./fd.ts";
- *
- * declare const pid: number; // a child of this process
- * const exitFd = kqueueExitFd(pid); // poll it for POLL.IN, then reap(pid) and close it
- * ```
- */
+/** Darwin stand-ins for Linux calls (platform.ts picks them): a kqueue per child for a pidfd, a pipe for an eventfd. */
 import { DARWIN, packKevents, unpackKevent } from "./darwin_abi.ts";
 import { errno, libc } from "./libc.ts";
 import { closeFd, hasExited, makePipe, setNonblocking } from "./fd.ts";
@@ -40,10 +16,7 @@ const NO_WAIT = new Uint8Array(16);
 /** The user event that marks a child found already exited. */
 const EXITED_EVENT = 0;
 
-/**
- * A close-on-exec kqueue that becomes readable once the child `pid` has exited (it stays readable until
- * closed). Throws an OS error (os_error.ts) when the kernel refuses the watch.
- */
+/** A close-on-exec kqueue readable (until closed) once child `pid` has exited; throws an OS error if refused. */
 export function kqueueExitFd(pid: number): number {
   const c = libc();
   const kq = c.kqueue();
@@ -94,13 +67,10 @@ export function pipeWakeChannel(): WakeChannel {
 const TAKE_TERMINAL = ': <"$0" && exec "$@"';
 
 /**
- * The argv that starts `program` (its `argv` as given, argv[0] then being `program`) with `slave` as its
- * controlling terminal, in a new session whose slave the file actions opened before setsid.
- *
+ * The argv: `/bin/sh` reopens `slave` as session leader (xnu's spawn opened it before setsid), then execs `program`.
  * @example
  * ```ts
  * controllingTerminalArgv("/dev/ttys004", "/usr/bin/vi", ["vi", "notes.txt"]);
- * // ["/bin/sh", "-c", ': <"$0" && exec "$@"', "/dev/ttys004", "/usr/bin/vi", "notes.txt"]
  * ```
  */
 export function controllingTerminalArgv(slave: string, program: string, argv: readonly string[]): string[] {

@@ -1,47 +1,13 @@
-/**
- * The darwin (macOS) side of the C library workcell binds: every constant,
- * struct layout and symbol that differs from Linux, in one table, each with
- * the macOS SDK header it comes from. libc.ts picks this table instead of
- * the Linux one once, when it loads, on darwin; nothing here calls the OS,
- * so every entry and helper is unit-tested on Linux.
- *
- * Three things need more than a value:
- * - variadic functions (`open`, `fcntl`, `ioctl`): Apple's arm64 ABI passes
- *   every variadic argument on the stack, each in an 8-byte slot, while
- *   Deno's FFI only makes fixed-argument calls. Declaring padding arguments
- *   that fill the 8 argument registers puts the first variadic argument in
- *   the first stack slot, where the callee's `va_arg` reads it
- *   ({@linkcode variadicParameters}, {@linkcode padVariadicArguments});
- *   x86_64 passes variadic arguments in registers, as fixed ones;
- * - `pipe2`, which darwin lacks: `pipe` then close-on-exec on both ends
- *   ({@linkcode pipe2Shim}; not atomic, but every child workcell spawns on
- *   darwin gets POSIX_SPAWN_CLOEXEC_DEFAULT, so none inherits a pipe early);
- * - `ptsname_r`: `ptsname` copied out ({@linkcode ptsnameShim}; the JS
- *   thread is the only caller, so its static buffer is not shared).
- *
- * @example
- * ```ts
- * DARWIN.ERRNO.EAGAIN; // 35 (11 on Linux)
- * variadicParameters(["i32", "i32"], ["i64"], "aarch64").length; // 9: fd, cmd, 6 padding slots, the argument
- * ```
- */
+/** Darwin's constants, struct layouts and symbols that differ from Linux, with their SDK headers; tested on Linux. */
 
-/** A parameter type of Deno's FFI. */
 type Native = Deno.NativeType;
 
-/**
- * Constants of the Linux tables that darwin has no counterpart for (O_PATH, AT_EMPTY_PATH, pipe sizing, memfd
- * sealing). They are 0 here, so that a module computing a Linux-only flag set at load still loads; the calls that
- * would pass them (statx, getdents64, memfd_create, the fd backend's reopen through /proc) are Linux's alone:
- * absent from {@linkcode darwinOwnSymbols} and {@linkcode SAME_AS_LINUX}, so using them on darwin fails when the
- * symbol is bound, never silently. (O_PATH is 0: a directory the shared fs_at.ts opens "by O_PATH" is opened
- * O_RDONLY on darwin, which needs read permission.)
- */
+/** 0 for Linux-only constants (O_PATH, AT_EMPTY_PATH, memfd seals...) so modules load; their calls fail on darwin. */
 export const LINUX_ONLY = 0;
 
 /** Every darwin constant workcell uses, by the Linux table's names. */
 export const DARWIN = {
-  /** <sys/fcntl.h> */
+  /** <sys/fcntl.h>, like AT, F, FD_CLOEXEC and F_FULLFSYNC. */
   O: {
     RDONLY: 0x0,
     WRONLY: 0x1,
@@ -56,13 +22,10 @@ export const DARWIN = {
     CLOEXEC: 0x1000000,
     PATH: LINUX_ONLY,
   },
-  /** <sys/fcntl.h> */
   AT: { SYMLINK_NOFOLLOW: 0x20, REMOVEDIR: 0x80, EMPTY_PATH: LINUX_ONLY },
-  /** <sys/fcntl.h>; F_SETFD and FD_CLOEXEC are used by {@linkcode pipe2Shim}. */
   F: { DUPFD_CLOEXEC: 67, GETFL: 3, SETFL: 4, SETFD: 2, SETPIPE_SZ: LINUX_ONLY, ADD_SEALS: LINUX_ONLY },
-  /** <sys/fcntl.h> */
   FD_CLOEXEC: 1,
-  /** <sys/fcntl.h>: F_FULLFSYNC, the fsync that also flushes the drive's cache (darwin's fsync does not). */
+  /** The fsync that also flushes the drive's cache (darwin's fsync does not). */
   F_FULLFSYNC: 51,
   /** <sys/poll.h> (the same values as Linux) */
   POLL: { IN: 0x1, OUT: 0x4, ERR: 0x8, HUP: 0x10, NVAL: 0x20 },
@@ -85,16 +48,11 @@ export const DARWIN = {
     EINVAL: 22,
     ELOOP: 62,
   },
-  /**
-   * <sys/spawn.h>. CLOEXEC_DEFAULT closes every fd the file actions do not name: darwin's stand-in for
-   * glibc's posix_spawn_file_actions_addclosefrom_np.
-   */
+  /** <sys/spawn.h>; CLOEXEC_DEFAULT (closes fds the file actions do not name) stands in for glibc's addclosefrom_np. */
   SPAWN: { SETSIGDEF: 0x04, SETSIGMASK: 0x08, SETSID: 0x0400, CLOEXEC_DEFAULT: 0x4000 },
-  /** <sys/wait.h> */
   WAIT: { NOHANG: 0x1, EXITED: 0x4, NOWAIT: 0x20, P_PID: 1 },
   /** <sys/ttycom.h>: _IOW('t', 103, struct winsize) */
   TIOCSWINSZ: 0x80087467,
-  /** <sys/signal.h> */
   SIGNALS: {
     HUP: 1,
     INT: 2,
@@ -147,10 +105,7 @@ export const DARWIN_LAYOUT = {
   siginfo: { bytes: 104, pidOffset: 12 },
   /** <sys/_types/_sigset_t.h>: sigset_t is a 32-bit mask. */
   sigsetBytes: 4,
-  /**
-   * <sys/event.h>: struct kevent { uintptr_t ident; int16_t filter; uint16_t flags; uint32_t fflags;
-   * intptr_t data; void *udata; }, 32 bytes.
-   */
+  /** <sys/event.h>: struct kevent {uintptr_t ident; int16_t filter; uint16_t flags; uint32_t fflags; data; udata}. */
   kevent: { bytes: 32, ident: 0, filter: 8, flags: 10, fflags: 12, data: 16, udata: 24 },
 } as const;
 
@@ -163,12 +118,10 @@ export interface KeventFields {
 }
 
 /**
- * An array of struct kevent holding `events`, laid out as {@linkcode DARWIN_LAYOUT}.kevent says.
- *
+ * An array of struct kevent holding `events`, laid out as DARWIN_LAYOUT.kevent says.
  * @example
  * ```ts
- * const { KQUEUE } = DARWIN;
- * packKevents([{ ident: 4242, filter: KQUEUE.EVFILT_PROC, flags: KQUEUE.EV_ADD, fflags: KQUEUE.NOTE_EXIT }]).length; // 32
+ * packKevents([{ ident: 4242, filter: DARWIN.KQUEUE.EVFILT_PROC, flags: DARWIN.KQUEUE.EV_ADD, fflags: 0 }]);
  * ```
  */
 export function packKevents(events: readonly KeventFields[]): Uint8Array<ArrayBuffer> {
@@ -187,11 +140,9 @@ export function packKevents(events: readonly KeventFields[]): Uint8Array<ArrayBu
 
 /**
  * The fields and `data` (an errno when `flags` has EV_ERROR) of the kevent at `index`.
- *
  * @example
  * ```ts
- * const receipt = packKevents([{ ident: 7, filter: -5, flags: 0x4000, fflags: 0 }]);
- * unpackKevent(receipt, 0).ident; // 7
+ * unpackKevent(packKevents([{ ident: 7, filter: -5, flags: 0x4000, fflags: 0 }]), 0).ident; // 7
  * ```
  */
 export function unpackKevent(bytes: Uint8Array<ArrayBuffer>, index: number): KeventFields & { data: number } {
@@ -211,12 +162,10 @@ export function unpackKevent(bytes: Uint8Array<ArrayBuffer>, index: number): Kev
 const ARM64_ARGUMENT_REGISTERS = 8;
 
 /**
- * The parameter list that makes a fixed-argument FFI call reach a variadic C function: on arm64, padding
- * integers up to the 8th register, then the variadic arguments as 8-byte slots; on x86_64, as declared.
- *
+ * A fixed-argument FFI declaration reaching a variadic C function: on arm64 padding to fill x0-x7, then 8-byte slots.
  * @example
  * ```ts
- * variadicParameters(["buffer", "i32"], ["i64"], "x86_64"); // ["buffer", "i32", "i64"]
+ * variadicParameters(["i32", "i32"], ["i64"], "aarch64").length; // 9: fd, cmd, 6 padding slots, the argument
  * ```
  */
 export function variadicParameters(fixed: readonly Native[], rest: readonly Native[], arch: string): Native[] {
@@ -226,8 +175,7 @@ export function variadicParameters(fixed: readonly Native[], rest: readonly Nati
 }
 
 /**
- * The arguments for a function declared with {@linkcode variadicParameters}: zeros in the padding slots.
- *
+ * The arguments for a function declared with variadicParameters: zeros in the padding slots.
  * @example
  * ```ts
  * padVariadicArguments([3, 4, 1], 2, "aarch64"); // [3, 4, 0, 0, 0, 0, 0, 0, 1]
@@ -241,11 +189,7 @@ export function padVariadicArguments(args: readonly unknown[], fixed: number, ar
 /** The variadic functions workcell calls, with their count of fixed arguments. */
 export const VARIADIC_FIXED_ARGUMENTS = { open: 2, openat: 3, fcntl: 2, fcntl_wait: 2, ioctl: 2 } as const;
 
-/**
- * The symbols darwin's libSystem has with the very declaration of libc.ts's Linux table (the names are the JS
- * names of that table); libc.ts takes their entries from there. darwin's mode_t is 16 bits where Linux's is 32
- * (fchmod, mkdirat, mkdir, addopen): the same value in the same full register.
- */
+/** Symbols libSystem declares as libc.ts's Linux table does (darwin's narrower mode_t, nfds_t: the same register). */
 export const SAME_AS_LINUX = [
   "posix_spawnp",
   "posix_spawn_file_actions_init",
@@ -292,12 +236,7 @@ export const SAME_AS_LINUX = [
   "flock_now",
 ] as const;
 
-/**
- * The symbols whose darwin declaration differs from Linux's, in libSystem's names, by the JS names of libc.ts's
- * table; with {@linkcode SAME_AS_LINUX} they are all workcell calls on darwin, and what is missing from both is
- * Linux-only and fails when first used. `poll`'s nfds_t is 32 bits on darwin: Linux's 64-bit declaration passes
- * the same value in the same register.
- */
+/** Symbols whose darwin declaration differs; one in neither this nor SAME_AS_LINUX is Linux-only, failing when used. */
 export function darwinOwnSymbols(arch: string): Record<string, Deno.ForeignFunction> {
   const variadic = (name: string, fixed: Native[], rest: Native[], result: Deno.NativeResultType) => ({
     name,
@@ -323,13 +262,10 @@ export function darwinOwnSymbols(arch: string): Record<string, Deno.ForeignFunct
 }
 
 /**
- * The libSystem name of a function that takes or returns `struct stat` or `struct dirent` with 64-bit inodes
- * (the layouts src/os/fs_stat.ts and fs_dir.ts read): `name$INODE64` on x86_64, `name` on arm64.
- *
+ * libSystem's name for a function using 64-bit-inode `struct stat`/`struct dirent` (as fs_stat.ts and fs_dir.ts read).
  * @example
  * ```ts
- * inode64("readdir", "x86_64"); // "readdir$INODE64"
- * inode64("readdir", "aarch64"); // "readdir"
+ * inode64("readdir", "x86_64"); // "readdir$INODE64"; "readdir" on aarch64
  * ```
  */
 export function inode64(name: string, arch: string): string {
@@ -345,9 +281,7 @@ export const DARWIN_ONLY_SYMBOLS = {
 } as const satisfies Deno.ForeignLibraryInterface;
 
 /**
- * `pipe2(fds, flags)` from `pipe` and `fcntl`: both ends get FD_CLOEXEC when `flags` has O_CLOEXEC (the only
- * flag workcell passes). Returns 0, or -1 with errno set by the call that failed (both ends then closed).
- *
+ * `pipe2` from `pipe` and `fcntl` (O_CLOEXEC only; not atomic, but darwin children get CLOEXEC_DEFAULT): 0 or -1.
  * @example
  * ```ts
  * const fake = { pipe: (fds: Int32Array) => (fds.set([5, 6]), 0), fcntl: () => 0, close: () => 0 };
@@ -372,14 +306,11 @@ export function pipe2Shim(
 }
 
 /**
- * `ptsname_r(fd, buffer, size)` from `ptsname`: copies the name (NUL-terminated) into `buffer`; returns 0, or
- * an errno (`errnoNow()` when ptsname failed, ERANGE 34 when the buffer is too small).
- *
+ * `ptsname_r` from `ptsname` (its static buffer is safe: only the JS thread calls it): 0, `errnoNow()` or ERANGE.
  * @example
  * ```ts
  * const name = new TextEncoder().encode("/dev/ttys004\0");
- * const shim = ptsnameShim(() => Deno.UnsafePointer.of(name), () => 0);
- * shim(3, new Uint8Array(64), 64n); // 0, and the buffer holds "/dev/ttys004"
+ * ptsnameShim(() => Deno.UnsafePointer.of(name), () => 0)(3, new Uint8Array(64), 64n); // 0
  * ```
  */
 export function ptsnameShim(

@@ -1,20 +1,8 @@
-/**
- * The one fact about an executable the sandbox needs: the program
- * interpreter (dynamic loader) its ELF header names. The kernel opens the
- * interpreter for execution too, so a Landlock domain that limits execution
- * to one program must also allow its loader.
- *
- * @example
- * ```ts
- * elfInterpreter("/usr/bin/git"); // "/lib64/ld-linux-x86-64.so.2"
- * ```
- */
-
 const PT_INTERP = 3;
 /** Bytes read from the start of the file: the headers of any ordinary executable fit. */
 const HEADER_BYTES = 16 * 1024;
 
-/** The PT_INTERP path of the 64-bit little-endian ELF file `file`, or null (static, not ELF, unreadable). */
+/** PT_INTERP of 64-bit LE ELF `file`, or null: the kernel execs that loader too, so Landlock must allow it as well. */
 export function elfInterpreter(file: string): string | null {
   let bytes: Uint8Array;
   try {

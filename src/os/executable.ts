@@ -1,40 +1,15 @@
 /**
- * Makes bytes held in memory executable: the ripgrep embedded in a compiled
- * binary, and the launcher (launcher.ts). A file inside `deno compile`'s
- * embedded filesystem can be read but not executed, and the server may write
- * only beneath the workspace, which an executable must never be dropped
- * into. So:
- *
- * 1. `memfd_create(name, MFD_CLOEXEC | MFD_EXEC)`, write the bytes, seal
- *    the file against changes, and run `/proc/self/fd/N`. Nothing touches a
- *    disk; close-on-exec keeps the fd out of every child (the kernel
- *    resolves the path before it closes the fd).
- * 2. Where `vm.memfd_noexec` forbids executable memfds: a private 0700
- *    cache directory (`$XDG_CACHE_HOME/workcell`, else `~/.cache/workcell`)
- *    holding `<name>-<sha256>`, written through libc (Deno's write grant stops
- *    at the workspace) to a temporary name and renamed into place. An
- *    existing file is used only if its SHA-256 equals the bytes' and the
- *    directory is a real 0700 directory owned by this user; otherwise it is
- *    rewritten.
- *
- * @example
- * ```ts
- * const exe = await materializeExecutable("true", await Deno.readFile("/usr/bin/true"));
- * exe.via; // "memfd", or "cache-dir" where vm.memfd_noexec forbids it
- * const { code } = await new Deno.Command(exe.path).output(); // code: 0
- * ```
+ * `deno compile`'s embedded files cannot be executed, and the server writes only beneath the workspace, where no
+ * executable may go: so a sealed memfd run as `/proc/self/fd/N`, else (vm.memfd_noexec) a private 0700 cache dir.
  */
 import * as path from "node:path";
 import { cString, ERRNO, errno, F, libc, O } from "./libc.ts";
 import { fdPath } from "./fs_at.ts";
 
-/** Where the executable copy lives. */
+/** `path` to execute: `/proc/self/fd/N` for the memfd `fd`, else the cached file (`fd` null). */
 export interface MaterializedExecutable {
-  /** What to execute: `/proc/self/fd/N` for a memfd, else the cached file. */
   path: string;
-  /** The memfd behind `path`, or null for a cached file. */
   fd: number | null;
-  /** How it was made executable. */
   via: "memfd" | "cache-dir";
 }
 
@@ -59,11 +34,7 @@ export function writeAll(fd: number, bytes: Uint8Array<ArrayBuffer>): void {
   }
 }
 
-/**
- * A close-on-exec memfd named `name` holding `bytes`, with `flags` added to
- * MFD_CLOEXEC (MFD_EXEC is retried without on kernels before 6.3, whose
- * memfds are executable anyway).
- */
+/** A close-on-exec memfd holding `bytes`, plus `flags` (MFD_EXEC retried without: before 6.3 memfds execute anyway). */
 export function memfdWith(name: string, bytes: Uint8Array<ArrayBuffer>, flags = 0): number {
   const c = libc();
   const label = cString(name);
@@ -81,11 +52,7 @@ export function memfdWith(name: string, bytes: Uint8Array<ArrayBuffer>, flags = 
   }
 }
 
-/**
- * Puts `bytes` into a sealed, close-on-exec, executable memfd and returns
- * its fd; it stays open for the process's life. Throws where executable
- * memfds are forbidden.
- */
+/** `bytes` in a sealed, close-on-exec, executable memfd kept open for the process's life; throws where forbidden. */
 export function memfdExecutable(name: string, bytes: Uint8Array<ArrayBuffer>): number {
   const fd = memfdWith(name, bytes, MFD_ALLOW_SEALING | MFD_EXEC);
   if (libc().fcntl(fd, F.ADD_SEALS, ALL_SEALS) < 0) {
@@ -120,12 +87,7 @@ async function privateDirectory(dir: string, uid: number): Promise<boolean> {
   }
 }
 
-/**
- * Writes `bytes` as `<dir>/<name>-<sha256>` (mode 0700, in a 0700
- * directory) unless an identical copy is already there, and returns its path.
- * Writes go through libc, not Deno's file APIs, so Deno's write grant can
- * stay confined to the workspace.
- */
+/** Writes `<dir>/<name>-<sha256>` (0700, private dir) unless identical, via libc: Deno may write only the workspace. */
 export async function cachedExecutable(dir: string, name: string, bytes: Uint8Array<ArrayBuffer>): Promise<string> {
   const hash = await sha256Hex(bytes);
   const target = path.join(dir, `${name}-${hash}`);

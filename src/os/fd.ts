@@ -1,18 +1,4 @@
-/**
- * Raw file-descriptor operations for the command runner: close-on-exec
- * pipes, nonblocking reads and writes, pidfds, eventfds and child reaping.
- * Every call is synchronous on the calling thread.
- *
- * @example
- * ```ts
- * const [readEnd, writeEnd] = makePipe();
- * setNonblocking(readEnd);
- * writeSome(writeEnd, new TextEncoder().encode("hi")); // 2
- * readSome(readEnd, new Uint8Array(16)); // 2
- * closeFd(readEnd);
- * closeFd(writeEnd);
- * ```
- */
+/** Raw fd operations for the command runner (pipes, nonblocking I/O, pidfds, eventfds, reaping), all synchronous. */
 import { ERRNO, errno, F, HOST_OS, libc, O, SIGINFO, SYS, WAIT } from "./libc.ts";
 import { osError } from "./os_error.ts";
 

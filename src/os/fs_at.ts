@@ -1,29 +1,6 @@
 /**
- * File-system calls that open and read relative to open directory fds
- * (openat, pread), through FFI; what an fd or entry is, is
- * src/os/fs_stat.ts, a directory's entries src/os/fs_dir.ts, and the calls
- * that change something src/os/fs_change.ts. Paths are opened one component at a time with
- * O_NOFOLLOW from a directory fd, so a symlink swapped in anywhere on the way
- * is refused by the kernel instead of followed: what these calls reach is
- * decided by the fds they start from, never by a path checked earlier.
- *
- * Failures throw the Deno error class of their errno (NotFound, AlreadyExists,
- * FilesystemLoop, ...) with the C library's message, so callers handle them
- * like errors of Deno's own file APIs.
- *
- * @example
- * ```ts
- * import { O } from "./libc.ts";
- * import { closeFd } from "./fd.ts";
- *
- * const rootFd = openDirectory("/repo");
- * const fd = openBeneath(rootFd, "src/main.ts", O.RDONLY);
- * try {
- *   await readAllFd(fd);
- * } finally {
- *   closeFd(fd);
- * }
- * ```
+ * openat and pread relative to directory fds, one component at a time with O_NOFOLLOW: a symlink swapped in on the way
+ * is refused, so what a call reaches is decided by the fd it starts from, never by a path checked earlier.
  */
 import { cString, ERRNO, errno, HOST_OS, libc, O } from "./libc.ts";
 import { closeFd } from "./fd.ts";
@@ -39,24 +16,18 @@ const READ_SPARE_BYTES = 4096;
 /** Read size of readKernelFile (most /proc files fit one). */
 const KERNEL_FILE_CHUNK_BYTES = 16 * 1024;
 
-/** How {@linkcode openDirectory} and {@linkcode openBeneath} open directories. */
+/** How openDirectory and openBeneath open directories. */
 export interface DirectoryAccess {
-  /**
-   * Open the directories readable (O_RDONLY), as systems without O_PATH need to list and walk them, instead of
-   * by O_PATH, which needs no read permission and is Linux's.
-   */
+  /** O_RDONLY, which systems without O_PATH need to list and walk, instead of O_PATH (Linux's; needs no read right). */
   readable?: boolean;
 }
 
-/** Flags of a directory opened to walk from or list. */
 function directoryFlags(access: DirectoryAccess): number {
   return (access.readable ? O.RDONLY : O.PATH) | O.DIRECTORY;
 }
 
 /**
- * Opens the directory at the absolute path `abs` (symlinks followed: it is resolved once, at start) as an
- * O_PATH fd to walk from, or readable.
- *
+ * Opens absolute `abs` (symlinks followed: it is resolved once, at start) as an O_PATH fd to walk from, or readable.
  * @example
  * ```ts
  * const rootFd = openDirectory("/repo");
@@ -67,10 +38,7 @@ export function openDirectory(abs: string, access: DirectoryAccess = {}): number
 }
 
 /**
- * The text of a kernel file such as /proc/meminfo or /proc/sys/kernel/cap_last_cap, read through libc:
- * Deno's read grant covers /proc and /sys only under --allow-all, which the server never has. Throws the
- * errno's Deno error when it cannot be opened or read.
- *
+ * A /proc or /sys file's text via libc: Deno's read grant covers them only under --allow-all, which the server lacks.
  * @example
  * ```ts
  * readKernelFile("/proc/sys/kernel/cap_last_cap").trim(); // e.g. "40"
@@ -93,14 +61,11 @@ export function readKernelFile(abs: string): string {
 }
 
 /**
- * Opens the single name `name` in `dirFd` with `flags` (plus O_NOFOLLOW and O_CLOEXEC).
- *
+ * Opens the single name `name` in `dirFd` with `flags` plus O_NOFOLLOW and O_CLOEXEC.
  * @example
  * ```ts
  * import { O } from "./libc.ts";
- *
- * declare const dirFd: number;
- * const fd = openAt(dirFd, ".workcell-1.tmp", O.WRONLY | O.CREAT | O.EXCL, 0o644);
+ * const fd = openAt(3, ".workcell-1.tmp", O.WRONLY | O.CREAT | O.EXCL, 0o644);
  * ```
  */
 export function openAt(dirFd: number, name: Name, flags: number, mode = 0): number {
@@ -114,18 +79,11 @@ export function openAt(dirFd: number, name: Name, flags: number, mode = 0): numb
 }
 
 /**
- * Opens `relative` beneath the directory `dirFd`, walking one component at a
- * time with O_NOFOLLOW: a symlink anywhere on the way (the last component
- * included) fails with FilesystemLoop or NotADirectory, and `..` is refused,
- * so the result is always inside `dirFd`'s tree. `relative` is "." for
- * `dirFd` itself.
- *
+ * Opens `relative` beneath `dirFd` ("." itself) one O_NOFOLLOW component at a time: any symlink fails, as does `..`.
  * @example
  * ```ts
  * import { O } from "./libc.ts";
- *
- * const rootFd = openDirectory("/repo");
- * const dir = openBeneath(rootFd, "src/lib", O.RDONLY | O.DIRECTORY);
+ * const dir = openBeneath(openDirectory("/repo"), "src/lib", O.RDONLY | O.DIRECTORY);
  * ```
  */
 export function openBeneath(
@@ -151,13 +109,10 @@ export function openBeneath(
 }
 
 /**
- * The magic link that names the object open as `fd` in the process that resolves it (`/proc/self/fd/N`, Linux):
- * a child's program before exec, or a reopen.
- *
+ * The magic link naming `fd` in the process that resolves it (Linux): a child's program before exec, or a reopen.
  * @example
  * ```ts
- * const programFd = openDirectory("/repo"); // any fd
- * fdPath(programFd); // "/proc/self/fd/N"
+ * fdPath(3); // "/proc/self/fd/3"
  * ```
  */
 export function fdPath(fd: number): string {
@@ -168,15 +123,10 @@ export function fdPath(fd: number): string {
 const FD_DIRECTORY_PREFIX = HOST_OS === "darwin" ? "/dev/fd/" : "/proc/self/fd/";
 
 /**
- * The working directory to give a child so that it runs in the directory open as `fd`: spawn.ts changes into
- * the fd itself (posix_spawn's addfchdir, nothing resolved by path), while the fd is still open. On Linux it is
- * also the path the kernel resolves to that directory (`/proc/self/fd/N`); on darwin (`/dev/fd/N`) only the
- * spawner understands it.
- *
+ * A child's cwd naming directory `fd`, which spawn.ts fchdirs into; only on Linux is it a path too (`/proc/self/fd/N`).
  * @example
  * ```ts
- * const dirFd = openDirectory("/repo", { readable: true });
- * fdOfDirectory(fdDirectory(dirFd)) === dirFd; // true
+ * fdOfDirectory(fdDirectory(3)) === 3; // true
  * ```
  */
 export function fdDirectory(fd: number): string {
@@ -184,8 +134,7 @@ export function fdDirectory(fd: number): string {
 }
 
 /**
- * The fd a working directory made by {@linkcode fdDirectory} names, or null for any other path.
- *
+ * The fd a working directory made by fdDirectory names, or null for any other path.
  * @example
  * ```ts
  * fdOfDirectory("/tmp"); // null
@@ -198,25 +147,18 @@ export function fdOfDirectory(cwd: string): number | null {
 }
 
 /**
- * Opens the very file an O_PATH fd refers to with real access `flags`, through its /proc/self/fd magic link
- * (nothing is looked up by name again, so nothing can be swapped in).
- *
+ * Opens the file an O_PATH fd refers to with `flags` through its /proc/self/fd link: no name is looked up again.
  * @example
  * ```ts
  * import { O } from "./libc.ts";
- *
- * const pathFd = openBeneath(openDirectory("/repo"), "src/main.ts", O.PATH);
- * const readable = reopenFd(pathFd, O.RDONLY);
+ * const readable = reopenFd(3, O.RDONLY);
  * ```
  */
 export function reopenFd(fd: number, flags: number): number {
   return check(libc().open(cString(fdPath(fd)), flags | O.CLOEXEC, 0), "reopen");
 }
 
-/**
- * Reads up to `buffer.length` bytes at `position` (pread, on Deno's blocking pool so a slow disk never
- * stalls the event loop); 0 at the end of the file.
- */
+/** pread of up to `buffer.length` bytes at `position`, on Deno's blocking pool so a slow disk never stalls the loop. */
 export async function readAt(fd: number, buffer: Uint8Array<ArrayBuffer>, position: number): Promise<number> {
   const n = Number(await libc().pread(fd, buffer, BigInt(buffer.length), BigInt(position)));
   // The errno of a call on the blocking pool is another thread's: only the failure itself is known.
@@ -225,20 +167,14 @@ export async function readAt(fd: number, buffer: Uint8Array<ArrayBuffer>, positi
 }
 
 /**
- * The whole content of the regular file open as `fd`, read from position 0. The result may be a view of a
- * buffer up to READ_SPARE_BYTES (4 KiB) longer: use its byteOffset and length with `.buffer`.
- *
+ * The whole regular file `fd` from position 0; may view a buffer up to READ_SPARE_BYTES longer (mind byteOffset).
  * @example
  * ```ts
- * import { O } from "./libc.ts";
- *
- * const fd = openBeneath(openDirectory("/repo"), "README.md", O.RDONLY);
- * const bytes = await readAllFd(fd);
+ * const bytes = await readAllFd(3);
  * ```
  */
 export async function readAllFd(fd: number): Promise<Uint8Array<ArrayBuffer>> {
-  // One byte beyond the size: the read that finds the end then has room, so a file that did not grow is read
-  // into this one buffer, neither regrown nor copied (a 50 MB file would otherwise be copied twice).
+  // One byte past the size gives the EOF read room: no regrow or copy (a 50 MB file would otherwise be copied twice).
   let bytes = new Uint8Array(Math.max(statFd(fd).size + 1, 4096));
   let length = 0;
   for (;;) {

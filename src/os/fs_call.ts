@@ -1,16 +1,4 @@
-/**
- * How the file-system calls of src/os/ (fs_at.ts, fs_change.ts) pass names
- * to libc and report its failures: a name is a string or raw bytes, and a
- * negative result throws the Deno error class of errno with the C library's
- * message (src/os/os_error.ts).
- *
- * @example
- * ```ts
- * import { libc } from "./libc.ts";
- *
- * check(libc().mkdirat(-100, cName("new-dir"), 0o777), `mkdir ${show("new-dir")}`);
- * ```
- */
+/** How fs_at.ts and fs_change.ts pass names to libc and report its failures (os_error.ts). */
 import { cString, errno } from "./libc.ts";
 import { osError } from "./os_error.ts";
 
@@ -26,9 +14,7 @@ export function cName(name: Name): Uint8Array<ArrayBuffer> {
 }
 
 /**
- * `name` NUL-terminated, refusing anything but one path component: an *at call given `a/b`, `../x` or an
- * absolute path would reach past the directory fd it is relative to.
- *
+ * `name` NUL-terminated if one path component: an *at call given `a/b`, `..` or an absolute path would escape its fd.
  * @example
  * ```ts
  * cComponent("a.txt"); // the bytes of "a.txt\0"
@@ -51,8 +37,7 @@ export function cComponent(name: Name): Uint8Array<ArrayBuffer> {
 const decoder = new TextDecoder();
 
 /**
- * `name` as text (raw bytes decoded, lossily where they are not UTF-8), for the paths a handle reports.
- *
+ * `name` as text (raw bytes decoded, lossily where not UTF-8), for the paths a handle reports.
  * @example
  * ```ts
  * nameText(new Uint8Array([0x61, 0x62])); // "ab"
@@ -68,13 +53,10 @@ export function show(name: Name): string {
 }
 
 /**
- * The components of the relative path `relative` ("" and "." dropped), refusing `..`: what a walk beneath a
- * directory opens one by one, never climbing out of it.
- *
+ * The components of `relative` ("" and "." dropped), refusing `..`: what a walk beneath a directory opens one by one.
  * @example
  * ```ts
  * beneathParts("src/./lib/"); // ["src", "lib"]
- * beneathParts("."); // []
  * ```
  */
 export function beneathParts(relative: string): string[] {

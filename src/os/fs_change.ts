@@ -1,24 +1,4 @@
-/**
- * File-system calls that change something, relative to open fds (write,
- * fsync, syncfs, flock, fchmod, mkdirat, renameat, linkat, unlinkat), through
- * FFI; the opens, stats and reads are src/os/fs_at.ts. Names are one path
- * component each (anything else is refused before the call) and acted on as
- * given: a symlink there is the entry itself, never followed.
- *
- * @example
- * ```ts
- * import { openDirectory } from "./fs_at.ts";
- * import { closeFd } from "./fd.ts";
- *
- * const dirFd = openDirectory("/repo");
- * try {
- *   mkdirAt(dirFd, "build");
- *   renameAt(dirFd, "build", dirFd, "out");
- * } finally {
- *   closeFd(dirFd);
- * }
- * ```
- */
+/** Calls that change something, relative to open fds; each name is one component acted on as given (never followed). */
 import { AT, ERRNO, errno, HOST_OS, libc } from "./libc.ts";
 import { DARWIN } from "./darwin_abi.ts";
 import { tryUntil } from "../async/try_until.ts";
@@ -43,34 +23,24 @@ export function writeAllFd(fd: number, bytes: Uint8Array): void {
   }
 }
 
-/**
- * fsync(2) on Deno's blocking pool; on darwin fcntl(F_FULLFSYNC), since its fsync leaves the data in the drive's
- * cache (what Rust's sync_all, and so Deno's, does there too).
- */
+/** fsync(2) on the blocking pool; on darwin F_FULLFSYNC, like Rust's sync_all: its fsync leaves data in drive cache. */
 export async function syncFd(fd: number): Promise<void> {
   const c = libc();
   const result = HOST_OS === "darwin" ? await c.fcntl_wait(fd, DARWIN.F_FULLFSYNC, 0) : await c.fsync(fd);
   if (result !== 0) throw new Deno.errors.InvalidData("fsync failed (an I/O error or a full disk)");
 }
 
-/**
- * syncfs(2) on Deno's blocking pool: everything written to the file system `fd` lies on is made durable, data
- * and metadata, whoever wrote it. Since Linux 5.8 it fails when any writeback error happened on that file
- * system after `fd` was opened (before, it always succeeded: see src/patch/durability.ts).
- */
+/** syncfs on the blocking pool; from Linux 5.8 it fails on writeback errors since `fd` was opened (durability.ts). */
 export async function syncFs(fd: number): Promise<void> {
   if ((await libc().syncfs(fd)) !== 0) throw new Deno.errors.InvalidData("syncfs failed (an I/O error or a full disk)");
 }
 
 /**
- * Takes an exclusive flock(2) on `fd`, trying again on this thread (no thread of Deno's blocking pool waits in the
- * kernel) until `waitMs` have passed, then rejects with TimedOut: a lock held for ever (a command's
- * `flock FILE sleep infinity`) must not hold its caller for ever.
- *
+ * Takes an exclusive flock(2) on `fd`, retrying on this thread (no blocking-pool thread waits in the kernel) until
+ * `waitMs` pass, then rejects with TimedOut: a lock held for ever (`flock FILE sleep infinity`) must not block us.
  * @example
  * ```ts
- * declare const fd: number;
- * await lockFd(fd, 10_000);
+ * await lockFd(3, 10_000);
  * ```
  */
 export function lockFd(fd: number, waitMs: number): Promise<void> {

@@ -1,43 +1,26 @@
-/**
- * The entries of a directory open as an fd: getdents64(2) on Linux, and on
- * darwin, which has none, readdir over fdopendir with its `struct dirent`
- * (a table per system; the calls are the same everywhere, so the POSIX fd
- * backend runs them on Linux too). Names come as raw bytes (they need not
- * be UTF-8), "." and ".." left out, each with its kind (stat'ed where the
- * file system gives none).
- *
- * @example
- * ```ts
- * import { openDirectory } from "./fs_at.ts";
- *
- * readDirFd(openDirectory("/repo", { readable: true })).map((entry) => entry.kind);
- * ```
- */
+/** A directory fd's entries: getdents64(2) on Linux, readdir over fdopendir on darwin (and the POSIX fd backend). */
 import { errno, F, HOST_OS, libc, SYS_GETDENTS64 } from "./libc.ts";
 import { check } from "./fs_call.ts";
 import { closeFd } from "./fd.ts";
 import { osError } from "./os_error.ts";
 import { type FileKind, statAt, statAtPosix } from "./fs_stat.ts";
 
-/** One directory entry as getdents64 gives it: the raw name bytes (names need not be UTF-8) and the type (never "." or ".."). */
+/** One entry as getdents64 gives it: the raw name bytes (need not be UTF-8; never "." or "..") and the type. */
 export interface RawDirEntry {
   name: Uint8Array;
   kind: FileKind;
 }
 
-/** The fields of `struct dirent` readdir returns. */
+/** Byte offsets in `struct dirent` of d_reclen (u16: the record's length, its name's NUL included), d_type, d_name. */
 export interface DirentLayout {
-  /** Offset of d_reclen (two bytes): the record's length, its name's NUL included. */
   reclen: number;
-  /** Offset of d_type (one byte). */
   type: number;
-  /** Offset of d_name (NUL-terminated). */
   name: number;
 }
 
 /**
- * `struct dirent`: glibc's on 64-bit systems (d_ino, d_off, d_reclen, d_type, d_name) and darwin's with 64-bit
- * inodes (d_ino, d_seekoff, d_reclen, d_namlen, d_type, d_name).
+ * `struct dirent`: glibc's on 64-bit systems (d_ino, d_off, d_reclen, d_type, d_name) and darwin's with 64-bit inodes
+ * (d_ino, d_seekoff, d_reclen, d_namlen, d_type, d_name).
  */
 export const DIRENT_LAYOUTS: Readonly<Record<"linux" | "darwin", DirentLayout>> = {
   linux: { reclen: 16, type: 18, name: 19 },
@@ -52,9 +35,7 @@ const DT_UNKNOWN = 0;
 
 const DIRENT_LAYOUT = DIRENT_LAYOUTS[HOST_OS];
 
-/** Buffer of one getdents64 call. */
 const DIRENT_BUFFER_BYTES = 64 * 1024;
-/** lseek(2) whence: from the start. */
 const SEEK_SET = 0;
 
 /** The kind a d_type names; null for DT_UNKNOWN (the entry must then be stat'ed). */
@@ -65,7 +46,6 @@ export function kindOfDirentType(type: number): FileKind | null {
 
 /**
  * Whether a directory entry's name is "." or "..", which listings leave out.
- *
  * @example
  * ```ts
  * isDotName(new Uint8Array([0x2e, 0x2e])); // true
@@ -83,15 +63,10 @@ function errnoCell(): Int32Array {
 }
 
 /**
- * Every entry of the directory open as `fd` (readable: opened with O_RDONLY | O_DIRECTORY), in directory order,
- * through fdopendir on a duplicate of `fd` (closedir closes the duplicate, never `fd`) and readdir, from the
- * start (the duplicate shares `fd`'s offset, which an earlier listing left at the end).
- *
+ * Every entry of readable `fd`, via fdopendir on a dup (closedir closes it) rewound first: they share the offset.
  * @example
  * ```ts
- * import { openDirectory } from "./fs_at.ts";
- *
- * readDirPosix(openDirectory("/repo", { readable: true })).map((entry) => entry.kind);
+ * readDirPosix(3);
  * ```
  */
 export function readDirPosix(fd: number): RawDirEntry[] {
@@ -117,7 +92,6 @@ export function readDirPosix(fd: number): RawDirEntry[] {
       const record = new Uint8Array(
         Deno.UnsafePointerView.getArrayBuffer(entry, new Deno.UnsafePointerView(entry).getUint16(DIRENT_LAYOUT.reclen)),
       );
-      // Raw bytes: names need not be UTF-8.
       const name = record.slice(DIRENT_LAYOUT.name, record.indexOf(0, DIRENT_LAYOUT.name));
       if (isDotName(name)) continue;
       entries.push({ name, kind: kindOfDirentType(record[DIRENT_LAYOUT.type]) ?? statAtPosix(fd, name).kind });
@@ -128,15 +102,10 @@ export function readDirPosix(fd: number): RawDirEntry[] {
 }
 
 /**
- * Every entry of the directory open as `fd` (opened with O_RDONLY | O_DIRECTORY), in directory order.
- *
+ * Every entry of the directory open as `fd` (O_RDONLY | O_DIRECTORY), in directory order.
  * @example
  * ```ts
- * import { O } from "./libc.ts";
- * import { openBeneath, openDirectory } from "./fs_at.ts";
- *
- * const dirFd = openBeneath(openDirectory("/repo"), "src", O.RDONLY | O.DIRECTORY);
- * readDirFd(dirFd).map((entry) => new TextDecoder().decode(entry.name));
+ * readDirFd(3).map((entry) => entry.kind);
  * ```
  */
 export function readDirFd(fd: number): RawDirEntry[] {

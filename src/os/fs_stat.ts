@@ -1,19 +1,6 @@
 /**
- * What an fd, a directory entry or a path is: statx(2) on Linux; on darwin,
- * which has no statx, fstat and fstatat with its `struct stat` (a table per
- * system and architecture, each from its header; the calls are the same
- * everywhere, so the POSIX fd backend runs them on Linux too), or Deno's
- * stat for a path. Identities (dev, ino) read here compare equal to Deno's
- * own (`deviceNumber`).
- *
- * @example
- * ```ts
- * import { openDirectory } from "./fs_at.ts";
- *
- * const dirFd = openDirectory("/repo");
- * statAt(dirFd, "README.md").kind; // "file"
- * lstatPath("/repo/.git")?.kind; // "dir"
- * ```
+ * What an fd, entry or path is: statx(2) on Linux; fstat/fstatat with `struct stat` tables on darwin and in the POSIX
+ * fd backend, or Deno's stat for a darwin path. Identities (dev, ino) compare equal to Deno's own (deviceNumber).
  */
 import { AT, cString, errno, HOST_OS, libc } from "./libc.ts";
 import { osError } from "./os_error.ts";
@@ -33,7 +20,6 @@ export interface FdStat {
   dev: number;
 }
 
-/** The dirfd that makes an *at call take its path as given (relative to the cwd, or absolute). */
 const AT_FDCWD = -100;
 /** statx(2) mask: type, mode, mtime, ino, size. */
 const STATX_BASIC = 0x7ff;
@@ -41,13 +27,9 @@ const STATX_BYTES = 256;
 /** The empty name an fstat passes (AT_EMPTY_PATH). */
 const EMPTY_NAME = new Uint8Array(1);
 
-/**
- * The one buffer statx writes into: each call is synchronous and parsed before the next, and a buffer per call
- * was most of a listing page's cost (with the eager error text, 6.5 -> 2.9 us an lstat where the call is 2 us).
- */
+/** The one statx buffer (each call is parsed before the next): one per call was most of a listing page's cost. */
 const statxBuffer = new Uint8Array(STATX_BYTES);
 
-/** statx(2) of `name` (NUL-terminated bytes) relative to `dirFd`; `what` names the call in an error. */
 function statx(dirFd: number, name: Uint8Array<ArrayBuffer>, flags: number, what: () => string): FdStat {
   if (libc().statx(dirFd, name, flags, STATX_BASIC, statxBuffer) < 0) {
     const code = errno(); // before building the message, which may call into libc
@@ -64,7 +46,6 @@ function statxOrNull(abs: string, flags: number): FdStat | null {
 
 /**
  * The kind of what Deno describes (a `Deno.FileInfo` or a `Deno.DirEntry`).
- *
  * @example
  * ```ts
  * kindOfInfo(Deno.lstatSync("/")); // "dir"
@@ -75,8 +56,7 @@ export function kindOfInfo(info: Pick<Deno.FileInfo, "isFile" | "isDirectory" | 
 }
 
 /**
- * The {@linkcode FdStat} of what Deno's stat or lstat gave.
- *
+ * The FdStat of what Deno's stat or lstat gave.
  * @example
  * ```ts
  * statOfInfo(Deno.lstatSync("/")).kind; // "dir"
@@ -103,12 +83,10 @@ function denoStatOrNull(abs: string, flags: number): FdStat | null {
 }
 
 /**
- * The dev_t glibc's makedev gives for a major and minor number: what stat(2) and Deno's `dev` report, so that
- * identities from statx and from either of those compare equal (major 8, minor 1 is 0x801, not 0x800001).
- *
+ * glibc's makedev: the dev_t stat(2) and Deno's `dev` report, so identities from statx compare equal to theirs.
  * @example
  * ```ts
- * deviceNumber(8, 1); // 0x801
+ * deviceNumber(8, 1); // 0x801, not 0x800001
  * ```
  */
 export function deviceNumber(major: number, minor: number): number {
@@ -124,7 +102,6 @@ function read64(view: DataView, at: number, signed: boolean): number {
   return high * 2 ** 32 + view.getUint32(at, true);
 }
 
-/** The {@linkcode FdStat} statx left in {@linkcode statxBuffer}. */
 function parseStatx(): FdStat {
   const view = statxView;
   const mode = view.getUint16(28, true);
@@ -146,17 +123,13 @@ export function statFd(fd: number): FdStat {
   return statx(fd, EMPTY_NAME, AT.EMPTY_PATH, () => "fstat");
 }
 
-/**
- * What the absolute path `abs` names, following symlinks (stat), or null when it cannot be stat'ed. Through
- * libc rather than Deno: Deno wants --allow-all for anything under /dev.
- */
+/** What absolute `abs` names, following symlinks, or null; through libc, as Deno wants --allow-all for /dev. */
 export function statPath(abs: string): FdStat | null {
   return statxOrNull(abs, 0);
 }
 
 /**
- * What the absolute path `abs` names, not following a symlink there (lstat), or null when it cannot be stat'ed.
- *
+ * What absolute `abs` names, not following a symlink there (lstat), or null when it cannot be stat'ed.
  * @example
  * ```ts
  * lstatPath("/ws/.git")?.kind; // "dir", "file", "symlink" or "other"
@@ -173,7 +146,6 @@ export function statAt(dirFd: number, name: Name): FdStat {
   return statx(dirFd, cComponent(name), AT.SYMLINK_NOFOLLOW, () => `lstat ${show(name)}`);
 }
 
-/** Where a field of a struct lies: its byte offset and width. */
 interface Field {
   at: number;
   bytes: 2 | 4 | 8;
@@ -190,10 +162,7 @@ export interface StatLayout {
   mtime: number;
 }
 
-/**
- * `struct stat` per system and architecture: glibc's x86_64 (<bits/struct_stat.h>), the generic one of arm64
- * (<asm-generic/stat.h>), and darwin's with 64-bit inodes (<sys/stat.h>, the same on x86_64 and arm64).
- */
+/** `struct stat`: glibc x86_64 <bits/struct_stat.h>, arm64 <asm-generic/stat.h>, darwin 64-bit-inode <sys/stat.h>. */
 export const STAT_LAYOUTS: Readonly<Record<"linux-x86_64" | "linux-aarch64" | "darwin", StatLayout>> = {
   "linux-x86_64": {
     bytes: 144,
@@ -231,7 +200,6 @@ const STAT_LAYOUT = STAT_LAYOUTS[
 ];
 /**
  * The kind the type bits of a mode name.
- *
  * @example
  * ```ts
  * kindOfMode(0o040755); // "dir"
@@ -249,13 +217,10 @@ function readField(view: DataView, field: Field): number {
 }
 
 /**
- * The {@linkcode FdStat} in a `struct stat` laid out as `layout` says.
- *
+ * The FdStat in a `struct stat` laid out as `layout` says.
  * @example
  * ```ts
- * const bytes = new Uint8Array(STAT_LAYOUTS.darwin.bytes);
- * new DataView(bytes.buffer).setUint16(4, 0o100644, true);
- * parseStat(bytes, STAT_LAYOUTS.darwin).kind; // "file"
+ * parseStat(new Uint8Array(STAT_LAYOUTS.darwin.bytes), STAT_LAYOUTS.darwin).kind; // "other": mode 0
  * ```
  */
 export function parseStat(bytes: Uint8Array<ArrayBuffer>, layout: StatLayout): FdStat {

@@ -1,16 +1,4 @@
-/**
- * Landlock's kernel interface as plain data: access rights, scopes, the
- * ABI each feature needs, and the ruleset a sandbox plan carries. What a
- * child may touch is decided in src/policy/; this module only names what the
- * kernel understands, and sandbox_script.ts turns a ruleset into the
- * launcher's system calls.
- *
- * @example
- * ```ts
- * const ruleset: LandlockRuleset = { abi: 7, handledFs: ACCESS_FS.WRITE_FILE, handledNet: 0n, scoped: 0n,
- *   rules: [{ path: "/repo", access: ACCESS_FS.WRITE_FILE }] };
- * ```
- */
+/** Landlock's kernel interface as plain data: src/policy/ decides; sandbox_script.ts makes rulesets system calls. */
 
 /** Filesystem access rights (landlock.h). */
 export const ACCESS_FS = {
@@ -50,7 +38,6 @@ export interface LandlockRuleset {
   handledFs: bigint;
   handledNet: bigint;
   scoped: bigint;
-  /** path_beneath rules; a rule on a non-directory may grant only {@linkcode FILE_ACCESS}. */
   rules: LandlockRule[];
 }
 

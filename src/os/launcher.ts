@@ -1,39 +1,9 @@
 /**
- * The launcher: a static program of about 320 bytes (launcher_x86_64.s, launcher_aarch64.s) that every
- * sandboxed child of the server starts as. It reads a script of system calls
- * (launcher_script.ts) from fd 5, makes them in order — a mount namespace,
- * Landlock, seccomp, dropping capabilities, whatever the plan says — and
- * finally execve's the command. Nothing but the launcher runs between the
- * spawn and the command, so the command starts with every restriction in
- * place, and the server's own threads are never restricted.
- *
- * Why a program of its own: the set-up must happen in the child before it
- * executes the command, in a single-threaded process (a user namespace can
- * only be entered by one), and Deno can neither fork nor run code in a
- * spawned child. The launcher is tiny, has no dependency (no libc, no
- * perl), and starts in well under a millisecond.
- *
- * Failure reporting: fd 4 is a close-on-exec pipe. A step that fails writes
- * its id and errno there and the launcher exits with 127; a successful execve
- * closes the pipe, which the server reads as "the command is running".
- *
- * @example
- * ```ts
- * import { LauncherScript } from "./launcher_script.ts";
- * import { syscallTable } from "./syscalls.ts";
- * import { closeFd, makePipe } from "./fd.ts";
- *
- * const PR_SET_NO_NEW_PRIVS = 38;
- * const sys = syscallTable();
- * const launcher = await Launcher.create();
- * const script = new LauncherScript();
- * script.step("set no_new_privs", sys.prctl, [PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0]);
- * script.exec(sys.execve, "/usr/bin/true", ["true"], { PATH: "/usr/bin:/bin" }); // the last step
- * const [inR, inW] = makePipe();
- * const [outR, outW] = makePipe();
- * const pid = await launcher.spawn(script, { env: {}, cwd: "/", stdio: { stdin: inR, stdout: outW, stderr: outW } });
- * for (const fd of [inR, outW]) closeFd(fd);
- * ```
+ * A ~320-byte static program (launcher_x86_64.s, launcher_aarch64.s) every sandboxed child starts as: it makes the
+ * system calls of a script (launcher_script.ts) read from fd 5, then execve's the command, so the command starts
+ * restricted and the server's threads never are (Deno can neither fork nor run code in a spawned child, and only a
+ * single-threaded process may enter a user namespace). A failing step writes its id and errno to fd 4 and exits 127;
+ * a successful execve closes that close-on-exec pipe.
  */
 import { LAUNCHER_CODE_HEX } from "./launcher_code.ts";
 import type { LauncherScript } from "./launcher_script.ts";
@@ -43,7 +13,7 @@ import { spawnChild } from "./spawn.ts";
 import { closeFd, makePipe, reapKilled } from "./fd.ts";
 import type { SpawnRequest } from "./spawn_request.ts";
 
-/** Where the launcher's code is loaded, and where it reads its script to (see the .s source). */
+/** Where the launcher's code is loaded (see the .s source). */
 const CODE_ADDRESS = 0x400000n;
 /** Where the script is read to: the launcher's zero-filled data segment. */
 export const LAUNCHER_DATA_ADDRESS = 0x10000000n;
@@ -61,11 +31,7 @@ const PROGRAM_HEADERS = 3;
 const PAGE = 0x10000n;
 const E_MACHINE: Record<string, number> = { x86_64: 62, aarch64: 183 };
 
-/**
- * The launcher as a static ELF executable for `arch`: one read+execute
- * segment (headers and code), one zero-filled read+write segment for the
- * script, and a non-executable stack.
- */
+/** The launcher as a static ELF for `arch`: code (R+X), a zero-filled script segment (R+W), a non-executable stack. */
 export function launcherImage(arch: string = Deno.build.arch): Uint8Array<ArrayBuffer> {
   const hex = LAUNCHER_CODE_HEX[arch];
   if (hex === undefined || E_MACHINE[arch] === undefined) throw new Error(`no launcher for ${arch}`);
@@ -103,18 +69,14 @@ export function launcherImage(arch: string = Deno.build.arch): Uint8Array<ArrayB
 
 /** A launcher step that failed before the command started; `step` is its label. */
 export class LaunchStepError extends Error {
-  /**
-   * @param step the failed step's label
-   * @param code its errno
-   * @param exec whether it was the final execve (the command itself could not be run: not found, too long)
-   */
+  /** @param exec whether it was the final execve (the command itself could not be run: not found, too long) */
   constructor(readonly step: string, readonly code: number, readonly exec = false) {
     super(`${step} failed: ${strerror(code)} (errno ${code})`);
     this.name = "LaunchStepError";
   }
 }
 
-/** What the launched child gets besides its script: the stdio plan of {@linkcode SpawnRequest}. */
+/** What the launched child gets besides its script: SpawnRequest's stdio plan. */
 export type LaunchRequest = Pick<SpawnRequest, "env" | "cwd" | "stdio" | "ttySlave"> & {
   /** An fd of this process the script executes as `/proc/self/fd/6` (a memfd program such as the embedded rg). */
   programFd?: number;
@@ -133,13 +95,7 @@ export class Launcher {
     return new Launcher(await materializeExecutable("workcell-launcher", launcherImage(arch)));
   }
 
-  /**
-   * Starts `script` in a new child with `request`'s stdio, working directory
-   * and environment (the script's execve passes the command's own). Resolves
-   * with the pid once the command runs; rejects with
-   * {@linkcode LaunchStepError} naming the step that failed (the child is
-   * then reaped).
-   */
+  /** Runs `script` in a child with `request`'s stdio and cwd: the pid once the command runs, or LaunchStepError. */
   async spawn(script: LauncherScript, request: LaunchRequest): Promise<number> {
     const bytes = script.serialize(LAUNCHER_DATA_ADDRESS);
     if (bytes.length > LAUNCHER_DATA_BYTES) throw new LaunchStepError("the launcher script", ERRNO.E2BIG, true);

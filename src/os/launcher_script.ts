@@ -1,28 +1,6 @@
 /**
- * The script the launcher (launcher.ts) runs in a new child before it
- * executes the command: a list of system calls with their arguments, laid
- * out as plain bytes at the launcher's fixed data address. Pure data: no
- * system call is made here, so a script can be built and checked in tests.
- *
- * Layout (little-endian, see launcher_x86_64.s): a u64 step count, then one
- * 80-byte record per step, then the data the steps point at (strings, structs,
- * pointer arrays, 8-byte slots), each item 8-byte aligned.
- *
- * @example
- * ```ts
- * import { O } from "./libc.ts";
- * import { LAUNCHER_DATA_ADDRESS } from "./launcher.ts";
- * import { SYSCALLS } from "./syscalls.ts";
- *
- * const AT_FDCWD = -100;
- * const sys = SYSCALLS.x86_64;
- * const script = new LauncherScript();
- * const fd = script.slot();
- * const path = script.string("/proc/self/uid_map");
- * script.step("open uid_map", sys.openat, [AT_FDCWD, path, O.WRONLY | O.CLOEXEC, 0], { store: fd });
- * script.step("write uid_map", sys.write, [deref(fd), script.string("0 0 1"), 5]);
- * const bytes = script.serialize(LAUNCHER_DATA_ADDRESS);
- * ```
+ * The launcher's script, pure data at its fixed data address (launcher_x86_64.s): a u64 step count, an 80-byte record
+ * per step, then what the steps point at (strings, structs, pointer arrays, 8-byte slots), each 8-byte aligned.
  */
 
 /** Bytes of one step record. */
@@ -33,10 +11,7 @@ const FLAG_SKIP_NEXT = 2;
 const FLAG_DEREF_FIRST_BIT = 8;
 const TWO_32 = 2 ** 32;
 
-/**
- * Writes the integer `value` at `offset` as a little-endian u64, two's complement when negative (as
- * `BigInt.asUintN(64, value)` would); `value` must be a safe integer.
- */
+/** Writes `value` (a safe integer) at `offset` as a little-endian u64, two's complement when negative. */
 function setU64(view: DataView, offset: number, value: number): void {
   if (!Number.isSafeInteger(value)) throw new RangeError(`${value} is not a safe integer (pass a bigint)`);
   view.setUint32(offset, value >>> 0, true);
@@ -62,7 +37,7 @@ export type StepArg = number | bigint | DataRef | Deref;
 /** What a failing step does: stop the launch (default), carry on, or carry on without the next step. */
 export type OnFailure = "stop" | "continue" | "skip-next";
 
-/** Options of {@linkcode LauncherScript.step}. */
+/** Options of LauncherScript.step. */
 export interface StepOptions {
   /** Where the launcher writes the call's result (an fd, say), for later steps to read. */
   store?: DataRef;
@@ -96,13 +71,13 @@ function isDataRef(arg: StepArg): arg is DataRef {
   return typeof arg === "object" && "item" in arg;
 }
 
-/** A script under construction; {@linkcode LauncherScript.serialize} lays it out. */
+/** A script under construction; serialize lays it out. */
 export class LauncherScript {
   readonly #steps: Step[] = [];
   readonly #items: Item[] = [];
   #execStep: number | null = null;
 
-  /** The id of the step added by {@linkcode LauncherScript.exec}, or null. */
+  /** The id of the step exec added, or null. */
   get execStep(): number | null {
     return this.#execStep;
   }
@@ -147,20 +122,14 @@ export class LauncherScript {
     this.#steps.push({ label, nr, args, options });
   }
 
-  /**
-   * Ends the script with `execve(path, argv, envp)`: on success the command replaces the launcher, and nothing
-   * after it runs.
-   */
+  /** Ends the script with `execve(path, argv, envp)`: on success the command replaces the launcher. */
   exec(nr: number, path: string, argv: readonly string[], env: Readonly<Record<string, string>>): void {
     this.#execStep = this.#steps.length;
     const envp = Object.entries(env).map(([name, value]) => `${name}=${value}`);
     this.step(`execve ${path}`, nr, [this.string(path), this.stringArray(argv), this.stringArray(envp)]);
   }
 
-  /**
-   * The script's bytes for a launcher whose data starts at `base`. Written as pairs of 32-bit halves with plain
-   * numbers (a BigInt per field cost ~130 µs for a safe command's script of ~130 steps).
-   */
+  /** The bytes for data at `base`, in 32-bit halves of plain numbers (a BigInt a field cost ~130 µs for 130 steps). */
   serialize(base: bigint): Uint8Array<ArrayBuffer> {
     const stepsEnd = 8 + STEP_BYTES * this.#steps.length;
     const itemOffsets: number[] = [];

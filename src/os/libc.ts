@@ -1,23 +1,6 @@
 /**
- * The libc functions workcell calls through Deno FFI (the command runner and
- * the workspace's fd-relative file access), with the constants they need:
- * glibc's `libc.so.6` and the Linux tables below, or on darwin
- * `libSystem.B.dylib` and the tables of darwin_abi.ts, chosen once when this
- * module loads ({@linkcode HOST_OS}). Opened lazily, once per JS realm (the
- * main thread and each Web Worker get their own handle).
- *
- * `poll`, `pread`, `fsync` and `syncfs` are nonblocking FFI calls (they run on
- * Deno's blocking pool, so their errno is another thread's and cannot be
- * read); everything else runs synchronously on the calling thread, so
- * `errno()` right after a call reads that call's errno.
- *
- * @example
- * ```ts
- * import { osError } from "./os_error.ts";
- *
- * const fd = libc().posix_openpt(O.RDWR | O.NOCTTY | O.CLOEXEC);
- * if (fd < 0) throw osError("posix_openpt", errno());
- * ```
+ * libc through FFI, with Linux's constants (darwin_abi.ts's on darwin). `poll`, `pread`, `fsync` and `syncfs` run on
+ * Deno's blocking pool, so their errno is another thread's; after any other call `errno()` reads that call's errno.
  */
 import {
   DARWIN,
@@ -212,7 +195,6 @@ const SYMBOLS = {
 
 /**
  * The symbol table of `os` on `arch`: Linux's; on darwin the entries it shares with Linux and its own.
- *
  * @example
  * ```ts
  * symbolTable("darwin", "aarch64").__errno_location.name; // "__error"
@@ -250,7 +232,6 @@ function bind(symbols: Libc, name: string): unknown {
   return (...args: unknown[]) => bound(...padVariadicArguments(args, fixed, Deno.build.arch));
 }
 
-/** Binds one symbol on its first use and keeps it. */
 function bindOnFirstUse(symbols: Record<string, unknown>, name: string): void {
   Object.defineProperty(symbols, name, {
     configurable: true,
@@ -263,11 +244,7 @@ function bindOnFirstUse(symbols: Record<string, unknown>, name: string): void {
   });
 }
 
-/**
- * The libc symbols, each bound on its first use: binding all of them at once cost 12-15 ms in every realm (the
- * start-up before initialize, each Web Worker), most of it for symbols that realm never calls. Throws on a
- * system that is neither Linux (glibc) nor darwin.
- */
+/** This realm's libc symbols, each bound on first use (binding all cost 12-15 ms a realm); Linux and darwin only. */
 export function libc(): Libc {
   if (handle) return handle;
   if (!ON_DARWIN && Deno.build.os !== "linux") {

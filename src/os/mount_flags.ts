@@ -1,14 +1,3 @@
-/**
- * The flags of the mount a path lies on, as mount(2) flags. A read-only
- * remount inside a user namespace must repeat the flags the kernel locked
- * on the original mount (nosuid, nodev, noexec, the atime mode), or it is
- * refused; so the sandbox plan carries them for every read-only bind.
- *
- * @example
- * ```ts
- * mountFlagsOf("/tmp"); // MS_NOSUID | MS_NODEV | MS_RELATIME on a typical /tmp
- * ```
- */
 import { cString, libc } from "./libc.ts";
 
 /** statvfs f_flag bits (sys/statvfs.h) and the mount(2) flags they stand for. */
@@ -27,7 +16,7 @@ const MS_STRICTATIME = 1 << 24;
 const STATVFS_BYTES = 112;
 const F_FLAG_OFFSET = 72;
 
-/** The locked mount flags of the mount `path` lies on; 0 when they cannot be read. */
+/** The locked MS_* flags of `path`'s mount (0 if unreadable): a user-namespace read-only remount must repeat them. */
 export function mountFlagsOf(path: string): number {
   const buffer = new Uint8Array(STATVFS_BYTES);
   if (libc().statvfs(cString(path), buffer) !== 0) return 0;

@@ -1,16 +1,4 @@
-/**
- * The one error type of a failed OS call: the Deno error class for its
- * errno (NotFound, PermissionDenied, FilesystemLoop, …), so callers and
- * errors.ts's `fromOsError` map it like any Deno file error, with the errno
- * kept as `errno`.
- *
- * @example
- * ```ts
- * const error = osError('openat "a.txt"', 2);
- * error instanceof Deno.errors.NotFound; // true
- * errnoOf(error); // 2
- * ```
- */
+/** Failed OS calls as Deno errors, so callers and errors.ts's `fromOsError` map them like any Deno file error. */
 import { ERRNO, strerror } from "./libc.ts";
 
 const ERROR_CLASSES: Record<number, new (message: string) => Error> = {
@@ -26,15 +14,10 @@ const ERROR_CLASSES: Record<number, new (message: string) => Error> = {
 };
 
 /**
- * The Deno error for a failed call, e.g. `NotFound: openat "a.txt": No such file or directory (os error 2)`.
- *
+ * Errno `code` as its Deno error class (NotFound, PermissionDenied, ...) with `errno` set, e.g. `NotFound: openat ...`.
  * @example
  * ```ts
- * import { cString, errno, libc } from "./libc.ts";
- *
- * declare const dirFd: number;
- * const name = "build";
- * if (libc().mkdirat(dirFd, cString(name), 0o777) !== 0) throw osError(`mkdirat ${JSON.stringify(name)}`, errno());
+ * osError('openat "a.txt"', 2) instanceof Deno.errors.NotFound; // true
  * ```
  */
 export function osError(what: string, code: number): Error {

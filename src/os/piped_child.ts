@@ -1,33 +1,6 @@
 /**
- * A child whose stdout the caller reads as it arrives and can end at once:
- * the runtime of ripgrep (search/ripgrep.ts) and of git (git/runner.ts).
- * It is spawned through a {@linkcode Spawner} (the sandbox plan's launcher)
- * in its own process group; its pipes and its exit (a pidfd) are read
- * through a {@linkcode Reactor}, so no thread blocks per child. stdout stops
- * being read while the consumer has `bufferedBytes` unread, so a slow
- * consumer slows the child instead of growing memory; stderr keeps only its
- * first `stderrKeepBytes`.
- *
- * @example
- * ```ts
- * import type { Reactor } from "./reactor.ts";
- * import type { Spawner } from "./spawn_request.ts";
- *
- * declare const reactor: Reactor;
- * declare const spawner: Spawner;
- * const request = { argv: ["rg", "--files"], env: { PATH: "/usr/bin:/bin" }, cwd: "/repo" };
- * const limits: PipedLimits = { bufferedBytes: 1 << 20, stderrKeepBytes: 4096 };
- * await using child = await startPipedChild(reactor, spawner, request, limits);
- * let lines = 0;
- * for await (const chunk of child.chunks()) {
- *   lines += chunk.filter((byte) => byte === 0x0a).length;
- *   if (lines >= 1000) {
- *     child.kill();
- *     break;
- *   }
- * }
- * const outcome = await child.finish(); // { code: null, killed: true, stderr: "" } when it was cut short
- * ```
+ * ripgrep's and git's runtime: a child whose stdout is read as it arrives, through a Reactor (no thread per child);
+ * stdout pauses while `bufferedBytes` are unread, so a slow consumer slows the child instead of growing memory.
  */
 import { cString, errno, libc, O, POLL, SIGNALS } from "./libc.ts";
 import type { Spawner, SpawnRequest } from "./spawn_request.ts";
@@ -38,25 +11,19 @@ import { launchChild, PipeReader } from "./child.ts";
 import { memfdWith } from "./executable.ts";
 import { joinBytes } from "../text/join_bytes.ts";
 
-/** lseek(2) whence: from the start. */
 const SEEK_SET = 0;
 
 /** Bounds of one child's buffering. */
 export interface PipedLimits {
   /** Unread stdout bytes at which reading pauses until the consumer catches up. */
   bufferedBytes: number;
-  /** Bytes of stderr kept for messages. */
   stderrKeepBytes: number;
 }
 
 /** What to start: a spawn request without stdio (the runtime makes the pipes). */
 export type PipedRequest = Omit<SpawnRequest, "stdio" | "ttySlave"> & {
-  /**
-   * The child's stdin: an fd of this process (a file to read), or bytes (put in a memfd the child reads from
-   * the start); /dev/null without it.
-   */
+  /** An fd of this process, or bytes (in a memfd the child reads from the start); /dev/null without it. */
   stdin?: number | Uint8Array<ArrayBuffer>;
-  /** Ends the child when aborted. */
   signal?: AbortSignal;
 };
 
@@ -64,7 +31,6 @@ export type PipedRequest = Omit<SpawnRequest, "stdio" | "ttySlave"> & {
 export interface PipedOutcome {
   /** Exit code; null when the child was killed or died of a signal. */
   code: number | null;
-  /** Whether the caller ended the child before it finished. */
   killed: boolean;
   /** The start of stderr, decoded. */
   stderr: string;
@@ -72,7 +38,7 @@ export interface PipedOutcome {
 
 /** A running child. */
 export interface PipedChild extends AsyncDisposable {
-  /** stdout as it arrives. Leaving the loop early does not end the child: call {@linkcode PipedChild.kill}. */
+  /** stdout as it arrives. Leaving the loop early does not end the child: call kill(). */
   chunks(): AsyncIterable<Uint8Array>;
   /** Ends the child now (SIGKILL to its process group). */
   kill(): void;
@@ -88,7 +54,6 @@ function openDevNull(): number {
   return fd;
 }
 
-/** A close-on-exec memfd holding `bytes`, positioned at its start. */
 function memfdReading(bytes: Uint8Array<ArrayBuffer>): number {
   const fd = memfdWith("stdin", bytes);
   if (libc().lseek(fd, 0n, SEEK_SET) < 0n) {
@@ -100,10 +65,8 @@ function memfdReading(bytes: Uint8Array<ArrayBuffer>): number {
 }
 
 /**
- * Starts `request` through `spawner` with stdout and stderr piped to this
- * process. Disposing the child (`await using`) kills it if needed and waits
- * for it, so no fd, pidfd or zombie is left on any path. Rejects with the
- * spawner's error (every fd closed).
+ * Starts `request` through `spawner` in its own process group, stdout and stderr piped here. Disposing the child
+ * (`await using`) kills it if needed and waits, so no fd, pidfd or zombie is left; rejects with the spawner's error.
  */
 export async function startPipedChild(
   reactor: Reactor,

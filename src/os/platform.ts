@@ -1,18 +1,4 @@
-/**
- * The seam between the systems workcell runs on: how a child's exit is
- * watched and how the reactor is woken, chosen once, when this module loads,
- * from the C library's system (libc.ts {@linkcode HOST_OS}). Linux keeps its
- * own calls (a pidfd, an eventfd); darwin gets darwin.ts's (a kqueue per
- * child, a pipe). The constants and struct layouts that differ are libc.ts's
- * and darwin_abi.ts's; the sandbox of the children is the policy's
- * (src/policy/child_spawners.ts picks the launcher or Seatbelt).
- *
- * @example
- * ```ts
- * declare const pid: number; // a child of this process
- * const exitFd = PROCESS.exitFd(pid); // readable once it has exited
- * ```
- */
+/** How running children differ by system, chosen at load: Linux's pidfd and eventfd, or darwin.ts's kqueue and pipe. */
 import { HOST_OS } from "./libc.ts";
 import { eventfdOpen, pidfdOpen } from "./fd.ts";
 import { kqueueExitFd, pipeWakeChannel, type WakeChannel } from "./darwin.ts";

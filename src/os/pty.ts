@@ -1,23 +1,4 @@
-/**
- * Pseudo-terminals through FFI: `posix_openpt` with O_CLOEXEC (so the master
- * never leaks into other children), grantpt/unlockpt, the slave's path and
- * the window size.
- *
- * @example
- * ```ts
- * import { spawnChild } from "./spawn.ts";
- *
- * const pty = openPty({ rows: 24, cols: 80 });
- * // The child opens the slave as its controlling terminal (stdio is then unused); the server keeps pty.master.
- * const pid = spawnChild({
- *   argv: ["tty"],
- *   env: { PATH: "/usr/bin:/bin" },
- *   cwd: "/",
- *   stdio: { stdin: -1, stdout: -1, stderr: -1 },
- *   ttySlave: pty.slavePath,
- * });
- * ```
- */
+/** Pseudo-terminals; the master is O_CLOEXEC so it never leaks into other children. */
 import { cString, errno, libc, O, TIOCSWINSZ } from "./libc.ts";
 import { closeFd } from "./fd.ts";
 import { osError } from "./os_error.ts";
@@ -25,12 +6,10 @@ import { osError } from "./os_error.ts";
 /** The window size a PTY gets unless told otherwise. */
 export const DEFAULT_WINDOW = { rows: 24, cols: 80 } as const;
 
-/** Room for the slave's path (/dev/pts/N). */
 const PTSNAME_BYTES = 128;
 
 /** An open PTY pair. */
 export interface Pty {
-  /** The master, read and written by the server. */
   master: number;
   /** The slave, held open by the server until the child's leader exits (so the master never hangs up early). */
   slave: number;
@@ -65,11 +44,9 @@ export function openPty(window: { rows: number; cols: number } = DEFAULT_WINDOW)
 
 /**
  * Whether a PTY can be made here, checked once at start-up.
- *
  * @example
  * ```ts
  * const { supported, reason } = probePty();
- * if (!supported) console.error(reason);
  * ```
  */
 export function probePty(): { supported: boolean; reason: string | null } {

@@ -1,30 +1,6 @@
 /**
- * One poll() loop for every command's fds: pipe and PTY-master read ends,
- * stdin write ends with pending input, and one exit fd per child (a pidfd;
- * a kqueue on darwin), plus an eventfd (a pipe on darwin) to wake the loop
- * when the set changes.
- *
- * The single `poll` is the only nonblocking FFI call (one thread of Deno's
- * blocking pool, whatever the number of commands); reads, writes and
- * waitpid happen in the callbacks, on the JS thread. The loop runs only while
- * something is watched, so an idle server keeps no call pending. An fd is
- * never closed while a pending poll still lists it: {@linkcode Reactor.close}
- * defers the close until poll returns.
- *
- * @example
- * ```ts
- * import { POLL } from "./libc.ts";
- * import { closeFd, makePipe, readSome, setNonblocking } from "./fd.ts";
- *
- * const reactor = new Reactor();
- * const [readEnd, writeEnd] = makePipe();
- * setNonblocking(readEnd);
- * reactor.watch(readEnd, POLL.IN, () => {
- *   if (readSome(readEnd, reactor.scratch) === "eof") reactor.close(readEnd);
- * });
- * closeFd(writeEnd);
- * await reactor.idle();
- * ```
+ * One poll() for all commands' fds, woken by an eventfd (darwin: a pipe): one blocking-pool thread however many
+ * commands, callbacks on the JS thread, running only while something is watched. close() defers a polled fd's close.
  */
 import { libc, POLL } from "./libc.ts";
 import { closeFd, readSome } from "./fd.ts";

@@ -1,38 +1,6 @@
 /**
- * A sandbox plan, and the launcher script that enforces it. The plan is a
- * value decided in src/policy/ (child_sandbox_plan.ts); this module only turns
- * it into system calls, in the one order the kernel allows:
- *
- * 1. mount namespace (entering a user namespace first when the server is not
- *    root), mounts made private to it, read-only binds (`.git` beneath a
- *    writable workspace) — before Landlock, which forbids mounting;
- * 2. no_new_privs, then the Landlock domain (filesystem, TCP, scopes);
- * 3. the seccomp filter;
- * 4. every capability dropped (bounding, ambient, effective, permitted,
- *    inheritable), so a root-run server's commands are root without powers;
- * 5. execve of the command.
- *
- * @example
- * ```ts
- * import { ERRNO } from "./libc.ts";
- * import { Launcher } from "./launcher.ts";
- * import { AF, socketFamilyFilter } from "./seccomp.ts";
- * import type { SpawnRequest } from "./spawn_request.ts";
- * import { syscallTable } from "./syscalls.ts";
- *
- * declare const stdio: SpawnRequest["stdio"];
- * const plan: SandboxPlan = {
- *   mounts: null,
- *   landlock: null,
- *   seccomp: socketFamilyFilter(syscallTable(), [AF.UNIX], ERRNO.EACCES),
- *   dropCapabilities: true,
- *   lastCapability: Number((await Deno.readTextFile("/proc/sys/kernel/cap_last_cap")).trim()),
- * };
- * const env = { PATH: "/usr/bin:/bin" };
- * const script = sandboxScript(plan, { path: "/usr/bin/git", argv: ["git", "status"], env });
- * const launcher = await Launcher.create();
- * await launcher.spawn(script, { env, cwd: "/repo", stdio });
- * ```
+ * A sandbox plan (src/policy/child_sandbox_plan.ts) as launcher system calls, in the order the kernel allows: mounts
+ * before Landlock, which forbids mounting; capabilities all dropped, so a root server's commands are powerless root.
  */
 import { at, deref, LauncherScript } from "./launcher_script.ts";
 import { type LandlockRuleset, rulesetAttrBytes } from "./landlock.ts";
@@ -43,7 +11,6 @@ import { O } from "./libc.ts";
 /** A read-only bind: the path, and the mount flags of the mount it lies on (kept, as a user namespace must). */
 export interface ReadOnlyBind {
   path: string;
-  /** MS_NOSUID | MS_NODEV | MS_NOEXEC | atime flags of the containing mount. */
   flags: number;
 }
 
@@ -119,8 +86,7 @@ function landlockSteps(script: LauncherScript, sys: SyscallTable, ruleset: Landl
     0,
   ], { store: rulesetFd });
   for (const rule of ruleset.rules) {
-    // struct landlock_path_beneath_attr { u64 allowed_access; s32 parent_fd; } (packed, 12 bytes; 16 kept so
-    // the launcher's 8-byte store of the fd stays inside it).
+    // struct landlock_path_beneath_attr { u64 allowed_access; s32 parent_fd; } packs 12 bytes; 16 hold the fd store.
     const beneath = new DataView(new ArrayBuffer(16));
     beneath.setBigUint64(0, rule.access, true);
     const struct = script.data(new Uint8Array(beneath.buffer));
@@ -159,10 +125,7 @@ function capabilitySteps(script: LauncherScript, sys: SyscallTable, lastCapabili
   ]);
 }
 
-/**
- * The launcher script that sets up `plan` and then executes `target` (null: a probe that sets up the plan and
- * exits with 0).
- */
+/** The script that sets up `plan`, then executes `target` (null: a probe that sets up the plan and exits 0). */
 export function sandboxScript(plan: SandboxPlan, target: ExecTarget | null, sys = syscallTable()): LauncherScript {
   const script = new LauncherScript();
   if (plan.mounts) mountSteps(script, sys, plan.mounts);

@@ -1,37 +1,6 @@
 /**
- * The macOS sandbox (Seatbelt) of one child, written as an SBPL profile for
- * `/usr/bin/sandbox-exec -p PROFILE -- PROGRAM ARGS…`. The profile is a
- * value decided in src/policy/ (seatbelt_policy.ts); this module only turns
- * it into SBPL text, so nothing here touches the OS and every line of it is
- * tested on Linux.
- *
- * The shape follows the Codex CLI's policy (read, not copied): everything is
- * denied (`(deny default)`), then the few things every process needs are
- * allowed (forking, signals and process info within its own sandbox, a short
- * list of sysctls and system services, stat anywhere, the system runtime),
- * then what the plan grants: reads (all, all but some stores, or only some
- * trees), writes beneath some trees minus their read-only subtrees, what may
- * be executed, a terminal, the network. Exclusions are written as
- * `(require-not …)` inside the one allow rule, so no rule depends on the
- * order rules are evaluated in.
- *
- * Paths are inlined as SBPL string literals ({@linkcode sbplString}: `\\`
- * and `"` escaped, every other character kept as is, newlines included);
- * Seatbelt compares them with the vnode's real path, so the planner gives
- * canonical paths ({@linkcode canonicalPath}: `/tmp` is `/private/tmp`).
- *
- * @example
- * ```ts
- * const profile = renderProfile({
- *   reads: "all",
- *   unreadable: ["/Users/u/.ssh"],
- *   writes: [{ path: "/Users/u/repo", readOnly: ["/Users/u/repo/.git"] }],
- *   executes: "any",
- *   terminal: null,
- *   network: false,
- * });
- * sandboxExecArgv(profile, "/usr/bin/make", ["make", "test"]); // ["/usr/bin/sandbox-exec", "-p", profile, "--", "/usr/bin/make", "test"]
- * ```
+ * A child's Seatbelt profile (src/policy/seatbelt_policy.ts) as SBPL: `(deny default)`, what every process needs, the
+ * plan's grants; exclusions are `(require-not …)` inside the one allow rule, so no rule depends on evaluation order.
  */
 import * as path from "node:path";
 
@@ -63,12 +32,8 @@ export class SeatbeltPathError extends Error {
 }
 
 /**
- * An SBPL string literal for `text`: quoted, with `\` and `"` escaped. Any other character (newlines,
- * parentheses, semicolons, non-ASCII) is literal inside the quotes, as SBPL's reader takes it; in UTF-8 no
- * byte of a non-ASCII character is `"` or `\`, so even a reader of bytes ends the string only at the closing
- * quote. Refused ({@linkcode SeatbeltPathError}): a NUL (argv cannot carry it) and a lone UTF-16 surrogate
- * (it would reach the kernel as U+FFFD, another path, so a deny rule would miss the real one).
- *
+ * An SBPL string literal: quoted, `\` and `"` escaped, all else literal (no UTF-8 byte of a non-ASCII char is either).
+ * Refused: NUL (argv cannot carry it) and lone surrogates (they reach the kernel as U+FFFD, so a deny rule would miss).
  * @example
  * ```ts
  * sbplString('a "b" \\ c'); // '"a \\"b\\" \\\\ c"'
@@ -81,10 +46,8 @@ export function sbplString(text: string): string {
 }
 
 /**
- * The path Seatbelt compares against: the real path of the longest part of `p` that exists (`realPath`
- * throws for a missing path), with the rest appended, so `/tmp/x` is `/private/tmp/x` on macOS even before
- * `x` exists.
- *
+ * The path Seatbelt compares with the vnode's real path: the real path of the longest existing part of `p`
+ * (`realPath` throws for a missing one) plus the rest, so `/tmp/x` is `/private/tmp/x` even before `x` exists.
  * @example
  * ```ts
  * canonicalPath("/tmp/new", (p) => (p === "/tmp" ? "/private/tmp" : Deno.realPathSync(p))); // "/private/tmp/new"
@@ -250,18 +213,9 @@ function networkRules(profile: SeatbeltProfile): string[] {
 
 /**
  * The SBPL text of `profile`.
- *
  * @example
  * ```ts
- * const text = renderProfile({
- *   reads: ["/Users/u/repo"],
- *   unreadable: [],
- *   writes: [{ path: "/dev/null", readOnly: [] }],
- *   executes: { files: ["/opt/rg/rg"], dirs: [] },
- *   terminal: null,
- *   network: false,
- * });
- * text.startsWith("(version 1)\n(deny default)"); // true
+ * renderProfile({ reads: "all", unreadable: [], writes: [], executes: "any", terminal: null, network: false });
  * ```
  */
 export function renderProfile(profile: SeatbeltProfile): string {

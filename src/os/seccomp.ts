@@ -1,21 +1,6 @@
 /**
- * A seccomp filter (classic BPF, `struct sock_filter[]`) that refuses to
- * create sockets outside a few address families. It is what makes "no
- * network" hold for every protocol: Landlock's network rules cover TCP only,
- * while this refuses the socket itself — UDP, MPTCP, raw, SCTP, packet
- * sockets alike — and io_uring, whose socket operation would bypass the
- * check. Any other architecture's system calls (a 32-bit program on
- * x86_64) end the process, since their numbers mean other calls.
- *
- * @example
- * ```ts
- * import { ERRNO } from "./libc.ts";
- * import { SYSCALLS } from "./syscalls.ts";
- *
- * const program = socketFamilyFilter(SYSCALLS.x86_64, [AF.UNIX, AF.NETLINK], ERRNO.EACCES);
- * program.length / SOCK_FILTER_BYTES; // instructions
- * // installed by the launcher: seccomp(SECCOMP_SET_MODE_FILTER, 0, &{len, program})
- * ```
+ * A seccomp filter refusing sockets outside a few families, so "no network" holds for every protocol (Landlock's covers
+ * TCP only), and io_uring, which would bypass it. Another architecture's calls (32-bit on x86_64) end the process.
  */
 import type { SyscallTable } from "./syscalls.ts";
 
@@ -62,11 +47,7 @@ function assemble(program: Instruction[]): Uint8Array<ArrayBuffer> {
   return bytes;
 }
 
-/**
- * The filter for `table`'s architecture: `socket` and `socketpair` succeed
- * only for `allowedFamilies` and otherwise fail with `errno`, `io_uring_setup`
- * fails with `errno`, everything else is allowed.
- */
+/** `table`'s filter: `socket`/`socketpair` fail with `errno` outside `allowedFamilies`, `io_uring_setup` always. */
 export function socketFamilyFilter(
   table: SyscallTable,
   allowedFamilies: readonly number[],

@@ -1,34 +1,6 @@
 /**
- * Spawns one child with posix_spawnp through FFI: a new session (so its own
- * process group, and a controlling terminal when a PTY slave is given), the
- * signal mask cleared and every signal (SIGPIPE included) reset to its
- * default, the given fds installed as 0/1/2 and every other fd closed
- * (glibc's addclosefrom_np; darwin's POSIX_SPAWN_CLOEXEC_DEFAULT). On darwin
- * a PTY child starts through darwin.ts's `/bin/sh` prelude, which takes the
- * slave as its controlling terminal (xnu opens it before the setsid).
- *
- * The one place the server starts a process: the launcher's and Seatbelt's
- * spawners (policy/sandboxed_spawners.ts) and the PTY (pty.ts) call it, and
- * a sandboxed child takes its restrictions from the program it starts as
- * (launcher.ts, or darwin's sandbox-exec), never from the server's thread.
- * Synchronous, with no module state beyond the libc handle; no V8 process
- * is forked.
- *
- * @example
- * ```ts
- * import { closeFd, makePipe } from "./fd.ts";
- *
- * const [inR, inW] = makePipe();
- * const [outR, outW] = makePipe();
- * const [errR, errW] = makePipe();
- * const pid = spawnChild({
- *   argv: ["true"],
- *   env: { PATH: "/usr/bin:/bin" },
- *   cwd: "/tmp",
- *   stdio: { stdin: inR, stdout: outW, stderr: errW },
- * });
- * for (const fd of [inR, outW, errW]) closeFd(fd); // the child has its own copies
- * ```
+ * posix_spawnp, the server's one way to start a process: a new session, all signals (SIGPIPE too) at default, other
+ * fds closed. A sandboxed child is restricted by the program it starts as (launcher.ts, sandbox-exec), not our thread.
  */
 import * as path from "node:path";
 import { cString, ERRNO, errno, F, HOST_OS, libc, O, SPAWN } from "./libc.ts";
@@ -43,7 +15,6 @@ const FILE_ACTIONS_BYTES = 256;
 const SPAWN_ATTR_BYTES = 512;
 /** sizeof(sigset_t) in glibc. */
 const SIGSET_BYTES = 128;
-/** The first fd the child does not keep when no extra fd is passed. */
 const FIRST_CLOSED_FD = 3;
 /** Where the child keeps a `programFd` through execve. */
 const PROGRAM_FD = 3;
@@ -51,11 +22,7 @@ const ON_DARWIN = HOST_OS === "darwin";
 /** The attribute flags of every child: darwin closes the fds the file actions do not name by a flag. */
 const SPAWN_FLAGS = SPAWN.SETSID | SPAWN.SETSIGMASK | SPAWN.SETSIGDEF | (ON_DARWIN ? DARWIN.SPAWN.CLOEXEC_DEFAULT : 0);
 
-/**
- * A failed spawn, carrying the errno posix_spawnp returned. Callers test
- * {@linkcode isProgramNotFound} and {@linkcode isArgumentListTooLong}, which
- * read any object with a numeric `errno`, not the class.
- */
+/** A failed spawn with posix_spawnp's errno (isProgramNotFound & co. test any numeric `errno`, not the class). */
 export class SpawnError extends Error {
   readonly errno: number;
   constructor(errno: number, message: string) {
@@ -76,10 +43,7 @@ export function isArgumentListTooLong(error: unknown): boolean {
   return (error as { errno?: unknown } | null)?.errno === ERRNO.E2BIG;
 }
 
-/**
- * Finds `program` on `searchPath` as execvp would (posix_spawnp itself would
- * search the server's PATH, not the child's). Names with a slash are kept.
- */
+/** Finds `program` on `searchPath` as execvp would (posix_spawnp would search the server's PATH, not the child's). */
 export function resolveProgram(program: string, searchPath: string | undefined): string {
   if (program.includes("/")) return program;
   const found = findOnPath(program, searchPath ?? "/usr/local/bin:/usr/bin:/bin");
@@ -88,10 +52,7 @@ export function resolveProgram(program: string, searchPath: string | undefined):
 }
 
 /**
- * The first executable `name` in the absolute directories of `searchPath`
- * (relative entries are skipped: they would resolve against each child's
- * working directory), or null.
- *
+ * The first executable `name` in `searchPath`'s absolute dirs (relative ones resolve against a child's cwd), or null.
  * @example
  * ```ts
  * findOnPath("git", "/usr/local/bin:/usr/bin"); // "/usr/bin/git"
@@ -107,9 +68,7 @@ export function findOnPath(name: string, searchPath: string): string | null {
 }
 
 /**
- * Whether `candidate` is an executable regular file, symlinks followed (statted through libc: most directories of
- * PATH do not have it, and a failing Deno stat would build an error each time).
- *
+ * Whether `candidate` is an executable file, symlinks followed (statted via libc: a failing Deno stat builds an error).
  * @example
  * ```ts
  * isExecutableFile("/bin/sh"); // true
@@ -129,9 +88,7 @@ function cStringArray(items: string[]): { array: BigUint64Array<ArrayBuffer>; ke
 }
 
 /**
- * Replaces this process with `file` run as `argv` in `env` (execve): what a launcher does so that it leaves no
- * process of its own between its parent and the program. Returns only by throwing, when the exec failed.
- *
+ * execve of `file` as `argv` in `env`, so a launcher leaves no process between parent and program; throws if it fails.
  * @example
  * ```ts
  * execProgram("/usr/bin/env", ["env"], { PATH: "/usr/bin:/bin" });
@@ -149,11 +106,7 @@ function check(result: number, what: string): void {
   if (result !== 0) throw new SpawnError(result, `${what} failed (errno ${result})`);
 }
 
-/**
- * Spawns `request` and returns the child's pid (also its process-group and
- * session id). Throws {@linkcode SpawnError} (errno ENOENT when the program
- * is not found).
- */
+/** Spawns `request`: the pid (also its process group and session id), or a SpawnError (ENOENT: program not found). */
 export function spawnChild(request: SpawnRequest): number {
   if (request.argv.length === 0) throw new SpawnError(ERRNO.ENOENT, "empty argv");
   const c = libc();
@@ -187,8 +140,7 @@ export function spawnChild(request: SpawnRequest): number {
     check(c.posix_spawnattr_setflags(attr, SPAWN_FLAGS), "setflags");
     check(c.posix_spawnattr_setsigmask(attr, emptySet), "setsigmask");
     check(c.posix_spawnattr_setsigdefault(attr, fullSet), "setsigdefault");
-    // A pinned directory's fd is changed into by fchdir, so no path is resolved in the child (and on darwin
-    // there is no path to it at all).
+    // fchdir into a pinned directory's fd: no path is resolved in the child (on darwin there is none to resolve).
     const dirFd = fdOfDirectory(request.cwd);
     if (dirFd === null) check(c.posix_spawn_file_actions_addchdir_np(actions, cwd), "addchdir");
     else check(c.posix_spawn_file_actions_addfchdir_np(actions, dirFd), "addfchdir");
@@ -229,9 +181,8 @@ export function spawnChild(request: SpawnRequest): number {
 const SAFE_SOURCE_FD = 64;
 
 /**
- * The dup2 actions that install `fds` (target → source). A source that is itself a target number is first
- * copied above them: installing another fd could overwrite it, and a dup2 of an fd onto itself would keep
- * its close-on-exec flag.
+ * The dup2 actions that install `fds` (target → source). A source that is itself a target number is first copied
+ * above them: installing another fd could overwrite it, and a dup2 onto itself would keep its close-on-exec flag.
  */
 function passedFds(fds: Record<number, number>): { fds: { target: number; source: number }[]; copies: number[] } {
   const targets = new Set(Object.keys(fds).map(Number));

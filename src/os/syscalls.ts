@@ -1,13 +1,4 @@
-/**
- * System call numbers of the calls a launcher script makes (launcher.ts),
- * per architecture, and the architecture's seccomp audit id. Landlock's
- * three calls have the same numbers everywhere (the generic table).
- *
- * @example
- * ```ts
- * const nr = syscallTable().mount; // 165 on x86_64
- * ```
- */
+/** Launcher script system call numbers per architecture; Landlock's three are the same everywhere (generic table). */
 
 /** The calls a launcher script may make. */
 export interface SyscallTable {
