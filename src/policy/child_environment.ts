@@ -1,19 +1,6 @@
 /**
- * The environment children get, in one place: the server's own, minus
- * what a rule in {@linkcode ENV_RULES} strips (secret-looking names and
- * variables that make a program load or run code it was not asked to), plus
- * the private TMPDIR ({@linkcode inheritedEnvironment}, once per policy),
- * plus what the request asked for once the gate accepted it (the plan), and
- * last the variables that keep anything from waiting for a terminal, a
- * pager, a password or a prompt ({@linkcode childEnvironment}, at each
- * spawn). Proxies, CA bundles and toolchain variables (JAVA_HOME, GOPATH,
- * VIRTUAL_ENV, …) pass.
- *
- * @example
- * ```ts
- * const { env } = inheritedEnvironment(Deno.env.toObject(), { tmpdir: "/tmp/workcell-x", inheritAll: false });
- * childEnvironment(env, false).PAGER; // "cat"
- * ```
+ * The environment children get: the server's own minus what {@linkcode ENV_RULES} strips, plus the private TMPDIR,
+ * the request's variables, then the anti-hang ones. Proxies, CA bundles and toolchain variables (JAVA_HOME, …) pass.
  */
 
 /** What a rule guards against. */
@@ -21,24 +8,17 @@ export type EnvRuleKind = "server" | "loader" | "secret";
 
 /** One rule: the names it strips, with examples checked when the module loads. */
 export interface EnvRule {
-  /** Stable id, reported next to each stripped name. */
   id: string;
   kind: EnvRuleKind;
   /** What it strips, for check_exec_environment and docs/permission-modes.md. */
   description: string;
-  /** Upper-cased exact names. */
+  /** Upper-cased exact names; `patterns` are tested against the upper-cased name. */
   names?: readonly string[];
-  /** Tested against the upper-cased name. */
   patterns?: readonly RegExp[];
-  /** Names this rule must strip and names it must leave alone. */
   examples: { stripped: readonly string[]; kept: readonly string[] };
 }
 
-/**
- * The rules, first match wins. `server` applies in every mode (dangerous
- * included); the others in safe and trusted mode, and the gate refuses the
- * same names in a request's `env` and in inline `VAR=x` assignments.
- */
+/** First match wins. `server` rules apply in every mode (dangerous included), the others in safe and trusted mode. */
 export const ENV_RULES: readonly EnvRule[] = [
   {
     id: "server.own",
@@ -186,7 +166,6 @@ function matches(rule: EnvRule, name: string): boolean {
 
 /**
  * The first rule that strips `name`, or null when it passes.
- *
  * @example
  * ```ts
  * envRule("GITHUB_TOKEN")?.id; // "secret.name"
@@ -197,9 +176,7 @@ export function envRule(name: string): EnvRule | null {
 }
 
 /**
- * Whether the gate refuses `name` in a request's environment: a loader or
- * secret-looking variable, or null when it is harmless.
- *
+ * Whether the gate refuses `name` in a request's `env` or an inline `VAR=x`: its kind, or null when harmless.
  * @example
  * ```ts
  * sensitiveEnvKind("LD_PRELOAD"); // "loader"
@@ -210,32 +187,24 @@ export function sensitiveEnvKind(name: string): "loader" | "secret" | null {
   return kind === "loader" || kind === "secret" ? kind : null;
 }
 
-/** The base environment of every child of one policy: what it inherits from the server. */
+/** What every child of one policy inherits from the server. */
 export interface InheritedEnvironment {
   env: Record<string, string>;
   /** Inherited names that were dropped (never their values), sorted. */
   stripped: string[];
-  /** The rule id that dropped each stripped name. */
   strippedBy: Record<string, string>;
   /** Variables the server sets itself (TMPDIR, when there is a private temp dir). */
   added: Record<string, string>;
 }
 
 /**
- * Set by the npm package's launcher (packaging/npm/workcell.mjs), which
- * points the server's DENO_DIR at a cache whose npm/ is the package's own
- * read-only one: the DENO_DIR the launcher was started with ("" for none).
- * Children get that back, so a `deno` the agent runs never adds packages to
- * workcell's package directory. Being WORKCELL_*, it never reaches a child.
+ * The DENO_DIR the npm launcher (packaging/npm/workcell.mjs) got ("" for none). Children get it back instead of the
+ * package's read-only cache the launcher gives the server, so their `deno` never adds packages there.
  */
 export const CLIENT_DENO_DIR_ENV = "WORKCELL_CLIENT_DENO_DIR";
 
 /**
- * Builds the base environment from the server's own. The server's TMPDIR
- * never passes: children get the private temp dir, or no TMPDIR when none
- * could be made (the server's own was unusable then). DENO_DIR is the one
- * {@linkcode CLIENT_DENO_DIR_ENV} names, when it is set.
- *
+ * The base environment: never the server's TMPDIR, and DENO_DIR as {@linkcode CLIENT_DENO_DIR_ENV} says, when set.
  * @example
  * ```ts
  * inheritedEnvironment({ PATH: "/bin", JAVA_HOME: "/opt/jdk", AWS_SECRET_ACCESS_KEY: "x" }, { tmpdir: "/tmp/w", inheritAll: false });
@@ -261,14 +230,7 @@ export function inheritedEnvironment(
   return { env: { ...env, ...added }, stripped: Object.keys(strippedBy).sort(), strippedBy, added };
 }
 
-/**
- * Variables set for every command, whatever the plan says, so that nothing waits for a pager or a prompt.
- *
- * @example
- * ```ts
- * ANTI_HANG_ENV.GIT_TERMINAL_PROMPT; // "0"
- * ```
- */
+/** Variables set for every command, whatever the plan says, so that nothing waits for a pager or a prompt. */
 export const ANTI_HANG_ENV: Readonly<Record<string, string>> = {
   NO_COLOR: "1",
   PAGER: "cat",
@@ -286,9 +248,7 @@ export const ANTI_HANG_ENV: Readonly<Record<string, string>> = {
 const SSH_COMMAND = "ssh -o BatchMode=yes";
 
 /**
- * A command's environment at its spawn: the plan's (inherited, TMPDIR, the request's), then the anti-hang
- * variables, TERM by terminal kind.
- *
+ * A command's environment at its spawn: the plan's, then the anti-hang variables, TERM by terminal kind.
  * @example
  * ```ts
  * childEnvironment({ PATH: "/usr/bin" }, true).TERM; // "xterm-256color"

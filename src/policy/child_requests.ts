@@ -1,23 +1,4 @@
-/**
- * What every child of the server asks its sandbox for, whichever system
- * enforces it: the requests child_sandbox_plan.ts (Linux) and seatbelt_policy.ts
- * (darwin) plan from. It gathers what can change while the server runs —
- * the workspace's git dirs (the root's at every spawn, nested repositories
- * found once, those the git tools resolved) — and what is found once: the git
- * the git tools run.
- *
- * @example
- * ```ts
- * import { rgPath } from "@vscode/ripgrep";
- * import { openWorkspace } from "../workspace/workspace.ts";
- * import { probeLandlock } from "./landlock_probe.ts";
- *
- * using ws = openWorkspace(Deno.cwd());
- * const options = { tmpdir: null, env: Deno.env.toObject(), landlock: probeLandlock(), ripgrep: { path: rgPath, fd: null } };
- * const requests = new ChildRequests(ws, options);
- * const rg = requests.ripgrepChild([rgPath]); // { kind: "ripgrep", root: ws.root, executables: [rgPath], ignoreFiles: [...] }
- * ```
- */
+/** The requests child_sandbox_plan.ts (Linux) and seatbelt_policy.ts (darwin) plan every child's sandbox from. */
 import * as path from "node:path";
 import type { Mode } from "./modes.ts";
 import type { Workspace } from "../workspace/workspace.ts";
@@ -31,20 +12,16 @@ import type { LandlockProbe } from "./landlock_probe.ts";
 
 /** What the children need from start-up. */
 export interface ChildOptions {
-  /** The private temp dir commands may write (null when there is none). */
   tmpdir: string | null;
   /** The server's environment (HOME and PATH are read from it). */
   env: Record<string, string>;
-  /** Landlock as probed at start-up (landlock_probe.ts). */
   landlock: LandlockProbe;
   /** The rg of list_files and search_text (the compiled binary's is a memfd: `fd` set). */
   ripgrep: { path: string; fd: number | null };
 }
 
 /**
- * The git on `searchPath` (its real path), the exec path it reports and the loader its ELF header names
- * (none for a Mach-O); null when there is no git that runs.
- *
+ * The git on `searchPath` (real path), its exec path and its ELF loader (none for a Mach-O); null when none runs.
  * @example
  * ```ts
  * const git = await gitImage("/usr/bin:/bin"); // { binary: "/usr/bin/git", execPath: "/usr/lib/git-core", loaders: [...] }
@@ -84,7 +61,6 @@ export async function gitImage(searchPath: string | undefined): Promise<GitImage
 
 /**
  * The key of a session's mode and grants: what the latest command's sandbox is remembered by.
- *
  * @example
  * ```ts
  * planKey("safe", new Set(["network", "shell"])); // "safe:network,shell"
@@ -107,27 +83,24 @@ export class ChildRequests {
     this.options = options;
   }
 
-  /** The git the git tools run, found once on the server's PATH; null when there is none. */
   gitImage(): Promise<GitImage | null> {
     return this.#git ??= gitImage(this.options.env.PATH);
   }
 
-  /** Remembers git dirs a git tool resolved inside the workspace, so safe-mode commands see them read-only too. */
   registerGitDirs(paths: readonly string[]): void {
     for (const p of paths) this.#registeredGitDirs.add(p);
   }
 
-  /** The git dirs inside the workspace now: the root's (looked at every time), nested ones (searched once), registered ones. */
+  /** The workspace's git dirs now: the root's (looked at each time), nested ones (found once), registered ones. */
   async gitDirs(): Promise<string[]> {
     const root = this.ws.root;
     this.#nested ??= (await findGitDirs(this.ws)).paths;
     using top = this.ws.open(".", { expect: "dir" });
     const all = new Set([...await gitDirsAt(root, top), ...this.#nested, ...this.#registeredGitDirs]);
-    // Gone ones are left out (an lstat that fails builds no error object: it is asked at every spawn).
+    // Gone ones are left out (a failing lstatPath builds no error object: this runs at every spawn).
     return [...all].filter((p) => lstatPath(p) !== null);
   }
 
-  /** The request of git for a repository whose git dirs outside the workspace (`readable`) were trusted. */
   gitChild(git: GitImage, readable: string[]): ChildRequest {
     const home = this.options.env.HOME;
     const xdg = this.options.env.XDG_CONFIG_HOME;

@@ -1,27 +1,6 @@
 /**
- * The one place that decides what every child of the server may touch:
- * the commands an agent runs, the git behind the git tools, and ripgrep.
- * {@linkcode childSandbox} returns a plan (a value); the launcher only
- * enforces it (src/os/sandbox_script.ts), and the runners run whatever plan
- * they are given.
- *
- * | child            | Landlock fs                                  | net          | seccomp | mount ns        | caps    |
- * |------------------|----------------------------------------------|--------------|---------|-----------------|---------|
- * | command, safe    | writes: workspace, temp, own tty; reads: all but credential stores | no TCP | no sockets but unix/netlink | git dirs read-only | dropped |
- * | command, trusted | writes: workspace, temp, own tty             | allowed      | —       | —               | dropped |
- * | command, dangerous | none (no launcher at all)                  | allowed      | —       | —               | kept    |
- * | git              | reads: workspace, its git dirs, system; execute: git only; writes: none | no TCP | no sockets but unix | — | dropped |
- * | ripgrep          | reads: workspace, ancestor ignore files; execute: rg only; writes: none | no TCP | no sockets but unix | — | dropped |
- *
- * Layers the kernel cannot give are left out of the plan, never faked; the
- * plan is what check_exec_environment reports ({@linkcode describeSandbox}).
- *
- * @example
- * ```ts
- * declare const git: GitImage; // the git binary as probed at start-up
- * declare const facts: ChildFacts;
- * const plan = childSandbox({ kind: "git", root: "/repo", readable: [], git, config: [] }, facts);
- * ```
+ * The one place that decides what every child may touch: {@linkcode childSandbox} returns a plan that the launcher
+ * only enforces (src/os/sandbox_script.ts). docs/permission-modes.md tabulates it. Missing layers are never faked.
  */
 import type { Mode } from "./modes.ts";
 import {
@@ -44,22 +23,19 @@ import { statPath } from "../os/fs_stat.ts";
 /** Whether a layer of the sandbox can be had on this machine, and why not. */
 export type Availability = { available: true } | { available: false; reason: string };
 
-/** What the machine offers, measured once (sandbox_facts.ts). */
+/** What the machine offers, measured once (linux_spawners.ts). */
 export interface ChildFacts {
-  /** The Landlock ABI, or null without Landlock. */
   abi: number | null;
   /** Whether the launcher can make a mount namespace (and, unprivileged, a user namespace) with read-only binds. */
   namespaces: Availability;
-  /** Whether the launcher can install a seccomp filter. */
   seccomp: Availability;
   uid: number;
   gid: number;
   lastCapability: number;
 }
 
-/** The git the git tools run, and what executing it takes. */
+/** The git the git tools run (its real path), and what executing it takes. */
 export interface GitImage {
-  /** Real path of the git binary. */
   binary: string;
   /** `git --exec-path`: where git finds its own helper programs. */
   execPath: string;
@@ -90,7 +66,6 @@ export interface GitChild {
   /** Trees and files outside the workspace git may read: the repository's own git dirs, ignore files above. */
   readable: string[];
   git: GitImage;
-  /** Git's global config files and directories (~/.gitconfig, ~/.config/git). */
   config: string[];
 }
 
@@ -100,7 +75,6 @@ export interface RipgrepChild {
   root: string;
   /** The rg binary, unless it is a memfd (which Landlock cannot and need not name). */
   executables: string[];
-  /** Ignore files of the root's ancestors, which rg reads. */
   ignoreFiles: string[];
 }
 
@@ -124,7 +98,7 @@ function existing(paths: readonly string[]): { path: string; dir: boolean }[] {
   });
 }
 
-/** A rule granting `access` on each existing path, limited to file rights on what is not a directory. */
+/** A rule granting `access` on each existing path, only its file rights on what is not a directory. */
 function rules(paths: readonly string[], access: bigint): LandlockRule[] {
   return existing(paths).map(({ path, dir }) => ({ path, access: dir ? access : access & FILE_ACCESS }));
 }
@@ -161,9 +135,8 @@ function commandRuleset(abi: number, child: CommandChild, safe: boolean, denyNet
 
 /** A domain that may read `readable`, execute `executables`, and write nothing but the null devices. */
 function readOnlyRuleset(abi: number, readable: string[], executables: string[]): LandlockRuleset {
-  // TRUNCATE is granted where reading is (ABI ≥ 3): Landlock works the right out on every open, and a right
-  // that no rule grants makes each open walk up to the filesystem root, about 10% slower on a full search.
-  // Nothing can be truncated outside, and nothing written, created or removed anywhere.
+  // TRUNCATE is granted where reading is (ABI ≥ 3): a right that no rule grants makes each open walk up to the
+  // filesystem root, about 10% slower on a full search. Nothing outside can be truncated, only null devices written.
   const truncate = abi >= LANDLOCK_FEATURE_ABI.truncate ? ACCESS_FS.TRUNCATE : 0n;
   return {
     abi,
@@ -183,15 +156,11 @@ function noNetworkFilter(families: readonly number[]): Uint8Array<ArrayBuffer> {
 }
 
 /**
- * The sandbox plan for `child` on a machine with `facts`; null means no
- * sandbox at all (dangerous mode).
- *
+ * The sandbox plan for `child` on a machine with `facts`; null means no sandbox at all (dangerous mode).
  * @example
  * ```ts
- * import { rgPath } from "@vscode/ripgrep";
- *
  * declare const facts: ChildFacts;
- * childSandbox({ kind: "ripgrep", root: "/repo", executables: [rgPath], ignoreFiles: [] }, facts)?.seccomp !== null;
+ * childSandbox({ kind: "ripgrep", root: "/repo", executables: ["/usr/bin/rg"], ignoreFiles: [] }, facts);
  * ```
  */
 export function childSandbox(child: ChildRequest, facts: ChildFacts): SandboxPlan | null {
@@ -229,26 +198,21 @@ export function childSandbox(child: ChildRequest, facts: ChildFacts): SandboxPla
 export interface SandboxDescription {
   /** Whether any layer applies (false: the child runs with the server's own rights). */
   enforced: boolean;
-  /** The kernel layers in force: landlock, seccomp, mount namespace, capabilities. */
   layers: string[];
   /** "anywhere", or the only trees it may write beneath (devices aside). */
   writes: "anywhere" | string[];
-  /** "anywhere", "all but credential stores", or the only trees and files it may read. */
   reads: "anywhere" | "all but credential stores" | string[];
-  /** "anything", or the only programs it may execute. */
   executes: "anything" | string[];
-  /** "allowed", "denied" (every socket but local ones), or TCP only denied where seccomp is missing. */
+  /** "denied": every socket but local ones; TCP alone is denied where seccomp is missing. */
   network: "allowed" | "denied" | "TCP denied, other protocols allowed (no seccomp filter)";
   /** Whether it can signal only itself and its own children (Landlock ABI 6). */
   signals_scoped: boolean;
-  /** Paths it sees read-only (the workspace's git dirs, in safe mode). */
   read_only: string[];
   capabilities_dropped: boolean;
 }
 
 /**
  * What `plan` (null: no sandbox) has the kernel enforce.
- *
  * @example
  * ```ts
  * describeSandbox(null).writes; // "anywhere"

@@ -1,25 +1,4 @@
-/**
- * What the command runner, the git tools and rg ask of the sandbox of their
- * children, whichever system enforces it: the launcher on Linux
- * (linux_spawners.ts: Landlock, seccomp, namespaces) or Seatbelt on darwin
- * (darwin_spawners.ts: `sandbox-exec`). One is chosen per server process,
- * at start-up, by {@linkcode createChildSpawners}.
- *
- * @example
- * ```ts
- * import { rgPath } from "@vscode/ripgrep";
- * import { openWorkspace } from "../workspace/workspace.ts";
- * import { probeLandlock } from "./landlock_probe.ts";
- *
- * const children = createChildSpawners(openWorkspace(Deno.cwd()), {
- *   tmpdir: null,
- *   env: Deno.env.toObject(),
- *   landlock: probeLandlock(),
- *   ripgrep: { path: rgPath, fd: null },
- * });
- * const report = await children.report("safe", new Set(), []); // what each kind of child gets here
- * ```
- */
+/** The child spawners: the launcher's on Linux (linux_spawners.ts), Seatbelt's on darwin (darwin_spawners.ts). */
 import type { Workspace } from "../workspace/workspace.ts";
 import { HOST_OS } from "../os/libc.ts";
 import { ChildSandboxes } from "./linux_spawners.ts";
@@ -31,14 +10,11 @@ export type { ChildSpawners };
 
 /**
  * This system's child spawners for the workspace `ws`: Seatbelt's on darwin, the launcher's on Linux.
- *
  * @example
  * ```ts
- * import { rgPath } from "@vscode/ripgrep";
  * import { openWorkspace } from "../workspace/workspace.ts";
- * import { probeLandlock } from "./landlock_probe.ts";
- *
- * const options = { tmpdir: null, env: {}, landlock: probeLandlock(), ripgrep: { path: rgPath, fd: null } };
+ * import type { ChildOptions } from "./child_requests.ts";
+ * declare const options: ChildOptions;
  * const spawner = createChildSpawners(openWorkspace("/repo"), options).ripgrepSpawner();
  * ```
  */

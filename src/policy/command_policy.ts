@@ -1,34 +1,4 @@
-/**
- * The CommandPolicy of one server process: the gate of its mode (minus what
- * a session's grants lift), argv without a shell in safe mode or
- * `/bin/sh -c cmd` otherwise, the allowlisted environment, and the spawner
- * of the mode's sandbox (child_spawners.ts; none in dangerous mode).
- *
- * @example
- * ```ts
- * import { openWorkspace } from "../workspace/workspace.ts";
- * import type { ChildSpawners } from "./child_spawners.ts";
- *
- * declare const children: ChildSpawners;
- * using workspace = openWorkspace(Deno.cwd());
- * using root = workspace.open(".", { expect: "dir" });
- * const policy = createCommandPolicy({ mode: "safe" }, workspace, {
- *   children,
- *   tmpdir: null,
- *   tmpdirProblems: [],
- *   gitReadable: [],
- *   inheritedEnv: Deno.env.toObject(),
- * });
- * const plan = await policy.plan({
- *   cmd: "git status",
- *   cwd: workspace.root,
- *   chdir: root.childCwd(),
- *   env: {},
- *   tty: false,
- *   grants: new Set(),
- * });
- * ```
- */
+/** The CommandPolicy of one server process: its mode's gate, argv or `/bin/sh -c`, the filtered env, its sandbox. */
 import type { Workspace } from "../workspace/workspace.ts";
 import { toRelative } from "../workspace/confine.ts";
 import { gitDirContaining } from "../workspace/git_dirs.ts";
@@ -54,29 +24,21 @@ export interface PolicyFacts {
   tmpdirProblems: readonly string[];
   /** What the git tools' git may read outside the workspace (the trusted repository's git dirs). */
   gitReadable: string[];
-  /** The server's own environment, filtered into the children's. */
   inheritedEnv: Record<string, string>;
 }
 
 /** The policy plus what the adapters report about it. */
 export interface WorkcellPolicy extends CommandPolicy {
   readonly mode: Mode;
-  /** The private TMPDIR of children, or null when none could be made (children then get no TMPDIR). */
   readonly tmpdir: string | null;
-  /** Why each temp-dir parent was refused (all of them when tmpdir is null). */
   readonly tmpdirProblems: readonly string[];
-  /** Base environment of children: stripped names and added variables. */
   readonly environment: InheritedEnvironment;
-  /** The sandboxes a session with these grants gets. */
   sandbox(grants: ReadonlySet<string>): Promise<SandboxReport>;
   /** The sandbox the latest command started with these grants runs under (`sandbox().commands` of its plan). */
   appliedSandbox(grants: ReadonlySet<string>): SandboxDescription | null;
 }
 
-/**
- * Refuses a safe-mode command started inside a git dir: its mount namespace makes the git dirs read-only, but
- * a working directory already inside one would keep the writable mount beneath it.
- */
+/** Refuses a safe-mode workdir inside a git dir: it would keep the writable mount beneath the read-only bind. */
 function refuseGitDirWorkdir(workspace: Workspace, cwd: string): void {
   const gitDir = gitDirContaining(workspace.root, cwd);
   if (gitDir === null) return;
@@ -87,7 +49,17 @@ function refuseGitDirWorkdir(workspace: Workspace, cwd: string): void {
   });
 }
 
-/** Creates the policy for `config.mode`. */
+/**
+ * Creates the policy for `config.mode`.
+ * @example
+ * ```ts
+ * import { openWorkspace } from "../workspace/workspace.ts";
+ * import type { ChildSpawners } from "./child_spawners.ts";
+ * declare const children: ChildSpawners;
+ * const facts = { children, tmpdir: null, tmpdirProblems: [], gitReadable: [], inheritedEnv: {} };
+ * const policy = createCommandPolicy({ mode: "safe" }, openWorkspace("/repo"), facts);
+ * ```
+ */
 export function createCommandPolicy(
   config: { mode: Mode },
   workspace: Workspace,

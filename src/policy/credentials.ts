@@ -1,19 +1,7 @@
 /**
- * The user's credential stores, and the Landlock read rules that cover
- * everything else. Landlock can only grant, never subtract, and a grant on a
- * directory covers all beneath it; so to leave `~/.ssh` unreadable while
- * `~` stays readable, no rule may be given on `~` (or `/`): instead every
- * entry beside the path down to a credential store gets a rule of its own.
- * The ancestors themselves get none, so listing `/`, `/home` or `~` is refused
- * too (a listing would name what the stores hold).
- *
- * The walk's file-system questions are injected (`list`, `realPath`), so the
- * rule building is pure and tested without a home directory.
- *
- * @example
- * ```ts
- * const rules = readRulesExcept(credentialPaths("/home/u"), REAL_WALK_IO);
- * ```
+ * The credential stores, and Landlock read rules for everything else. Landlock only grants, a grant covering all
+ * beneath it, so nothing is granted on `~` or `/`: each entry beside the path down to a store gets its own rule, the
+ * ancestors none (a listing names what the stores hold). The walk's I/O is injected ({@linkcode WalkIo}) for tests.
  */
 import * as path from "node:path";
 import { ACCESS_FS, FILE_ACCESS, type LandlockRule } from "../os/landlock.ts";
@@ -74,14 +62,11 @@ function ancestors(p: string): string[] {
 }
 
 /**
- * Read rules that grant every file and directory except `denied` (absolute
- * paths; a denied path that is a symlink is denied where it points too) and
- * except the listing of their ancestors.
- *
+ * Read rules that grant every file and directory except `denied` (absolute; a denied symlink is denied where it
+ * points too) and except the listing of their ancestors.
  * @example
  * ```ts
- * const io: WalkIo = { list: () => [], realPath: (p) => p }; // tests give a fake tree
- * readRulesExcept(["/root/.ssh"], io); // [{ path: "/bin", ... }, ..., { path: "/root/.bashrc", ... }, ...]
+ * readRulesExcept(["/root/.ssh"], REAL_WALK_IO); // [{ path: "/bin", … }, …, { path: "/root/.bashrc", … }, …]
  * ```
  */
 export function readRulesExcept(denied: readonly string[], io: WalkIo): LandlockRule[] {
@@ -134,7 +119,6 @@ function grantable(link: string, blocked: Set<string>, walked: Set<string>, io: 
 export const REAL_WALK_IO: WalkIo = {
   list: (dir) =>
     [...Deno.readDirSync(dir)].map((entry) => {
-      // A symlink is granted as what it names: Landlock rules take the path's target.
       let isDirectory = entry.isDirectory;
       if (entry.isSymlink) {
         try {

@@ -1,30 +1,7 @@
 /**
- * The spawners of every child on darwin — commands, git, rg — each started
- * as `/usr/bin/sandbox-exec -p PROFILE -- PROGRAM ARGS…`, with the profile
- * seatbelt_policy.ts plans from the same requests the Linux launcher's plans
- * come from (linux_spawners.ts builds them the same way). One instance per server
- * process; sandbox-exec is probed once, on the first need, by running
- * `/usr/bin/true` under a real safe-mode profile of this workspace, so a
- * missing sandbox-exec and a profile this macOS refuses are both reported
- * (check_exec_environment's `missing`), and children then run unsandboxed,
- * saying so, as on Linux without the launcher.
- *
- * @example
- * ```ts
- * import { rgPath } from "@vscode/ripgrep";
- * import { openWorkspace } from "../workspace/workspace.ts";
- * import type { SpawnRequest } from "../os/spawn_request.ts";
- * import { probeLandlock } from "./landlock_probe.ts";
- *
- * declare const request: SpawnRequest; // argv, env, cwd and stdio of one command
- * const children = new SeatbeltSandboxes(openWorkspace(Deno.cwd()), {
- *   tmpdir: null,
- *   env: Deno.env.toObject(),
- *   landlock: probeLandlock(),
- *   ripgrep: { path: rgPath, fd: null },
- * });
- * const pid = await children.commandSpawner("safe", new Set())(request);
- * ```
+ * The spawners of every child on darwin, each started as `/usr/bin/sandbox-exec -p PROFILE -- PROGRAM ARGS…` with
+ * the profile seatbelt_policy.ts plans from the same requests as on Linux. sandbox-exec is probed once, at the first
+ * need: when it or the profile is refused, check_exec_environment's `missing` says so and children run unsandboxed.
  */
 import * as path from "node:path";
 import type { Mode } from "./modes.ts";
@@ -85,10 +62,8 @@ export class SeatbeltSandboxes extends SandboxedSpawners<SeatbeltProfile> {
   }
 
   /**
-   * Whether sandbox-exec confines children here, probed once with the fullest profile there is (a safe-mode
-   * command's: a git dir read-only beneath the workspace, the stores unreadable, a terminal) over fixed paths:
-   * what is probed is sandbox-exec and the profile's grammar. A real path the profile cannot carry fails that
-   * child's spawn (SandboxSetupError) and never makes the others run unconfined.
+   * Whether sandbox-exec confines children, probed once with the fullest profile (a safe-mode command's) over fixed
+   * paths. A real path a profile cannot carry fails that child's spawn (SandboxSetupError), never unconfines others.
    */
   #sandboxExec(): Promise<Availability> {
     const probe: SeatbeltProfile = {

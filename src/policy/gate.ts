@@ -1,22 +1,4 @@
-/**
- * The command gate's walker: tokenises `cmd`, splits it into simple
- * commands, strips assignments, unwraps wrappers (`env`, `timeout`,
- * `xargs`, …), shells (`sh -c`) and `eval`, and hands every program call to
- * the program rules (programs/), acting on the findings they return with
- * only the gates in force for this mode and session. The first refusal in
- * force refuses the whole command. It knows the shell but no program, and
- * asks the file system only through the injected {@linkcode PathQuestions}.
- *
- * @example
- * ```ts
- * import { describedPaths } from "./gate_paths.ts";
- * import { gatesInForce } from "./modes.ts";
- *
- * const paths = describedPaths({ workspace: "/work", tmpdir: "/tmp/w" });
- * const options = { mode: "safe" as const, gates: gatesInForce("safe", new Set()), workspace: "/work", cwd: "/work", paths };
- * checkCommand("rm -rf /", {}, options); // { ok: false, refusal: { rule: "destructive.remove_outside", token: "/", … } }
- * ```
- */
+/** The command gate's walker: it knows the shell, wrappers and `eval`; program calls go to the rules in programs/. */
 import type { Mode } from "./modes.ts";
 import { ASSIGNMENT, isShell, isWrapper, secretName, shellFindings, wrapperFindings } from "./gate_wrappers.ts";
 import { pathCandidate, type PathQuestions, Places } from "./gate_paths.ts";
@@ -25,33 +7,10 @@ import { type Call, type Finding, programName } from "./programs/program.ts";
 import { type Gate, type RuleId, RULES } from "./rules.ts";
 import { HEREDOC_BODY, type Token, tokenize, TokenizeError, type WordToken } from "./tokenizer.ts";
 
-/**
- * Nesting of wrappers and shell code beyond which the gate refuses to guess.
- *
- * @example
- * ```ts
- * MAX_NESTING; // 12: `sh -c` inside `sh -c` … thirteen deep is refused
- * ```
- */
+/** Nesting of wrappers and shell code beyond which the gate refuses to guess. */
 export const MAX_NESTING = 12;
 
-/**
- * What the gate needs to know about where the command runs.
- *
- * @example
- * ```ts
- * import { diskPaths } from "./gate_paths.ts";
- * import { gatesInForce } from "./modes.ts";
- *
- * const options: GateOptions = {
- *   mode: "trusted",
- *   gates: gatesInForce("trusted", new Set()),
- *   workspace: "/work",
- *   cwd: "/work/src",
- *   paths: diskPaths("/work", "/tmp/workcell-tmp-x"),
- * };
- * ```
- */
+/** What the gate needs to know about where the command runs. */
 export interface GateOptions {
   mode: Mode;
   /** Gates in force: the mode's, minus what this session's grants lift. */
@@ -60,24 +19,10 @@ export interface GateOptions {
   workspace: string;
   /** Absolute, confined working directory. */
   cwd: string;
-  /** The file-system answers: `diskPaths` in the server. */
   paths: PathQuestions;
 }
 
-/**
- * Why a command was refused.
- *
- * @example
- * ```ts
- * const refusal: Refusal = {
- *   rule: "destructive.kill",
- *   gate: "destructive",
- *   token: "kill 1",
- *   message: "kill 1 signals a process this command did not start",
- *   hint: "Stop commands this server started with kill_command.",
- * };
- * ```
- */
+/** Why a command was refused. */
 export interface Refusal {
   rule: RuleId;
   gate: Gate;
@@ -87,14 +32,7 @@ export interface Refusal {
   hint: string;
 }
 
-/**
- * The gate's answer: refused, or accepted with the argv to run (null when a shell runs `cmd`).
- *
- * @example
- * ```ts
- * const verdict: Verdict = { ok: true, argv: ["git", "status"], inlineEnv: {} };
- * ```
- */
+/** The gate's answer: refused, or accepted with the argv to run (null when a shell runs `cmd`). */
 export type Verdict =
   | { ok: true; argv: string[] | null; inlineEnv: Record<string, string> }
   | { ok: false; refusal: Refusal };
@@ -119,15 +57,13 @@ const REDIRECTIONS = new Set(["<", ">", ">>", "<>", ">|", "&>", "&>>", ">&", "<&
 
 /**
  * Checks one exec request against the gates in force.
- *
  * @example
  * ```ts
  * import { describedPaths } from "./gate_paths.ts";
  * import { gatesInForce } from "./modes.ts";
- *
  * const paths = describedPaths({ workspace: "/work", tmpdir: "/tmp/w" });
  * const options = { mode: "safe" as const, gates: gatesInForce("safe", new Set()), workspace: "/work", cwd: "/work", paths };
- * checkCommand("git status", {}, options); // { ok: true, argv: ["git", "status"], inlineEnv: {} }
+ * checkCommand("rm -rf /", {}, options); // { ok: false, refusal: { rule: "destructive.remove_outside", … } }
  * ```
  */
 export function checkCommand(cmd: string, env: Record<string, string>, options: GateOptions): Verdict {

@@ -1,19 +1,6 @@
 /**
- * The bypass corpus: commands with the rule that must refuse them in safe
- * mode and in trusted mode (null: the mode lets them run). Each program
- * module keeps its own rows beside its rules (`corpus` in programs/*.ts);
- * the rows here are the walker's — shell syntax, wrappers, shells, eval,
- * assignments, the env argument and the path words of programs without
- * rules. gate_test.ts checks every entry against {@linkcode corpusTree};
- * tests/policy_test.ts sends them through exec_command on disk.
- *
- * Paths: the corpus workspace has `src/`, `src/a.ts`, `outlink` (a symlink to
- * /etc) and `inlink` (a symlink to src); cwd is the workspace root.
- *
- * @example
- * ```ts
- * const [cmd, safe, trusted] = REFUSED_IN_SAFE[0];
- * ```
+ * The walker's bypass corpus (program modules keep their own `corpus` rows): each command with the rule that must
+ * refuse it in safe and in trusted mode (null: it runs). gate_test.ts and tests/policy_test.ts run every row.
  */
 import type { DescribedTree } from "./gate_paths.ts";
 import { PROGRAMS } from "./programs/mod.ts";
@@ -22,8 +9,7 @@ import type { CorpusEntry } from "./programs/program.ts";
 export type { CorpusEntry };
 
 /**
- * The tree the corpus runs in: a workspace with `outlink` → /etc and `inlink` → src.
- *
+ * The tree the corpus runs in (cwd its root): a workspace with `outlink` → /etc and `inlink` → src.
  * @example
  * ```ts
  * corpusTree("/corpus", "/tmp/t").symlinks; // { "/corpus/outlink": "/etc", "/corpus/inlink": "/corpus/src" }
@@ -38,12 +24,10 @@ export function corpusTree(workspace: string, tmpdir: string): DescribedTree {
 }
 
 const WALKER_REFUSED: CorpusEntry[] = [
-  // wrappers around network clients
   ["timeout 5 curl example.com", "network.command", null],
   ["env curl example.com", "network.command", null],
   ["nice -n 5 wget x", "network.command", null],
   ["xargs curl", "network.command", null],
-  // shell expansion and control syntax
   ["ls; rm x", "shell_syntax.operator", null],
   ["ls && ls", "shell_syntax.operator", null],
   ["false || ls", "shell_syntax.operator", null],
@@ -89,7 +73,6 @@ const WALKER_REFUSED: CorpusEntry[] = [
   // wrappers around destructive commands (trusted keeps these)
   ["xargs rm -rf /", "destructive.remove_outside", "destructive.remove_outside"],
   ["timeout 5 rm -rf /", "destructive.remove_outside", "destructive.remove_outside"],
-  // arguments naming paths outside the workspace
   ["cat /etc/passwd", "outside_path.argument", null],
   ["ls /", "outside_path.argument", null],
   ["ls ..", "outside_path.argument", null],
@@ -108,7 +91,6 @@ const WALKER_REFUSED: CorpusEntry[] = [
   ["timeout 5 cat /etc/shadow", "outside_path.argument", null],
   ["make -C /usr/src", "outside_path.argument", null],
   ["tee /etc/motd", "outside_path.argument", null],
-  // secret and loader environment
   ["ls", "secret_env.env", "secret_env.env", { LD_PRELOAD: "/tmp/x.so" }],
   ["ls", "secret_env.env", "secret_env.env", { LD_LIBRARY_PATH: "/tmp" }],
   ["ls", "secret_env.env", "secret_env.env", { DYLD_INSERT_LIBRARIES: "x" }],
@@ -199,14 +181,7 @@ const WALKER_ALLOWED: CorpusEntry[] = [
   ["curl-config --version", null, null],
 ];
 
-/**
- * Shell code that trusted mode runs through the shell (safe mode refuses its syntax).
- *
- * @example
- * ```ts
- * TRUSTED_ONLY.some(([, , trusted]) => trusted === "destructive.git_discard"); // true
- * ```
- */
+/** Shell code that trusted mode runs through the shell (safe mode refuses its syntax). */
 export const TRUSTED_ONLY: CorpusEntry[] = [
   ["ls | wc -l && echo done", "shell_syntax.operator", null],
   ['for f in *.ts; do wc -l "$f"; done', "shell_syntax.expansion", null],
@@ -239,22 +214,8 @@ export const TRUSTED_ONLY: CorpusEntry[] = [
 
 const PROGRAM_ROWS: CorpusEntry[] = PROGRAMS.flatMap((rules) => rules.corpus ?? []);
 
-/**
- * Every row safe mode refuses.
- *
- * @example
- * ```ts
- * REFUSED_IN_SAFE.every(([, safe]) => safe !== null); // true
- * ```
- */
+/** Every row safe mode refuses. */
 export const REFUSED_IN_SAFE: CorpusEntry[] = [...WALKER_REFUSED, ...PROGRAM_ROWS.filter(([, safe]) => safe !== null)];
 
-/**
- * Every row safe mode runs.
- *
- * @example
- * ```ts
- * ALLOWED_IN_SAFE.every(([, safe]) => safe === null); // true
- * ```
- */
+/** Every row safe mode runs. */
 export const ALLOWED_IN_SAFE: CorpusEntry[] = [...WALKER_ALLOWED, ...PROGRAM_ROWS.filter(([, safe]) => safe === null)];

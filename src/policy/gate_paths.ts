@@ -1,35 +1,14 @@
-/**
- * The file-system questions the command gate asks — is a path inside, where
- * does it really lead, does it exist — and {@linkcode Places}, which asks
- * them about a command's words. The gate itself does no I/O: the server
- * answers from the disk ({@linkcode diskPaths}), the rules' examples and the
- * gate's tests from a described tree ({@linkcode describedPaths}).
- *
- * @example
- * ```ts
- * const places = new Places("/work", "/work", describedPaths({ workspace: "/work", tmpdir: "/tmp/w" }));
- * places.outside("../x"); // true
- * places.outside("src/a.ts"); // false
- * ```
- */
+/** The file-system questions the gate asks, answered from the disk or (for examples and tests) a described tree. */
 import * as path from "node:path";
 import { isInside } from "../workspace/confine.ts";
 
-/**
- * What the gate needs to know about the file system; every path is absolute and normalised.
- *
- * @example
- * ```ts
- * const nothingOutside: PathQuestions = { inside: () => true, realParent: (abs) => abs, exists: () => true };
- * ```
- */
+/** What the gate needs to know about the file system; every path is absolute and normalised. */
 export interface PathQuestions {
   /** Whether a command may name `abs`: beneath the workspace or the private TMPDIR, or a harmless device. */
   inside(abs: string): boolean;
   /**
-   * The real path of `abs` through its nearest existing ancestor (the rest appended), or null when it
-   * cannot be resolved. With `followLast` false the last component is not resolved: rm removes a
-   * symlink, not its target.
+   * The real path of `abs` through its nearest existing ancestor (the rest appended), or null when unresolvable.
+   * With `followLast` false the last component is not resolved: rm removes a symlink, not its target.
    */
   realParent(abs: string, followLast: boolean): string | null;
   /** Whether anything, a dangling symlink included, is at `abs`. */
@@ -54,11 +33,9 @@ const STDIN_SCRIPT = /^(-|\/dev\/stdin|\/dev\/fd\/\d+|\/proc\/(self|thread-self|
 
 /**
  * Whether a script operand reads the script from stdin.
- *
  * @example
  * ```ts
  * namesStdin("/proc/self/fd/0"); // true
- * namesStdin("script.sh"); // false
  * ```
  */
 export function namesStdin(word: string): boolean {
@@ -72,11 +49,9 @@ function insideOf(workspace: string, tmpdir: string): (abs: string) => boolean {
 
 /**
  * The disk's answers, for the server: `workspace` and `tmpdir` are real paths.
- *
  * @example
  * ```ts
- * const questions = diskPaths(Deno.cwd(), "/tmp");
- * questions.exists("/"); // true
+ * diskPaths(Deno.cwd(), "/tmp").exists("/"); // true
  * ```
  */
 export function diskPaths(workspace: string, tmpdir: string): PathQuestions {
@@ -107,14 +82,7 @@ export function diskPaths(workspace: string, tmpdir: string): PathQuestions {
   };
 }
 
-/**
- * A tree described instead of read: the workspace, the private TMPDIR and the symlinks in it.
- *
- * @example
- * ```ts
- * const tree: DescribedTree = { workspace: "/work", tmpdir: "/tmp/w", symlinks: { "/work/etc": "/etc" } };
- * ```
- */
+/** A tree described instead of read: the workspace, the private TMPDIR and the symlinks in it. */
 export interface DescribedTree {
   workspace: string;
   tmpdir: string;
@@ -142,14 +110,11 @@ const LINUX_ROOT = [
   .concat("srv", "sys", "tmp", "usr", "var").map((name) => `/${name}`);
 
 /**
- * The answers of a described tree on a Linux root, for the rules' examples and the gate's tests: no I/O,
- * no temp dirs. gate_paths_test.ts checks that it answers as the disk does for the corpus's tree.
- *
+ * The answers of a described tree on a Linux root, for the rules' examples and the gate's tests: no I/O, no temp
+ * dirs. gate_paths_test.ts checks that it answers as the disk does for the corpus's tree.
  * @example
  * ```ts
- * const questions = describedPaths({ workspace: "/work", tmpdir: "/tmp/w", symlinks: { "/work/out": "/etc" } });
- * questions.realParent("/work/out/passwd", true); // "/etc/passwd"
- * questions.exists("/etc"); // true
+ * describedPaths({ workspace: "/w", tmpdir: "/t", symlinks: { "/w/o": "/etc" } }).realParent("/w/o/x", true); // /etc/x
  * ```
  */
 export function describedPaths(tree: DescribedTree): PathQuestions {
@@ -175,21 +140,10 @@ export function describedPaths(tree: DescribedTree): PathQuestions {
   };
 }
 
-/**
- * Where the words of one command point: resolved against its cwd, answered by the questions.
- *
- * @example
- * ```ts
- * const places = new Places("/work", "/work/src", describedPaths({ workspace: "/work", tmpdir: "/tmp/w" }));
- * places.resolve("../x"); // "/work/x"
- * places.outside("/etc/passwd"); // true: outside, and /etc exists
- * places.outside("/api/"); // false: no /api on the machine, so a pattern rather than a path
- * ```
- */
+/** Where the words of one command point: resolved against its cwd, answered by the questions. */
 export class Places {
   constructor(readonly workspace: string, readonly cwd: string, readonly questions: PathQuestions) {}
 
-  /** The absolute path a word names. */
   resolve(word: string): string {
     return path.resolve(this.cwd, word);
   }
@@ -209,14 +163,10 @@ export class Places {
 }
 
 /**
- * The part of a word that would be a path: the word, an `--opt=value` value, an attached `-Ivalue`, a
- * `key=value` value; null when none would.
- *
+ * The part of a word that would be a path (the word, or the value of `--opt=value`, `-Ivalue`, `key=value`), or null.
  * @example
  * ```ts
  * pathCandidate("--out=/etc/x"); // "/etc/x"
- * pathCandidate("-I/usr/include"); // "/usr/include"
- * pathCandidate("-n"); // null
  * ```
  */
 export function pathCandidate(arg: string): string | null {

@@ -1,34 +1,12 @@
-/**
- * Programs that run other programs: wrappers (`env`, `timeout`, `xargs`,
- * `sudo`, …) run their operand as a command, shells run `-c` code or a
- * script file. The walker (gate.ts) checks what they run like any other
- * command; none of them is refused for what it is: the sandbox confines
- * what they run as it confines a script.
- *
- * @example
- * ```ts
- * isWrapper("nice"); // true
- * isShell("bash"); // true
- * ```
- */
+/** Wrappers and shells: what they run is walked like any other command, and the sandbox confines it like a script. */
 import { sensitiveEnvKind } from "./child_environment.ts";
 import { type Call, type Finding, pathWords, refusal } from "./programs/program.ts";
 
-/**
- * `NAME=value`.
- *
- * @example
- * ```ts
- * ASSIGNMENT.test("FOO=1"); // true
- * ```
- */
+/** `NAME=value`. */
 export const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 
 const SHELLS = new Set("sh bash zsh dash ksh mksh ash fish csh tcsh rbash yash busybox".split(" "));
-/**
- * Wrappers run their operand as a command: options that take a value, positionals before the command, and
- * options whose value is shell code (walked as such).
- */
+/** Per wrapper: options that take a value, positionals before the command, options whose value is shell code. */
 const WRAPPERS = new Map<string, { values?: string; positionals?: number; shell?: string; allShell?: boolean }>([
   ["env", { values: "-u --unset -C --chdir -a --argv0", shell: "-S --split-string" }],
   ["nice", { values: "-n --adjustment" }],
@@ -53,7 +31,6 @@ const WRAPPERS = new Map<string, { values?: string; positionals?: number; shell?
 
 /**
  * Whether the program is a wrapper.
- *
  * @example
  * ```ts
  * isWrapper("xargs"); // true
@@ -65,7 +42,6 @@ export function isWrapper(name: string): boolean {
 
 /**
  * Whether the program is a shell.
- *
  * @example
  * ```ts
  * isShell("dash"); // true
@@ -77,11 +53,9 @@ export function isShell(name: string): boolean {
 
 /**
  * A wrapper's own words (path words), and the command or shell code it runs.
- *
  * @example
  * ```ts
  * import { describedPaths, Places } from "./gate_paths.ts";
- *
  * const places = new Places("/w", "/w", describedPaths({ workspace: "/w", tmpdir: "/tmp/t" }));
  * wrapperFindings({ program: "timeout", name: "timeout", args: ["5", "ls"], places });
  * // [{ kind: "paths", words: ["5"] }, { kind: "command", argv: ["ls"] }]
@@ -117,7 +91,6 @@ export function wrapperFindings({ name, args }: Call): Finding[] {
 
 /**
  * A shell's findings: `sh -c CODE` runs CODE (walked as shell code), `sh script` a file (a path word).
- *
  * @example
  * ```ts
  * shellFindings(["-c", "ls"]); // [{ kind: "shell", code: "ls" }]
@@ -136,7 +109,6 @@ export function shellFindings(args: readonly string[]): Finding[] {
 
 /**
  * A refusal when `name` is a secret-looking or loader variable.
- *
  * @example
  * ```ts
  * secretName("secret_env.inline", "LD_PRELOAD")[0]; // { kind: "refusal", rule: "secret_env.inline", … }

@@ -1,27 +1,16 @@
+import * as path from "node:path";
+
+/** The names rg looks for in each ancestor (never resolving a worktree's `.git` file; no global excludes file). */
+export const ANCESTOR_IGNORE_NAMES: readonly string[] = [".gitignore", ".ignore", ".rgignore", ".git/info/exclude"];
+
 /**
- * The ignore files rg reads ABOVE the directory it searches. rg (the
- * `ignore` crate) applies the ignore files of every ancestor of its search
- * root, so a workspace inside a larger repository honours that repository's
- * rules, as git would. With `--no-require-git` it looks, in each ancestor,
- * for `.gitignore`, `.ignore`, `.rgignore` and `.git/info/exclude` (never
- * resolving a `.git` file of a worktree, and with `--no-ignore-global` no
- * global excludes file). The read-only sandbox rg runs in must let it read
- * these, and nothing else outside the workspace.
- *
+ * The ignore files rg (the `ignore` crate, run with `--no-require-git`) reads above its search root `root` (absolute,
+ * real): those that exist now, as regular files, in its strict ancestors. Its read-only sandbox must let it read them.
+ * A symlink is left out: a rule on it would grant its target, which may be any file.
  * @example
  * ```ts
  * ancestorIgnoreFiles("/home/u/repo/pkg"); // ["/home/u/repo/.gitignore", "/home/u/repo/.git/info/exclude"]
  * ```
- */
-import * as path from "node:path";
-
-/** The names rg looks for in each ancestor directory. */
-export const ANCESTOR_IGNORE_NAMES: readonly string[] = [".gitignore", ".ignore", ".rgignore", ".git/info/exclude"];
-
-/**
- * The ignore files that exist now, as regular files, in the strict ancestors
- * of `root` (absolute and real). One that is a symlink is left out: a rule on
- * it would grant its target, which may be any file.
  */
 export function ancestorIgnoreFiles(root: string): string[] {
   const found: string[] = [];

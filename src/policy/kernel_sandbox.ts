@@ -1,14 +1,4 @@
-/**
- * Which kernel sandbox confines the server's children on this system, as
- * check_exec_environment's dependency line: Seatbelt through `sandbox-exec`
- * on darwin (macOS has no Landlock), Landlock on Linux. Pure: the system,
- * the Landlock probe and the sandbox report's `missing` lines are given.
- *
- * @example
- * ```ts
- * hostKernelSandbox({ abi: 7, reason: null }, []).name; // "Landlock" on Linux, "Seatbelt" on macOS
- * ```
- */
+/** Which kernel sandbox confines the server's children here, as check_exec_environment's dependency line. */
 import { HOST_OS } from "../os/libc.ts";
 import { SANDBOX_EXEC } from "../os/seatbelt.ts";
 import type { LandlockProbe } from "./landlock_probe.ts";
@@ -18,9 +8,7 @@ import { SEATBELT_MISSING } from "./darwin_spawners.ts";
 export type Dependency = { name: string; available: boolean; detail: string; needed_by: string };
 
 /**
- * What confines children here, as a dependency line: Seatbelt (`sandbox-exec`; macOS has no Landlock) on
- * darwin, Landlock on Linux. `missing` is the sandbox report's list of what cannot be enforced now.
- *
+ * What confines children, as a dependency line: Seatbelt on darwin (macOS has no Landlock), Landlock on Linux.
  * @example
  * ```ts
  * kernelSandbox("linux", { abi: 7, reason: null }, []).detail; // "ABI 7"

@@ -1,13 +1,3 @@
-/**
- * Asks the kernel which Landlock ABI it offers, without restricting anything.
- * Landlock's system calls have the same numbers on every architecture (the
- * generic table: 444–446), so the probe is the same on x86_64 and arm64.
- *
- * @example
- * ```ts
- * const { abi, reason } = probeLandlock(); // { abi: 7, reason: null } on Linux 6.18
- * ```
- */
 import { libc } from "../os/libc.ts";
 import { syscallTable } from "../os/syscalls.ts";
 
@@ -19,7 +9,14 @@ export interface LandlockProbe {
 
 const LANDLOCK_CREATE_RULESET_VERSION = 1;
 
-/** `landlock_create_ruleset(NULL, 0, LANDLOCK_CREATE_RULESET_VERSION)` through libc's syscall(). */
+/**
+ * `landlock_create_ruleset(NULL, 0, LANDLOCK_CREATE_RULESET_VERSION)`: the kernel's ABI, without restricting anything.
+ * Its syscall numbers are the generic table's on every architecture (444–446), so the probe is too.
+ * @example
+ * ```ts
+ * const { abi, reason } = probeLandlock(); // { abi: 7, reason: null } on Linux 6.18
+ * ```
+ */
 export function probeLandlock(): LandlockProbe {
   if (Deno.build.os !== "linux") return { abi: null, reason: `Landlock is Linux-only (this is ${Deno.build.os})` };
   let nr: number;

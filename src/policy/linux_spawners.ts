@@ -1,31 +1,6 @@
 /**
- * The spawners of every child the server starts — commands, git, rg — each
- * asking child_sandbox_plan.ts for its sandbox plan at the moment it spawns and
- * starting it through the launcher (src/os/launcher.ts). One instance per
- * server process, created at start-up; nothing is probed or started until a
- * child is first needed.
- *
- * The requests come from child_requests.ts (the workspace's git dirs among
- * them); per command it adds the read rules that leave the credential stores
- * out (credentials.ts; rebuilt when a directory they walk changes).
- *
- * @example
- * ```ts
- * import { rgPath } from "@vscode/ripgrep";
- * import { openWorkspace } from "../workspace/workspace.ts";
- * import type { SpawnRequest } from "../os/spawn_request.ts";
- * import { probeLandlock } from "./landlock_probe.ts";
- *
- * declare const request: SpawnRequest; // argv, env, cwd and stdio of one command
- * const workspace = openWorkspace(Deno.cwd());
- * const children = new ChildSandboxes(workspace, {
- *   tmpdir: null,
- *   env: Deno.env.toObject(),
- *   landlock: probeLandlock(),
- *   ripgrep: { path: rgPath, fd: null },
- * });
- * const pid = await children.commandSpawner("safe", new Set())(request);
- * ```
+ * The spawners of every child on Linux: each asks child_sandbox_plan.ts for its plan as it spawns and starts through
+ * the launcher (src/os/launcher.ts). Nothing is probed or started before a child is first needed.
  */
 import * as path from "node:path";
 import type { Mode } from "./modes.ts";
@@ -172,7 +147,6 @@ export class ChildSandboxes extends SandboxedSpawners<SandboxPlan> {
     return this.requests.ripgrepChild(ripgrep.fd === null ? [ripgrep.path] : []);
   }
 
-  /** Whether rg runs under Landlock (its reads then stay beneath the workspace). */
   async ripgrepConfined(): Promise<boolean> {
     const facts = await this.facts();
     return facts.launcher.available && facts.abi !== null;

@@ -1,14 +1,4 @@
-/**
- * What each permission mode enforces, and what a session grant
- * (request_permissions) may lift in it, as data that the command policy,
- * server_info, check_exec_environment, request_permissions and the docs all
- * read.
- *
- * @example
- * ```ts
- * gatesInForce("safe", new Set(["network"])); // every safe gate except "network"
- * ```
- */
+/** What each permission mode enforces and what a session grant may lift, as data the policy, tools and docs read. */
 import type { Gate } from "./rules.ts";
 
 /** Permission modes, from most to least restrictive. */
@@ -33,17 +23,13 @@ export const PERMISSION_LIFTS: Record<Permission, readonly Gate[]> = {
 
 /** The gates one mode keeps in force. */
 export interface ModePolicy {
-  /** Command gates applied before any spawn. */
   gates: readonly Gate[];
-  /** Whether children are sandboxed with Landlock (where the kernel has it). */
   landlock: boolean;
-  /** Whether children may use the network (where the kernel can deny it). */
   network: boolean;
   /** Whether commands see the workspace's git dirs read-only (a mount namespace, where the kernel has one). */
   gitDirsReadOnly: boolean;
   /** Permissions a session may be granted in this mode (the mode's ceiling). */
   grantable: readonly Permission[];
-  /** A one-line summary; loud for dangerous. */
   summary: string;
 }
 
@@ -89,7 +75,13 @@ export function allowedByMode(mode: Mode, permission: Permission): boolean {
     (permission !== "git_write" || !MODE_POLICIES[mode].gitDirsReadOnly);
 }
 
-/** The gates in force for a session: the mode's, minus what its grants (within the ceiling) lift. */
+/**
+ * The gates in force for a session: the mode's, minus what its grants (within the ceiling) lift.
+ * @example
+ * ```ts
+ * gatesInForce("safe", new Set(["network"])); // every safe gate except "network"
+ * ```
+ */
 export function gatesInForce(mode: Mode, grants: ReadonlySet<string>): Set<Gate> {
   const policy = MODE_POLICIES[mode];
   const gates = new Set(policy.gates);
@@ -100,9 +92,7 @@ export function gatesInForce(mode: Mode, grants: ReadonlySet<string>): Set<Gate>
 }
 
 /**
- * How a session's commands run: as plain argv while the shell_syntax gate is in force (the gate then splits
- * `cmd` into argv itself), through `/bin/sh -c` once the mode or a shell grant lifts it.
- *
+ * How a session's commands run: as the gate's argv while the shell_syntax gate is in force, else via `/bin/sh -c`.
  * @example
  * ```ts
  * commandExecution("safe", new Set(["shell"])); // "shell"
@@ -117,10 +107,7 @@ export function gitDirsReadOnly(mode: Mode, grants: ReadonlySet<string>): boolea
   return MODE_POLICIES[mode].gitDirsReadOnly && !grants.has("git_write");
 }
 
-/**
- * A hint for a command that failed writing a read-only git dir (its stderr says so), or null: how to get
- * a writable one. Read-only git dirs are safe mode's; git's own message does not say why.
- */
+/** How to get a writable git dir, when a command's stderr says writing one failed (git does not say why); else null. */
 export function readOnlyGitHint(mode: Mode, grants: ReadonlySet<string>, stderr: string): string | null {
   if (!gitDirsReadOnly(mode, grants) || !/Read-only file system/.test(stderr)) return null;
   return "In safe mode the workspace's git dirs are read-only to commands (so nothing can be planted for your " +

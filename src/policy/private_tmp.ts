@@ -1,19 +1,6 @@
 /**
- * The private temp directory children get as TMPDIR (writable under
- * Landlock next to the workspace). The server's Deno write permission stays
- * the workspace only, so the directory is made with libc `mkdtemp` through
- * FFI (atomic, mode 0700, unpredictable name; the server already holds
- * --allow-ffi and --allow-run) and removed at shutdown by `rm -rf` run
- * directly (children may have filled it with anything). An unusable TMPDIR
- * is not fatal: the next parent is tried, and with none left commands run
- * without a private temp dir ({@linkcode choosePrivateTmp}).
- *
- * @example
- * ```ts
- * const { tmp } = choosePrivateTmp();
- * // … children use tmp.path as TMPDIR …
- * await tmp?.remove();
- * ```
+ * The private TMPDIR of children (writable under Landlock). The server's Deno may write only the workspace, so it is
+ * made by libc `mkdtemp` through FFI (atomic, 0700, unpredictable) and removed at shutdown by `rm -rf` run directly.
  */
 import * as path from "node:path";
 import { errno, HOST_OS, libc, strerror } from "../os/libc.ts";
@@ -24,9 +11,8 @@ const ONE_FILE_SYSTEM = HOST_OS === "darwin" ? "-x" : "--one-file-system";
 /** Name prefix of the directory, under the system temp dir. */
 export const PRIVATE_TMP_PREFIX = "workcell-tmp-";
 
-/** A created temp dir and how to remove it. */
+/** A created temp dir (its real path) and how to remove it. */
 export interface PrivateTmp {
-  /** Real path of the directory. */
   path: string;
   remove(): Promise<void>;
 }
@@ -40,9 +26,7 @@ export interface TmpChoice {
 }
 
 /**
- * Where the directory is tried, in order: $TMPDIR when absolute, then /tmp,
- * then /dev/shm (a tmpfs on every Linux system, writable when /tmp is not).
- *
+ * Where the directory is tried: $TMPDIR when absolute, /tmp, then /dev/shm (a tmpfs, writable when /tmp is not).
  * @example
  * ```ts
  * tmpParents({ TMPDIR: "/scratch" }); // ["/scratch", "/tmp", "/dev/shm"]
@@ -54,8 +38,7 @@ export function tmpParents(env: Record<string, string | undefined>): string[] {
 }
 
 /**
- * Creates the directory in the first of `parents` that takes it.
- *
+ * Creates the directory in the first of `parents` that takes it; an unusable one is not fatal.
  * @example
  * ```ts
  * const { tmp, problems } = choosePrivateTmp(["/read-only", "/tmp"]); // tmp under /tmp, one problem
@@ -75,7 +58,6 @@ export function choosePrivateTmp(parents = tmpParents(Deno.env.toObject())): Tmp
 
 /**
  * Creates the directory with mkdtemp(3) in `parent`; throws naming errno when it cannot.
- *
  * @example
  * ```ts
  * const tmp = createPrivateTmp("/tmp"); // /tmp/workcell-tmp-XXXXXX, mode 0700

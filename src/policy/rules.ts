@@ -1,46 +1,20 @@
 /**
- * The command gate's rule table. The gate says only what the kernel cannot:
- * every rule either prevents something the mode's sandbox (Landlock,
- * seccomp, dropped capabilities, read-only git dirs) lets through
- * (`why: "kernel_cannot"`), or refuses earlier, with a clearer message,
- * what the sandbox would refuse anyway (`why: "earlier"`), and then its hint
- * says so. Which words match a rule is said by the program rules
- * (programs/) and the walker (gate.ts); docs/permission-modes.md's table is
- * generated from this one.
- *
- * @example
- * ```ts
- * RULES["network.command"].why; // "earlier"
- * ```
+ * The gate's rule table: each rule prevents what the mode's sandbox lets through (`why: "kernel_cannot"`) or refuses
+ * earlier, more clearly, what it would refuse anyway (`"earlier"`). docs/permission-modes.md's table comes from it.
  */
 /** The command gates, as MODE_POLICIES lists them. */
 export const GATES = ["network", "shell_syntax", "destructive", "outside_path", "secret_env"] as const;
 
-/**
- * One command gate.
- *
- * @example
- * ```ts
- * const gate: Gate = "outside_path";
- * ```
- */
+/** One command gate. */
 export type Gate = typeof GATES[number];
 
-/**
- * One rule of the table.
- *
- * @example
- * ```ts
- * const rule: Rule = RULES["destructive.kill"]; // why: "kernel_cannot"
- * ```
- */
+/** One rule of the table; which words match it is said by programs/ and the walker (gate.ts). */
 export interface Rule {
   gate: Gate;
   /** What the rule refuses, for docs and messages. */
   refuses: string;
   /** Why it is there: what the kernel cannot refuse, or an earlier word for what it would. */
   why: "kernel_cannot" | "earlier";
-  /** The reason in words, for the docs. */
   because: string;
   /** How to proceed, shown as the error hint. */
   hint: string;
@@ -53,14 +27,7 @@ const DISCARD_HINT =
   'This discards work irrecoverably, and the sandbox allows it inside the workspace: inspect with git_status/git_diff and revert single files with apply_patch; in trusted mode request_permissions with ["destructive"] can allow it for this session.';
 const DAEMON = "a system daemon acts on it outside the sandbox, with the daemon's rights";
 
-/**
- * The rule table.
- *
- * @example
- * ```ts
- * RULES["secret_env.inline"].gate; // "secret_env"
- * ```
- */
+/** The rule table. */
 export const RULES = {
   "shell_syntax.operator": {
     gate: "shell_syntax",
@@ -213,12 +180,5 @@ export const RULES = {
   },
 } as const satisfies Record<string, Rule>;
 
-/**
- * The name of one rule, as refusals report it.
- *
- * @example
- * ```ts
- * const id: RuleId = "network.command";
- * ```
- */
+/** The name of one rule, as refusals report it. */
 export type RuleId = keyof typeof RULES;

@@ -1,23 +1,4 @@
-/**
- * What the two systems' child spawners share: each child — a command, git,
- * rg — asks for its sandbox plan at the moment it spawns, and runs under it,
- * or unsandboxed (saying so) where the machine has no sandbox. How a plan is
- * made and a child started under it is the system's: the launcher on Linux
- * (linux_spawners.ts), `sandbox-exec` on darwin (darwin_spawners.ts).
- *
- * @example
- * ```ts
- * import { rgPath } from "@vscode/ripgrep";
- * import { openWorkspace } from "../workspace/workspace.ts";
- * import { probeLandlock } from "./landlock_probe.ts";
- * import { ChildSandboxes } from "./linux_spawners.ts";
- * import type { ChildSpawners } from "./sandboxed_spawners.ts";
- *
- * const options = { tmpdir: null, env: {}, landlock: probeLandlock(), ripgrep: { path: rgPath, fd: null } };
- * const children: ChildSpawners = new ChildSandboxes(openWorkspace("/repo"), options); // a SandboxedSpawners
- * const report = await children.report("safe", new Set(), []); // what each kind of child gets here
- * ```
- */
+/** What both systems' child spawners share: each child gets its plan as it spawns, or runs unsandboxed, saying so. */
 import type { Mode } from "./modes.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import type { Spawner, SpawnRequest } from "../os/spawn_request.ts";
@@ -31,13 +12,11 @@ export interface ChildSpawners {
   gitImage(): Promise<GitImage | null>;
   /** Remembers git dirs a git tool resolved inside the workspace, so safe-mode commands see them read-only too. */
   registerGitDirs(paths: readonly string[]): void;
-  /** The spawner of exec_command's children in `mode` with a session's `grants`. */
   commandSpawner(mode: Mode, grants: ReadonlySet<string>): Spawner;
   /** What the latest command started in `mode` with `grants` runs under, or null before the first. */
   appliedCommandSandbox(mode: Mode, grants: ReadonlySet<string>): SandboxDescription | null;
   /** The spawner of git for a repository whose git dirs outside the workspace (`readable`) were trusted. */
   gitSpawner(git: GitImage, readable: string[]): Spawner;
-  /** The spawner of rg. */
   ripgrepSpawner(): Spawner;
   /** Whether rg's reads are held beneath the workspace by the kernel (else its answers are checked afterwards). */
   ripgrepConfined(): Promise<boolean>;
@@ -55,7 +34,6 @@ export interface SandboxReport extends MachineGaps {
 /** The Landlock ABI (null: none, or not Linux) and the layers missing on this machine, each with why. */
 export interface MachineGaps {
   landlock_abi: number | null;
-  /** An empty list: everything is available. */
   missing: string[];
 }
 
@@ -87,24 +65,17 @@ export abstract class SandboxedSpawners<Plan> implements ChildSpawners {
     this.requests = new ChildRequests(ws, options);
   }
 
-  /**
-   * The plan the child runs under here, or null when this machine has no sandbox for children (then `child`, the
-   * request, is not even built).
-   */
+  /** The plan the child runs under here, or null when there is no sandbox here (`child` is then not even built). */
   protected abstract planFor(child: () => ChildRequest | Promise<ChildRequest>): Promise<Plan | null>;
-  /** Starts the child of `request` under `plan`; returns its pid. */
   protected abstract spawnUnder(plan: Plan, request: SpawnRequest): number | Promise<number>;
   /** `plan` as check_exec_environment and the audit trail describe it. */
   protected abstract describePlan(plan: Plan | null): SandboxDescription;
   /** A command child's git dirs (read-only in `mode` with `grants` when the mode says so) and read rules here. */
   protected abstract commandPaths(mode: Mode, grants: ReadonlySet<string>): Promise<CommandPaths>;
-  /** The request rg makes. */
   protected abstract ripgrepChild(): ChildRequest;
-  /** What this machine's sandbox lacks. */
   protected abstract machineGaps(): Promise<MachineGaps>;
   abstract ripgrepConfined(): Promise<boolean>;
 
-  /** The request a command child makes (for its plan and for reports). */
   async #commandChild(mode: Mode, grants: ReadonlySet<string>, ttySlave?: string): Promise<CommandChild> {
     const { root } = this.ws;
     return {
@@ -136,10 +107,7 @@ export abstract class SandboxedSpawners<Plan> implements ChildSpawners {
       );
   }
 
-  /**
-   * Read right after a start, it is that command's own plan (another command started with the same grants in
-   * between would have been given the same plan).
-   */
+  /** Read right after a start, it is that command's own: any started in between with these grants got the same. */
   appliedCommandSandbox(mode: Mode, grants: ReadonlySet<string>): SandboxDescription | null {
     const key = planKey(mode, grants);
     return this.#commandPlans.has(key) ? this.describePlan(this.#commandPlans.get(key)!) : null;

@@ -1,31 +1,10 @@
 /**
- * What every child of the server may touch on macOS: the Seatbelt profile
- * of a command, git or rg, decided from the same request the Linux plan is
- * made from (child_sandbox_plan.ts) and enforced by `sandbox-exec`
- * (src/os/seatbelt.ts writes it). A value; nothing here touches the OS.
- *
- * | child              | reads                                   | writes                           | executes           | network |
- * |--------------------|-----------------------------------------|----------------------------------|--------------------|---------|
- * | command, safe      | all but the credential stores           | workspace (git dirs read-only), temp, own tty | anything | none (unix sockets beneath the writable trees) |
- * | command, trusted   | all                                     | workspace, temp, own tty         | anything           | allowed |
- * | command, dangerous | no sandbox                              |                                  |                    |         |
- * | git                | workspace, its git dirs, system, config | none                             | git only           | none    |
- * | ripgrep            | workspace, ancestor ignore files, rg    | none                             | rg only            | none    |
- *
- * Every child also reads the system runtime (dyld, libSystem, frameworks), may stat any path, and may signal
- * and inspect only the processes of its own sandbox. Paths go through `canonical` (a real path: Seatbelt
- * matches the vnode's path, `/private/tmp` for `/tmp`).
- *
- * @example
- * ```ts
- * import type { GitImage } from "./child_sandbox_plan.ts";
- *
- * declare const git: GitImage;
- * const profile = seatbeltProfile({ kind: "git", root: "/Users/u/repo", readable: [], git, config: [] }, {
- *   canonical: (p) => p,
- *   credentialStores: [],
- * });
- * ```
+ * What every child may touch on macOS: the Seatbelt profile of a command, git or rg, decided from the same request as
+ * the Linux plan (child_sandbox_plan.ts) and enforced by `sandbox-exec` (src/os/seatbelt.ts writes it). Commands write
+ * the workspace (safe: git dirs read-only), temp and own tty; safe ones read all but the credential stores and have no
+ * network but unix sockets beneath the writable trees. git and rg read what they need, run only themselves, write
+ * nothing. Every child reads the system runtime, may stat any path, and may signal and inspect only its own sandbox's
+ * processes. Paths go through `canonical`: Seatbelt matches the vnode's real path (`/private/tmp` for `/tmp`).
  */
 import * as path from "node:path";
 import type { SeatbeltProfile } from "../os/seatbelt.ts";
@@ -48,11 +27,7 @@ export const DARWIN_CREDENTIAL_STORES: readonly string[] = [
   "Library/Cookies",
 ];
 
-/**
- * What git reads besides the workspace and its git dirs: the system (programs, libraries, the Command Line
- * Tools or Xcode that Apple's git comes from, Homebrew's prefix on arm64; Intel's is under /usr/local),
- * and the system config.
- */
+/** What git reads besides the workspace: programs, libraries, Xcode or the CLT, Homebrew on arm64, system config. */
 export const DARWIN_SYSTEM_READABLE = [
   "/usr",
   "/bin",
@@ -71,13 +46,10 @@ const XCRUN = "/usr/bin/xcrun";
 
 /**
  * The profile of `child`, or null for no sandbox (dangerous mode).
- *
  * @example
  * ```ts
- * seatbeltProfile(
- *   { kind: "ripgrep", root: "/Users/u/repo", executables: ["/opt/rg"], ignoreFiles: [] },
- *   { canonical: (p) => p, credentialStores: [] },
- * )?.executes; // { files: ["/opt/rg"], dirs: [] }
+ * const inputs: SeatbeltInputs = { canonical: (p) => p, credentialStores: [] };
+ * seatbeltProfile({ kind: "ripgrep", root: "/r", executables: ["/opt/rg"], ignoreFiles: [] }, inputs)?.executes;
  * ```
  */
 export function seatbeltProfile(child: ChildRequest, inputs: SeatbeltInputs): SeatbeltProfile | null {
@@ -118,9 +90,7 @@ export function seatbeltProfile(child: ChildRequest, inputs: SeatbeltInputs): Se
 }
 
 /**
- * What `profile` (null: no sandbox) has Seatbelt enforce, in check_exec_environment's terms. Linux's layers
- * (Landlock, seccomp, mount namespace, capabilities) have no counterpart: the one layer is "seatbelt".
- *
+ * What `profile` (null: no sandbox) has Seatbelt enforce, as check_exec_environment reports; one layer: "seatbelt".
  * @example
  * ```ts
  * describeSeatbelt(null).enforced; // false

@@ -1,15 +1,4 @@
-/**
- * A POSIX-shell lexer for `cmd`: words with quotes and escapes removed,
- * operators, comments and here-documents, and a record of every expansion
- * the shell would perform. The command gate reads this; it never guesses
- * with regular expressions over the raw string.
- *
- * @example
- * ```ts
- * tokenize(`grep -n "a b" src`);
- * // [{kind:"word", value:"grep", ...}, {kind:"word", value:"-n"}, {kind:"word", value:"a b"}, {kind:"word", value:"src"}]
- * ```
- */
+/** A POSIX-shell lexer: words unquoted, operators, comments, here-documents, and every expansion the shell would do. */
 
 /** Shell syntax that makes the shell do more than run one argv. */
 export type ExpansionKind =
@@ -21,12 +10,10 @@ export type ExpansionKind =
   | "brace"
   | "tilde";
 
-/** One expansion found in a word; `body` holds a substitution's inner command. */
+/** One expansion found in a word; `body` holds the inner command of `$(…)`, backticks or `<(…)`. */
 export interface Expansion {
   kind: ExpansionKind;
-  /** The text as written, for messages. */
   text: string;
-  /** Inner command of `$(…)`, backticks or `<(…)`, for recursive analysis. */
   body?: string;
 }
 
@@ -34,7 +21,6 @@ export interface Expansion {
 export interface WordToken {
   kind: "word";
   value: string;
-  /** The word as written. */
   raw: string;
   /** Whether any part was quoted or escaped (quoted `=` or `#` is literal). */
   quoted: boolean;
@@ -92,7 +78,6 @@ const SPECIAL_PARAM = /[0-9@*#?$!-]/;
 
 /**
  * Splits `cmd` into tokens the way sh would, without expanding anything.
- *
  * @example
  * ```ts
  * tokenize("echo $HOME > out").map((t) => t.kind); // ["word", "word", "operator", "word"]
@@ -215,7 +200,6 @@ function closingDoubleQuote(cmd: string, open: number): number {
   throw new TokenizeError("unterminated double quote");
 }
 
-/** Reads a `$…` expansion at `i`; returns it and the index after it. */
 function readDollar(cmd: string, i: number): [Expansion | null, number] {
   const next = cmd[i + 1];
   if (cmd.startsWith("$((", i)) {

@@ -1,17 +1,8 @@
 /**
- * Programs that ask a system daemon to act — systemd, the container
- * engines — refused in safe and trusted mode: the sandbox confines the
- * client, but the daemon acts outside it with its own rights (a container
- * can mount `/`). What the kernel refuses on its own is left to it: with
- * every capability dropped and `no_new_privs`, `sudo`, `su`, `chroot`,
- * `nsenter`, `mount`, `iptables` and `reboot(2)` fail; Landlock refuses
- * writes to block devices and `/proc/sys` (`dd of=/dev/sda`, `mkfs`,
- * `sysctl -w`) — tests/gate_kernel_test.ts tries them.
- *
- * @example
- * ```ts
- * DAEMONS.covers("systemctl"); // true
- * ```
+ * Programs that ask a system daemon to act (systemd, container engines), refused in safe and trusted mode: the daemon
+ * acts outside the client's sandbox with its own rights (a container can mount `/`). What the kernel refuses itself
+ * is left to it: without capabilities and with `no_new_privs`, `sudo`, `su`, `chroot`, `nsenter`, `mount`, `iptables`
+ * and `reboot(2)` fail; Landlock refuses writes to block devices and `/proc/sys`. tests/gate_kernel_test.ts tries them.
  */
 import { type Call, type Finding, named, pathWords, type ProgramRules, refusal } from "./program.ts";
 
@@ -20,14 +11,7 @@ const CONTAINERS = new Set(["docker", "podman", "nerdctl", "lxc", "systemd-run",
 /** systemctl/service subcommands that only read. */
 const READS = new Set(["status", "show", "cat", "list-units", "list-unit-files", "is-active", "is-enabled", "--help"]);
 
-/**
- * The daemon-backed programs.
- *
- * @example
- * ```ts
- * DAEMONS.examples.allowed; // ["systemctl status ssh", …]
- * ```
- */
+/** The daemon-backed programs. */
 export const DAEMONS: ProgramRules = {
   covers: named([...POWER, ...CONTAINERS, "systemctl", "service"]),
   check({ program, name, args }: Call): Finding[] {

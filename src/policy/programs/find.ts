@@ -1,25 +1,12 @@
 /**
- * find's commands: what `-exec`, `-execdir`, `-ok` and `-okdir` run is a
- * command the walker checks in turn; start paths and tests are path words.
- * `-delete` is left to the sandbox, which confines it to the workspace.
- *
- * @example
- * ```ts
- * FIND.covers("find"); // true
- * ```
+ * find's commands: what `-exec`, `-execdir`, `-ok` and `-okdir` run is a command the walker checks in turn; start
+ * paths and tests are path words. `-delete` is left to the sandbox, which confines it to the workspace.
  */
 import { type Call, type CorpusEntry, type Finding, named, pathWords, type ProgramRules } from "./program.ts";
 
 const RUNNERS = ["-exec", "-execdir", "-ok", "-okdir"];
 
-/**
- * find's rules.
- *
- * @example
- * ```ts
- * FIND.examples.allowed.includes("find . -name x -delete"); // true
- * ```
- */
+/** find's rules. */
 export const FIND: ProgramRules = {
   covers: named(["find"]),
   check({ args }: Call): Finding[] {

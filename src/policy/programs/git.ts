@@ -1,15 +1,7 @@
 /**
- * git's rules: history loss and discarded work, which the kernel cannot
- * tell from an edit (the work tree is writable in every sandboxed mode, the
- * git dirs too in trusted mode), and, in safe mode, the subcommands that
- * reach the network (an earlier word for what the sandbox refuses). Global
- * options (`-C`, `--git-dir`, `--work-tree`) are path words; `-c` overrides
- * run what they name under the same sandbox, so they are left to it.
- *
- * @example
- * ```ts
- * GIT.covers("git"); // true
- * ```
+ * git's rules: discarded work and history loss, which the kernel cannot tell from an edit, and in safe mode the
+ * subcommands that reach the network (an earlier word for the sandbox's refusal). `-C`, `--git-dir`, `--work-tree` are
+ * path words; `-c` overrides run what they name under the same sandbox, so they are left to it.
  */
 import { type Call, type CorpusEntry, type Finding, named, pathWords, type ProgramRules, refusal } from "./program.ts";
 
@@ -68,14 +60,7 @@ function subcommand(sub: string, rest: readonly string[]): Finding[] {
   return findings;
 }
 
-/**
- * git's rules.
- *
- * @example
- * ```ts
- * GIT.examples.allowed.includes("git clean --dry-run"); // true
- * ```
- */
+/** git's rules. */
 export const GIT: ProgramRules = {
   covers: named(["git"]),
   check({ args }: Call): Finding[] {

@@ -1,27 +1,13 @@
 /**
- * Signals: only the commands this server started may be stopped, through
- * kill_command. Landlock scopes signals only from ABI 6, and a child may
- * signal every other process of its user (the server's own included), so
- * `kill`, `pkill` and `killall` of any process id are refused; job ids
- * (`%1`) and `$!` name the command's own children.
- *
- * @example
- * ```ts
- * KILL.covers("pkill"); // true
- * ```
+ * Signals: only the commands this server started may be stopped, through kill_command. Landlock scopes signals only
+ * from ABI 6, and a child may signal every other process of its user (the server's own included), so `kill`, `pkill`
+ * and `killall` of any process id are refused; job ids (`%1`) and `$!` name the command's own children.
  */
 import { type Call, type CorpusEntry, type Finding, named, pathWords, type ProgramRules, refusal } from "./program.ts";
 
 const BY_NAME = new Set(["pkill", "killall", "killall5", "skill"]);
 
-/**
- * The signalling programs' rules.
- *
- * @example
- * ```ts
- * KILL.examples.allowed.includes("kill %1"); // true
- * ```
- */
+/** The signalling programs' rules. */
 export const KILL: ProgramRules = {
   covers: named(["kill", ...BY_NAME]),
   check({ program, name, args }: Call): Finding[] {

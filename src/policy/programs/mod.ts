@@ -1,19 +1,4 @@
-/**
- * The program rules the walker (gate.ts) hands each call to — one module
- * per program or family, no two covering the same program — with every
- * module's examples checked here once, before the rules judge their first
- * call (at import they would cost every start-up cold code before
- * `initialize` is answered). A program without rules has its arguments
- * checked as path words.
- *
- * @example
- * ```ts
- * import { describedPaths, Places } from "../gate_paths.ts";
- *
- * const places = new Places("/work", "/work", describedPaths({ workspace: "/work", tmpdir: "/tmp/w" }));
- * programFindings({ program: "cat", name: "cat", args: ["/etc/hosts"], places }); // [{ kind: "paths", words: ["/etc/hosts"] }]
- * ```
- */
+/** The program rules the walker hands each call to, no two covering one program; others' arguments are path words. */
 import { describedPaths, Places } from "../gate_paths.ts";
 import { DAEMONS } from "./daemons.ts";
 import { FIND } from "./find.ts";
@@ -24,14 +9,7 @@ import { PERMISSIONS } from "./permissions.ts";
 import { type Call, checkExamples, type Finding, pathWords, type ProgramRules } from "./program.ts";
 import { REMOVERS } from "./remove.ts";
 
-/**
- * Every program module.
- *
- * @example
- * ```ts
- * PROGRAMS.filter((rules) => rules.covers("git")).length; // 1
- * ```
- */
+/** Every program module. */
 export const PROGRAMS: readonly ProgramRules[] = [NETWORK, GIT, FIND, REMOVERS, PERMISSIONS, KILL, DAEMONS];
 
 /** The tree the examples run in: a workspace with a symlink out of it. */
@@ -40,15 +18,14 @@ const EXAMPLE_PLACES = new Places(
   "/workspace",
   describedPaths({ workspace: "/workspace", tmpdir: "/tmp/workcell-tmp", symlinks: { "/workspace/outlink": "/etc" } }),
 );
+// Examples are checked at the first call, not at import: that would add cold code to each start-up before `initialize`.
 let examplesChecked = false;
 
 /**
  * The findings of the program's rules, or its arguments as path words when it has none.
- *
  * @example
  * ```ts
  * import { describedPaths, Places } from "../gate_paths.ts";
- *
  * const places = new Places("/work", "/work", describedPaths({ workspace: "/work", tmpdir: "/tmp/w" }));
  * programFindings({ program: "curl", name: "curl", args: ["x"], places })[0]; // { kind: "refusal", rule: "network.command", … }
  * ```

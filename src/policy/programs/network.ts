@@ -1,14 +1,6 @@
 /**
- * Network clients and package-manager subcommands, refused in safe mode
- * only as an earlier word: safe mode's sandbox refuses TCP (Landlock) and
- * every socket but unix/netlink (seccomp) anyway, so these rules say why the
- * command would fail before it fails on its own. URLs in arguments are left
- * to the sandbox: the rule would only repeat it.
- *
- * @example
- * ```ts
- * NETWORK.covers("curl"); // true
- * ```
+ * Network clients and package-manager subcommands, refused in safe mode only as an earlier word: its sandbox refuses
+ * TCP (Landlock) and every socket but unix/netlink (seccomp) anyway. URLs in arguments are left to the sandbox.
  */
 import { type Call, type CorpusEntry, type Finding, pathWords, type ProgramRules, refusal } from "./program.ts";
 
@@ -42,14 +34,7 @@ const SUBCOMMANDS: Record<string, ReadonlySet<string>> = Object.fromEntries(
   }).map(([name, subs]) => [name, new Set(subs.split(" "))]),
 );
 
-/**
- * The network rules, one module for clients and package managers.
- *
- * @example
- * ```ts
- * NETWORK.examples.refused[0]; // ["kubectl get pods", "network.command"]
- * ```
- */
+/** The network rules, one module for clients and package managers. */
 export const NETWORK: ProgramRules = {
   covers: (name) => CLIENTS.has(name) || Object.hasOwn(SUBCOMMANDS, name),
   check({ program, name, args }: Call): Finding[] {

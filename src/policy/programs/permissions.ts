@@ -1,25 +1,11 @@
 /**
- * Mode, attribute and ACL changes outside the workspace: Landlock does not
- * cover them, and a root child owns most files, so `chmod 777 /etc/shadow`
- * would pass the sandbox. Inside the workspace they run, recursive or not.
- * chown and chgrp are left to the kernel: with every capability dropped a
- * child cannot give a file away.
- *
- * @example
- * ```ts
- * PERMISSIONS.covers("chmod"); // true
- * ```
+ * Mode, attribute and ACL changes outside the workspace: Landlock does not cover them, and a root child owns most
+ * files, so `chmod 777 /etc/shadow` would pass the sandbox. chown and chgrp are left to the kernel: with every
+ * capability dropped a child cannot give a file away.
  */
 import { type Call, type CorpusEntry, type Finding, named, pathWords, type ProgramRules, refusal } from "./program.ts";
 
-/**
- * The permission changers' rules.
- *
- * @example
- * ```ts
- * PERMISSIONS.examples.allowed.includes("chmod -R u+w src"); // true
- * ```
- */
+/** The permission changers' rules. */
 export const PERMISSIONS: ProgramRules = {
   covers: named(["chmod", "chattr", "setfacl", "setfattr"]),
   check({ program, args, places }: Call): Finding[] {

@@ -1,53 +1,17 @@
-/**
- * The shape of one program's rules — which calls they read, the findings
- * for a call, examples of what they refuse and let through, and corpus rows
- * that the gate's tests run end to end — and the check that runs the
- * examples against the rules before they judge a command (as codex's
- * execpolicy checks each rule's match and not_match examples when it loads).
- *
- * @example
- * ```ts
- * import { describedPaths, Places } from "../gate_paths.ts";
- *
- * const DOCKER: ProgramRules = {
- *   covers: named(["docker"]),
- *   check: ({ program }) => [refusal("destructive.privilege", program, `${program} asks a daemon`)],
- *   examples: { refused: [["docker ps", "destructive.privilege"]], allowed: ["ls"] },
- * };
- * checkExamples(DOCKER, new Places("/work", "/work", describedPaths({ workspace: "/work", tmpdir: "/tmp/w" })));
- * ```
- */
+/** The shape of one program's rules and the check of their examples, as in codex's execpolicy (match/not_match). */
 import * as path from "node:path";
 import type { Places } from "../gate_paths.ts";
 import type { RuleId } from "../rules.ts";
 import { tokenize } from "../tokenizer.ts";
 
-/**
- * What a program rule says about one call: a refusal, words that must not name outside paths, or a command
- * or shell code the call runs (which the walker checks in turn).
- *
- * @example
- * ```ts
- * const finding: Finding = { kind: "command", argv: ["git", "status"] };
- * ```
- */
+/** What a rule says about one call: a refusal, words that must not name outside paths, or code the walker checks. */
 export type Finding =
   | { kind: "refusal"; rule: RuleId; token: string; message: string }
   | { kind: "paths"; words: readonly string[] }
   | { kind: "command"; argv: readonly string[] }
   | { kind: "shell"; code: string };
 
-/**
- * One program call: its words and the place it runs in.
- *
- * @example
- * ```ts
- * import { describedPaths, Places } from "../gate_paths.ts";
- *
- * const places = new Places("/w", "/w", describedPaths({ workspace: "/w", tmpdir: "/tmp/t" }));
- * const call: Call = { program: "/bin/rm", name: "rm", args: ["x"], places };
- * ```
- */
+/** One program call: its words and the place it runs in. */
 export interface Call {
   program: string;
   /** The program's base name, lower-cased ({@linkcode programName}). */
@@ -56,37 +20,16 @@ export interface Call {
   places: Places;
 }
 
-/**
- * A corpus row: a command and the first rule that refuses it in safe and in trusted mode (null: it runs).
- *
- * @example
- * ```ts
- * const row: CorpusEntry = ["git reset --hard", "destructive.git_discard", "destructive.git_discard"];
- * ```
- */
+/** A corpus row: a command and the first rule that refuses it in safe and in trusted mode (null: it runs). */
 export type CorpusEntry = [cmd: string, safe: RuleId | null, trusted: RuleId | null, env?: Record<string, string>];
 
-/**
- * The rules of one program (or of a family: the network clients, the daemons).
- *
- * @example
- * ```ts
- * const CAT: ProgramRules = {
- *   covers: named(["cat"]),
- *   check: ({ args }) => [pathWords(args)],
- *   examples: { refused: [], allowed: ["cat /etc/hosts"] },
- * };
- * ```
- */
+/** The rules of one program (or of a family: the network clients, the daemons). */
 export interface ProgramRules {
   /** Whether these rules read a call of this program ({@linkcode programName}). */
   covers(name: string): boolean;
   /** The findings for one call, in the order they apply. */
   check(call: Call): Finding[];
-  /**
-   * Commands these rules refuse, with the first rule that does, and commands they let through; paths,
-   * nested commands and shell code are the walker's to judge, not the examples'.
-   */
+  /** Commands refused (with the first rule that does) and let through; paths and nested code are the walker's. */
   examples: { refused: readonly (readonly [string, RuleId])[]; allowed: readonly string[] };
   /** End-to-end rows for the gate's tests and tests/policy_test.ts. */
   corpus?: readonly CorpusEntry[];
@@ -94,7 +37,6 @@ export interface ProgramRules {
 
 /**
  * The name rules match a program word by: its base name, lower-cased.
- *
  * @example
  * ```ts
  * programName("/usr/bin/Git"); // "git"
@@ -106,7 +48,6 @@ export function programName(word: string): string {
 
 /**
  * A refusal finding.
- *
  * @example
  * ```ts
  * refusal("destructive.kill", "kill 1", "kill 1 signals a process this command did not start");
@@ -118,7 +59,6 @@ export function refusal(rule: RuleId, token: string, message: string): Finding {
 
 /**
  * A finding of words that must not name paths outside the workspace.
- *
  * @example
  * ```ts
  * pathWords(["src/a.ts"]); // { kind: "paths", words: ["src/a.ts"] }
@@ -130,7 +70,6 @@ export function pathWords(words: readonly string[]): Finding {
 
 /**
  * A `covers` for a fixed set of names.
- *
  * @example
  * ```ts
  * named(["rm", "rmdir"])("rm"); // true
@@ -151,12 +90,10 @@ function exampleCall(command: string, places: Places): Call {
 
 /**
  * Throws when the rules do not refuse a refused example with its rule first, or refuse an allowed one.
- *
  * @example
  * ```ts
  * import { describedPaths, Places } from "../gate_paths.ts";
  * import { GIT } from "./git.ts";
- *
  * checkExamples(GIT, new Places("/work", "/work", describedPaths({ workspace: "/work", tmpdir: "/tmp/w" })));
  * ```
  */

@@ -1,14 +1,7 @@
 /**
- * Removal: Landlock lets a child remove anything inside the workspace, so
- * the gate refuses removing the workspace root itself, everything in it
- * (`rm -rf *`, `rm -rf .`), and targets it cannot resolve (`rm -rf $DIR/`,
- * `~`); removing a path outside is refused as an earlier word for what the
- * sandbox would refuse too. Named paths inside the workspace are removed.
- *
- * @example
- * ```ts
- * REMOVERS.covers("rm"); // true
- * ```
+ * Removal: Landlock lets a child remove anything inside the workspace, so the gate refuses removing the root itself,
+ * everything in it (`rm -rf *`, `rm -rf .`) and targets it cannot resolve (`rm -rf $DIR/`, `~`); a path outside is
+ * refused as an earlier word for what the sandbox would refuse too.
  */
 import * as path from "node:path";
 import type { Places } from "../gate_paths.ts";
@@ -29,14 +22,7 @@ function removalProblem(target: string, forceful: boolean, places: Places): stri
   return null;
 }
 
-/**
- * The removers' rules.
- *
- * @example
- * ```ts
- * REMOVERS.examples.allowed.includes("rm src/a.ts"); // true
- * ```
- */
+/** The removers' rules. */
 export const REMOVERS: ProgramRules = {
   covers: named(["rm", "rmdir", "unlink", "shred", "srm"]),
   check({ program, args, places }: Call): Finding[] {
