@@ -1,19 +1,3 @@
-/**
- * git_blame: per-line attribution from `git blame --porcelain` for a line
- * range (start_line to end_line, or to the end of the file), a page of at
- * most `limit` lines (and {@linkcode MAX_BLAME_LINES}) at a time, each page
- * within the result ceiling, resuming at the line after the last shown.
- *
- * @example
- * ```ts
- * import type { GitService } from "./service.ts";
- *
- * declare const git: GitService; // the server's, from its services
- * const page = { after: null, encode: JSON.stringify, maxChars: 48_000 };
- * const { data } = await gitBlame(git, { path: "src/a.ts", startLine: 10, endLine: 20, limit: 120, page });
- * data.lines[0]; // { line: 10, sha: "3f2a…", author: "Ada", time: "2024-05-01T10:00:00+02:00", summary, text }
- * ```
- */
 import { z } from "../zod.ts";
 import { ToolError } from "../errors.ts";
 import type { GitService } from "./service.ts";
@@ -50,10 +34,8 @@ export interface GitBlame {
   lines: BlameLine[];
   /** The commits of this page's lines, by full sha (the uncommitted work tree's is all zeros). */
   commits: Record<string, BlameCommit>;
-  /** More lines of the range follow this page. */
   truncated: boolean;
   next_start_line: number | null;
-  /** Resumes after this page; null at the end of the range. */
   next_cursor: string | null;
 }
 
@@ -68,7 +50,6 @@ export interface BlameOptions {
   path: string;
   startLine?: number;
   endLine?: number;
-  /** Most lines in a page. */
   limit: number;
   rev?: string;
   page: PageRequest<BlamePosition>;
@@ -77,7 +58,6 @@ export interface BlameOptions {
 
 /**
  * An epoch time and a `+hhmm` zone as strict ISO 8601 with that offset.
- *
  * @example
  * ```ts
  * isoTime(0, "+0130"); // "1970-01-01T01:30:00+01:30"
@@ -98,7 +78,6 @@ export class BlameParser {
   #current: { sha: string; line: number } | null = null;
   readonly #split = new RecordSplitter("\n", MAX_BLAME_LINE_CHARS, (record) => this.#record(record));
 
-  /** The details of the commits that `lines` name, by sha. */
   commitsOf(lines: readonly BlameLine[]): Record<string, BlameCommit> {
     const commits: Record<string, BlameCommit> = {};
     for (const { sha } of lines) {
@@ -149,15 +128,11 @@ export class BlameParser {
 }
 
 /**
- * Blames a page of a line range of a file, in the work tree or at `rev`.
- *
+ * git_blame: a page of a line range of a file blamed (`git blame --porcelain`), in the work tree or at `rev`.
  * @example
  * ```ts
- * import type { GitService } from "./service.ts";
- *
- * declare const git: GitService; // the server's, from its services
- * const page = { after: null, encode: JSON.stringify, maxChars: 48_000 };
- * await gitBlame(git, { path: "README.md", rev: "HEAD~3", limit: 120, page });
+ * declare const git: import("./service.ts").GitService;
+ * await gitBlame(git, { path: "a.ts", limit: 120, page: { after: null, encode: JSON.stringify, maxChars: 48_000 } });
  * ```
  */
 export async function gitBlame(git: GitService, options: BlameOptions): Promise<Paged<GitBlame>> {
@@ -177,8 +152,7 @@ export async function gitBlame(git: GitService, options: BlameOptions): Promise<
   });
   const abs = target!;
   const rel = repo.fromCwd(repo.toGit(abs)) ?? options.path;
-  // The work tree's version is read here, through its handle, and handed to git on stdin: git itself would open
-  // the path and follow a directory swapped for a symlink since it was confined.
+  // The work tree's file goes to git on stdin, read through its handle: git would follow a swapped-in symlink.
   using worktree = options.rev === undefined ? ws.open(abs, { expect: "file" }) : null;
   if (worktree === null && (await Deno.stat(abs).catch(() => null))?.isDirectory) {
     throw new ToolError("NOT_A_FILE", `${rel} is a directory`, { details: { path: rel } });
@@ -259,10 +233,7 @@ async function blameRange(
   });
 }
 
-/**
- * NOT_FOUND for a path git has no commit of. A file in the work tree that is not committed (untracked, or not at
- * `rev`) has nothing to blame, and saying it "does not exist" would send the agent to look for it.
- */
+// NOT_FOUND for an uncommitted path; calling a work-tree file missing would send the agent to look for it.
 async function notCommitted(abs: string, rel: string, rev: string | undefined, stderr: string): Promise<ToolError> {
   const at = rev === undefined ? "HEAD" : rev;
   const inWorkTree = (await Deno.lstat(abs).catch(() => null))?.isFile === true;

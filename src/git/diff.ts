@@ -1,20 +1,3 @@
-/**
- * git_diff: the work tree against the index (default), the index against
- * HEAD (`staged`), or against a revision or range (`rev`), a page at a time:
- * the stats of the page's files plus their unified text, whole files when
- * they fit, else whole hunks, else whole lines (./diff_page.ts), within
- * `max_bytes` and the result ceiling.
- *
- * @example
- * ```ts
- * import type { GitService } from "./service.ts";
- *
- * declare const git: GitService; // the server's, from its services
- * const page = { after: null, encode: JSON.stringify, maxChars: 48_000 };
- * const { data } = await gitDiff(git, { staged: false, context: 3, maxBytes: 20480, page });
- * data.files; // [{ path: "src/a.ts", status: "modified", added: 2, removed: 1, binary: false, old_path: null }]
- * ```
- */
 import { ToolError } from "../errors.ts";
 import { isInside } from "../workspace/confine.ts";
 import type { GitService } from "./service.ts";
@@ -31,19 +14,14 @@ export interface DiffOptions {
   staged: boolean;
   paths?: string[];
   context: number;
-  /** Bound on the bytes of a page's patch text. */
   maxBytes: number;
   rev?: string;
   page: PageRequest<DiffPosition>;
-  /** Where a page keeps what its git run read past it, for the pages after it. */
   keep?: SnapshotSlot<KeptDiff>;
   signal?: AbortSignal;
 }
 
-/**
- * What a page's git run read of a diff past its page (./diff_page.ts PatchLines' read-ahead), kept in the session's
- * snapshots for the pages after it: the patch lines from a file's section on and the stats of the files from there.
- */
+/** What a page's git run read past its page (PatchLines' read-ahead), kept in the snapshots for later pages. */
 export interface KeptDiff {
   /** The patch lines read, from the start of a file's section. */
   lines: PatchLine[];
@@ -53,7 +31,6 @@ export interface KeptDiff {
   files: DiffFile[];
   filesFrom: number;
   total_files: number;
-  /** About how many bytes it takes (UTF-16 strings, objects). */
   bytes: number;
 }
 
@@ -62,35 +39,28 @@ export interface DiffPage {
   files: DiffFile[];
   total_files: number;
   diff: string;
-  /** More of the diff follows this page. */
   truncated: boolean;
   shown_bytes: number;
-  /** Lines at the start of `diff` repeated from the previous page: the header (and `@@` line) of a file it continues. */
+  /** Lines at the start of `diff` repeated from the previous page: a continued file's header (and `@@` line). */
   repeated_lines: number;
-  /** Files of this page whose patch is only partly in it (continued from the previous page or on the next). */
   cut_files: string[];
-  /** Resumes after this page; null at the end. */
   next_cursor: string | null;
 }
 
 /** A page of a diff with its lines, for a text that shows less than the page (cursorAfter counts lines). */
 export interface PagedDiff extends Paged<DiffPage> {
   lines: readonly PatchLine[];
-  /** Lines at the start of `lines` repeated from the previous page (a resumed file's header): shown whole. */
   replayed: number;
-  /** The stats of the file with this index, when known. */
   fileAt(index: number): DiffFile | undefined;
 }
 
 const encoder = new TextEncoder();
 
-/** Room kept for the page's cursor (a short JSON position, base64url). */
 const CURSOR_RESERVE_CHARS = 160;
 
 /** Options shared by both streams: renames, no external diff or textconv, submodules by commit. */
 const COMMON_ARGS = ["-M", "--no-ext-diff", "--no-textconv", "--no-color", "--ignore-submodules=dirty"];
 
-/** Options that make the paths of both streams workspace-relative. */
 function pathArgs(repo: GitRepo): string[] {
   if (repo.parent) return ["--relative"];
   // A repository inside the workspace: prefix the text's a/ b/ paths so they read workspace-relative.
@@ -99,20 +69,13 @@ function pathArgs(repo: GitRepo): string[] {
 }
 
 /**
- * Runs a diff-producing git command twice in parallel, once for the stats and once for the patch, and builds
- * one page from the request's position; `head` is the command and its own options, `tail` the revisions and
- * pathspec, `fixedChars` what the rest of the caller's result takes in JSON.
- *
+ * Runs a diff git command twice in parallel (stats and patch) and builds one page from the request's position;
+ * `head` is the command and its options, `tail` the revisions and pathspec, `fixedChars` the rest of the result's JSON.
  * @example
  * ```ts
- * import { openRepo } from "./repo.ts";
- * import type { GitService } from "./service.ts";
- *
- * declare const git: GitService;
- * const repo = await openRepo(git, null, { readsWorkTree: true });
+ * declare const repo: import("./repo.ts").GitRepo;
  * const page = { after: null, encode: JSON.stringify, maxChars: 48_000 };
- * const tail = ["--end-of-options", "--", "."];
- * await readDiff(repo, ["diff", "--cached"], tail, { context: 3, maxBytes: 20480, page, fixedChars: 0 });
+ * await readDiff(repo, ["diff"], ["--", "."], { context: 3, maxBytes: 20480, page, fixedChars: 0 });
  * ```
  */
 export async function readDiff(
@@ -121,7 +84,6 @@ export async function readDiff(
   tail: string[],
   options: PageOptions & {
     context: number;
-    /** Reads ahead past the page and takes what was read, for the pages after it. */
     keep?: (read: KeptDiff) => void;
     signal?: AbortSignal;
   },
@@ -130,12 +92,10 @@ export async function readDiff(
 }
 
 /**
- * The page at a later position from what an earlier page's git run read past its own (no git run): the page
- * readDiff would build, or null when the kept lines end before it does.
- *
+ * The page at a later position from what an earlier page's run read past its own, without git; null if that ends first.
  * @example
  * ```ts
- * declare const kept: KeptDiff; // put by an earlier page's readDiff
+ * declare const kept: KeptDiff;
  * const page = { after: { f: 2, n: 0 }, encode: JSON.stringify, maxChars: 48_000 };
  * keptDiffPage(kept, { maxBytes: 20480, page, fixedChars: 0 }); // null: read it with readDiff
  * ```
@@ -148,22 +108,18 @@ export function keptDiffPage(kept: KeptDiff, options: PageOptions): PagedDiff | 
   return diffPage({ patch, total_files: kept.total_files, fileAt }, options);
 }
 
-/** What shapes a page of a diff: its position and bounds, and what the rest of the caller's result takes. */
 interface PageOptions {
-  /** Bound on the bytes of a page's patch text. */
   maxBytes: number;
   page: PageRequest<DiffPosition>;
   fixedChars: number;
 }
 
-/** The page of a diff read from its position: the lines that fit, cut at a file, hunk or line. */
 function diffPage({ patch, total_files, fileAt }: DiffRead, options: PageOptions): PagedDiff {
   const { page } = options;
   const after = page.after;
   const lines = patch.lines;
   const minKeep = Math.min(lines.length, patch.replayed + 1);
 
-  /** The page of the first `kept` lines. */
   const build = (kept: number, encode: boolean): DiffPage => {
     const shown = lines.slice(0, kept);
     const more = kept < lines.length || !patch.complete;
@@ -210,18 +166,14 @@ function diffPage({ patch, total_files, fileAt }: DiffRead, options: PageOptions
   };
 }
 
-/** The patch lines of a page and the stats of the diff's files. */
 interface DiffRead {
   patch: PatchLines;
   total_files: number;
   fileAt(index: number): DiffFile | undefined;
 }
 
-/**
- * Runs the stats and the patch of one diff side by side, each feeding its parser as git writes; the patch run
- * may stop early once its page is full. With a place to keep it, it reads ahead past the page and keeps what it
- * read for the pages after it (when the page is not the last, and no file's stats were left out).
- */
+// Runs the stats and the patch of one diff side by side, each feeding its parser as git writes; the patch run may
+// stop once its page is full. With `keep` it reads ahead, and keeps that unless the page is the last or stats were cut.
 async function runDiffs(
   repo: GitRepo,
   common: string[],
@@ -254,7 +206,7 @@ async function runDiffs(
   return { patch, total_files, fileAt: (index) => stats.file(index) };
 }
 
-/** About how many bytes a kept diff holds: its strings as UTF-16 and an object per line and file. */
+/** Approximate bytes of a kept diff: strings as UTF-16 plus an object per line and file. */
 function keptDiffBytes(lines: readonly PatchLine[], files: readonly DiffFile[]): number {
   let bytes = 0;
   for (const line of lines) bytes += keptLineBytes(line.text);
@@ -263,19 +215,15 @@ function keptDiffBytes(lines: readonly PatchLine[], files: readonly DiffFile[]):
 }
 
 /**
- * Runs git diff with the options of the tool, for one page.
- *
+ * git_diff: work tree vs index, index vs HEAD (`staged`) or vs `rev`, a page at a time (cut by ./diff_page.ts).
  * @example
  * ```ts
- * import type { GitService } from "./service.ts";
- *
- * declare const git: GitService; // the server's, from its services
+ * declare const git: import("./service.ts").GitService;
  * const page = { after: null, encode: JSON.stringify, maxChars: 48_000 };
  * await gitDiff(git, { staged: true, paths: ["src"], context: 0, maxBytes: 4096, page });
  * ```
  */
 export async function gitDiff(git: GitService, options: DiffOptions): Promise<PagedDiff> {
-  // A page an earlier one read past reads no git (the cursor binds it to this query).
   const kept = options.page.after === null ? undefined : options.keep?.get();
   const fromKept = kept && keptDiffPage(kept, { ...options, fixedChars: 0 });
   if (fromKept) return fromKept;

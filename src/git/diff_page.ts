@@ -1,25 +1,3 @@
-/**
- * Pages of a unified patch (git_diff and git_show): the patch is read as
- * lines, each knowing its file (section) and its line number in that file's
- * section, and a page keeps whole files when it can, else whole hunks, else
- * whole lines. A page that resumes inside a file repeats that file's header
- * lines (and the hunk's `@@` line when it resumes inside a hunk), so every
- * page reads as a patch.
- *
- * Reading is bounded: {@linkcode PatchLines} skips to the position, keeps
- * lines until the page's bound is passed, and then asks for git to be
- * stopped (or, when asked to read ahead, once it has read some pages
- * further); {@linkcode cutPatch} then picks the cut. The lines read ahead
- * page again with {@linkcode PatchLines.replay}, with no git run.
- *
- * @example
- * ```ts
- * const read = new PatchLines({ f: 3, n: 0 }, 48_000, 65536);
- * // feed git's stdout to read.push() (stop git when it returns false), then:
- * const cost = (line: PatchLine) => line.text.length + 1;
- * const kept = cutPatch(read.lines, overflowAt(read.lines, [[20_000, cost]]), overflowAt(read.lines, [[10_000, cost]]), 0);
- * ```
- */
 import { z } from "../zod.ts";
 import { RecordSplitter } from "./records.ts";
 import { jsonStringChars } from "../paging/budget.ts";
@@ -39,7 +17,6 @@ export const DIFF_POSITION = z.strictObject({ f: z.int().min(0), n: z.int().min(
 /** One line of a patch. */
 export interface PatchLine {
   text: string;
-  /** Index of its file (section) in the patch. */
   file: number;
   /** Its line number in that file's section, from 0 (the `diff --git` line). */
   line: number;
@@ -47,14 +24,10 @@ export interface PatchLine {
   starts: "file" | "hunk" | null;
 }
 
-/** Where a file's section starts. */
 const SECTION_START = /^(diff --git |diff --cc |diff --combined |\* Unmerged path )/;
 const HUNK_START = /^@@/;
 
-/**
- * Bytes (estimated by {@linkcode keptLineBytes}) of patch lines one read-ahead holds at most: a third of a session's
- * snapshots (src/paging/snapshots.ts), e.g. 4.4 MB of a patch of 40-character lines.
- */
+/** Most bytes (by keptLineBytes) one read-ahead holds: a third of a session's snapshots (src/paging/snapshots.ts). */
 export const KEPT_PATCH_BYTES = 16 * 1024 * 1024;
 
 /** A read-ahead reads on until the patch read is this many times what it took to fill the page. */
@@ -62,7 +35,6 @@ export const READ_AHEAD_FACTOR = 8;
 
 /**
  * About how many bytes a patch line takes in memory: its object and its UTF-16 text.
- *
  * @example
  * ```ts
  * keptLineBytes("+a"); // 68
@@ -73,22 +45,17 @@ export function keptLineBytes(text: string): number {
 }
 
 /**
- * Streams a patch from a position, keeping lines until `maxChars` (in JSON) or `maxBytes` is passed. With
- * `readAhead`, it also holds in `ahead` the lines from the section of the position's file on, and reads on past a
- * full page until the patch read is {@linkcode READ_AHEAD_FACTOR} times what filled it (or the lines held pass
- * {@linkcode KEPT_PATCH_BYTES}): a page that resumes deep in a patch reads it from its start (git cannot skip), so
- * reads that grow eightfold read a patch paged to its end a few times instead of once per page.
+ * Streams a patch from a position, keeping lines until `maxChars` (in JSON) or `maxBytes` is passed; a page resuming
+ * inside a file repeats its header (and the hunk's `@@` line) so it reads as a patch. With `readAhead` it holds in
+ * `ahead` the lines from the position's file on, reading to {@linkcode READ_AHEAD_FACTOR} times what filled the page:
+ * git cannot skip, and eightfold reads page a long patch in a few runs instead of one per page.
  */
 export class PatchLines {
   readonly lines: PatchLine[] = [];
   /** Lines at the start of `lines` repeated from before the position (a resumed file's header, its hunk line). */
   replayed = 0;
-  /** Whether the stream was read to its end (nothing was left unread). */
   complete = true;
-  /**
-   * With a read-ahead: the lines read from the section of the position's file on; null without one, or when the
-   * lines before the page's end alone pass {@linkcode KEPT_PATCH_BYTES} (deep in one huge file).
-   */
+  /** Read-ahead lines from the position's file on; null without one or if they pass the bound before the page fills. */
   ahead: PatchLine[] | null;
   /** With a read-ahead: whether `ahead` ends where the patch does. */
   aheadEnds = false;
@@ -115,18 +82,7 @@ export class PatchLines {
     this.ahead = readAhead ? [] : null;
   }
 
-  /**
-   * The page at `after` read from `lines` that a read-ahead held (`ahead`, ending where the patch does when
-   * `ends`): the same lines a new git run gives, or null when they end before the page is full.
-   *
-   * @example
-   * ```ts
-   * const whole = new PatchLines(null, 100, 100_000, true);
-   * whole.push(new TextEncoder().encode("diff --git a/a b/a\n@@ -1 +1 @@\n-a\n+b\n"));
-   * whole.end();
-   * PatchLines.replay(whole.ahead!, whole.aheadEnds, { f: 0, n: 3 }, 48_000, 65536)?.lines.length; // 3
-   * ```
-   */
+  /** The page at `after` from a read-ahead's lines (`ends`: to the patch's end), or null if they end too soon. */
   static replay(
     lines: readonly PatchLine[],
     ends: boolean,
@@ -151,7 +107,6 @@ export class PatchLines {
     return !this.#done();
   }
 
-  /** Takes what is left after git ended. */
   end(): void {
     if (this.#done()) return;
     this.#split.end();
@@ -213,14 +168,11 @@ export class PatchLines {
 }
 
 /**
- * The first of `lines` that passes a budget when each costs `costs` of it (several budgets at once), or
- * `lines.length` when they all fit.
- *
+ * The index of the first of `lines` that passes one of the `[budget, cost]` budgets, or `lines.length` if all fit.
  * @example
  * ```ts
- * const read = new PatchLines(null, 48_000, 65536);
- * read.push(new TextEncoder().encode("diff --git a/a.txt b/a.txt\n@@ -1 +1 @@\n-a\n+b\n"));
- * overflowAt(read.lines, [[16_000, (line) => line.text.length + 1]]);
+ * declare const lines: PatchLine[];
+ * overflowAt(lines, [[16_000, (line) => line.text.length + 1]]);
  * ```
  */
 export function overflowAt(
@@ -238,17 +190,13 @@ export function overflowAt(
 }
 
 /**
- * How many of `lines` a page keeps when line `overflow` is the first that does not fit and line `half` the
- * first past half the budget: all when none overflows; else cut at the last boundary that keeps the page at
- * least half full: before a file, else before a hunk (of a file with some of its body kept), else before the
- * line that does not fit. The `replayed` lines at the start (a resumed file's header) and one more are always
- * kept.
- *
+ * How many of `lines` a page keeps, given the first that does not fit (`overflow`) and the first past half the budget
+ * (`half`): all if none overflows, else cut at the last boundary keeping the page half full: before a file, else a hunk
+ * (of a file with some body kept), else the line that overflows. The `replayed` lines and one more always stay.
  * @example
  * ```ts
- * const lines = new PatchLines(null, 48_000, 65536).lines; // filled by push() from git's stdout
- * const budget = (share: number) => overflowAt(lines, [[16_000 * share, (line) => line.text.length + 1]]);
- * cutPatch(lines, budget(1), budget(0.5), 0);
+ * declare const lines: PatchLine[];
+ * cutPatch(lines, 40, 25, 0);
  * ```
  */
 export function cutPatch(lines: readonly PatchLine[], overflow: number, half: number, replayed: number): number {

@@ -1,24 +1,3 @@
-/**
- * The stats half of a diff: `git diff|show --raw --numstat -z`
- * (NUL-terminated raw records, then numstat records) parsed into one record
- * per file, in git's order, which is also the order of the files' sections
- * in the patch (./diff_page.ts reads the patch half). (One combined stream
- * would do, but git drops the patch of a conflicted path when --raw is asked
- * for too.)
- *
- * @example
- * ```ts
- * import { openRepo } from "./repo.ts";
- * import type { GitService } from "./service.ts";
- *
- * declare const git: GitService;
- * const repo = await openRepo(git, null, { readsWorkTree: true });
- * const stats = new DiffStatsParser(repo.fromCwd, 0);
- * // feed the git run's stdout to push(), then:
- * const { total_files } = stats.result();
- * stats.file(0);
- * ```
- */
 import { RecordSplitter } from "./records.ts";
 
 /** Files kept from a page's first file on (a page never lists more); the rest are counted in total_files. */
@@ -62,15 +41,16 @@ export interface DiffStats {
   total_files: number;
 }
 
-/** Streaming parser of `--raw --numstat -z` output, keeping the files from index `from` on. */
+/**
+ * Streaming parser of `--raw --numstat -z` output, keeping the files from index `from` on, in git's order (the patch's
+ * too). The stats are a second run because git drops the patch of a conflicted path when --raw is asked for too.
+ */
 export class DiffStatsParser {
   readonly #files: DiffFile[] = [];
   readonly #byPath = new Map<string, DiffFile>();
   #total = 0;
   #lastPath: string | null = null;
-  /** A raw record whose status letter is known and whose path field(s) come next. */
   #raw: { status: DiffStatus; paths: number; got: string[] } | null = null;
-  /** A numstat record waiting for its two rename paths. */
   #numstat: { added: number | null; removed: number | null; got: string[] } | null = null;
   readonly #split: RecordSplitter;
 
@@ -150,7 +130,6 @@ export class DiffStatsParser {
     return { files: this.#files, total_files: this.#total };
   }
 
-  /** The file with this index in git's order, when kept. */
   file(index: number): DiffFile | undefined {
     return this.#files[index - this.from];
   }

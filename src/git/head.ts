@@ -1,17 +1,3 @@
-/**
- * What HEAD names — the branch and its commit — read from the refs alone.
- * server_info reports it on every call; a `git status` there scanned the
- * whole work tree (211 ms on a 100,000-file repository), so whether the
- * work tree is clean is git_status's to say.
- *
- * @example
- * ```ts
- * import type { GitService } from "./service.ts";
- *
- * declare const git: GitService;
- * const { branch, head } = await readHead(git); // { branch: "main", head: "3f2a…" }
- * ```
- */
 import type { GitService } from "./service.ts";
 import { readRepoAt } from "./repo.ts";
 import { gitFailure } from "./runner.ts";
@@ -26,16 +12,12 @@ export interface HeadInfo {
 const decoder = new TextDecoder();
 
 /**
- * Reads HEAD of the workspace root's repository (throws NOT_A_GIT_REPO as the other git tools do). Two git
- * starts, at once: `symbolic-ref` for the branch, alongside the rev-parse that confirms the repository and
- * names HEAD's commit in the same run (nothing before the first commit).
- *
+ * HEAD's branch and commit from the refs alone (server_info reports it on every call; `git status` would scan the
+ * whole work tree): `symbolic-ref` alongside the rev-parse that confirms the repository and names HEAD's commit.
  * @example
  * ```ts
- * import type { GitService } from "./service.ts";
- *
- * declare const git: GitService;
- * await readHead(git); // { branch: null, head: "3f2a…" } when detached
+ * declare const git: import("./service.ts").GitService;
+ * await readHead(git); // { branch: "main", head: "3f2a…" }
  * ```
  */
 export async function readHead(git: GitService): Promise<HeadInfo> {

@@ -1,26 +1,3 @@
-/**
- * Where a repository's git dir is, found the way git finds it (the nearest
- * `.git` directory or `.git` file at or above a directory), before any git
- * runs — and whether git may be pointed at it.
- *
- * A git dir or common dir inside the workspace is fine. One outside it is
- * accepted only when it belongs to the repository the workspace root was in
- * when the server started ({@linkcode trustedLocation}: the workspace is a
- * subdirectory of a repository, or a worktree whose git dir lives with the
- * main checkout). Anything else — a `.git` file planted in the workspace
- * that points at another repository on the machine — is refused, so no
- * outside commit, blob or status ever reaches the agent. git itself then
- * runs in a sandbox that can read only the workspace, these git dirs and the
- * system (child_sandbox_plan.ts), so a `.git` file swapped after this check
- * cannot lead it anywhere else either.
- *
- * @example
- * ```ts
- * const trusted = trustedLocation("/home/u/mono/app");
- * const location = locateRepository("/home/u/mono/app", "/home/u/mono/app/src", trusted);
- * location.readable; // ["/home/u/mono/.git", "/home/u/mono/.gitignore"]
- * ```
- */
 import * as path from "node:path";
 import { ToolError } from "../errors.ts";
 import { isInside } from "../workspace/confine.ts";
@@ -37,7 +14,6 @@ export interface RepositoryLocation {
   readable: string[];
 }
 
-/** Per-directory files git reads on the way from a work tree's top level down to a pathspec. */
 const PER_DIRECTORY_FILES = [".gitignore", ".gitattributes"] as const;
 
 function real(p: string): string | null {
@@ -70,11 +46,7 @@ export function findRepository(dir: string): Omit<RepositoryLocation, "readable"
   }
 }
 
-/**
- * The repository of the workspace root as found now (at start-up), and what
- * outside the workspace its git may read; null when the root is in no
- * repository or its repository lies wholly inside the workspace.
- */
+/** The root's repository at start-up and what outside the workspace its git may read; null if none or wholly inside. */
 export function trustedLocation(root: string): RepositoryLocation | null {
   const found = findRepository(root);
   if (found === null) return null;
@@ -99,15 +71,13 @@ export function trustedLocation(root: string): RepositoryLocation | null {
 }
 
 /**
- * The repository containing `dir` (a real directory inside the workspace
- * `root`), checked against `trusted`. Throws NOT_A_GIT_REPO when there is
- * none, and PATH_OUTSIDE_WORKSPACE when its git dir or common dir lies
- * outside the workspace and is not the trusted repository's.
- *
+ * The repository containing `dir` (a real directory in the workspace `root`), found as git does before git runs.
+ * NOT_A_GIT_REPO if none; PATH_OUTSIDE_WORKSPACE if its git or common dir is outside and not `trusted` (the start-up
+ * root's, {@linkcode trustedLocation}), so a planted `.git` file shows no outside repository. git's sandbox reads only
+ * the workspace, these git dirs and the system (src/policy/child_sandbox_plan.ts), so a later swap leads nowhere.
  * @example
  * ```ts
- * const root = "/ws";
- * locateRepository(root, `${root}/ext`, null); // throws PATH_OUTSIDE_WORKSPACE for ext/.git → /elsewhere
+ * locateRepository("/ws", "/ws/ext", null); // throws PATH_OUTSIDE_WORKSPACE for ext/.git → /elsewhere
  * ```
  */
 export function locateRepository(root: string, dir: string, trusted: RepositoryLocation | null): RepositoryLocation {

@@ -1,34 +1,3 @@
-/**
- * git_log: commits as structured records from one NUL-separated
- * `--format`, with filters, a count cap and bounded messages.
- *
- * Pages: the first page that does not hold the whole history pins where it
- * started (`git rev-parse` of rev or HEAD, in the same git run that confirms
- * the repository, alongside the log, so commits made meanwhile do not shift
- * later pages) and hands out a position: the pinned tips, how many
- * commits precede the next page, and the last commit shown. A later page
- * runs the same log from the pinned tips with `--skip` and checks that the
- * commit before its first is that last commit (a history that moved between
- * the first page's log and its pin is refused, never paged twice).
- *
- * What a page's git run read past the page is kept in the session (`keep`,
- * src/paging/snapshots.ts), and the next pages are sliced from it with no
- * git run. A page the kept commits do not hold runs git from its position
- * and reads four times as many commits as precede it (at most {@linkcode
- * READ_AHEAD_BYTES}): `--skip` walks every commit before a page, and reads
- * that grow fourfold walk a history paged to its end a few times, not once a
- * page.
- *
- * @example
- * ```ts
- * import type { GitService } from "./service.ts";
- *
- * declare const git: GitService; // the server's, from its services
- * const page = { after: null, encode: JSON.stringify, maxChars: 48_000 };
- * const { data } = await gitLog(git, { maxCount: 20, author: "Ada", page });
- * data.commits[0].author; // { name: "Ada", email: "ada@example.org", time: "2024-05-01T10:00:00+02:00" }
- * ```
- */
 import { z } from "../zod.ts";
 import { ToolError } from "../errors.ts";
 import type { GitService } from "./service.ts";
@@ -111,14 +80,12 @@ export const READ_AHEAD_BYTES = 16 * 1024 * 1024;
 
 /** Commits a page read ahead from the pinned tips, kept for the pages after it. */
 export interface KeptLog {
-  /** The pinned tips of the cursor they were read for. */
   tips: string[];
   /** How many commits of the history precede the first kept one. */
   start: number;
   commits: Commit[];
   /** The history ends with the last kept commit. */
   complete: boolean;
-  /** About how many bytes they take (twice git's output: UTF-16 strings). */
   bytes: number;
 }
 
@@ -136,7 +103,6 @@ export const LOG_POSITION = z.strictObject({
 
 /** Options of {@linkcode gitLog}. */
 export interface LogOptions {
-  /** Most commits in a page. */
   maxCount: number;
   rev?: string;
   path?: string;
@@ -145,7 +111,6 @@ export interface LogOptions {
   author?: string;
   grep?: string;
   page: PageRequest<LogPosition>;
-  /** Where the commits read past a page of this query are kept for its next pages. */
   keep?: SnapshotSlot<KeptLog>;
   signal?: AbortSignal;
 }
@@ -153,9 +118,7 @@ export interface LogOptions {
 /** A page of commits, newest first. */
 export interface GitLog {
   commits: Commit[];
-  /** More commits follow this page. */
   truncated: boolean;
-  /** Resumes after this page; null at the end. */
   next_cursor: string | null;
 }
 
@@ -168,16 +131,13 @@ function filterArg(flag: string, value: string | undefined, field: string): stri
 }
 
 /**
- * One page of git log with the tool's filters: from the commits the session kept for this query when they hold it,
- * else from a git run (which a continued query keeps for the pages after it).
- *
+ * git_log, one page: commits from one NUL-separated `--format`, sliced from what the session kept, else read by git. A
+ * first page not holding the whole history pins its tips (rev-parse, in the run confirming the repository) so new
+ * commits do not shift later pages; a later page logs from them with `--skip`, checking it resumes at the last shown.
  * @example
  * ```ts
- * import type { GitService } from "./service.ts";
- *
- * declare const git: GitService; // the server's, from its services
- * const page = { after: null, encode: JSON.stringify, maxChars: 48_000 };
- * await gitLog(git, { maxCount: 5, rev: "main..feature", path: "src", page });
+ * declare const git: import("./service.ts").GitService;
+ * await gitLog(git, { maxCount: 5, path: "src", page: { after: null, encode: JSON.stringify, maxChars: 48_000 } });
  * ```
  */
 export async function gitLog(git: GitService, options: LogOptions): Promise<Paged<GitLog>> {
@@ -190,7 +150,6 @@ export async function gitLog(git: GitService, options: LogOptions): Promise<Page
   if (!("commits" in read)) return read;
   const page = logPage(read.commits, after, maxCount, options.page, read.tips);
   if (page.data.next_cursor !== null) {
-    // The commits read past this page serve the next ones (src/paging/snapshots.ts).
     options.keep?.put({
       tips: after?.t ?? read.tips,
       start: after === null ? 0 : after.s - 1,
@@ -202,10 +161,7 @@ export async function gitLog(git: GitService, options: LogOptions): Promise<Page
   return page;
 }
 
-/**
- * The page after `after` sliced from `commits` (which start with the previous page's last commit on a later page):
- * at most `maxCount`, within the ceiling, the one after them (if any) telling that more follow.
- */
+// The page after `after` from `commits` (on a later page led by the previous page's last): at most `maxCount`.
 function logPage(
   commits: Commit[],
   after: LogPosition | null,
@@ -238,12 +194,9 @@ function logPage(
   });
 }
 
-/**
- * The page from the kept commits when they hold it: they were read from the cursor's pinned tips and hold the
- * previous page's last commit, and either all that git would give this page (`maxCount` and one more, or the
- * history's end) or more than the ceiling lets the page show (then git's longer list would be cut at the same
- * commit: budget.ts fitCount counts whole items from the front). Null otherwise: the page runs git.
- */
+// The page from the kept commits if they hold it (else null: run git): read from the cursor's tips, from the previous
+// page's last commit on, with all git would give this page (`maxCount` + 1, or the history's end) or more than the
+// ceiling lets it show (fitCount counts whole items from the front, so git's longer list is cut at the same commit).
 function keptPage(
   kept: KeptLog,
   after: LogPosition,
@@ -258,12 +211,9 @@ function keptPage(
   return known || answer.data.commits.length < commits.length - 1 ? answer : null;
 }
 
-/**
- * A page's git run: a first page reads `maxCount` + 1 commits; a later one reads from the commit before it four
- * times as many commits as precede it (at least `maxCount` + 2), so a history paged to its end is read in a few runs
- * that grow fourfold, and walked (`--skip`) about a third more in all instead of once per page (doubling measured
- * 1.8x slower on 10,000 commits: more runs); or a whole answer (an empty repository).
- */
+// A first page reads `maxCount` + 1 commits; a later one four times as many as precede it (at least `maxCount` + 2):
+// `--skip` walks every earlier commit, so fourfold growth walks a history paged to its end a few times, not once per
+// page (doubling measured 1.8x slower on 10,000 commits).
 async function readLog(
   git: GitService,
   options: LogOptions,
@@ -273,7 +223,6 @@ async function readLog(
   const skip = after === null ? 0 : after.s - 1;
   const count = after === null ? maxCount + 1 : Math.max(maxCount + 2, options.keep === undefined ? 0 : 4 * after.s);
   let bytes = 0;
-  // A first page pins its tips in the confirmation's rev-parse (used only when the history goes on).
   const { run, consumer: parser, tips } = await readRepoAt(git, options.path, {
     allowMissing: true,
     signal: options.signal,

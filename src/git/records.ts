@@ -1,19 +1,7 @@
 /**
- * Splits a byte stream into separator-terminated text records as chunks
- * arrive (UTF-8, invalid bytes replaced, characters split across chunks
- * kept whole), keeping at most a bounded prefix of each record, so a huge
- * field (a commit body, a blamed line) never grows memory.
- *
- * @example
- * ```ts
- * const fields: string[] = [];
- * const split = new RecordSplitter("\0", 4096, (record) => fields.push(record));
- * split.push(new TextEncoder().encode("a\0b"));
- * split.end(); // delivers the final record "b", which had no separator
- * ```
+ * Splits a byte stream into separator-terminated records as chunks arrive (UTF-8, invalid bytes replaced, characters
+ * split across chunks kept whole), each capped in UTF-16 code units so a huge field never grows memory.
  */
-
-/** Streaming record splitter with a per-record cap in UTF-16 code units. */
 export class RecordSplitter {
   readonly #decoder = new TextDecoder();
   #pending = "";
@@ -25,7 +13,6 @@ export class RecordSplitter {
     private readonly onRecord: (record: string, cut: boolean) => void,
   ) {}
 
-  /** Feeds a chunk; complete records go to the consumer at once. */
   push(chunk: Uint8Array): void {
     this.#text(this.#decoder.decode(chunk, { stream: true }));
   }

@@ -1,25 +1,3 @@
-/**
- * Finds the repository a git tool works on and translates paths between
- * git and the workspace.
- *
- * The repository is found from a confined path (or the workspace root), on
- * disk first (location.ts: its git dir must be the workspace's, or the
- * trusted one of the repository the workspace lies in), then confirmed by
- * git itself. Its work tree must be the workspace, lie inside it, or contain
- * it. In the last case (a workspace inside a parent repository) git runs in
- * the workspace with the pathspec `.`, so nothing outside the workspace is
- * reported, and every path is reported relative to the workspace.
- *
- * @example
- * ```ts
- * import type { GitService } from "./service.ts";
- *
- * declare const git: GitService; // the server's, from its services
- * const repo = await openRepo(git, "src/a.ts", { readsWorkTree: false });
- * repo.toGit(`${git.ws.root}/src/a.ts`); // "src/a.ts" relative to repo.cwd
- * repo.fromTop("src/a.ts"); // workspace-relative, or null when outside
- * ```
- */
 import * as path from "node:path";
 import { ToolError } from "../errors.ts";
 import type { Workspace } from "../workspace/workspace.ts";
@@ -29,16 +7,18 @@ import { driverOverrides } from "./safety.ts";
 import type { GitService } from "./service.ts";
 import type { RepositoryLocation } from "./location.ts";
 
-/** A repository opened for one tool call. */
+/**
+ * A repository opened for one tool call, found from a confined path on disk (location.ts), confirmed by git. Its work
+ * tree is the workspace, lies inside it, or contains it; then git runs in the workspace with the pathspec `.`.
+ */
 export interface GitRepo {
   ws: Workspace;
   /** Where git runs: the top level when it is inside the workspace, else the workspace root. */
   cwd: string;
   /** True when the workspace lies inside the repository (git output is then limited to it). */
   parent: boolean;
-  /** Environment blanking the repository's program-valued drivers (./safety.ts), when git's execution is not confined. */
+  /** Environment blanking the repository's program-valued drivers (./safety.ts), when git's execution is unconfined. */
   env: Record<string, string>;
-  /** Path for git, relative to `cwd`, of an absolute path inside the workspace. */
   toGit(abs: string): string;
   /** Workspace-relative form of a path git printed relative to the top level; null when outside the workspace. */
   fromTop(gitPath: string): string | null;
@@ -46,13 +26,11 @@ export interface GitRepo {
   fromCwd(gitPath: string): string | null;
   /** The default pathspec: `.` limiting output to the workspace in a parent repository, else none. */
   scope(): string[];
-  /** Runs git in `cwd` with the driver overrides. */
   run(args: string[], options?: Pick<GitRequest, "onStdout" | "signal" | "stdin">): Promise<GitRun>;
 }
 
 const decoder = new TextDecoder();
 
-/** The nearest existing directory at or above `abs`. */
 async function nearestDirectory(abs: string): Promise<string> {
   let dir = abs;
   while (true) {
@@ -73,10 +51,7 @@ function confinedPath(ws: Workspace, input: string, allowMissing: boolean): stri
   return target.abs;
 }
 
-/**
- * Runs `fn` with a working directory for git that names the directory `abs` (a confined real path) by the
- * handle's pin: a directory swapped for a symlink meanwhile never moves git outside the workspace.
- */
+// Runs `fn` with git's cwd naming `abs` by the handle's pin, so a directory swapped for a symlink can't move git out.
 async function inDirectory<T>(ws: Workspace, abs: string, fn: (cwd: string) => Promise<T>): Promise<T> {
   using dir = ws.open(abs, { expect: "dir" });
   return await fn(dir.childCwd());
@@ -85,21 +60,16 @@ async function inDirectory<T>(ws: Workspace, abs: string, fn: (cwd: string) => P
 /** Options of {@linkcode openRepo}. */
 export interface OpenOptions {
   /**
-   * The command reads work-tree files (status, diff, blame of the work tree), where git would run filter
-   * drivers: list the config to blank them. A property of the command, never of its revision's spelling
-   * (`git diff :/..` compares one commit with the work tree). Reads of stored objects (log, show) run no
-   * filter, and textconv and external diff are off by flag. In any case git's sandbox lets it execute only
-   * itself; this is the defence in depth where the kernel has no Landlock.
+   * The command reads work-tree files (status, diff or blame of the work tree), where git runs filter drivers: list the
+   * config to blank them. A property of the command, not of its revision's spelling (`git diff :/..` reads the work
+   * tree); reads of stored objects (log, show) run no filter. git's sandbox lets it execute only itself anyway: this is
+   * defence in depth where the kernel has no Landlock.
    */
   readsWorkTree: boolean;
   signal?: AbortSignal;
 }
 
-/**
- * The repository of `target` (a confined workspace path, or the workspace
- * root), as found on disk and checked (location.ts), with the repository
- * object runs go through; the git commands it makes are not run yet.
- */
+// The repository of `target` (a confined path, or the root) as found on disk and checked (location.ts); runs no git.
 async function locate(
   git: GitService,
   target: string | null,
@@ -110,12 +80,7 @@ async function locate(
   return { location, repo: repoAt(git, location, parent, {}), start };
 }
 
-/**
- * git's own view of the repository (`rev-parse --show-toplevel`, plus, when
- * `listConfig`, the config's key names to blank its drivers): it must agree
- * with what was found on disk, or the call is refused (a `core.worktree`
- * pointing elsewhere, a repository changed in between).
- */
+// git's top level (plus config keys with `listConfig`) must match the disk's; a `core.worktree` elsewhere is refused.
 async function confirm(
   git: GitService,
   found: { location: RepositoryLocation; repo: GitRepo; start: string },
@@ -164,11 +129,8 @@ async function confirm(
 /** A commit rev-parse prints for a revision: a sha, `^sha` for the excluded end of a range. */
 const TIP = /^\^?[0-9a-f]{40,64}$/;
 
-/**
- * The top level and, `withTips`, the commit lines rev-parse printed after it (taken from the end, so a top level
- * whose name has a newline stays whole unless its last line looks like a commit; it then no longer equals the
- * repository found on disk, and the call is refused).
- */
+// The top level and, `withTips`, the commit lines rev-parse printed after it, taken from the end: a top level with a
+// newline in its name stays whole unless its last line looks like a commit, and then it fails the on-disk check.
 function splitTopLevel(output: string, withTips: boolean): { topText: string; tips: string[] } {
   const lines = output.replace(/\n$/, "").split("\n");
   const tips: string[] = [];
@@ -177,14 +139,10 @@ function splitTopLevel(output: string, withTips: boolean): { topText: string; ti
 }
 
 /**
- * Opens the repository containing `target` (a confined workspace path) or
- * the workspace root.
- *
+ * Opens the repository containing `target` (a confined workspace path) or the workspace root.
  * @example
  * ```ts
- * import type { GitService } from "./service.ts";
- *
- * declare const git: GitService; // the server's, from its services
+ * declare const git: import("./service.ts").GitService;
  * const repo = await openRepo(git, null, { readsWorkTree: true });
  * ```
  */
@@ -203,7 +161,6 @@ async function openPinned(
   return { repo: repoAt(git, found.location, found.repo.parent, env), tips };
 }
 
-/** The repository at `location` (`parent`: its work tree contains the workspace). */
 function repoAt(git: GitService, location: RepositoryLocation, parent: boolean, env: Record<string, string>): GitRepo {
   const ws = git.ws;
   const topReal = location.top;
@@ -223,22 +180,17 @@ function repoAt(git: GitService, location: RepositoryLocation, parent: boolean, 
     fromTop: (gitPath) => from(topReal, gitPath),
     fromCwd: (gitPath) => from(cwd, gitPath),
     scope: () => parent ? ["."] : [],
-    // The top level is pinned for each run: a nested repository swapped for a symlink never moves git outside.
     run: (args, options = {}) =>
       inDirectory(ws, cwd, (pinned) => git.run(location, { cwd: pinned, args, env, ...options })),
   };
 }
 
 /**
- * Confines a user path and opens its repository in one step. With `pin` (a
- * revision), the confirming rev-parse also names the commits it points at
- * (`tips`, as `rev-parse --revs-only` prints them; none when it names none).
- *
+ * Confines a user path and opens its repository; with `pin` (a revision), the confirming rev-parse also names its
+ * commits (`tips`, as `rev-parse --revs-only` prints them).
  * @example
  * ```ts
- * import type { GitService } from "./service.ts";
- *
- * declare const git: GitService; // the server's, from its services
+ * declare const git: import("./service.ts").GitService;
  * const { repo, target } = await openRepoAt(git, "src/a.ts", { allowMissing: true, readsWorkTree: false });
  * ```
  */
@@ -260,25 +212,13 @@ export interface PlannedRead<C> {
 }
 
 /**
- * Confines `input`, opens its repository for a read of stored objects only
- * (no config listing, see {@linkcode OpenOptions}) and runs the read `plan`
- * makes for it. git's confirmation of the repository (`rev-parse`) costs a
- * whole git start, so the read does not wait for it: both start at once, and
- * the read's output is kept only when the confirmation agrees (otherwise the
- * read is killed and dropped, and the confirmation's error is the answer).
- * With `pin` (a revision), the confirmation also returns the commits it
- * names at that moment (`tips`, as `rev-parse --revs-only` prints them).
- *
+ * Confines `input` and runs `plan`'s read of stored objects (no config listing) alongside the repository's confirmation
+ * (`rev-parse`, a whole git start), keeping the read only if that agrees; `pin` works as in {@linkcode openRepoAt}.
  * @example
  * ```ts
- * import { CommitParser } from "./log.ts";
- * import type { GitService } from "./service.ts";
- *
- * declare const git: GitService;
- * const { run, consumer } = await readRepoAt(git, "src", { allowMissing: true }, (repo, target) => {
- *   const parser = new CommitParser();
- *   return { args: ["log", "--", repo.toGit(target!)], consumer: parser, onStdout: (c) => parser.push(c) };
- * });
+ * declare const git: import("./service.ts").GitService;
+ * declare const plan: (repo: GitRepo, target: string | null) => PlannedRead<string[]>;
+ * const { run, consumer } = await readRepoAt(git, "src", { allowMissing: true }, plan);
  * ```
  */
 export async function readRepoAt<C>(
@@ -310,7 +250,6 @@ export async function readRepoAt<C>(
 
 /**
  * Refuses a revision git could read as an option (or that cannot be an argument at all).
- *
  * @example
  * ```ts
  * checkRevision("--output=/etc/x", "rev"); // throws INVALID_ARGUMENT

@@ -1,20 +1,3 @@
-/**
- * Runs git for reading: a clean environment, the safety overrides of
- * ./safety.ts, `--no-optional-locks`, literal pathspecs, a time limit, and
- * stdout streamed to a consumer that may stop it early (git is then
- * killed, so a bounded answer never costs an unbounded read). git is a
- * piped child (os/piped_child.ts) started through the spawner of its
- * sandbox (policy/linux_spawners.ts): it can read the workspace, its repository's
- * git dirs and the system, execute nothing but git, write nothing, and open
- * no network socket.
- *
- * @example
- * ```ts
- * declare const launch: GitLaunch; // git's binary, its sandboxed spawner and the reactor
- * const run = await runGit(launch, { cwd: "/repo", args: ["rev-parse", "HEAD"] });
- * new TextDecoder().decode(run.stdout); // "3f2a…\n"
- * ```
- */
 import { ToolError } from "../errors.ts";
 import { fixedConfigArgs } from "./safety.ts";
 import type { Spawner } from "../os/spawn_request.ts";
@@ -38,40 +21,30 @@ export interface GitLaunch {
   reactor: Reactor;
 }
 
-/** One git invocation. */
 export interface GitRequest {
-  /** Directory git runs in. */
   cwd: string;
   /** Arguments after the global options (subcommand first). */
   args: string[];
-  /** Extra environment (e.g. driver overrides from ./safety.ts). */
   env?: Record<string, string>;
-  /**
-   * Receives stdout as it arrives; return `false` to stop reading and kill git.
-   * Without it, stdout is collected up to `collectBytes`.
-   */
+  /** Receives stdout as it arrives; return `false` to stop reading and kill git. Without it, stdout is collected. */
   onStdout?: (chunk: Uint8Array) => boolean | void;
-  /** Bound on collected stdout when there is no `onStdout` (default {@linkcode DEFAULT_COLLECT_BYTES}). */
+  /** Bound on collected stdout without `onStdout` (default {@linkcode DEFAULT_COLLECT_BYTES}). */
   collectBytes?: number;
-  /** Kills git when aborted. */
   signal?: AbortSignal;
   /** git's stdin: an fd (a file opened for reading) or the bytes themselves; /dev/null without it. */
   stdin?: number | Uint8Array<ArrayBuffer>;
 }
 
-/** What a run produced. */
 export interface GitRun {
   /** Exit code (meaningless when `stopped`). */
   code: number;
-  /** Collected stdout (empty when streamed to `onStdout`). */
   stdout: Uint8Array;
-  /** The first {@linkcode STDERR_EXCERPT_BYTES} of stderr, decoded. */
   stderr: string;
-  /** True when the consumer (or the collect bound) stopped git before it finished. */
+  /** The consumer (or the collect bound) stopped git before it finished. */
   stopped: boolean;
 }
 
-/** The environment every git child gets: nothing inherited but PATH, HOME and XDG_CONFIG_HOME; output fully buffered. */
+/** Every git child's environment: nothing inherited but PATH, HOME and XDG_CONFIG_HOME; output fully buffered. */
 export function gitEnv(extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {
     PATH: Deno.env.get("PATH") ?? "/usr/local/bin:/usr/bin:/bin",
@@ -80,8 +53,7 @@ export function gitEnv(extra: Record<string, string> = {}): Record<string, strin
     GIT_PAGER: "cat",
     PAGER: "cat",
     GIT_CONFIG_COUNT: "0",
-    // On a pipe git log flushes after every commit: 500 commits were 500 writes, each a reactor wake-up here.
-    // Fully buffered output comes in pipe-sized chunks; nothing talks to git interactively.
+    // On a pipe git log flushes per commit (a reactor wake-up each); nothing talks to git interactively.
     GIT_FLUSH: "0",
   };
   for (const name of ["HOME", "XDG_CONFIG_HOME"]) {
@@ -97,17 +69,14 @@ export function gitArgs(args: readonly string[]): string[] {
 }
 
 /**
- * Runs git and streams or collects its stdout. Never throws for a non-zero
- * exit (see {@linkcode gitFailure}); throws TIMEOUT, or GIT_FAILED when git
- * cannot be started.
- *
+ * Runs git for reading (clean environment, ./safety.ts overrides, a time limit), streaming or collecting stdout; a
+ * consumer may stop it early (git is killed: a bounded answer never costs an unbounded read). git's sandbox
+ * (policy/linux_spawners.ts) reads only the workspace, its git dirs and the system, runs only git, writes nothing and
+ * opens no socket. Throws TIMEOUT, or GIT_FAILED if git cannot start, never for an exit code ({@linkcode gitFailure}).
  * @example
  * ```ts
- * import { CommitParser } from "./log.ts";
- *
  * declare const launch: GitLaunch;
- * const parser = new CommitParser();
- * await runGit(launch, { cwd: "/repo", args: ["log", "-z"], onStdout: (chunk) => parser.push(chunk) });
+ * const run = await runGit(launch, { cwd: "/repo", args: ["rev-parse", "HEAD"] });
  * ```
  */
 export async function runGit(launch: GitLaunch, request: GitRequest): Promise<GitRun> {
@@ -154,13 +123,11 @@ export async function runGit(launch: GitLaunch, request: GitRequest): Promise<Gi
   }
 }
 
-/** Collects chunks up to a bound. */
 class ByteCollector {
   readonly #parts: Uint8Array[] = [];
   #size = 0;
   constructor(readonly limit: number) {}
 
-  /** Keeps what fits of `chunk`; false once the bound is reached. */
   push(chunk: Uint8Array): boolean {
     const part = chunk.subarray(0, this.limit - this.#size);
     this.#parts.push(part);
@@ -194,13 +161,10 @@ export function gitMessage(stderr: string): string {
 }
 
 /**
- * The ToolError for a failed run: NOT_A_GIT_REPO, INVALID_ARGUMENT for a
- * bad revision (with git's message), GIT_FAILED otherwise (stderr excerpt in details).
- *
+ * The ToolError for a failed run: NOT_A_GIT_REPO, INVALID_ARGUMENT for a bad revision, else GIT_FAILED.
  * @example
  * ```ts
- * declare const launch: GitLaunch;
- * const run = await runGit(launch, { cwd: "/repo", args: ["log"] });
+ * declare const run: GitRun;
  * if (run.code !== 0) throw gitFailure(run, "log");
  * ```
  */

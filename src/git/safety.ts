@@ -1,21 +1,4 @@
-/**
- * What keeps a read-only git invocation from running programs or touching
- * the network, whatever the repository's own config says.
- *
- * Fixed overrides go on the command line (`-c`, highest precedence). Drivers
- * a repository may define under any name (filter clean/smudge/process,
- * diff textconv/command) are found by listing the config's key names and
- * are blanked one by one through `GIT_CONFIG_KEY_<n>` variables, which take
- * any subsection spelling verbatim.
- *
- * @example
- * ```ts
- * const env = driverOverrides(["filter.evil.clean", "user.name"]);
- * // { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "filter.evil.clean", GIT_CONFIG_VALUE_0: "" }
- * ```
- */
-
-/** `-c` pairs every git run gets: no pager, no fsmonitor, no external diff, stable output, no network. */
+/** `-c` pairs for every git run, over any config: no pager, fsmonitor or external diff, stable output, no network. */
 export const FIXED_CONFIG: readonly (readonly [string, string])[] = [
   ["core.pager", "cat"],
   ["core.fsmonitor", "false"],
@@ -47,10 +30,8 @@ export function fixedConfigArgs(): string[] {
 }
 
 /**
- * Environment variables that blank every program-valued driver key among
- * `keys` (as `git config --list --name-only` prints them) and make every
- * filter optional, so a missing filter program is no error either.
- *
+ * `GIT_CONFIG_KEY_<n>` variables (which take any subsection spelling verbatim) blanking every program-valued driver key
+ * in `keys` (as `git config --list --name-only` prints them) and making filters optional: a missing one is no error.
  * @example
  * ```ts
  * driverOverrides(["diff.pdf.textconv"]); // GIT_CONFIG_KEY_0=diff.pdf.textconv, value ""

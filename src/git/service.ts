@@ -1,21 +1,3 @@
-/**
- * The git of the git tools for one server process: where each repository's
- * git dirs are and whether git may read them (location.ts), and runs of git
- * in the sandbox child_sandbox_plan.ts plans for it (runner.ts).
- *
- * @example
- * ```ts
- * import { openWorkspace } from "../workspace/workspace.ts";
- * import type { ChildSpawners } from "../policy/child_spawners.ts";
- * import { Reactor } from "../os/reactor.ts";
- *
- * declare const children: ChildSpawners; // the sandboxes of the workspace's children
- * const workspace = openWorkspace(Deno.cwd());
- * const git = new GitService(workspace, children, new Reactor());
- * const location = git.locate(workspace.root);
- * const run = await git.run(location, { cwd: workspace.root, args: ["rev-parse", "HEAD"] });
- * ```
- */
 import { ToolError } from "../errors.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import { isInside } from "../workspace/confine.ts";
@@ -24,7 +6,7 @@ import type { Reactor } from "../os/reactor.ts";
 import { locateRepository, type RepositoryLocation, trustedLocation } from "./location.ts";
 import { type GitRequest, type GitRun, runGit } from "./runner.ts";
 
-/** The git tools' access to git. */
+/** The git tools' access to git: where git dirs are and whether git may read them (location.ts), and sandboxed runs. */
 export class GitService {
   readonly ws: Workspace;
   /** The repository the workspace root was in at start-up, when its git dirs lie outside the workspace. */
@@ -39,12 +21,7 @@ export class GitService {
     this.trusted = trustedLocation(ws.root);
   }
 
-  /**
-   * The repository containing `dir` (a real directory inside the workspace),
-   * refused when its git dir is outside and not trusted (location.ts). Its
-   * git dirs inside the workspace are remembered, so safe-mode commands see
-   * them read-only.
-   */
+  /** `dir`'s repository, checked by location.ts; its in-workspace git dirs become read-only to safe-mode commands. */
   locate(dir: string): RepositoryLocation {
     const location = locateRepository(this.ws.root, dir, this.trusted);
     this.#children.registerGitDirs(
@@ -53,7 +30,6 @@ export class GitService {
     return location;
   }
 
-  /** Runs git for `location`'s repository, in git's sandbox. */
   async run(location: RepositoryLocation, request: GitRequest): Promise<GitRun> {
     const image = await this.#children.gitImage();
     if (image === null) {

@@ -1,20 +1,3 @@
-/**
- * git_show: a commit's metadata, diffstat and patch (a merge is shown
- * against its first parent), or, with a path, that file's content at the
- * revision, required to be UTF-8 text; a page at a time: the patch pages as
- * git_diff's does (./diff_page.ts), the content by whole lines from a byte
- * offset.
- *
- * @example
- * ```ts
- * import type { GitService } from "./service.ts";
- *
- * declare const git: GitService; // the server's, from its services
- * const page = { after: null, encode: JSON.stringify, maxChars: 48_000 };
- * await gitShow(git, { rev: "HEAD~1", maxBytes: 20480, page });
- * await gitShow(git, { rev: "v1.0", path: "src/a.ts", maxBytes: 20480, page }); // kind "file"
- * ```
- */
 import { z } from "../zod.ts";
 import { ToolError } from "../errors.ts";
 import { toRelative } from "../workspace/confine.ts";
@@ -41,11 +24,9 @@ export const CONTENT_POSITION = z.strictObject({ o: z.int().min(0) });
 export interface ShowOptions {
   rev: string;
   path?: string;
-  /** Bound on the bytes of a page's patch or content. */
   maxBytes: number;
   /** Positions are DiffPosition without `path`, ContentPosition with it. */
   page: PageRequest<DiffPosition> | PageRequest<ContentPosition>;
-  /** Where a commit's page keeps the commit and what its patch run read past it, for the pages after it. */
   keep?: SnapshotSlot<KeptShow>;
   signal?: AbortSignal;
 }
@@ -64,9 +45,7 @@ export interface GitShow {
   path: string | null;
   content: string | null;
   size: number | null;
-  /** More follows this page. */
   truncated: boolean;
-  /** Resumes after this page; null at the end. */
   next_cursor: string | null;
 }
 
@@ -85,7 +64,6 @@ export interface KeptShow {
 
 /** Context lines of a shown commit's patch. */
 export const SHOW_CONTEXT = 3;
-/** Room kept for a content page's cursor (a short JSON position, base64url). */
 const CURSOR_RESERVE_CHARS = 160;
 
 const decoder = new TextDecoder();
@@ -106,9 +84,7 @@ async function resolveCommit(repo: GitRepo, rev: string, signal?: AbortSignal): 
 }
 
 /**
- * The offset of the first byte that keeps `bytes` from being UTF-8 text
- * (a NUL counts as binary), or -1.
- *
+ * The offset of the first byte that keeps `bytes` from being UTF-8 text (a NUL counts as binary), or -1.
  * @example
  * ```ts
  * firstNonText(new Uint8Array([0x61, 0xff])); // 1
@@ -129,7 +105,6 @@ async function blobAt(
   target: string,
   rel: string,
 ): Promise<{ object: string; size: number | null }> {
-  // Paths are relative to cwd.
   const tree = await repo.run(["ls-tree", "-z", "--long", "--end-of-options", sha, "--", repo.toGit(target)], {
     signal: options.signal,
   });
@@ -152,10 +127,7 @@ async function blobAt(
   return { object, size: /^\d+$/.test(sizeText) ? Number(sizeText) : null };
 }
 
-/**
- * The stored bytes of `object` from `offset`, at most `limit` + 1 of them (one more tells that more follow), by
- * cat-file: no textconv, no smudge filter.
- */
+// The stored bytes of `object` from `offset`, at most `limit` + 1 (to tell more follow), by cat-file: no filters.
 async function blobBytes(
   repo: GitRepo,
   object: string,
@@ -244,15 +216,12 @@ async function showFile(
 }
 
 /**
- * Shows a page of a commit, or of a file at a commit.
- *
+ * git_show: a commit's metadata, diffstat and patch (a merge against its first parent), or with a path that file's
+ * UTF-8 content at the revision; the patch pages as git_diff's does (./diff_page.ts), the content by whole lines.
  * @example
  * ```ts
- * import type { GitService } from "./service.ts";
- *
- * declare const git: GitService; // the server's, from its services
- * const page = { after: null, encode: JSON.stringify, maxChars: 48_000 };
- * const shown = await gitShow(git, { rev: "HEAD", maxBytes: 4096, page });
+ * declare const git: import("./service.ts").GitService;
+ * await gitShow(git, { rev: "HEAD", maxBytes: 4096, page: { after: null, encode: JSON.stringify, maxChars: 48_000 } });
  * ```
  */
 export async function gitShow(git: GitService, options: ShowOptions): Promise<ShownPage> {
@@ -265,8 +234,7 @@ export async function gitShow(git: GitService, options: ShowOptions): Promise<Sh
     const diff = keptDiffPage(kept.diff, { maxBytes: options.maxBytes, page, fixedChars: jsonChars(wrapper) });
     if (diff !== null) return commitPage(wrapper, diff);
   }
-  // The confirming rev-parse names the commit too; rev-parse --verify runs only when it named not exactly one
-  // (a range, not a commit: its message is the error).
+  // The confirming rev-parse names the commit; rev-parse --verify runs only if it named not exactly one (its error).
   const { repo, target, tips } = await openRepoAt(git, options.path, {
     allowMissing: true,
     readsWorkTree: false,
@@ -302,12 +270,10 @@ export async function gitShow(git: GitService, options: ShowOptions): Promise<Sh
   return commitPage(wrapper, diff);
 }
 
-/** What a commit's page holds besides its diff. */
 function commitWrapper(rev: string, sha: string, commit: Omit<Commit, "sha">) {
   return { rev, sha, kind: "commit", commit, path: null, content: null, size: null } as const;
 }
 
-/** A page of a commit: its metadata around a page of its diff. */
 function commitPage(wrapper: ReturnType<typeof commitWrapper>, diff: PagedDiff): ShownPage {
   const { diff: patch, shown_bytes: _bytes, ...rest } = diff.data;
   const data: GitShow = { ...wrapper, ...rest, patch };

@@ -1,26 +1,3 @@
-/**
- * git_status: `git status --porcelain=v2 -z --branch` parsed into branch
- * facts and entries, streamed, keeping only one page of entries.
- *
- * Pages: git lists changes to tracked files sorted by path, then untracked
- * paths sorted, then ignored ones; a page resumes after the previous page's
- * last entry in that order (its group and path), so an entry is listed once
- * even when others come and go between pages. A first page that does not
- * hold every entry keeps the whole parsed status (up to
- * {@linkcode KEPT_STATUS_ENTRIES} entries) in the session's snapshots
- * (`keep`, src/paging/snapshots.ts), and the pages after it read from
- * there instead of running git status again; without it a page runs git.
- *
- * @example
- * ```ts
- * import type { GitService } from "./service.ts";
- *
- * declare const git: GitService; // the server's, from its services
- * const page = { after: null, encode: JSON.stringify, maxChars: 48_000 };
- * const { data } = await gitStatus(git, { path: "src", includeIgnored: false, limit: 200, page, keep: null });
- * data.entries[0]; // { path: "src/a.ts", index: ".", worktree: "M", type: "changed", ... }
- * ```
- */
 import { z } from "../zod.ts";
 import type { GitService } from "./service.ts";
 import { gitFailure } from "./runner.ts";
@@ -64,9 +41,7 @@ export interface GitStatus extends BranchInfo {
   entries: StatusEntry[];
   clean: boolean;
   total_entries: number;
-  /** More entries follow this page. */
   truncated: boolean;
-  /** Resumes after this page; null at the end. */
   next_cursor: string | null;
 }
 
@@ -76,12 +51,10 @@ export type StatusPosition = { g: number; p: string };
 /** The shape of a resume position. */
 export const STATUS_POSITION = z.strictObject({ g: z.int().min(0).max(2), p: z.string() });
 
-/** The group of an entry in git's order: changes to tracked files, then untracked, then ignored. */
 function group(entry: StatusEntry): number {
   return entry.type === "untracked" ? 1 : entry.type === "ignored" ? 2 : 0;
 }
 
-/** Whether `entry` comes after `position` in git's order. */
 function follows(entry: StatusEntry, position: StatusPosition): boolean {
   const g = group(entry);
   return g > position.g || (g === position.g && entry.path > position.p);
@@ -106,9 +79,7 @@ function fields(line: string, count: number): string[] {
 }
 
 /**
- * Parses one NUL-terminated porcelain v2 record. A rename/copy record is
- * followed by its original path as the next record (`needsOrigPath`).
- *
+ * Parses one NUL-terminated porcelain v2 record; a rename/copy is followed by its original path (`needsOrigPath`).
  * @example
  * ```ts
  * parseStatusRecord("1 .M N... 100644 100644 100644 abc abc src/a b.ts");
@@ -171,10 +142,7 @@ export function applyBranchHeader(info: BranchInfo, key: string, value: string):
   }
 }
 
-/**
- * Streaming parser over raw status output; paths are mapped through `mapPath` (null drops the entry). It keeps
- * the first `maxEntries` entries after `after` and counts the rest.
- */
+/** Streaming status parser: maps paths by `mapPath` (null drops one), keeps `maxEntries` after `after`, counts all. */
 export class StatusParser {
   readonly info: BranchInfo = { branch: null, head: null, upstream: null, ahead: null, behind: null, detached: false };
   readonly entries: StatusEntry[] = [];
@@ -252,11 +220,10 @@ export interface KeptStatus {
 
 /**
  * About how many bytes a kept status holds (UTF-16 paths, objects).
- *
  * @example
  * ```ts
- * keptStatusBytes({ info: { branch: "main", head: null, upstream: null, ahead: null, behind: null, detached: false },
- *   entries: [], total: 0, changes: 0 }); // 0
+ * declare const status: KeptStatus;
+ * keptStatusBytes(status);
  * ```
  */
 export function keptStatusBytes(status: KeptStatus): number {
@@ -265,7 +232,6 @@ export function keptStatusBytes(status: KeptStatus): number {
   return bytes;
 }
 
-/** The status args for a repository and a pathspec. */
 function statusArgs(repo: GitRepo, pathspec: string[], includeIgnored: boolean): string[] {
   return [
     "status",
@@ -284,12 +250,9 @@ function statusArgs(repo: GitRepo, pathspec: string[], includeIgnored: boolean):
 
 /**
  * Runs git status for the workspace (or one path in it), keeping `keep` entries after `after`.
- *
  * @example
  * ```ts
- * import type { GitService } from "./service.ts";
- *
- * declare const git: GitService; // the server's, from its services
+ * declare const git: import("./service.ts").GitService;
  * const parser = await readStatus(git, { includeIgnored: false }, 0); // branch facts and counts only
  * ```
  */
@@ -316,13 +279,12 @@ export async function readStatus(
 }
 
 /**
- * A page of git status for the workspace (or one path in it).
- *
+ * A page of git status for the workspace (or one path in it), `--porcelain=v2 -z --branch` streamed. A page resumes
+ * after the previous page's last entry in git's order (tracked, untracked, ignored; each by path), so none is listed
+ * twice as others come and go; a first page that does not hold all keeps the whole status in the snapshots.
  * @example
  * ```ts
- * import type { GitService } from "./service.ts";
- *
- * declare const git: GitService; // the server's, from its services
+ * declare const git: import("./service.ts").GitService;
  * const page = { after: null, encode: JSON.stringify, maxChars: 48_000 };
  * await gitStatus(git, { includeIgnored: true, limit: 200, page, keep: null });
  * ```

@@ -1,17 +1,6 @@
 /**
- * The result budget: how many characters `JSON.stringify(structuredContent)`
- * may have. Claude Code and VS Code hand the model exactly that string when
- * a result has structuredContent, and Claude Code moves any result over
- * 50,000 characters to a file the model only sees a 2 KB preview of; so
- * every page is filled with whole items only while its JSON stays within
- * the ceiling (`--max-result-chars`), and ends with a resume point.
- *
- * @example
- * ```ts
- * const files = ["src/a.ts", "src/b.ts"];
- * const fixed = jsonChars({ files: [], next_cursor: null });
- * const count = fitCount(files, 48_000, { fixed, more: false });
- * ```
+ * The result budget: the characters of `JSON.stringify(structuredContent)`, the string Claude Code and VS Code hand the
+ * model; a page holds whole items only while that stays within the ceiling (`--max-result-chars`).
  */
 
 /** Upper bound of the model-facing text, in UTF-8 bytes (the envelope cuts longer text). */
@@ -26,12 +15,10 @@ export const MAX_MAX_RESULT_CHARS = 500_000;
 /** What results at default arguments aim at (measured on the client-views repository, docs/results.md). */
 export const DEFAULT_PAGE_TARGET_CHARS = 32_000;
 
-/** What the envelope adds to a tool's data: `"ok":true,`. */
 const ENVELOPE_CHARS = '"ok":true,'.length;
 
 /**
  * The characters a tool's own data may take under the ceiling `maxResultChars` (the envelope adds `ok`).
- *
  * @example
  * ```ts
  * dataBudget(48_000); // 47990
@@ -43,7 +30,6 @@ export function dataBudget(maxResultChars: number): number {
 
 /**
  * Characters of `value` as a client serialises it (UTF-16 code units of its JSON).
- *
  * @example
  * ```ts
  * jsonChars({ a: "é" }); // 9
@@ -55,7 +41,6 @@ export function jsonChars(value: unknown): number {
 
 /**
  * Characters a string adds inside JSON, without its quotes.
- *
  * @example
  * ```ts
  * jsonStringChars('say "hi"\n'); // 12
@@ -67,7 +52,6 @@ export function jsonStringChars(text: string): number {
 
 /**
  * The longest prefix of `text` (whole code points, at least one) taking at most `maxChars` characters in JSON.
- *
  * @example
  * ```ts
  * prefixWithinJson("a\tb", 3); // "a\t"
@@ -85,9 +69,7 @@ export function prefixWithinJson(text: string, maxChars: number): string {
 }
 
 /**
- * The longest run of whole lines (`\n`-terminated, a last one without) of `text` whose JSON fits `maxChars`;
- * when not even the first line fits, the first line cut where it stops fitting (`cut`).
- *
+ * The longest run of whole lines of `text` whose JSON fits `maxChars`, else the first line cut to fit (`cut`).
  * @example
  * ```ts
  * fitLines("ab\ncd\n", 5); // { text: "ab\n", lines: 1, cut: false }
@@ -118,24 +100,20 @@ export interface FitOptions<T> {
   more: boolean;
   /** Characters the resume point after `item` adds over the `null` it replaces; 0 when omitted. */
   resume?: (item: T, index: number) => number;
-  /** Characters `item` adds elsewhere in the result (e.g. the first line of a commit adds its details); 0 when omitted. */
+  /** Characters `item` adds elsewhere in the result (e.g. a commit's details on its first line); 0 when omitted. */
   besides?: (item: T, index: number) => number;
 }
 
 /**
- * How many leading `items` fit in `maxChars` together with the rest of the result: whole items only, each
- * costing its JSON and a comma, plus the resume point after the last one when anything follows it. At least
- * one item is taken when there is any, so paging always moves on; items are bounded so that one fits
- * (an item larger than the whole budget is refused by the envelope's ceiling check).
- *
+ * How many leading `items` fit in `maxChars` with the rest of the result: whole items (JSON and a comma each) plus the
+ * resume point after the last when anything follows. At least one is taken, so paging always moves on.
  * @example
  * ```ts
  * fitCount(["a", "b", "c"], 10, { fixed: 2, more: false }); // 2: ["a","b"] is 9 characters
  * ```
  */
 export function fitCount<T>(items: readonly T[], maxChars: number, options: FitOptions<T>): number {
-  // The items alone first; then the resume point of the last one, measured only for the counts tried (measuring
-  // every item's took a cursor encoding per candidate, most of a small page's cost).
+  // The items alone first, then the resume point only for the counts tried: each one costs a cursor encoding.
   const usedAfter: number[] = [];
   let used = options.fixed;
   for (const [i, item] of items.entries()) {

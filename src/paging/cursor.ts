@@ -1,20 +1,3 @@
-/**
- * Opaque cursors: a resume point bound to the query it came from. A cursor
- * is base64url JSON of the tool, a hash of the call's arguments (without the
- * cursor and the page-size arguments, which may change from page to page)
- * and a tool-specific position. Reused with other arguments it is refused,
- * so a page never continues a different listing.
- *
- * @example
- * ```ts
- * import { z } from "zod";
- *
- * const args = { path: "src", limit: 100 }; // the call's validated arguments
- * const cursors = new Cursors("list_files", args, ["limit"]);
- * const after = cursors.position(z.object({ path: z.string() })); // null on the first page
- * const next = cursors.encode({ path: "src/z.ts" });
- * ```
- */
 import type { z } from "../zod.ts";
 import { ToolError } from "../errors.ts";
 import { fitCount, jsonChars } from "./budget.ts";
@@ -45,7 +28,6 @@ function hash(text: string): string {
 
 /**
  * The key a cursor is bound to: a hash of `args` without `cursor` and the `pageArgs`.
- *
  * @example
  * ```ts
  * queryKey({ glob: "*.ts", limit: 10 }, ["limit"]) === queryKey({ glob: "*.ts", limit: 99 }, ["limit"]); // true
@@ -65,14 +47,10 @@ function invalid(message: string, hint: string): ToolError {
 const REUSE_HINT = "A cursor continues only the call it came from: repeat that call's arguments with it " +
   "(the text's last line, next: …, is that call), or leave cursor out to start from the beginning.";
 
-/**
- * What a domain module needs to page: where the call resumes, and how to hand out the next resume point
- * (the module never sees how a position is encoded).
- */
+/** What a domain module needs to page: where the call resumes, and how to encode the next resume point. */
 export interface PageRequest<P> {
   /** The position the call continues after; null on a first page. */
   after: P | null;
-  /** The cursor string that resumes after `position`. */
   encode(position: P): string;
   /** Bound on the characters of the page's JSON (see dataBudget). */
   maxChars: number;
@@ -87,7 +65,10 @@ export interface Paged<D> {
   cursorAfter(shown: number): string | null;
 }
 
-/** The cursors of one call of a paged tool. */
+/**
+ * The cursors of one call of a paged tool: base64url JSON of the tool, a hash of the call's arguments (without the
+ * cursor and page-size ones, which may change between pages) and a position; refused with other arguments.
+ */
 export class Cursors {
   readonly #tool: string;
   readonly #key: string;
@@ -105,10 +86,7 @@ export class Cursors {
     return `${this.#tool}:${this.#key}`;
   }
 
-  /**
-   * The position the call's cursor names, checked against `shape`; null when the call has no cursor.
-   * INVALID_ARGUMENT when the cursor is malformed, from another tool, or from a call with other arguments.
-   */
+  /** The cursor's position checked against `shape`, or null; INVALID_ARGUMENT if malformed or from another query. */
   position<S extends z.ZodType>(shape: S): z.infer<S> | null {
     if (this.#given === undefined) return null;
     let parsed: unknown;
@@ -127,12 +105,10 @@ export class Cursors {
     return position.data;
   }
 
-  /** The page request of this call: its cursor's position (checked against `shape`) and the encoder. */
   request<S extends z.ZodType>(shape: S, maxChars: number): PageRequest<z.infer<S>> {
     return { after: this.position(shape), encode: (position) => this.encode(position), maxChars };
   }
 
-  /** The cursor that resumes this query at `position` (plain JSON data). */
   encode(position: unknown): string {
     const json = JSON.stringify({ t: this.#tool, q: this.#key, p: position });
     return encoder.encode(json).toBase64({ alphabet: "base64url", omitPadding: true });
@@ -141,15 +117,9 @@ export class Cursors {
 
 /**
  * Characters the cursor resuming at `position` adds to a page over the `null` it replaces (for fitCount).
- *
  * @example
  * ```ts
- * import { fitCount } from "./budget.ts";
- *
- * const request: PageRequest<{ path: string }> = { after: null, encode: JSON.stringify, maxChars: 48_000 };
- * const items = [{ path: "src/a.ts" }, { path: "src/b.ts" }];
- * const fixed = 40;
- * fitCount(items, request.maxChars, { fixed, more: true, resume: (item) => resumeChars(request, { path: item.path }) });
+ * resumeChars({ encode: JSON.stringify }, { p: "src/a.ts" }); // 18
  * ```
  */
 export function resumeChars<P>(request: Pick<PageRequest<P>, "encode">, position: P): number {
@@ -158,11 +128,8 @@ export function resumeChars<P>(request: Pick<PageRequest<P>, "encode">, position
 
 /** How {@linkcode fitPage} builds a page. */
 export interface PageOf<T, P, D> {
-  /** Whether items follow the candidates (a page that takes them all still continues). */
   more: boolean;
-  /** How many items of the whole sequence come before the first candidate. */
   start: number;
-  /** The position right after `item`. */
   positionAfter(item: T, index: number): P;
   /** The page's data holding `items`; its `truncated` and `next_cursor` are set by fitPage. */
   build(items: T[], truncated: boolean): D;
@@ -173,19 +140,13 @@ export interface PageOf<T, P, D> {
 }
 
 /**
- * A page of the leading `candidates` that fit `request.maxChars` (see fitCount), with its `truncated`,
- * `next_cursor`, and the cursor after any number of its items (for a text that shows fewer).
- *
+ * A page of the leading `candidates` that fit `request.maxChars` (see fitCount), with its `truncated`, `next_cursor`,
+ * and the cursor after any number of its items (for a text that shows fewer).
  * @example
  * ```ts
- * const files = [{ path: "src/a.ts" }, { path: "src/b.ts" }];
- * const page: PageRequest<{ p: string }> = { after: null, encode: JSON.stringify, maxChars: 48_000 };
- * fitPage(files, page, {
- *   more: false,
- *   start: 0,
- *   positionAfter: (file) => ({ p: file.path }),
- *   build: (files) => ({ files, truncated: false, next_cursor: null }),
- * });
+ * declare const request: PageRequest<{ p: string }>;
+ * const build = (files: string[]) => ({ files, truncated: false, next_cursor: null });
+ * fitPage(["a.ts", "b.ts"], request, { more: false, start: 0, positionAfter: (p) => ({ p }), build });
  * ```
  */
 export function fitPage<T, P, D extends { truncated: boolean; next_cursor: string | null }>(

@@ -1,19 +1,6 @@
 /**
- * Where a later page starts in what an earlier one kept: the first index
- * past the cursor's position, found by binary search over kept items in
- * page order (list_files, list_dir, git_diff and git_show).
- *
- * @example
- * ```ts
- * const kept = ["a.ts", "b.ts", "c.ts"];
- * firstIndex(kept.length, (i) => kept[i] > "a.ts"); // 1
- * ```
- */
-
-/**
- * The first index in [0, n) where `past` holds, for a `past` false up to some index and true from there on; `n`
- * when it holds nowhere.
- *
+ * The first index in [0, n) where `past` holds, for a `past` false up to some index and true from there on, or `n`
+ * (a binary search, e.g. for where a later page starts in what an earlier one kept).
  * @example
  * ```ts
  * firstIndex(10, (i) => i * i >= 20); // 5

@@ -1,23 +1,3 @@
-/**
- * What a paged listing keeps between its pages, so that a cursor reads the
- * next page from it instead of walking the whole tree again (issue 31).
- * Kept per session, by the query a cursor is bound to (src/paging/cursor.ts
- * queryKey), and bounded: at most {@linkcode MAX_SNAPSHOTS} and
- * {@linkcode MAX_SNAPSHOT_BYTES} a session, each dropped after
- * {@linkcode SNAPSHOT_IDLE_MS} unused, all of them when the session ends or
- * runs a tool that may change the workspace. A page whose snapshot is gone
- * resumes the old way (a new walk after the cursor's position): slower, the
- * same answer.
- *
- * @example
- * ```ts
- * const snapshots = new Snapshots();
- * snapshots.put("list_files:abc", ["a.ts", "b.ts"], 64);
- * snapshots.get<string[]>("list_files:abc"); // ["a.ts", "b.ts"]
- * snapshots.clear();
- * ```
- */
-
 /** Snapshots a session keeps at once: a few listings paged side by side. */
 export const MAX_SNAPSHOTS = 4;
 /** Bytes (estimated) a session's snapshots may hold together: a 77,000-file listing takes about 8 MiB. */
@@ -37,7 +17,10 @@ interface Kept {
   timer: ReturnType<typeof setTimeout>;
 }
 
-/** One session's snapshots, least recently used first. */
+/**
+ * One session's snapshots (least recently used first): what a paged listing keeps, by its cursors' query, so a later
+ * page reads from it instead of walking the tree again. A page whose snapshot is gone walks anew: slower, same answer.
+ */
 export class Snapshots {
   readonly #kept = new Map<string, Kept>();
   #bytes = 0;
@@ -74,7 +57,6 @@ export class Snapshots {
     for (const key of [...this.#kept.keys()]) this.#drop(key);
   }
 
-  /** How many are kept. */
   get size(): number {
     return this.#kept.size;
   }

@@ -1,19 +1,3 @@
-/**
- * The text a tool shows (content-only clients read nothing else): a header
- * true to what follows, as many whole items as fit in the 16 KiB bound, the
- * footer lines, and, when anything continues, the exact next call as the
- * last line. The next call resumes after the last item the text shows,
- * which may be before the end of the structured page.
- *
- * @example
- * ```ts
- * const { text } = layoutText({
- *   header: (shown) => `src: ${shown} of 3 files`,
- *   items: ["src/a.ts", "src/b.ts", "src/c.ts"],
- *   next: (shown) => shown < 3 ? nextCall("list_files", {}, { cursor: "…" }) : null,
- * });
- * ```
- */
 import { MAX_TEXT_BYTES } from "./budget.ts";
 import { utf8CutIndex } from "../text/utf8.ts";
 
@@ -23,11 +7,8 @@ const decoder = new TextDecoder();
 /** A UTF-16 unit beyond ASCII; text without one has one UTF-8 byte per unit. */
 const NON_ASCII = /[\u0080-\uffff]/;
 
-/**
- * The UTF-8 length of `text` as TextEncoder would encode it (a lone surrogate becomes U+FFFD, 3 bytes), counted
- * without encoding: every page measures each of its items, and encoding them cost more than the page's read.
- * Most text is ASCII, which the regular expression confirms about four times faster than the loop counts it.
- */
+// UTF-8 length as TextEncoder gives it (a lone surrogate is U+FFFD, 3 bytes), without encoding: every page measures
+// each item, and encoding cost more than the page's read. The ASCII test is about four times faster than the loop.
 function bytes(text: string): number {
   if (!NON_ASCII.test(text)) return text.length;
   let n = 0;
@@ -45,9 +26,7 @@ function bytes(text: string): number {
 
 /** What {@linkcode layoutText} lays out. */
 export interface TextLayout {
-  /** The header, given how many items the text shows. */
   header(shown: number): string;
-  /** Each item rendered (it may span lines). */
   items: readonly string[];
   /** Lines after the items (warnings), given how many items are shown. */
   footer?(shown: number): string[];
@@ -60,7 +39,6 @@ export interface LaidOut {
   text: string;
   /** Items shown whole (the first may be cut when it alone is over the bound; see `cutFirst`). */
   shown: number;
-  /** True when the first item alone did not fit and was cut, with a marker saying so. */
   cutFirst: boolean;
 }
 
@@ -71,9 +49,9 @@ function compose(layout: TextLayout, shown: number, items: readonly string[]): s
 }
 
 /**
- * Lays out a text within `maxBytes`: as many whole items as fit with the header, footer and next line. An
- * item too large to fit even alone is cut with a marker, so the next call always moves on.
- *
+ * The text a tool shows (content-only clients read nothing else) within `maxBytes`: a header true to what follows, as
+ * many whole items as fit, the footer lines, and when anything continues the exact next call last, resuming after the
+ * last item shown (maybe before the structured page's end). An item too large even alone is cut with a marker.
  * @example
  * ```ts
  * layoutText({ header: (n) => `${n} lines`, items: ["a", "b"], next: () => null }).text; // "2 lines\na\nb"
@@ -105,9 +83,7 @@ export function layoutText(layout: TextLayout, maxBytes = MAX_TEXT_BYTES): LaidO
 }
 
 /**
- * The exact call that continues a result: the call's own arguments, with `replaced` ones dropped and the
- * resume arguments last.
- *
+ * The exact call that continues a result: the call's own arguments without `replaced`, and the resume arguments last.
  * @example
  * ```ts
  * nextCall("read_file", { path: "big.ts" }, { offset: 256 }); // 'next: read_file {"path":"big.ts","offset":256}'

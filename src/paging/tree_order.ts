@@ -1,20 +1,9 @@
 /**
- * Tree order: the order of a depth-first walk that visits each directory's
- * entries sorted by name, a directory right before what it contains. It is
- * list_dir's order and `rg --sort path`'s, and what their cursors compare.
- *
+ * Tree order, list_dir's and `rg --sort path`'s (their cursors compare it): `/`-separated paths compared component by
+ * component (code units), a prefix first, so a directory comes right before what it contains.
  * @example
  * ```ts
  * ["a.txt", "a/b"].sort(treeOrder); // ["a/b", "a.txt"]: "a" sorts before "a.txt"
- * ```
- */
-
-/**
- * Compares two `/`-separated paths component by component (code units), a prefix first.
- *
- * @example
- * ```ts
- * treeOrder("src/b.ts", "src/a/z.ts"); // > 0
  * ```
  */
 export function treeOrder(a: string, b: string): number {
