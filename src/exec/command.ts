@@ -1,25 +1,3 @@
-/**
- * One command: its child (a session leader with its own process group), the
- * pipes or PTY master the server holds, retained stdout/stderr, stdin with
- * pending input, and its exit. All I/O goes through the shared Reactor.
- *
- * When the leader exits, whatever is left of its process group is killed
- * (a background grandchild would otherwise hold the pipes or the PTY open)
- * and the streams are drained to EOF before the command counts as exited,
- * so the output of a fast command is never lost.
- *
- * @example
- * ```ts
- * import type { Reactor } from "../os/reactor.ts";
- * import type { LaunchPlan } from "../policy/policy.ts";
- *
- * declare const reactor: Reactor;
- * declare const plan: LaunchPlan; // what the CommandPolicy planned for "ls"
- * const command = await Command.launch(reactor, plan, { id: "c1", cmd: "ls", tty: false, perStreamBytes: 1 << 20 });
- * await command.done;
- * command.exit; // { code: 0, signal: null }
- * ```
- */
 import type { LaunchPlan } from "../policy/policy.ts";
 import { ToolError } from "../errors.ts";
 import type { SpawnRequest } from "../os/spawn_request.ts";
@@ -47,7 +25,11 @@ export interface CommandOptions {
 /** The streams of a command by name. */
 export type StreamName = "stdout" | "stderr";
 
-/** A launched command. */
+/**
+ * A launched command: a session leader in its own process group, its pipes or PTY master, retained output, stdin.
+ * When the leader exits, the rest of its group is killed (a background grandchild would hold the pipes or PTY open)
+ * and the streams are drained to EOF before it counts as exited, so a fast command's output is never lost.
+ */
 export class Command {
   readonly id: string;
   readonly cmd: string;
@@ -55,7 +37,6 @@ export class Command {
   readonly tty: boolean;
   readonly pid: number;
   readonly startedAt = performance.now();
-  /** Wall-clock start time, for listings. */
   readonly startedAtEpoch = Date.now();
   /** When output last arrived on either stream (performance.now()), or null before any. */
   lastOutputAt: number | null = null;
@@ -66,7 +47,6 @@ export class Command {
   readonly done: Promise<void>;
   exit: ExitStatus | null = null;
   endedAt: number | null = null;
-  /** Wall-clock time of the exit, for retention. */
   exitedAtEpoch: number | null = null;
 
   readonly #reactor: Reactor;
@@ -105,10 +85,7 @@ export class Command {
     this.done = new Promise((resolve) => this.#resolveDone = resolve);
   }
 
-  /**
-   * Opens pipes (or a PTY), spawns `plan` through `plan.spawner` and starts
-   * watching the child. Rejects with the spawner's error (fds closed).
-   */
+  /** Opens pipes (or a PTY), spawns `plan` through `plan.spawner`, watches the child; rejects with fds closed. */
   static async launch(reactor: Reactor, plan: LaunchPlan, options: CommandOptions): Promise<Command> {
     const env = childEnvironment(plan.env, options.tty);
     // The child changes into the pinned directory through its fd (still open in the child until exec).
@@ -145,22 +122,18 @@ export class Command {
     return command;
   }
 
-  /** "running" until the leader is reaped and the output drained. */
   get status(): "running" | "exited" {
     return this.#complete ? "exited" : "running";
   }
 
-  /** Milliseconds from spawn to exit (or to now while running). */
   get durationMs(): number {
     return Math.round((this.endedAt ?? performance.now()) - this.startedAt);
   }
 
-  /** Whether stdin can still take input. */
   get stdinOpen(): boolean {
     return this.#stdin !== null && !this.#stdinClosing;
   }
 
-  /** Bytes retained in memory by both streams. */
   get retainedBytes(): number {
     return this.streams.stdout.retainedBytes + this.streams.stderr.retainedBytes;
   }
@@ -188,7 +161,6 @@ export class Command {
     this.#flush();
   }
 
-  /** Sends `signal` to the whole process group; false when the command already exited. */
   signal(signal: number): boolean {
     if (this.exit !== null) return false;
     return killGroup(this.pid, signal);

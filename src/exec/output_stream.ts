@@ -1,16 +1,3 @@
-/**
- * Retained output of one stream (stdout or stderr) with absolute byte
- * offsets: a frozen head (the first eighth of the budget) plus a rolling
- * tail (the most recent bytes). Bytes between them are evicted permanently
- * and counted, never dropped silently.
- *
- * @example
- * ```ts
- * const stream = new OutputStream(1024 * 1024);
- * stream.append(new TextEncoder().encode("hello\n"));
- * const { bytes: page, start } = stream.read(0, 4096);
- * ```
- */
 import { joinBytes } from "../text/join_bytes.ts";
 
 /** A range of absolute offsets [start, end). */
@@ -19,28 +6,29 @@ export interface ByteRange {
   end: number;
 }
 
-/** What {@linkcode OutputStream.read} returns. */
+/** What `OutputStream.read` returns. */
 export interface StreamRead {
-  /** The bytes, starting at `start`, never spanning an evicted gap. */
+  /** Never spans an evicted gap. */
   bytes: Uint8Array;
-  /** Actual start (after any evicted bytes that were skipped). */
   start: number;
   /** Evicted bytes skipped between the requested offset and `start`. */
   skipped: number;
 }
 
-/** The frozen head's share of the per-stream budget. */
 const HEAD_FRACTION = 8;
 /** Smallest head or tail allocation; each grows by doubling up to its cap. */
 const INITIAL_ALLOCATION_BYTES = 4096;
 
-/** Head-plus-tail retention of one stream. */
+/**
+ * One stream's retained output at absolute offsets: a frozen head (the first eighth of the budget) and a rolling tail
+ * of the latest bytes; bytes between them are evicted permanently and counted, never dropped silently.
+ */
 export class OutputStream {
   readonly headCapacity: number;
   readonly tailCapacity: number;
   #head = new Uint8Array(0);
   #headLength = 0;
-  /** Tail ring buffer (grows by doubling up to tailCapacity): #tailLength bytes from #tailFirst, wrapping. */
+  /** Ring buffer: #tailLength bytes from #tailFirst, wrapping. */
   #tail = new Uint8Array(0);
   #tailFirst = 0;
   #tailLength = 0;
@@ -52,32 +40,26 @@ export class OutputStream {
     this.tailCapacity = budgetBytes - this.headCapacity;
   }
 
-  /** Bytes ever written to the stream. */
   get total(): number {
     return this.#total;
   }
 
-  /** Bytes held in memory now. */
   get retainedBytes(): number {
     return this.#headLength + this.#tailLength;
   }
 
-  /** Bytes evicted from the middle, permanently. */
   get evictedBytes(): number {
     return this.#total - this.retainedBytes;
   }
 
-  /** Whether the writer has closed the stream (no more bytes will come). */
   get closed(): boolean {
     return this.#closed;
   }
 
-  /** Marks the end of the stream. */
   close(): void {
     this.#closed = true;
   }
 
-  /** The retained ranges, in order (one when nothing was evicted). */
   retained(): ByteRange[] {
     const head = { start: 0, end: this.#headLength };
     const tail = { start: this.#total - this.#tailLength, end: this.#total };
@@ -85,7 +67,7 @@ export class OutputStream {
     return [head, tail].filter((range) => range.end > range.start);
   }
 
-  /** Appends `bytes` (copied; the caller may reuse its buffer). */
+  /** Appends a copy of `bytes`: the caller may reuse its buffer. */
   append(bytes: Uint8Array): void {
     let rest = bytes;
     if (this.#headLength < this.headCapacity && this.#tailLength === 0) {
@@ -112,9 +94,8 @@ export class OutputStream {
   }
 
   /**
-   * Up to `limit` retained bytes from `offset`. An offset inside the evicted
-   * gap moves to the first retained byte after it (reported in `skipped`);
-   * a read crosses from the head into the tail only when no gap lies between.
+   * Up to `limit` retained bytes from `offset`; an offset in the evicted gap moves past it (counted in `skipped`), and
+   * a read crosses from head into tail only when no gap lies between.
    */
   read(offset: number, limit: number): StreamRead {
     const start = Math.min(offset, this.#total);

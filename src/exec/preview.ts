@@ -1,38 +1,19 @@
-/**
- * Bounded, UTF-8-safe previews of the output a command produced since its
- * last poll: the whole range when it fits, otherwise its first and last
- * halves with a marker saying which bytes were left out (and how many of
- * them were evicted from retention).
- *
- * @example
- * ```ts
- * import { OutputStream } from "./output_stream.ts";
- *
- * const stream = new OutputStream(1024 * 1024);
- * stream.append(new TextEncoder().encode("x".repeat(100_000)));
- * const preview = previewRange(stream, 0, 16384);
- * preview.truncated && preview.omitted; // { start, end } to page with read_output
- * ```
- */
 import type { ByteRange, OutputStream } from "./output_stream.ts";
 import { utf8Window } from "../text/utf8.ts";
 
 /** One stream's part of a poll. */
 export interface StreamPreview {
-  /** The preview text (with an omission marker when truncated). */
   text: string;
   truncated: boolean;
-  /** Absolute offset where this poll's range starts. */
   offset: number;
-  /** Absolute offset where the next poll starts (the end of whole characters shown). */
+  /** Where the next poll starts: the end of the whole characters shown. */
   end: number;
-  /** The first byte range not shown, for read_output; null when nothing was left out. */
+  /** The first range not shown, for read_output. */
   omitted: ByteRange | null;
-  /** Bytes of the range not shown (including evicted ones). */
   omittedBytes: number;
-  /** What `text` shows, without its markers: the whole range, or its head and its tail, with absolute offsets. */
+  /** What `text` shows without its markers (the whole range, or head and tail), at absolute offsets. */
   parts: { start: number; text: string }[];
-  /** The stream's retained ranges when the preview was made (what a gap's marker counts as evicted). */
+  /** Retained ranges at preview time (what a gap marker counts as evicted). */
   retained: ByteRange[];
 }
 
@@ -45,7 +26,6 @@ function decodeWhole(bytes: Uint8Array, atEnd: boolean): { text: string; from: n
 
 /**
  * The line that stands for bytes left out of a preview: how many, where, and how many of them are evicted.
- *
  * @example
  * ```ts
  * gapLine({ start: 8192, end: 9000 }, [{ start: 0, end: 9000 }]); // "[... 808 bytes omitted (offsets 8192-9000) ...]"
@@ -60,8 +40,15 @@ export function gapLine(range: ByteRange, retained: readonly ByteRange[]): strin
 }
 
 /**
- * Previews `stream` from `from` to its current end within `maxBytes`.
- * `from` must lie on a character boundary (a previous preview's `end`).
+ * Previews `stream` from `from` (a character boundary: a previous preview's `end`) to its end within `maxBytes`: the
+ * whole range when it fits, else its first and last halves (UTF-8-safe) around a marker of what was left out.
+ * @example
+ * ```ts
+ * import { OutputStream } from "./output_stream.ts";
+ * const stream = new OutputStream(1024 * 1024);
+ * stream.append(new TextEncoder().encode("x".repeat(100_000)));
+ * previewRange(stream, 0, 16384).omitted; // { start, end } to page with read_output
+ * ```
  */
 export function previewRange(stream: OutputStream, from: number, maxBytes: number): StreamPreview {
   const to = stream.total;

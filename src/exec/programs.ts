@@ -1,14 +1,4 @@
-/**
- * The programs whose presence check_exec_environment reports, looked up
- * once at start-up on the server's PATH (which children inherit), and the
- * tools that need one of them (git).
- *
- * @example
- * ```ts
- * const found = probePrograms(Deno.env.get("PATH") ?? "");
- * found.git; // "/usr/bin/git", or null when git is not installed
- * ```
- */
+/** The programs check_exec_environment reports, looked up once at start-up on the PATH that children inherit. */
 import { findOnPath, isExecutableFile } from "../os/spawn.ts";
 
 /** Each reported program: where it is looked for, and what needs it. */
@@ -29,8 +19,7 @@ export type ProgramName = keyof typeof PROGRAMS;
 export type ProgramFacts = Record<ProgramName, string | null>;
 
 /**
- * Looks every reported program up.
- *
+ * Looks every reported program up on `searchPath`.
  * @example
  * ```ts
  * probePrograms("/usr/bin").python3; // "/usr/bin/python3", or null

@@ -1,28 +1,3 @@
-/**
- * The command registry: starts commands through the CommandPolicy it was
- * given (it never decides policy itself), keeps them per owning session,
- * enforces the runtime limits, polls, kills and pages their output, and
- * prunes finished commands after the retention time or when a limit needs
- * room.
- *
- * @example
- * ```ts
- * import { Reactor } from "../os/reactor.ts";
- * import { probePty } from "../os/pty.ts";
- * import type { CommandPolicy } from "../policy/policy.ts";
- * import { openWorkspace } from "../workspace/workspace.ts";
- *
- * declare const policy: CommandPolicy;
- * const ws = openWorkspace("/repo");
- * const registry = new CommandRegistry({ policy, tty: probePty(), reactor: new Reactor() });
- * const owner = new Set<string>(); // the ids of one session's commands
- * using root = ws.open(".", { expect: "dir" });
- * const request = { cmd: "ls", cwd: ws.root, chdir: root.childCwd(), env: {}, tty: false, grants: new Set<string>() };
- * const command = await registry.start(request, owner);
- * await registry.wait(command, 10_000);
- * registry.poll(command, 16384).stdout;
- * ```
- */
 import { ToolError } from "../errors.ts";
 import type { CommandPolicy, CommandRequest } from "../policy/policy.ts";
 import { COMMAND_LIMITS } from "./limits.ts";
@@ -35,7 +10,7 @@ import { type CommandListing, type CommandPoll, listingOf, type OutputPage, outp
 /** The kernel's limit on one argument or environment string (MAX_ARG_STRLEN: 32 pages). */
 const MAX_ARG_STRLEN = 131072;
 
-/** The limits a registry enforces (the SPEC defaults are {@linkcode COMMAND_LIMITS}). */
+/** The limits a registry enforces (SPEC defaults: COMMAND_LIMITS). */
 export type CommandLimits = { [K in keyof typeof COMMAND_LIMITS]: number };
 
 /** How a registry is set up. */
@@ -51,29 +26,18 @@ export interface RegistryOptions {
 /** The signals kill_command may send. */
 export const KILL_SIGNALS = { TERM: SIGNALS.TERM, KILL: SIGNALS.KILL, INT: SIGNALS.INT, HUP: SIGNALS.HUP } as const;
 
-/** How long kill waits for the group to exit after signalling it. */
 const KILL_WAIT_MS = 3000;
-/** How long shutdown waits for killed commands to be reaped. */
 const CLOSE_WAIT_MS = 2000;
-/** Interval of progress callbacks while waiting. */
 const PROGRESS_INTERVAL_MS = 1000;
-/**
- * How long a command must be quiet after new output before a settling wait
- * returns it (bench/settle_bench.ts measured the gaps inside interactive
- * programs' answers; docs/commands.md has the figures).
- */
+/** Quiet ms after new output before a settling wait returns; why 200: docs/commands.md (bench/settle_bench.ts). */
 export const SETTLE_MS = 200;
 
-/** Options of {@linkcode CommandRegistry.wait}. */
+/** Options of `CommandRegistry.wait`. */
 export interface WaitOptions {
-  /** Stops waiting early (the client cancelled). */
   signal?: AbortSignal;
   /** Called about once a second with the elapsed milliseconds. */
   onProgress?: (elapsedMs: number, command: Command) => void;
-  /**
-   * Also return once output not yet returned by a poll has been followed by
-   * this many quiet milliseconds (the program answered and waits again).
-   */
+  /** Also return once unpolled output is followed by this many quiet ms (the program answered and waits again). */
   settleMs?: number;
 }
 
@@ -85,18 +49,17 @@ function sleep(ms: number): { promise: Promise<void>; cancel(): void } {
   return { promise, cancel: () => clearTimeout(timer) };
 }
 
-/** Whether `command` has output a poll has not returned yet. */
 function hasUnreturnedOutput(command: Command): boolean {
   return command.streams.stdout.total > command.cursors.stdout || command.streams.stderr.total > command.cursors.stderr;
 }
 
-/** Owns every command of one server process. */
+/** Owns every command of one server process; starts them through its CommandPolicy, never deciding policy itself. */
 export class CommandRegistry {
   readonly limits: CommandLimits;
   readonly #policy: CommandPolicy;
   readonly #tty: RegistryOptions["tty"];
   readonly #reactor: Reactor;
-  /** Commands by id, in start order. */
+  /** In start order. */
   readonly #commands = new Map<string, Command>();
   /** Commands whose shell plan can report a missing program as exit 127. */
   readonly #viaShell = new WeakSet<Command>();
@@ -181,10 +144,7 @@ export class CommandRegistry {
     return command;
   }
 
-  /**
-   * Waits until `command` has exited, `ms` passed, the signal aborted, or,
-   * with `settleMs`, unreturned output has been quiet for `settleMs`.
-   */
+  /** Waits until `command` exited, `ms` passed, the signal aborted, or unpolled output was quiet for `settleMs`. */
   async wait(command: Command, ms: number, options: WaitOptions = {}): Promise<void> {
     if (command.status === "exited" || ms <= 0 || options.signal?.aborted) return;
     const started = performance.now();
@@ -214,7 +174,6 @@ export class CommandRegistry {
     }
   }
 
-  /** The output since the last poll (bounded to `maxBytes` per stream); advances the cursors. */
   poll(command: Command, maxBytes: number): CommandPoll {
     return pollOf(command, maxBytes);
   }
@@ -237,19 +196,13 @@ export class CommandRegistry {
     if (closeStdin) command.closeStdin();
   }
 
-  /**
-   * Signals the command's process group and waits briefly for it to exit
-   * (with KILL: until it is reaped, as when the client cancelled the call).
-   */
+  /** Signals the process group and waits up to KILL_WAIT_MS for it to exit. */
   async kill(command: Command, signal: keyof typeof KILL_SIGNALS): Promise<void> {
     command.signal(KILL_SIGNALS[signal]);
     await this.wait(command, KILL_WAIT_MS);
   }
 
-  /**
-   * COMMAND_NOT_FOUND when a shell plan's command ended with the shell's own
-   * "not found" for the first word of `cmd` (exit 127); null otherwise.
-   */
+  /** COMMAND_NOT_FOUND when a shell plan ended with exit 127 and the shell's "not found" for `cmd`'s first word. */
   notFoundError(command: Command): ToolError | null {
     if (!this.#viaShell.has(command) || command.status !== "exited" || command.exit?.code !== 127) return null;
     const program = command.cmd.trim().split(/\s+/)[0];
@@ -264,7 +217,6 @@ export class CommandRegistry {
     });
   }
 
-  /** A page of `output_ref` (command:<id>:stdout|stderr) for `owner`. */
   read(outputRef: string, offset: number, limit: number, owner: ReadonlySet<string>): OutputPage {
     const match = OUTPUT_REF.exec(outputRef);
     if (!match) {
@@ -296,13 +248,11 @@ export class CommandRegistry {
     return outputPageOf(command, outputRef, stream, offset, limit);
   }
 
-  /** The retained commands of `owner`, in start order. */
   list(owner: ReadonlySet<string>): CommandListing[] {
     this.#pruneExpired();
     return [...this.#commands.values()].filter((command) => owner.has(command.id)).map(listingOf);
   }
 
-  /** Commands still running (for limits and shutdown). */
   running(): Command[] {
     return [...this.#commands.values()].filter((command) => command.status === "running");
   }
@@ -368,11 +318,7 @@ export class CommandRegistry {
     this.#enforceRetention(running.length + 1);
   }
 
-  /**
-   * Prunes the oldest finished commands while more than maxRetainedCommands
-   * are kept or their output plus the reservations of `activeSlots` running
-   * commands exceeds the total output budget.
-   */
+  /** Prunes oldest finished commands while over maxRetainedCommands or the budget minus `activeSlots` reservations. */
   #enforceRetention(activeSlots: number): void {
     const finished = this.#finished();
     const budget = this.limits.totalOutputBytes - activeSlots * 2 * this.limits.perStreamBytes;

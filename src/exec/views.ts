@@ -1,17 +1,3 @@
-/**
- * What a command looks like from outside: a poll's state and previews, a
- * page of retained output, a line of the session's listing. Plain values
- * built from a {@linkcode Command}; the registry decides which command and
- * when.
- *
- * @example
- * ```ts
- * import type { Command } from "./command.ts";
- *
- * declare const command: Command;
- * pollOf(command, 4096).status; // "running" or "exited"
- * ```
- */
 import type { Command, StreamName } from "./command.ts";
 import type { ByteRange, OutputStream } from "./output_stream.ts";
 import { previewRange, type StreamPreview } from "./preview.ts";
@@ -54,7 +40,6 @@ export interface CommandListing {
   cmd: string;
   status: "running" | "exited";
   pid: number;
-  /** ISO 8601 wall-clock start time. */
   started_at: string;
   exit_code: number | null;
   signal: string | null;
@@ -65,11 +50,9 @@ export interface CommandListing {
 
 /**
  * The output since the last poll (bounded to `maxBytes` per stream), advancing the command's cursors.
- *
  * @example
  * ```ts
  * import type { Command } from "./command.ts";
- *
  * declare const command: Command;
  * pollOf(command, 4096).stdout; // the preview of what stdout wrote since the last poll
  * ```
@@ -99,11 +82,9 @@ export function pollOf(command: Command, maxBytes: number): CommandPoll {
 
 /**
  * A page of `stream` from `offset` (at most `limit` bytes, whole UTF-8 characters), named `outputRef`.
- *
  * @example
  * ```ts
  * import type { Command } from "./command.ts";
- *
  * declare const command: Command;
  * outputPageOf(command, `command:${command.id}:stdout`, command.streams.stdout, 0, 65536).next_offset;
  * ```
@@ -135,11 +116,9 @@ export function outputPageOf(
 
 /**
  * One command as the session's listing shows it.
- *
  * @example
  * ```ts
  * import type { Command } from "./command.ts";
- *
  * declare const command: Command;
  * listingOf(command).started_at; // "2026-12-03T16:00:00.000Z"
  * ```

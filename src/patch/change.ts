@@ -1,14 +1,3 @@
-/**
- * What a patch does to one path, as plain data: the planner produces it, the
- * commit installs it.
- *
- * @example
- * ```ts
- * const bytes = new TextEncoder().encode("hello\n");
- * const change: Change = { rel: "a.txt", before: null, after: { bytes, mode: null } };
- * sameState(change.before, null); // true
- * ```
- */
 import { Buffer } from "node:buffer";
 
 /** Bytes and permission bits of a regular file. */
@@ -18,7 +7,7 @@ export interface FileState {
   mode: number | null;
 }
 
-/** One path's transition: null means absent. */
+/** One path's transition, as plain data the planner produces and the commit installs; null means absent. */
 export interface Change {
   /** Workspace-relative real path (no symlink on the way), `/`-separated. */
   rel: string;
@@ -28,7 +17,6 @@ export interface Change {
 
 /**
  * Byte equality through Buffer.equals (memcmp), fast on 50 MB files.
- *
  * @example
  * ```ts
  * sameBytes(new Uint8Array([1]), new Uint8Array([1])); // true
@@ -40,11 +28,9 @@ export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 
 /**
  * Whether two states are the same file content and mode (or both absent).
- *
  * @example
  * ```ts
- * const bytes = new Uint8Array([0x61]);
- * sameState({ bytes, mode: 0o644 }, { bytes, mode: 0o755 }); // false
+ * sameState({ bytes: new Uint8Array([1]), mode: 0o644 }, { bytes: new Uint8Array([1]), mode: 0o755 }); // false
  * ```
  */
 export function sameState(a: FileState | null, b: FileState | null): boolean {

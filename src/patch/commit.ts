@@ -1,47 +1,10 @@
 /**
- * Installs a set of planned file changes all or nothing, acting only through
- * pinned directory handles, as a transaction of named phases:
- *
- * 1. **pin**: each change's parent directory is opened once beneath the
- *    workspace root, one component at a time, following no symlink (a missing
- *    one is created in its pinned parent: pinned_dirs.ts). Every later step is
- *    an act of a pinned handle on one name: an *at call on the pinned fd, so
- *    a directory swapped for a symlink after planning can make the commit
- *    fail but never redirect it: nothing is read, written or left outside
- *    the workspace (docs/confinement.md).
- * 2. **stage**: each new content goes to an exclusive temp file in its pinned
- *    directory, given its mode, and made durable: each fsynced, or, for a
- *    large patch on a backend that can sync a file system (Linux's fd one), all
- *    written first and then one syncfs per file system (durability.ts says
- *    when).
- * 3. **lock**: every existing file the patch replaces or deletes is opened
- *    and locked (an exclusive flock, taken in path order, held until the
- *    commit ends), so a concurrent writer in this or another process that
- *    does the same waits and then sees the change instead of silently
- *    overwriting it.
- * 4. **install**, file by file: the parent's path must still lead to the
- *    pinned directory; the name must still be the locked inode, whose bytes
- *    and mode are the matched ones (or still absent); the old file is
- *    hard-linked aside as a backup, and the temp file is renamed over it (a
- *    new file is hard-linked into place instead, which never replaces what
- *    may have appeared there).
- * 5. **sync**: the touched directories are fsynced.
- *
- * Then **cleanup** removes the backups. A failure in any phase is followed by
- * **rollback**, which replays the undo journal (journal.ts) newest first:
- * every backup put back by rename (the original inode, so bytes, mode and
- * owner return as they were), created files, temp files and directories
- * removed. The error is PATCH_CONFLICT, PATH_OUTSIDE_WORKSPACE,
- * WORKSPACE_READ_ONLY (a read-only file system) or PATCH_WRITE_FAILED.
- *
- * @example
- * ```ts
- * import { openWorkspace } from "../workspace/workspace.ts";
- *
- * using ws = openWorkspace(await Deno.makeTempDir());
- * const bytes = new TextEncoder().encode("hello\n");
- * await commitChanges(ws, [{ rel: "a.txt", before: null, after: { bytes, mode: null } }]);
- * ```
+ * Installs planned changes all or nothing, as a transaction of PHASES acting only through pinned directory handles
+ * (pinned_dirs.ts): every step after pinning is an *at call on a pinned fd, so a directory swapped for a symlink after
+ * planning can fail the commit but never redirect it outside the workspace (docs/confinement.md). Files replaced or
+ * deleted are flocked, so a concurrent writer doing the same waits. A failed phase rolls the undo journal (journal.ts)
+ * back newest first: backups renamed back (the original inode: bytes, mode and owner return), new files, temp files
+ * and directories removed.
  */
 import * as path from "node:path";
 import { eachLimited } from "../async/each_limited.ts";
@@ -57,28 +20,16 @@ import { type DurabilityOptions, syncStrategy } from "./durability.ts";
 
 /** File operations in flight at once (fsyncs overlap; one file's steps stay in order). */
 export const COMMIT_CONCURRENCY = 16;
-/** Mode a new file is created with, before the umask. */
 const NEW_FILE_MODE = 0o666;
-/**
- * How long the lock phase waits for a file another process holds locked: another apply_patch releases it within
- * its own commit; a lock held longer (a command's `flock FILE sleep ...`) ends the patch with TIMEOUT.
- */
+/** Lock-phase wait: another apply_patch releases within its commit; a longer hold (`flock FILE sleep`) is TIMEOUT. */
 export const LOCK_WAIT_MS = 10_000;
 
-/**
- * The phases that change the tree, in the order they must run.
- *
- * @example
- * ```ts
- * PHASES.indexOf("lock") < PHASES.indexOf("install"); // true
- * ```
- */
+/** The phases that change the tree, in the order they must run. */
 export const PHASES = ["pin", "stage", "lock", "install", "sync"] as const;
 
 /** A phase that changes the tree. */
 export type Phase = typeof PHASES[number];
 
-/** Where a transaction is: the last phase done, or how it ended. */
 type Status = Phase | "new" | "failed" | "rolled back" | "committed";
 
 function scratchName(suffix: string): string {
@@ -86,30 +37,15 @@ function scratchName(suffix: string): string {
 }
 
 /**
- * One commit of a set of changes. The phases run in {@linkcode PHASES} order
- * (anything else throws); after a failure only {@linkcode rollback} may
- * follow, after `sync` only {@linkcode cleanup}. Disposing releases the locks
- * and closes every pinned directory, whatever happened.
- *
- * @example
- * ```ts
- * import { openWorkspace } from "../workspace/workspace.ts";
- *
- * using ws = openWorkspace(await Deno.makeTempDir());
- * const bytes = new TextEncoder().encode("hello\n");
- * using tx = new CommitTransaction(ws, [{ rel: "new/a.txt", before: null, after: { bytes, mode: null } }]);
- * await tx.pin();
- * await tx.stage();
- * await tx.rollback(); // []: the temp file and the new directory are gone again
- * ```
+ * One commit of a set of changes: the phases run in PHASES order (anything else throws); after a failure only rollback
+ * may follow, after `sync` only cleanup. Disposing releases the locks and closes every pinned directory.
  */
 export class CommitTransaction implements Disposable {
   readonly #fs: FsOps;
-  /** The changes that do something (before and after not both absent). */
   readonly #active: readonly Change[];
   readonly #journal = new UndoJournal();
   readonly #dirs: PinnedDirs;
-  /** The locked file of each change that replaces or deletes one (its handle holds the lock). */
+  /** The locked file of each change that replaces or deletes one; its handle holds the lock. */
   readonly #locks = new Map<Change, Handle>();
   readonly #durability: DurabilityOptions;
   #status: Status = "new";
@@ -192,7 +128,7 @@ export class CommitTransaction implements Disposable {
       ));
   }
 
-  /** Undoes everything done so far (any phase, failed or not, but not after cleanup); returns what could not be undone. */
+  /** Undoes everything done so far (any phase, not after cleanup); returns what could not be undone. */
   async rollback(): Promise<string[]> {
     if (this.#status === "rolled back" || this.#status === "committed") {
       throw new Error(`a commit cannot roll back once ${this.#status}`);
@@ -209,7 +145,6 @@ export class CommitTransaction implements Disposable {
     return unrestored;
   }
 
-  /** After sync: releases the locks and removes the backups. */
   cleanup(): void {
     if (this.#status !== "sync") throw new Error(`a commit cannot be cleaned up after ${this.#status}`);
     this.#status = "committed";
@@ -223,7 +158,6 @@ export class CommitTransaction implements Disposable {
     }
   }
 
-  /** Releases the locks and closes the pinned directories. */
   [Symbol.dispose](): void {
     this.#releaseLocks();
     this.#dirs[Symbol.dispose]();
@@ -255,7 +189,7 @@ export class CommitTransaction implements Disposable {
     if (sync) await this.#fs.sync(file);
   }
 
-  /** Locks the regular file named by `change` (never following a symlink there: #checkBaseline refuses it then). */
+  /** Locks the regular file named by `change`, following no symlink there (#checkBaseline then refuses it). */
   async #lock(change: Change): Promise<void> {
     const dir = this.#dirs.parentOf(change.rel);
     let file: Handle;
@@ -263,8 +197,8 @@ export class CommitTransaction implements Disposable {
       file = this.#fs.openEntry(dir, path.posix.basename(change.rel), "any");
     } catch (error) {
       if (error instanceof Deno.errors.NotFound) return;
-      // A backend that opens by path saw the file replaced between its lstat and its check (another writer's
-      // rename) while its directory stayed the one pinned: a conflict, not a swap towards the outside.
+      // A path-based backend saw the file replaced between lstat and check (another writer's rename) in the pinned
+      // directory: a conflict, not a swap towards the outside.
       if (error instanceof PathChanged && dir.isCurrent()) throw conflictError(change.rel, "was replaced");
       throw error;
     }
@@ -273,12 +207,11 @@ export class CommitTransaction implements Disposable {
       return;
     }
     try {
-      // Through the handle, so what is locked is the inode it holds (opened for reading only as a regular file).
+      // Through the handle: what is locked is the inode it holds.
       await this.#fs.lock(file, LOCK_WAIT_MS);
     } catch (error) {
       file[Symbol.dispose]();
       if (error instanceof Deno.errors.TimedOut) throw lockTimeoutError(change.rel, LOCK_WAIT_MS);
-      // A backend that opens by path found another file there than the one it had checked: replaced meanwhile.
       throw error instanceof PathChanged ? conflictError(change.rel, "was replaced") : error;
     }
     this.#locks.set(change, file);
@@ -329,8 +262,7 @@ export class CommitTransaction implements Disposable {
       fs.rename(dir, temp, name);
       this.#journal.installed(change);
     } else {
-      // A new file is linked into place: link() never replaces, so a file (or symlink) that appeared
-      // since the baseline check is a conflict instead of being overwritten.
+      // link() never replaces: what appeared there since the baseline check is a conflict, not overwritten.
       try {
         fs.link(dir, temp, name);
       } catch (error) {
@@ -345,21 +277,13 @@ export class CommitTransaction implements Disposable {
 }
 
 /**
- * Commits `changes` atomically as a group: every phase of a
- * {@linkcode CommitTransaction} in order, a rollback on any failure.
- * Changes whose before and after are both null are ignored; `durability`
- * is for tests (durability.ts).
- *
+ * Commits `changes` atomically: every phase of a CommitTransaction in order, a rollback on any failure. Changes whose
+ * before and after are both null are ignored; `durability` is for tests (durability.ts).
  * @example
  * ```ts
  * import { openWorkspace } from "../workspace/workspace.ts";
- * import { type FsOps, HANDLE_OPS } from "./fs_ops.ts";
- *
  * using ws = openWorkspace(await Deno.makeTempDir());
- * const failingSync: FsOps = { ...HANDLE_OPS, sync: () => Promise.reject(new Error("EIO")) };
- * const bytes = new TextEncoder().encode("hello\n");
- * await commitChanges(ws, [{ rel: "a.txt", before: null, after: { bytes, mode: null } }], failingSync)
- *   .catch((error) => error.code); // "PATCH_WRITE_FAILED", and no a.txt
+ * await commitChanges(ws, [{ rel: "a.txt", before: null, after: { bytes: new Uint8Array([104, 105]), mode: null } }]);
  * ```
  */
 export async function commitChanges(

@@ -1,14 +1,3 @@
-/**
- * How a failed commit is reported: what was being done (a labelled step),
- * which code the cause maps to, and whether the rollback was complete.
- *
- * @example
- * ```ts
- * const error = commitFailure(new StepError("installing a.txt", new Error("EIO")), []);
- * error.code; // "PATCH_WRITE_FAILED"
- * error.message; // "installing a.txt failed: EIO. Every file was left as it was before the patch."
- * ```
- */
 import { ToolError } from "../errors.ts";
 import { PathChanged } from "../workspace/confine.ts";
 import { errnoOf } from "../os/os_error.ts";
@@ -16,7 +5,6 @@ import { ERRNO } from "../os/libc.ts";
 
 /**
  * The message of any thrown value.
- *
  * @example
  * ```ts
  * describe(new Error("EIO")); // "EIO"
@@ -26,14 +14,7 @@ export function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/**
- * An OS error with what the commit was doing when it happened.
- *
- * @example
- * ```ts
- * new StepError("syncing src", new Error("EIO")).message; // "syncing src: EIO"
- * ```
- */
+/** An OS error with what the commit was doing when it happened. */
 export class StepError extends Error {
   constructor(readonly doing: string, readonly error: unknown) {
     super(`${doing}: ${describe(error)}`);
@@ -41,8 +22,7 @@ export class StepError extends Error {
 }
 
 /**
- * Runs `fn`; an OS error it throws becomes a {@linkcode StepError} saying `doing` (the first label wins).
- *
+ * Runs `fn`; an OS error it throws becomes a StepError saying `doing` (the first label wins).
  * @example
  * ```ts
  * await labelled("locking a.txt", () => Promise.resolve()); // resolves as fn does
@@ -58,10 +38,9 @@ export async function labelled<T>(doing: string, fn: () => T | Promise<T>): Prom
 
 /**
  * PATCH_CONFLICT: the file at `rel` is no longer what was matched.
- *
  * @example
  * ```ts
- * conflictError("a.txt", "was removed").message; // "a.txt was removed since the patch was matched; nothing was written"
+ * conflictError("a.txt", "was removed").message; // "a.txt was removed since the patch was matched; ..."
  * ```
  */
 export function conflictError(rel: string, why: string): ToolError {
@@ -71,8 +50,7 @@ export function conflictError(rel: string, why: string): ToolError {
 }
 
 /**
- * TIMEOUT: another process held the lock of the file at `rel` (flock) for longer than the commit waits.
- *
+ * TIMEOUT: another process held the flock of the file at `rel` for longer than the commit waits.
  * @example
  * ```ts
  * lockTimeoutError("a.txt", 10_000).code; // "TIMEOUT"
@@ -94,7 +72,6 @@ export function lockTimeoutError(rel: string, waitMs: number): ToolError {
 
 /**
  * Why the parent of `rel` could not be opened by its path (other errors are returned as they are).
- *
  * @example
  * ```ts
  * (directoryError("d/a.txt", new Deno.errors.FilesystemLoop()) as { code: string }).code; // "PATH_OUTSIDE_WORKSPACE"
@@ -106,8 +83,7 @@ export function directoryError(rel: string, error: unknown): unknown {
       details: { path: rel },
     });
   }
-  // Walked following no symlink: a component that is now a symlink (or no longer a directory) stops the walk, and
-  // a path that changed while it was walked is the same case.
+  // The walk follows no symlink: a component now a symlink or non-directory stops it, as does a path changed mid-walk.
   if (
     error instanceof Deno.errors.FilesystemLoop || error instanceof Deno.errors.NotADirectory ||
     error instanceof PathChanged
@@ -122,15 +98,12 @@ export function directoryError(rel: string, error: unknown): unknown {
 }
 
 /**
- * The error a failed commit reports: a directory found changed around an act (PathChanged, from a backend that
- * checks paths: it may have been swapped for a symlink leading outside) is PATH_OUTSIDE_WORKSPACE; another
- * ToolError keeps its code; an OS error becomes WORKSPACE_READ_ONLY (EROFS) or PATCH_WRITE_FAILED with what was
- * being done. Either way the message says whether the rollback was complete, and `details.unrestored` lists what
- * it could not undo.
- *
+ * The error a failed commit reports: PathChanged (a directory may have been swapped for a symlink leading outside) is
+ * PATH_OUTSIDE_WORKSPACE, a ToolError keeps its code, an OS error is WORKSPACE_READ_ONLY (EROFS) or PATCH_WRITE_FAILED.
+ * The message says whether the rollback was complete; `details.unrestored` lists what it could not undo.
  * @example
  * ```ts
- * commitFailure(conflictError("a.txt", "changed"), ["restore a.txt: EIO"]).message.includes("ROLLBACK INCOMPLETE"); // true
+ * commitFailure(conflictError("a.txt", "changed"), ["restore a.txt: EIO"]).message; // "...ROLLBACK INCOMPLETE, ..."
  * ```
  */
 export function commitFailure(error: unknown, unrestored: string[]): ToolError {

@@ -1,23 +1,3 @@
-/**
- * Locates every hunk of one Update File section in a file's lines and
- * builds the new lines, or explains precisely why a hunk does not fit.
- *
- * Rules: hunks are searched in order, each after the previous one (falling
- * back to the whole file when that finds it exactly once elsewhere without
- * overlap). A hunk without anchor must match exactly once. `@@ anchor` lines
- * pin the place: the first anchor must occur once after the previous hunk,
- * each further anchor is the first occurrence after the one before, and the
- * hunk is the first match at or after the last anchor. A pure addition goes
- * right after its last anchor, or at the end of the file without one.
- *
- * @example
- * ```ts
- * import { LineIndex } from "./line_index.ts";
- *
- * const hunk = { anchors: [], eof: false, line: 3, lines: [{ kind: "remove" as const, text: "b" }, { kind: "add" as const, text: "B" }] };
- * const { text } = computeNewText(new LineIndex("a\nb\n"), [hunk], "x.txt"); // "a\nB\n"
- * ```
- */
 import { ToolError } from "../errors.ts";
 import type { LineIndex } from "./line_index.ts";
 import type { Hunk } from "./parse.ts";
@@ -29,12 +9,9 @@ export const NEAREST_CONTEXT_LINES = 2;
 export const MAX_AMBIGUOUS_SHOWN = 5;
 /** Hunk lines scored when looking for the nearest candidate (keeps a miss in a huge file cheap). */
 const NEAREST_SCORED_LINES = 12;
-/** Hunk lines compared by prefix when no line matches at all. */
 const NEAREST_PREFIX_LINES = 3;
-/** Shortest shared prefix that makes a line a candidate. */
 const MIN_SHARED_PREFIX = 4;
 
-/** Characters {@linkcode visible} spells out. */
 // deno-lint-ignore no-control-regex -- making control characters visible is the point
 const INVISIBLE = /[\t\r\u00A0\x0b\x0c\x85\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uFEFF]/g;
 
@@ -48,7 +25,6 @@ export interface Region {
 
 /** The outcome of applying one file's hunks. */
 export interface NewText {
-  /** The new content (lines joined with `\n`). */
   text: string;
   added: number;
   removed: number;
@@ -64,9 +40,7 @@ interface Placement {
 }
 
 /**
- * Makes tabs, CR, NBSP, other Unicode spaces and separators, and trailing
- * spaces visible, so an agent can see why a line did not match.
- *
+ * Shows tabs, CR, NBSP, other Unicode spaces and separators, and trailing spaces, so an agent sees why a line missed.
  * @example
  * ```ts
  * visible("a\tb \u00a0"); // "a→b·⍽"
@@ -93,13 +67,16 @@ function endInsertPoint(lines: LineIndex): number {
 }
 
 /**
- * Applies `hunks` to `lines`; throws PATCH_CONTEXT_NOT_FOUND, PATCH_CONTEXT_AMBIGUOUS or PATCH_ALREADY_APPLIED.
- *
+ * Applies one Update File section's `hunks` to `lines`, or throws PATCH_CONTEXT_NOT_FOUND, PATCH_CONTEXT_AMBIGUOUS or
+ * PATCH_ALREADY_APPLIED saying why a hunk does not fit. Hunks are searched in order, each after the previous (else in
+ * the whole file, if found there once without overlap); a hunk without anchor must match once. The first `@@` anchor
+ * must occur once after the previous hunk, each further anchor is its first occurrence after the one before, and the
+ * hunk is its first match at or after the last anchor. A pure addition goes right after its last anchor, or at the
+ * end of the file without one.
  * @example
  * ```ts
  * import { LineIndex } from "./line_index.ts";
  * import { parsePatch } from "./parse.ts";
- *
  * const [op] = parsePatch("*** Begin Patch\n*** Update File: x.txt\n@@\n-b\n+B\n*** End Patch").ops;
  * if (op.kind === "update") computeNewText(new LineIndex("a\nb\n"), op.hunks, "x.txt").text; // "a\nB\n"
  * ```
@@ -113,7 +90,6 @@ export function computeNewText(lines: LineIndex, hunks: readonly Hunk[], path: s
   let from = 0;
   hunks.forEach((sent, order) => {
     const label = `${path} hunk ${order + 1} (patch line ${sent.line})`;
-    // Blank lines that only separate a hunk from the next section are not context: drop them when they do not match.
     const hunk = withoutTrailingBlankContext(sent, hay);
     const oldSide = hunk.lines.filter((line) => line.kind !== "add").map((line) => line.text);
     const newSide = hunk.lines.filter((line) => line.kind !== "remove").map((line) => line.text);
@@ -174,11 +150,7 @@ export function computeNewText(lines: LineIndex, hunks: readonly Hunk[], path: s
   return { ...assemble(lines, placements), added, removed, warnings };
 }
 
-/**
- * `hunk` without its trailing empty context lines when those stop it from
- * matching (agents leave a blank line before the next `***` header); the
- * hunk itself otherwise.
- */
+/** Drops trailing empty context lines that stop `hunk` matching (agents leave one before the next `***` header). */
 function withoutTrailingBlankContext(hunk: Hunk, hay: Haystack): Hunk {
   let end = hunk.lines.length;
   while (end > 0 && hunk.lines[end - 1].kind === "context" && hunk.lines[end - 1].text === "") end--;
@@ -255,11 +227,7 @@ function commonPrefix(a: string, b: string): number {
   return i;
 }
 
-/**
- * The window of the file most like `oldSide`: the most lines equal under
- * {@linkcode loose}, else the line sharing the longest prefix with one of
- * the hunk's first lines.
- */
+/** The window of the file most like `oldSide`: most lines equal under loose(), else the longest shared prefix. */
 function nearestWindow(hay: Haystack, oldSide: readonly string[]): { index: number; score: number } {
   const view = hay.lines.all().map(loose);
   const needle = oldSide.slice(0, NEAREST_SCORED_LINES).map(loose);

@@ -1,33 +1,13 @@
-/**
- * The commit's undo journal, as data: every step that changed the tree is
- * recorded right after it succeeded, and a rollback undoes them newest first.
- * Temp files not yet installed are kept apart: they are removed before
- * anything else is undone.
- *
- * @example
- * ```ts
- * import { openWorkspace } from "../workspace/workspace.ts";
- *
- * using ws = openWorkspace(Deno.cwd());
- * using dir = ws.open(".", { expect: "dir" });
- * const journal = new UndoJournal();
- * journal.record({ kind: "backup", dir, name: "a.txt", backup: ".workcell-x.bak", rel: "a.txt" });
- * journal.backups(); // [{ dir, name: ".workcell-x.bak" }]
- * ```
- */
 import * as path from "node:path";
 import type { Change } from "./change.ts";
 import { describe } from "./commit_errors.ts";
 import type { FsOps } from "./fs_ops.ts";
 import type { Handle } from "../workspace/handle.ts";
 
-/** A step of the commit that a rollback undoes. */
+/** A step a rollback undoes: a made directory, a file linked aside as `backup`, or a new file linked into place. */
 export type Undo =
-  /** The directory `name` was created in `parent` (`rel` is its workspace path): removed again. */
   | { kind: "mkdir"; parent: Handle; name: string; rel: string }
-  /** The file `name` was hard-linked aside as `backup` before being replaced or removed: renamed back. */
   | { kind: "backup"; dir: Handle; name: string; backup: string; rel: string }
-  /** A new file was linked into place as `name`: removed. */
   | { kind: "create"; dir: Handle; name: string; rel: string };
 
 /** A temp file written and not yet installed. */
@@ -36,7 +16,6 @@ interface Staged {
   name: string;
 }
 
-/** Runs `fn`, treating a missing file as done. */
 function unlessMissing(fn: () => void): void {
   try {
     fn();
@@ -45,7 +24,6 @@ function unlessMissing(fn: () => void): void {
   }
 }
 
-/** What undoing `step` is called in a report of what could not be undone. */
 function label(step: Undo): string {
   if (step.kind === "mkdir") return `remove directory ${step.rel}`;
   return step.kind === "backup" ? `restore ${step.rel}` : `remove ${step.rel}`;
@@ -60,21 +38,11 @@ function undo(step: Undo, fs: FsOps): void {
   }
 }
 
-/**
- * What a commit has done so far, and how to take it back.
- *
- * @example
- * ```ts
- * import { HANDLE_OPS } from "./fs_ops.ts";
- *
- * new UndoJournal().rollback(HANDLE_OPS); // [] (nothing to undo, nothing left undone)
- * ```
- */
+/** A commit's steps, recorded as each succeeds; a rollback drops temp files, then undoes the steps newest first. */
 export class UndoJournal {
   readonly #steps: Undo[] = [];
   readonly #staged = new Map<Change, Staged>();
 
-  /** Records a step that succeeded. */
   record(step: Undo): void {
     this.#steps.push(step);
   }
@@ -84,7 +52,6 @@ export class UndoJournal {
     this.#staged.set(change, { dir, name });
   }
 
-  /** The temp file of `change`, if it has one that is not installed yet. */
   tempOf(change: Change): string | undefined {
     return this.#staged.get(change)?.name;
   }
@@ -99,10 +66,7 @@ export class UndoJournal {
     return this.#steps.flatMap((step) => step.kind === "backup" ? [{ dir: step.dir, name: step.backup }] : []);
   }
 
-  /**
-   * Removes the temp files, then undoes the steps newest first, going on past a failure; returns what could
-   * not be undone. The journal is empty afterwards.
-   */
+  /** Undoes everything, going on past a failure; returns what could not be undone. */
   rollback(fs: FsOps): string[] {
     const unrestored: string[] = [];
     for (const { dir, name } of this.#staged.values()) {

@@ -1,18 +1,7 @@
 /**
- * A string seen as lines split on `\n` only, without splitting it: line
- * starts are found once with native `indexOf`, and lines are sliced out only
- * when asked for. A 50 MB file then costs one scan, not a million strings.
- *
- * The segment after the last `\n` is a line too: "a\nb\n" has the lines
- * "a", "b" and "".
- *
- * @example
- * ```ts
- * const index = new LineIndex("a\nb\n");
- * index.count; // 3
- * index.line(1); // "b"
- * index.equals(0, "a"); // true
- * ```
+ * A string seen as lines split on `\n` only, without splitting it: line starts are found once with native `indexOf`,
+ * lines sliced out only when asked for (a 50 MB file costs one scan, not a million strings). The segment after the
+ * last `\n` is a line too: "a\nb\n" has the lines "a", "b" and "".
  */
 export class LineIndex {
   readonly text: string;
@@ -34,12 +23,10 @@ export class LineIndex {
     this.#starts = starts.subarray(0, count);
   }
 
-  /** Offset where line `i` starts. */
   start(i: number): number {
     return this.#starts[i];
   }
 
-  /** The line that contains offset `at` (binary search). */
   lineAt(at: number): number {
     let low = 0;
     let high = this.#starts.length - 1;
@@ -61,7 +48,6 @@ export class LineIndex {
     return i + 1 < this.#starts.length ? this.#starts[i + 1] - 1 : this.text.length;
   }
 
-  /** Line `i` (0-based). */
   line(i: number): string {
     return this.text.slice(this.#starts[i], this.#end(i));
   }
@@ -72,7 +58,6 @@ export class LineIndex {
     return this.#end(i) - start === value.length && this.text.startsWith(value, start);
   }
 
-  /** Lines [from, to) as an array. */
   slice(from: number, to: number): string[] {
     const out: string[] = [];
     for (let i = Math.max(0, from); i < Math.min(to, this.count); i++) out.push(this.line(i));

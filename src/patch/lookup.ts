@@ -1,19 +1,3 @@
-/**
- * The planner's questions to the file system, answered at the edge: where a
- * path as spelled in the patch leads inside the workspace, whether it is in a
- * git dir, and what the file there holds. Every path is confined, every
- * existing file read once through the handle Workspace.open gave.
- *
- * @example
- * ```ts
- * import { openWorkspace } from "../workspace/workspace.ts";
- * import { parsePatch } from "./parse.ts";
- *
- * using ws = openWorkspace(await Deno.makeTempDir());
- * const look = await lookupPaths(ws, parsePatch("*** Begin Patch\n*** Add File: a.txt\n+a\n*** End Patch"));
- * (await look("a.txt")).state; // null: it does not exist yet
- * ```
- */
 import { eachLimited } from "../async/each_limited.ts";
 import { ToolError } from "../errors.ts";
 import type { Workspace } from "../workspace/workspace.ts";
@@ -27,7 +11,6 @@ import type { Patch } from "./parse.ts";
 export const MAX_PATCH_FILE_BYTES = 128 * 1024 * 1024;
 /** Times a path whose file is replaced between the check and the read is looked up. */
 const LOOKUP_ATTEMPTS = 3;
-/** Files read at once while looking paths up. */
 const LOOKUP_CONCURRENCY = 16;
 
 /** Where a path of the patch leads and what is there. */
@@ -41,20 +24,14 @@ export interface PathState {
 /** Answers for a path as spelled in the patch; rejects with the lookup's error (confinement, PATH_PROTECTED, ...). */
 export type LookupPath = (spelled: string) => Promise<PathState>;
 
-/**
- * The git dir a path lies in, as spelled (a `.git` component, case-insensitively for case-folding file
- * systems) or as resolved (any git dir by what it is: a separate git dir, a bare repository), or null.
- */
+/** The git dir `spelled` is in: a `.git` part (any case: case-folding file systems) or any git dir it resolves into. */
 function protectingGitDir(ws: Workspace, spelled: string, confined: Handle | MissingPath): string | null {
   if (spelled.split("/").some((part) => part.toLowerCase() === ".git")) return ".git";
   const gitDir = gitDirContaining(ws.root, confined.abs);
   return gitDir === null ? null : toRelative(ws, gitDir);
 }
 
-/**
- * The bytes and mode of the file `opened` holds, read through its handle: a directory swapped for a symlink after
- * the path was checked cannot make this read anything else.
- */
+/** Reads `opened` via its handle: a directory swapped for a symlink after the path was checked cannot redirect it. */
 async function readState(opened: Handle): Promise<FileState> {
   const { rel, stat } = opened;
   if (stat.kind !== "file") {
@@ -67,23 +44,19 @@ async function readState(opened: Handle): Promise<FileState> {
       details: { path: rel, size, limit: MAX_PATCH_FILE_BYTES },
     });
   if (stat.size > MAX_PATCH_FILE_BYTES) throw tooLarge(stat.size);
-  // The very inode stat'ed above, read through its handle rather than looked up again.
   const bytes = await opened.readAll();
   if (bytes.length > MAX_PATCH_FILE_BYTES) throw tooLarge(bytes.length); // it grew since the stat
   return { bytes, mode: stat.mode };
 }
 
 /**
- * Confines a path as spelled in the patch, refuses `.git/`, and reads the file's current state (null when it
- * does not exist: an Add File or Move to destination, whose missing parents are still confined).
- *
+ * Confines a path as spelled in the patch, refuses git dirs, and reads the file's state once through its handle (null
+ * when absent: an Add File or Move to destination, whose missing parents are still confined).
  * @example
  * ```ts
  * import { openWorkspace } from "../workspace/workspace.ts";
- *
  * using ws = openWorkspace(await Deno.makeTempDir());
- * await Deno.writeTextFile(`${ws.root}/a.txt`, "a\n");
- * const { rel, state } = await lookupPath(ws, "./a.txt"); // "a.txt", its bytes and mode
+ * (await lookupPath(ws, "./a.txt")).state; // null: a.txt does not exist yet
  * ```
  */
 export async function lookupPath(ws: Workspace, spelled: string): Promise<PathState> {
@@ -96,8 +69,7 @@ export async function lookupPath(ws: Workspace, spelled: string): Promise<PathSt
     try {
       return await lookupOnce(ws, spelled);
     } catch (error) {
-      // A backend that opens by path found the file replaced between the check and the read (a concurrent
-      // writer's rename): looked up again, as an open whose path changed is.
+      // A path-based backend found the file replaced between check and read (a concurrent rename): look it up again.
       if (!(error instanceof PathChanged) || attempt === LOOKUP_ATTEMPTS) throw error;
     }
   }
@@ -118,16 +90,12 @@ async function lookupOnce(ws: Workspace, spelled: string): Promise<PathState> {
 }
 
 /**
- * Looks up every path of the patch concurrently. Failures are kept, not
- * thrown, so that planning reports the first failing operation in patch order.
- *
+ * Looks up every path of the patch concurrently, keeping failures so that planning reports the first in patch order.
  * @example
  * ```ts
  * import { openWorkspace } from "../workspace/workspace.ts";
- * import { parsePatch } from "./parse.ts";
- *
  * using ws = openWorkspace(await Deno.makeTempDir());
- * const look = await lookupPaths(ws, parsePatch("*** Begin Patch\n*** Delete File: ../x\n*** End Patch"));
+ * const look = await lookupPaths(ws, { ops: [{ kind: "delete", path: "../x", line: 2 }] });
  * await look("../x").catch((error) => error.code); // "PATH_OUTSIDE_WORKSPACE"
  * ```
  */

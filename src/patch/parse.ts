@@ -1,25 +1,9 @@
-/**
- * Parses the `*** Begin Patch` envelope into plain data, knowing nothing of
- * files or the tool protocol.
- *
- * Tolerated because agents really send it: blank lines and whitespace around
- * the envelope, padded `***` marker lines, CRLF line ends, a missing final
- * newline, a heredoc wrapper (`apply_patch <<'EOF'` … `EOF`), and a first
- * hunk without an `@@` line.
- *
- * @example
- * ```ts
- * const patch = parsePatch("*** Begin Patch\n*** Delete File: a.txt\n*** End Patch");
- * patch.ops[0]; // { kind: "delete", path: "a.txt", line: 2 }
- * ```
- */
 import { ToolError } from "../errors.ts";
 
 /** One `@@` hunk of an Update File section. */
 export interface Hunk {
   /** `@@ <anchor>` lines, outermost first; each narrows the search to after it. Empty for a bare `@@`. */
   anchors: string[];
-  /** The hunk's lines in order: context (" "), removed ("-"), added ("+"). */
   lines: HunkLine[];
   /** `*** End of File` closed the hunk: it must match at the end of the file. */
   eof: boolean;
@@ -82,7 +66,6 @@ function envelopeLines(text: string): Line[] {
   return lines;
 }
 
-/** The path after a header prefix, or null when `text` is not that header. */
 function header(text: string, prefix: string): string | null {
   const trimmed = text.trim();
   return trimmed.startsWith(prefix) ? trimmed.slice(prefix.length).trim() : null;
@@ -105,13 +88,11 @@ function requirePath(path: string, line: Line, what: string): string {
   return path;
 }
 
-/** One parsed operation and the index of the body line after it. */
 interface Parsed {
   op: FileOp;
   next: number;
 }
 
-/** The `*** Add File` section whose header is `body[at]`. */
 function parseAdd(body: Line[], at: number, path: string): Parsed {
   const content: string[] = [];
   let i = at + 1;
@@ -137,7 +118,6 @@ function parseAdd(body: Line[], at: number, path: string): Parsed {
   return { op, next: i };
 }
 
-/** The `*** Update File` section whose header is `body[at]`: an optional Move to, then its hunks. */
 function parseUpdate(body: Line[], at: number, path: string): Parsed {
   const line = body[at];
   let i = at + 1;
@@ -174,9 +154,9 @@ function parseUpdate(body: Line[], at: number, path: string): Parsed {
 }
 
 /**
- * Parses patch text into file operations, or throws PATCH_PARSE_ERROR naming
- * the line and what was expected there.
- *
+ * Parses patch text into file operations, or throws PATCH_PARSE_ERROR naming the line and what was expected there.
+ * Tolerates what agents really send: blank lines and whitespace around the envelope, padded `***` marker lines, CRLF,
+ * a missing final newline, a heredoc wrapper (`apply_patch <<'EOF'` … `EOF`), and a first hunk without an `@@` line.
  * @example
  * ```ts
  * parsePatch("*** Begin Patch\n*** Add File: n.txt\n+hi\n*** End Patch").ops[0].kind; // "add"
@@ -198,7 +178,7 @@ export function parsePatch(text: string): Patch {
   while (i < body.length) {
     const line = body[i];
     if (line.text.trim() === "") {
-      i++; // blank lines between operations
+      i++;
       continue;
     }
     const add = header(line.text, ADD);

@@ -1,20 +1,3 @@
-/**
- * The directories a commit acts in, each opened once beneath the workspace
- * root one component at a time, following no symlink, and held by its
- * handle. A missing directory is created in its pinned parent (journalled,
- * so a rollback removes it) and opened by name there, the same way.
- *
- * @example
- * ```ts
- * import { openWorkspace } from "../workspace/workspace.ts";
- * import { HANDLE_OPS } from "./fs_ops.ts";
- * import { UndoJournal } from "./journal.ts";
- *
- * using ws = openWorkspace(await Deno.makeTempDir());
- * using dirs = new PinnedDirs(ws, HANDLE_OPS, new UndoJournal());
- * const dir = dirs.pin("new/dir", true); // created, pinned, and marked for fsync
- * ```
- */
 import * as path from "node:path";
 import { ToolError } from "../errors.ts";
 import { type Handle, sameObject } from "../workspace/handle.ts";
@@ -24,18 +7,8 @@ import type { FsOps } from "./fs_ops.ts";
 import type { UndoJournal } from "./journal.ts";
 
 /**
- * The pinned directories of one commit, closed together on dispose.
- *
- * @example
- * ```ts
- * import { openWorkspace } from "../workspace/workspace.ts";
- * import { HANDLE_OPS } from "./fs_ops.ts";
- * import { UndoJournal } from "./journal.ts";
- *
- * using ws = openWorkspace(await Deno.makeTempDir());
- * using dirs = new PinnedDirs(ws, HANDLE_OPS, new UndoJournal());
- * dirs.recheck(dirs.pin(".", false), "a.txt"); // the root is still the root
- * ```
+ * The directories of one commit, each opened once beneath the root one component at a time following no symlink, and
+ * closed together on dispose; a missing one is created in its pinned parent (journalled, so a rollback removes it).
  */
 export class PinnedDirs implements Disposable {
   readonly #root: Handle;
@@ -66,7 +39,6 @@ export class PinnedDirs implements Disposable {
     return dir;
   }
 
-  /** The pinned directory that holds `rel` (pinned earlier). */
   parentOf(rel: string): Handle {
     return this.#dirs.get(path.posix.dirname(rel))!;
   }
@@ -90,14 +62,12 @@ export class PinnedDirs implements Disposable {
     }
   }
 
-  /** Closes every pinned directory. */
   [Symbol.dispose](): void {
     for (const dir of this.#dirs.values()) dir[Symbol.dispose]();
     this.#dirs.clear();
     this.#root[Symbol.dispose]();
   }
 
-  /** Creates the missing directory `rel` in its pinned parent and opens it. */
   #create(rel: string): Handle {
     const parent = this.pin(path.posix.dirname(rel), true);
     const name = path.posix.basename(rel);

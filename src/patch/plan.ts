@@ -1,24 +1,3 @@
-/**
- * Plans a parsed patch without writing anything: every hunk located, every
- * new content computed. The result is the list of changes to commit,
- * per-operation results, warnings and the material for the diff preview.
- *
- * Operations apply in order to a virtual view of the tree, so a patch may
- * touch one path several times (update it twice, delete then add it, move
- * onto a path deleted earlier). The file system is asked only through a
- * {@linkcode LookupPath} (lookup.ts), so {@linkcode planOps} is pure.
- *
- * @example
- * ```ts
- * import { commitChanges } from "./commit.ts";
- * import { parsePatch } from "./parse.ts";
- * import { openWorkspace } from "../workspace/workspace.ts";
- *
- * const ws = openWorkspace(await Deno.makeTempDir());
- * const plan = await planPatch(ws, parsePatch("*** Begin Patch\n*** Add File: a.txt\n+a\n*** End Patch"));
- * await commitChanges(ws, plan.changes);
- * ```
- */
 import { ToolError } from "../errors.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import { type Change, type FileState, sameState } from "./change.ts";
@@ -46,9 +25,7 @@ export interface Plan {
   previews: PreviewFile[];
 }
 
-/** One path's original and current (virtual) state. */
 interface Slot {
-  /** Workspace-relative real path: one slot per file, however the patch spells it. */
   rel: string;
   original: FileState | null;
   current: FileState | null;
@@ -92,7 +69,6 @@ class VirtualTree {
     return found;
   }
 
-  /** Every path whose content or mode differs from the original. */
   changes(): Change[] {
     return [...this.#slots.values()]
       .filter((s) => !sameState(s.original, s.current))
@@ -184,18 +160,14 @@ function planUpdate(op: UpdateOp, source: FileState, target: Slot, destination: 
 }
 
 /**
- * Plans `ops` against the paths `look` answers for; throws the first error
- * in patch order (PATCH_CONTEXT_*, NOT_FOUND, ALREADY_EXISTS, NOT_UTF8, or
- * the lookup's own) and writes nothing. Pure: tests give it a map.
- *
+ * Plans `ops` without writing anything: they apply in order to a virtual view of the tree, so a patch may touch one
+ * path several times (update it twice, delete then add it, move onto a path deleted earlier). Throws the first error in
+ * patch order (PATCH_CONTEXT_*, NOT_FOUND, ALREADY_EXISTS, NOT_UTF8, or the lookup's own). Pure: tests give it a map.
  * @example
  * ```ts
- * import { parsePatch } from "./parse.ts";
- *
  * const files = new Map([["a.txt", { bytes: new TextEncoder().encode("a\n"), mode: 0o644 }]]);
  * const look = (spelled: string) => Promise.resolve({ rel: spelled, state: files.get(spelled) ?? null });
- * const plan = await planOps(parsePatch("*** Begin Patch\n*** Delete File: a.txt\n*** End Patch").ops, look);
- * plan.changes; // [{ rel: "a.txt", before: { bytes, mode: 0o644 }, after: null }]
+ * const plan = await planOps([{ kind: "delete", path: "a.txt", line: 2 }], look);
  * ```
  */
 export async function planOps(ops: readonly FileOp[], look: LookupPath): Promise<Plan> {
@@ -216,17 +188,12 @@ export async function planOps(ops: readonly FileOp[], look: LookupPath): Promise
 }
 
 /**
- * Plans `patch` against the workspace: every path looked up (lookup.ts),
- * then {@linkcode planOps}. Throws before anything is written.
- *
+ * Plans `patch` against the workspace: every path looked up (lookup.ts), then planOps; writes nothing.
  * @example
  * ```ts
- * import { parsePatch } from "./parse.ts";
  * import { openWorkspace } from "../workspace/workspace.ts";
- *
  * const ws = openWorkspace(await Deno.makeTempDir());
- * (await planPatch(ws, parsePatch("*** Begin Patch\n*** Add File: a.txt\n+a\n*** End Patch"))).files;
- * // [{ op: "add", path: "a.txt", moved_to: null, added: 1, removed: 0 }]
+ * (await planPatch(ws, { ops: [{ kind: "add", path: "a.txt", lines: ["a"], line: 2 }] })).files;
  * ```
  */
 export async function planPatch(ws: Workspace, patch: Patch): Promise<Plan> {

@@ -1,17 +1,3 @@
-/**
- * A bounded unified diff of what a patch changed, computed with the `diff`
- * package on the changed regions only (so a one-line edit in a 50 MB file
- * diffs a few lines, not the whole file).
- *
- * @example
- * ```ts
- * import { LineIndex } from "./line_index.ts";
- *
- * const regions = [{ oldStart: 1, oldEnd: 2, newStart: 1, newEnd: 2 }];
- * const file = { oldPath: "a.txt", newPath: "a.txt", oldLines: new LineIndex("a\nb\n"), newLines: new LineIndex("a\nB\n"), regions };
- * const { diff } = renderPreview([file]); // "--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,2 @@\n a\n-b\n+B\n"
- * ```
- */
 import { structuredPatch } from "diff";
 import type { Region } from "./hunks.ts";
 import type { LineIndex } from "./line_index.ts";
@@ -88,15 +74,14 @@ function fileDiff(file: PreviewFile): { text: string; cut: boolean } {
 }
 
 /**
- * Renders the preview for `files`, stopping at {@linkcode MAX_DIFF_BYTES}.
- *
+ * A unified diff of `files` within MAX_DIFF_BYTES, run by the `diff` package on the changed regions only (so a one-line
+ * edit in a 50 MB file diffs a few lines, not the whole file).
  * @example
  * ```ts
  * import { LineIndex } from "./line_index.ts";
- *
  * const regions = [{ oldStart: 1, oldEnd: 2, newStart: 1, newEnd: 2 }];
- * const file = { oldPath: "a.txt", newPath: "a.txt", oldLines: new LineIndex("a\nb\n"), newLines: new LineIndex("a\nB\n"), regions };
- * renderPreview([file]).truncated; // false: it fits
+ * const [oldLines, newLines] = [new LineIndex("a\nb\n"), new LineIndex("a\nB\n")];
+ * renderPreview([{ oldPath: "a.txt", newPath: "a.txt", oldLines, newLines, regions }]).truncated; // false
  * ```
  */
 export function renderPreview(files: readonly PreviewFile[]): { diff: string; truncated: boolean } {

@@ -1,22 +1,8 @@
-/**
- * Finds a sequence of lines in a file: exact comparison first, then more
- * tolerant passes, each tried only when the previous found nothing.
- *
- * @example
- * ```ts
- * import { LineIndex } from "./line_index.ts";
- *
- * const hay = new Haystack(new LineIndex("a\nb  \nc"));
- * hay.seek(["b"], 0, "unique", false); // { kind: "found", index: 1, pass: "trim_end" }
- * ```
- */
-
 import type { LineIndex } from "./line_index.ts";
 
 /** A comparison pass, strictest first. */
 export type Pass = "exact" | "trim_end" | "trim" | "unicode";
 
-/** The passes in the order they are tried. */
 const PASSES: readonly Pass[] = ["exact", "trim_end", "trim", "unicode"];
 
 /** How each tolerant pass is described in a warning. */
@@ -46,7 +32,6 @@ const NORMALISERS: Record<Pass, (line: string) => string> = {
 
 /**
  * Normalises a line the way `pass` compares it.
- *
  * @example
  * ```ts
  * normalise("\u201cx\u201d \u2014 y ", "unicode"); // "\"x\" - y"
@@ -62,16 +47,7 @@ export type SeekResult =
   | { kind: "ambiguous"; indexes: number[]; pass: Pass }
   | { kind: "none" };
 
-/**
- * One file's lines with their normalised forms computed once, on demand.
- *
- * @example
- * ```ts
- * import { LineIndex } from "./line_index.ts";
- *
- * new Haystack(new LineIndex("x\nx\n")).seek(["x"], 0, "unique", false); // { kind: "ambiguous", indexes: [0, 1], pass: "exact" }
- * ```
- */
+/** Searches one file's lines: exact first, then each tolerant pass in turn; normalised forms are computed on demand. */
 export class Haystack {
   readonly lines: LineIndex;
   readonly #normalised = new Map<Pass, string[]>();
@@ -80,7 +56,6 @@ export class Haystack {
     this.lines = lines;
   }
 
-  /** The file's lines as a tolerant `pass` compares them. */
   view(pass: Exclude<Pass, "exact">): readonly string[] {
     let view = this.#normalised.get(pass);
     if (!view) {
@@ -91,17 +66,8 @@ export class Haystack {
   }
 
   /**
-   * Looks for `pattern` starting at line index `from`. In "unique" mode a
-   * pass that matches more than once reports every index; in "first" mode
-   * the first match wins. With `eof` the match must end the file (a final
-   * empty line left by a trailing newline may follow it).
-   *
-   * @example
-   * ```ts
-   * import { LineIndex } from "./line_index.ts";
-   *
-   * new Haystack(new LineIndex("x\ny\nx\ny\n")).seek(["x", "y"], 0, "first", true); // found at index 2
-   * ```
+   * Looks for `pattern` from line index `from`: "unique" reports every index of a pass matching more than once,
+   * "first" takes the first match. With `eof` the match must end the file (a trailing newline's empty line may follow).
    */
   seek(pattern: readonly string[], from: number, mode: "unique" | "first", eof: boolean): SeekResult {
     for (const pass of PASSES) {
@@ -112,7 +78,6 @@ export class Haystack {
     return { kind: "none" };
   }
 
-  /** Indexes where `pattern` matches under `pass`, at most `limit` of them. */
   matches(pattern: readonly string[], from: number, pass: Pass, eof: boolean, limit: number): number[] {
     const needle = pattern.map(NORMALISERS[pass]);
     const m = needle.length;

@@ -1,22 +1,9 @@
-/**
- * A file's text as the matcher sees it: the BOM and the CRLF style taken
- * off so they can be put back unchanged. Lines are split on `\n` only
- * (see line_index.ts).
- *
- * @example
- * ```ts
- * const file = decodeText(new TextEncoder().encode("\uFEFFa\r\nb\r\n"), "src/a.ts");
- * encodeText({ ...file, text: file.text + "more\n" }); // BOM and CRLF put back
- * ```
- */
 import { ToolError } from "../errors.ts";
 import { firstInvalidUtf8 } from "../text/utf8.ts";
 
-/** Decoded text plus what must be restored on encode. */
+/** A file's text as the matcher sees it: the BOM and the CRLF style taken off, to be put back unchanged. */
 export interface TextFile {
-  /** The content with the BOM removed and, for a CRLF file, every `\r\n` turned into `\n`. */
   text: string;
-  /** The file started with U+FEFF. */
   bom: boolean;
   /** Every `\n` was preceded by `\r` (and there was at least one): lines are kept without the `\r`. */
   crlf: boolean;
@@ -28,7 +15,6 @@ const encoder = new TextEncoder();
 
 /**
  * Decodes file bytes for matching, or throws NOT_UTF8 with the byte offset.
- *
  * @example
  * ```ts
  * decodeText(new TextEncoder().encode("a\r\nb"), "x").crlf; // true
@@ -51,8 +37,7 @@ export function decodeText(bytes: Uint8Array, path: string): TextFile {
 }
 
 /**
- * Inverse of {@linkcode decodeText}.
- *
+ * Inverse of decodeText.
  * @example
  * ```ts
  * encodeText({ text: "a\n", bom: false, crlf: true }); // bytes of "a\r\n"

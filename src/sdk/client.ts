@@ -1,7 +1,4 @@
-/**
- * Typed re-exports of the MCP SDK's client side, for tests and benchmarks
- * (see mod.ts for why each import carries a `@deno-types` line).
- */
+/** Typed re-exports of the MCP SDK client, for tests and benchmarks (`@deno-types`: see mod.ts). */
 
 // @deno-types="@modelcontextprotocol/sdk/client/index"
 export { Client } from "@modelcontextprotocol/sdk/client/index.js";

@@ -1,11 +1,6 @@
 /**
- * Typed re-exports of the MCP SDK subpaths the server uses (the client side,
- * for tests and benchmarks, is ./client.ts: the server never loads it).
- *
- * Under `deno check` the SDK's `./*` exports map points types at
- * `dist/esm/<path>.js.d.ts`, which does not exist, so plain subpath imports
- * silently become `any`. Each `@deno-types` line names the real declaration
- * file; `sdk_types_test.ts` fails if that ever regresses.
+ * Typed re-exports of the SDK's server side (client: ./client.ts). Its `./*` exports point types at a missing
+ * `dist/esm/<path>.js.d.ts`, making plain imports `any`: each `@deno-types` names the real file (sdk_types_test.ts).
  */
 
 // @deno-types="@modelcontextprotocol/sdk/shared/transport"
