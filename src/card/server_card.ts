@@ -1,26 +1,4 @@
-/**
- * The server card: a static description of this server for discovery before
- * connecting (the MCP Server Card proposal, SEP-2127, draft v2 schema).
- * Served by the HTTP transport at {@linkcode SERVER_CARD_PATH} without auth,
- * and printed by `workcell --print-server-card`.
- *
- * The draft card carries identity, transport and protocol versions; what
- * workcell adds (transport, auth scheme, capabilities and every tool with its
- * real annotations and JSON Schemas) sits under the card's `_meta` extension
- * point, key {@linkcode CARD_META_KEY}. Annotations are always the real ones,
- * even with --dangerously-fake-readonly-annotations.
- *
- * @example
- * ```ts
- * import { parseArgs } from "../config.ts";
- *
- * const parsed = parseArgs(["--http", "127.0.0.1:8080"]);
- * if (parsed.kind === "run") {
- *   const card = serverCard(parsed.config, { url: "http://127.0.0.1:8080/mcp" });
- *   console.log(JSON.stringify(card, null, 2));
- * }
- * ```
- */
+/** MCP Server Card (SEP-2127 draft v2); its annotations stay real even with --dangerously-fake-readonly-annotations. */
 import { listedTools } from "../catalog_listing.ts";
 import { SUPPORTED_PROTOCOL_VERSIONS, type Tool } from "../sdk/mod.ts";
 import { REGISTRY_NAME, type RegistryIdentity, registryIdentity } from "../metadata.ts";
@@ -57,8 +35,13 @@ export interface ServerCard extends RegistryIdentity {
 }
 
 /**
- * The card for a server with this configuration. `http.url` is the MCP
- * endpoint when serving HTTP; without it the card describes stdio.
+ * The card for this configuration; `http.url` is the MCP endpoint when serving HTTP (without it, it describes stdio).
+ * @example
+ * ```ts
+ * import type { Config } from "../config.ts";
+ * declare const config: Config;
+ * serverCard(config, { url: "http://127.0.0.1:8080/mcp" });
+ * ```
  */
 export function serverCard(config: Config, http?: { url: string }): ServerCard {
   const bearer = http !== undefined && !config.httpNoAuth;

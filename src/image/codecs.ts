@@ -1,23 +1,4 @@
-/**
- * imagescript's WebAssembly decoders (PNG, JPEG, GIF), compiled once per
- * process and called through their exports.
- *
- * imagescript's own bindings compile the module in every JS realm that
- * loads them, and each render runs in a fresh Web Worker (renderer.ts): its
- * first decode ran on code not yet optimised, about 100 ms more for a
- * 6000x4000 JPEG (386-447 ms against 286-305 warm). A compiled
- * `WebAssembly.Module` can be posted to a worker, and the worker's instance
- * then runs the code the earlier renders optimised, so the server's thread
- * compiles each module once and every render worker adopts them
- * ({@linkcode adoptCodecModules}). Each decode still gets an instance of its
- * own, whose memory goes when the decode's result is copied out.
- *
- * @example
- * ```ts
- * const bytes = await Deno.readFile("logo.png");
- * const { width, height } = decodePng(await codecModules(), bytes);
- * ```
- */
+/** imagescript's wasm decoders, compiled once and posted to render workers (compiling in each cost ~100 ms a view). */
 import { createRequire } from "node:module";
 
 /** The compiled decoders. */
@@ -47,13 +28,10 @@ export interface GifFrame {
 let modules: Promise<CodecModules> | undefined;
 
 /**
- * The decoders of this realm: adopted from the thread that posted them, or compiled here from imagescript's
- * `.wasm` files on first use.
- *
+ * The decoders of this realm: adopted from the thread that posted them, or compiled here on first use.
  * @example
  * ```ts
  * const { jpeg } = await codecModules();
- * WebAssembly.Module.exports(jpeg).some((entry) => entry.name === "decode"); // true
  * ```
  */
 export function codecModules(): Promise<CodecModules> {
@@ -66,10 +44,9 @@ export function codecModules(): Promise<CodecModules> {
 
 /**
  * Makes `compiled` this realm's decoders (a render worker, given the server's).
- *
  * @example
  * ```ts
- * adoptCodecModules(await codecModules()); // in a worker: what the parent posted
+ * adoptCodecModules(await codecModules());
  * ```
  */
 export function adoptCodecModules(compiled: CodecModules): void {
@@ -77,12 +54,10 @@ export function adoptCodecModules(compiled: CodecModules): void {
 }
 
 /**
- * Where each decoder's `.wasm` file is: in imagescript's package, found as node finds it (build.ts embeds these
- * files in the compiled binary).
- *
+ * Each decoder's `.wasm` file in imagescript's package, found as node finds it (build.ts embeds them in the binary).
  * @example
  * ```ts
- * codecFiles().jpeg; // ".../node_modules/.deno/imagescript@1.3.1/node_modules/imagescript/wasm/any/jpeg.wasm"
+ * codecFiles().jpeg; // ".../imagescript/wasm/any/jpeg.wasm"
  * ```
  */
 export function codecFiles(): Record<keyof CodecModules, string> {
@@ -105,25 +80,21 @@ interface Heap {
   wlen(): number;
 }
 
-/** `bytes` copied into a fresh allocation of `heap`; its address. */
 function copyIn(heap: Heap, bytes: Uint8Array): number {
   const at = heap.walloc(bytes.length);
   new Uint8Array(heap.memory.buffer, at, bytes.length).set(bytes);
   return at;
 }
 
-/** A copy of the decoder's last result at `at` (its length is `wlen()`). */
 function copyOut(heap: Heap, at: number): Uint8Array {
   return new Uint8Array(heap.memory.buffer, at, heap.wlen()).slice();
 }
 
 /**
  * Decodes a JPEG; `width`/`height` ask for DCT scaling to that size (0 = full size).
- *
  * @example
  * ```ts
- * const photo = await Deno.readFile("photo.jpg");
- * decodeJpeg(await codecModules(), photo, 0, 0).format; // 1 for RGB
+ * decodeJpeg(await codecModules(), await Deno.readFile("photo.jpg"), 0, 0).format; // 1 for RGB
  * ```
  */
 export function decodeJpeg(compiled: CodecModules, bytes: Uint8Array, width: number, height: number): JpegPixels {
@@ -150,11 +121,9 @@ export function decodeJpeg(compiled: CodecModules, bytes: Uint8Array, width: num
 
 /**
  * Decodes a PNG to 8-bit RGBA.
- *
  * @example
  * ```ts
- * const logo = await Deno.readFile("logo.png");
- * decodePng(await codecModules(), logo).framebuffer.length; // width * height * 4
+ * decodePng(await codecModules(), await Deno.readFile("logo.png")).framebuffer.length; // width * height * 4
  * ```
  */
 export function decodePng(
@@ -179,11 +148,9 @@ export function decodePng(
 
 /**
  * A GIF's logical screen size and first frame (null when it has none).
- *
  * @example
  * ```ts
- * const anim = await Deno.readFile("anim.gif");
- * gifFirstFrame(await codecModules(), anim).frame?.width;
+ * gifFirstFrame(await codecModules(), await Deno.readFile("anim.gif")).frame?.width;
  * ```
  */
 export function gifFirstFrame(

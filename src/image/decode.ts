@@ -1,31 +1,9 @@
-/**
- * Decoding PNG, JPEG and GIF (first frame) to pixels with imagescript's
- * bundled WebAssembly decoders (compiled once per process: codecs.ts).
- *
- * The decoders are called directly rather than through `Image.decode`: the
- * public JPEG path copies pixel by pixel (about 7 s for a 6000x4000 photo
- * here), and the JPEG decoder can scale by 1/2, 1/4 or 1/8 while decoding,
- * which is most of the work of a large reduction done for a fraction of the
- * time and memory.
- *
- * @example
- * ```ts
- * const bytes = await Deno.readFile("photo.jpg");
- * const bitmap = await decodeImage(bytes, "jpeg", {
- *   full: { width: 6000, height: 4000 },
- *   atLeast: { width: 2048, height: 1365 },
- * });
- * ```
- */
+/** Decoding via codecs.ts, not `Image.decode`, whose JPEG path copies pixel by pixel (~7 s for a 6000x4000 photo). */
 import { ToolError } from "../errors.ts";
 import { codecModules, decodeJpeg, decodePng, gifFirstFrame, type JpegPixels } from "./codecs.ts";
 import type { ImageFormat } from "./sniff.ts";
 
-/**
- * Decoded pixels, 8 bits a sample, row by row: `channels` 4 is RGBA (not premultiplied), 3 is opaque RGB and 1
- * opaque grey, as a JPEG decodes (kept so, not widened to RGBA: a 6000x4000 photo at 1/2 scale is 18 MB of RGB,
- * and the RGBA copy would be 24 MB more at the view's peak).
- */
+/** 8-bit samples row by row: 4 channels RGBA (not premultiplied), 3 RGB, 1 grey (JPEG's, not widened: saves memory). */
 export interface Bitmap {
   width: number;
   height: number;
@@ -46,11 +24,7 @@ export interface Size {
 const JPEG_SCALES = [1, 2, 4, 8];
 
 /**
- * The size to ask the JPEG decoder for: the smallest DCT scale whose result
- * still covers `atLeast` on both axes. The decoder picks the smallest scale
- * that reaches the request on either axis, so asking for exactly that
- * scale's size selects it.
- *
+ * The smallest DCT scale's size covering `atLeast` on both axes (the decoder picks the smallest reaching either axis).
  * @example
  * ```ts
  * jpegDecodeSize({ width: 6000, height: 4000 }, { width: 2048, height: 1365 }); // { width: 3000, height: 2000 }
@@ -66,9 +40,7 @@ export function jpegDecodeSize(full: Size, atLeast: Size): Size {
 }
 
 /**
- * The JPEG decoder's pixels as a bitmap: grey and RGB as they come, Adobe CMYK converted to RGB. Throws when CMYK
- * pixels do not fill the image (decodeImage makes that UNSUPPORTED_IMAGE).
- *
+ * The JPEG decoder's pixels as a bitmap, Adobe CMYK converted to RGB; throws when CMYK pixels do not fill the image.
  * @example
  * ```ts
  * jpegBitmap({ width: 1, height: 1, format: 2, buffer: new Uint8Array([255, 0, 255, 255]) }).pixels; // [255, 0, 255]
@@ -98,7 +70,6 @@ async function decodeUnchecked(bytes: Uint8Array, format: ImageFormat, jpegSize:
     return { width, height, channels: 4, pixels: framebuffer };
   }
   if (format === "jpeg") return jpegBitmap(decodeJpeg(compiled, bytes, jpegSize?.width ?? 0, jpegSize?.height ?? 0));
-  // A GIF's first frame, placed on the transparent logical screen and clipped to it.
   const { width, height, frame } = gifFirstFrame(compiled, bytes);
   if (!frame) throw new Error("the GIF has no image");
   const rgba = new Uint8Array(width * height * 4);
@@ -111,19 +82,10 @@ async function decodeUnchecked(bytes: Uint8Array, format: ImageFormat, jpegSize:
 }
 
 /**
- * Decodes the whole image (a GIF's first frame, composed on its logical
- * screen). For JPEG, `atLeast` lets the decoder scale down while decoding,
- * to the smallest size that still covers it. Any decoder failure (truncated
- * or corrupt data, an unsupported variant such as arithmetic-coded JPEG) is
- * `UNSUPPORTED_IMAGE` with the decoder's reason.
- *
+ * Decodes the image (a GIF's first frame on its screen; a JPEG scaled down to cover `atLeast`), else UNSUPPORTED_IMAGE.
  * @example
  * ```ts
- * import { sniffImage } from "./sniff.ts";
- *
- * const bytes = await Deno.readFile("logo.png");
- * const header = sniffImage(bytes);
- * const { width, height, channels } = await decodeImage(bytes, header.format, { full: header });
+ * await decodeImage(await Deno.readFile("a.png"), "png", { full: { width: 64, height: 64 } });
  * ```
  */
 export async function decodeImage(

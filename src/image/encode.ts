@@ -1,19 +1,4 @@
-/**
- * Encoding a reduced bitmap with imagescript's native codecs (the same ones
- * `Image.encodeJPEG` uses; its PNG encoder is about twice as fast as the
- * JavaScript one behind `Image.encode` and compresses far better).
- *
- * They are a Node-API addon, loaded on first use: where it cannot load (no
- * `--allow-ffi`, a platform without a prebuilt binary) the server still
- * starts and views images that need no resizing; resizing then fails with
- * a clear `INTERNAL` error instead of the whole server failing at import.
- *
- * @example
- * ```ts
- * const bitmap = { width: 1, height: 1, channels: 4 as const, pixels: new Uint8Array([255, 0, 0, 255]) };
- * const { bytes, mediaType } = await encodeBitmap(bitmap, "jpeg");
- * ```
- */
+/** imagescript's native encoders, a Node-API addon loaded on first use: without --allow-ffi only resizing fails. */
 import { ToolError } from "../errors.ts";
 import type { RgbaBitmap } from "./decode.ts";
 import type { ImageFormat } from "./sniff.ts";
@@ -55,11 +40,9 @@ export function outputFormat(source: ImageFormat): "png" | "jpeg" {
 
 /**
  * Encodes `bitmap` in the output format for `source` (see {@linkcode outputFormat}).
- *
  * @example
  * ```ts
- * const bitmap = { width: 1, height: 1, channels: 4 as const, pixels: new Uint8Array([255, 0, 0, 255]) };
- * (await encodeBitmap(bitmap, "gif")).mediaType; // "image/png"
+ * await encodeBitmap({ width: 1, height: 1, channels: 4, pixels: new Uint8Array(4) }, "gif"); // as "image/png"
  * ```
  */
 export async function encodeBitmap(

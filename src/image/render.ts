@@ -1,17 +1,4 @@
-/**
- * The heavy part of a view: decode, then either keep the file's bytes (the
- * image already fits) or reduce and re-encode, and reduce further while
- * the result is over the output cap. Pure computation on bytes in memory,
- * so it runs the same in the server's thread or in render_worker.ts.
- *
- * @example
- * ```ts
- * import { sniffImage } from "./sniff.ts";
- *
- * const bytes = await Deno.readFile("a.png");
- * const rendering = await renderImage(bytes, sniffImage(bytes), { width: 2048, height: 2048 }, "a.png");
- * ```
- */
+/** The heavy part of a view: pure computation on bytes, so it runs alike in the server thread or render_worker.ts. */
 import { ToolError } from "../errors.ts";
 import { formatBytes } from "../text/format_bytes.ts";
 import { decodeImage, type Size } from "./decode.ts";
@@ -19,16 +6,10 @@ import { encodeBitmap } from "./encode.ts";
 import { fitWithin, reduceBitmap } from "./resize.ts";
 import type { ImageHeader } from "./sniff.ts";
 
-/**
- * Most base64 characters of an image sent: the model APIs' 5 MB per-image
- * limit applies to the base64 text, so an image passed through whole could
- * be refused at 3.75 MB. Also well inside the MCP SDK client's 10 MiB cap on
- * one message.
- */
+/** Most base64 characters of an image sent: the model APIs' 5 MB per-image limit applies to the base64 text. */
 export const MAX_IMAGE_BASE64_CHARS = 5_000_000;
 /** Largest image sent, in bytes before base64: what encodes to at most {@linkcode MAX_IMAGE_BASE64_CHARS}. */
 export const MAX_OUTPUT_BYTES = (MAX_IMAGE_BASE64_CHARS / 4) * 3;
-/** How many further reductions are tried before giving up on MAX_OUTPUT_BYTES. */
 const MAX_SHRINK_ATTEMPTS = 4;
 
 /** What {@linkcode renderImage} produced. */
@@ -42,18 +23,12 @@ export interface Rendering {
 }
 
 /**
- * Decodes `source` (whose header was already checked) and fits it in `box`:
- * the source bytes when it fits already (decoded anyway, to prove it whole),
- * otherwise reduced keeping the aspect ratio and re-encoded (PNG as PNG,
- * JPEG as JPEG, a GIF's first frame as PNG). `name` only labels errors.
- *
+ * Fits checked `source` in `box`: its bytes if it fits (decoded to prove it whole), else reduced; `name` labels errors.
  * @example
  * ```ts
  * import { sniffImage } from "./sniff.ts";
- *
- * const gifBytes = await Deno.readFile("a.gif");
- * const header = sniffImage(gifBytes);
- * (await renderImage(gifBytes, header, { width: 64, height: 64 }, "a.gif")).mediaType; // "image/png" when reduced
+ * declare const bytes: Uint8Array;
+ * await renderImage(bytes, sniffImage(bytes), { width: 64, height: 64 }, "a.gif");
  * ```
  */
 export async function renderImage(

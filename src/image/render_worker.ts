@@ -1,10 +1,4 @@
-/**
- * Worker entry point that runs {@linkcode renderImage} off the server's
- * thread: one message in ({@linkcode RenderRequest}), one message out
- * ({@linkcode RenderReply}), then the parent terminates the worker, which
- * frees the decoders' WebAssembly memory at once. build.ts embeds every
- * `*_worker.ts` in the compiled binary.
- */
+/** Worker running renderImage off the server's thread: one message in, one out. build.ts embeds every `*_worker.ts`. */
 import { ToolError } from "../errors.ts";
 import { adoptCodecModules, type CodecModules } from "./codecs.ts";
 import type { Size } from "./decode.ts";

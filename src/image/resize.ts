@@ -1,26 +1,8 @@
-/**
- * Fitting a size into a bounding box and reducing a bitmap to it by area
- * averaging.
- *
- * imagescript's own resize modes (nearest, bilinear, bicubic) sample a few
- * source pixels per output pixel, so a 3x reduction of a screenshot drops
- * two of every three rows of its text. Averaging the whole area each output
- * pixel covers keeps thin lines and text legible, with alpha-weighted colour
- * so transparent pixels do not bleed dark fringes into the edges.
- *
- * @example
- * ```ts
- * const bitmap = { width: 6000, height: 4000, channels: 3 as const, pixels: new Uint8Array(6000 * 4000 * 3) };
- * const size = fitWithin(bitmap, { width: 2048, height: 2048 }); // 2048x1365
- * const small = reduceBitmap(bitmap, size);
- * ```
- */
+/** Area averaging: imagescript's sampling resizes drop rows of text (two of three at 3x); averaging keeps them. */
 import type { Bitmap, RgbaBitmap, Size } from "./decode.ts";
 
 /**
- * The largest size with the same aspect ratio that fits in `box`, never
- * larger than `size` itself and never below 1x1.
- *
+ * The largest size with the same aspect ratio that fits in `box`, never larger than `size` and never below 1x1.
  * @example
  * ```ts
  * fitWithin({ width: 8000, height: 100 }, { width: 2048, height: 2048 }); // { width: 2048, height: 26 }
@@ -110,16 +92,10 @@ function reduceRowOpaque(src: Uint8Array, base: number, channels: 1 | 3, xs: Axi
 }
 
 /**
- * Reduces `bitmap` to `size` (each axis no larger than the bitmap's) by
- * averaging, for every output pixel, the source area it covers. Colour is
- * averaged weighted by alpha. Works one source row at a time, so the extra
- * memory is a few output rows. The result is RGBA whatever the source's
- * channels (opaque grey and RGB come out with alpha 255).
- *
+ * Reduces `bitmap` to `size` (no axis larger) to RGBA, one source row at a time so the extra memory is a few rows.
  * @example
  * ```ts
- * const pixels = new Uint8Array(4 * 2 * 4);
- * reduceBitmap({ width: 4, height: 2, channels: 4, pixels }, { width: 2, height: 1 }).pixels.length; // 8
+ * reduceBitmap({ width: 4, height: 2, channels: 4, pixels: new Uint8Array(32) }, { width: 2, height: 1 }); // 2x1 RGBA
  * ```
  */
 export function reduceBitmap(bitmap: Bitmap, size: Size): RgbaBitmap {
@@ -129,7 +105,6 @@ export function reduceBitmap(bitmap: Bitmap, size: Size): RgbaBitmap {
   const xs = axisWeights(sw, dw);
   const ys = axisWeights(sh, dh);
   const out = new Uint8Array(dw * dh * 4);
-  // Per output row being built: premultiplied r, g, b and alpha sums.
   const row = new Float64Array(dw * 4);
   // One source row reduced horizontally, premultiplied; the row shared by two output rows is reduced once.
   const line = new Float64Array(dw * 4);

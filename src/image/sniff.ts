@@ -1,13 +1,4 @@
-/**
- * Image type detection from the bytes (never the file name) and the
- * dimensions read from the header, before any pixel is decoded.
- *
- * @example
- * ```ts
- * const header = sniffImage(await Deno.readFile("logo.png"));
- * header; // { format: "png", mediaType: "image/png", width: 64, height: 64 }
- * ```
- */
+/** Image type from the bytes (never the file name) and dimensions from the header, before any pixel is decoded. */
 import { ToolError } from "../errors.ts";
 
 /** The formats view_image decodes. */
@@ -21,15 +12,9 @@ export interface ImageHeader {
   height: number;
   /** JPEG EXIF orientation (1..8) when the file has one; 1 means stored upright. */
   orientation?: number;
-  /**
-   * A GIF's first frame, when the bytes reach its descriptor: the decoder allocates it at its own size, which a
-   * hostile file may make far larger than the screen (`width`x`height`) it is clipped to.
-   */
+  /** A GIF's first frame size: decoded at its own size, which a hostile file can make far larger than the screen. */
   frame?: { width: number; height: number };
-  /**
-   * A progressive JPEG (SOF2, SOF6, SOF10, SOF14): its decoding cost grows with its number of scans, which a small
-   * file can make huge (10,000 scans in 178 KB took 10 s), not with its size.
-   */
+  /** Progressive JPEG (SOF2/6/10/14): decoding cost grows with the scans (10,000 in 178 KB took 10 s), not the size. */
   progressive?: boolean;
 }
 
@@ -96,7 +81,6 @@ function gifFirstFrameSize(bytes: Uint8Array): { width: number; height: number }
 
 /**
  * The most pixels decoding `header`'s image allocates at once: its own, or a GIF's first frame's when larger.
- *
  * @example
  * ```ts
  * decodedPixels({ format: "gif", mediaType: "image/gif", width: 1, height: 1, frame: { width: 9, height: 9 } }); // 81
@@ -132,7 +116,6 @@ function exifOrientation(bytes: Uint8Array, at: number, end: number): number | u
   return undefined;
 }
 
-/** Walks the marker segments up to the first start-of-frame, which holds the size. */
 function jpegHeader(bytes: Uint8Array): ImageHeader {
   let orientation: number | undefined;
   let at = 2;
@@ -165,10 +148,7 @@ function jpegHeader(bytes: Uint8Array): ImageHeader {
 }
 
 /**
- * Detects PNG, JPEG or GIF from the leading bytes and reads the dimensions
- * from the header. Anything else, or a header without a usable size, is
- * `UNSUPPORTED_IMAGE` naming what the bytes look like.
- *
+ * Detects PNG, JPEG or GIF and reads the header's dimensions; anything else, or no usable size, is UNSUPPORTED_IMAGE.
  * @example
  * ```ts
  * sniffImage(new TextEncoder().encode("hello")); // throws UNSUPPORTED_IMAGE
@@ -209,7 +189,6 @@ const EXTENSION_FORMATS: Record<string, ImageFormat> = {
 
 /**
  * The format a file name promises, when its extension is one of ours.
- *
  * @example
  * ```ts
  * formatFromName("shots/a.JPG"); // "jpeg"

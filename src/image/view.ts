@@ -1,20 +1,4 @@
-/**
- * view_image's domain: read a confined image file within the byte cap,
- * check its header size against the pixel cap, decode it, and either pass
- * the original bytes through (when it already fits) or reduce and
- * re-encode it. Knows nothing of MCP.
- *
- * @example
- * ```ts
- * import { openWorkspace } from "../workspace/workspace.ts";
- * import type { ImageRenderer } from "./renderer.ts";
- *
- * declare const renderer: ImageRenderer;
- * using ws = openWorkspace(Deno.cwd());
- * const view = await viewImage(ws, "shot.png", { width: 2048, height: 2048 }, renderer);
- * view.output; // { width: 2048, height: 1152 }
- * ```
- */
+/** view_image's domain (no MCP): read a confined image within the byte and pixel caps, decode it, pass or reduce it. */
 import { fromOsError, ToolError } from "../errors.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import type { Size } from "./decode.ts";
@@ -24,39 +8,18 @@ import { decodedPixels, formatFromName, type ImageHeader, sniffImage } from "./s
 
 /** Largest image file accepted, in bytes (checked before reading). */
 export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
-/**
- * Largest image accepted, in pixels from the header (checked before
- * decoding): 64 Mi pixels, e.g. 8192x8192 or a 48-megapixel photo, whose
- * RGBA alone is 256 MiB. A small PNG can declare gigapixels.
- */
+/** Largest image accepted, in header pixels, checked before decoding: a small PNG can declare gigapixels. */
 export const MAX_IMAGE_PIXELS = 64 * 1024 * 1024;
-/**
- * Largest PNG, GIF or progressive JPEG accepted, in pixels: 16 Mi, e.g. 4096x4096. Their decoders hold several
- * bytes a pixel beyond the RGBA (16-bit samples, a frame and its screen, every scan's coefficients at full size),
- * while a baseline JPEG is decoded at the reduced size: 8192x8192 ones of these took 0.67-1.15 GB.
- */
+/** Largest PNG, GIF or progressive JPEG: their decoders hold full-size state (8192x8192 ones took 0.67-1.15 GB). */
 export const MAX_COSTLY_PIXELS = 16 * 1024 * 1024;
-/**
- * Default bounding box of the image sent: Anthropic's vision guide has Claude scale down any image whose long
- * edge passes 1568 px before it sees it (https://docs.claude.com/en/docs/vision, "Evaluate image size"), so
- * more pixels only cost bytes and latency. max_width / max_height raise it for models that take more.
- */
+/** Default bounding box: Claude scales down longer edges anyway (https://docs.claude.com/en/docs/vision). */
 export const DEFAULT_MAX_DIMENSION = 1568;
-/**
- * Images up to this many pixels (2048x2048) are rendered on the server's
- * thread, in tens of milliseconds; larger ones in a worker, so the server
- * keeps answering meanwhile and the decoders' memory is freed right after.
- */
+/** Images up to this many pixels render on the server's thread, in tens of milliseconds. */
 const IN_THREAD_MAX_PIXELS = 2048 * 2048;
-
-/** Largest file decoded on the server's thread: a GIF's LZW data (19 MB of it held the thread for 3 s) costs per byte. */
+/** Largest file decoded on the server's thread: GIF LZW data costs per byte (19 MB of it held the thread for 3 s). */
 const IN_THREAD_MAX_BYTES = 1024 * 1024;
 
-/**
- * Whether the image is cheap enough to decode on the server's thread: few pixels, a small file, and not a
- * progressive JPEG, whose cost grows with its number of scans. Anything else goes to a worker, where it cannot hold
- * up the server's other calls and a cancellation stops it.
- */
+/** Cheap enough for the server's thread; anything else goes to a worker, where it stalls no call and can be stopped. */
 function inThread(header: ImageHeader, fileBytes: number): boolean {
   return decodedPixels(header) <= IN_THREAD_MAX_PIXELS && fileBytes <= IN_THREAD_MAX_BYTES && !header.progressive;
 }
@@ -74,15 +37,12 @@ const ORIENTATIONS: Record<number, string> = {
 
 /** The result of {@linkcode viewImage}. */
 export interface ImageView {
-  /** Workspace-relative real path of the file viewed. */
   path: string;
   /** The bytes to send: the file's own when `resized` is false. */
   bytes: Uint8Array;
-  /** Media type of `bytes`. */
   mediaType: string;
   /** Media type detected from the file's bytes. */
   sourceMediaType: string;
-  /** Size of the file. */
   fileBytes: number;
   original: Size;
   output: Size;
@@ -103,7 +63,7 @@ function tooLarge(rel: string, size: number): ToolError {
   );
 }
 
-/** Reads the confined regular file `input` if it holds at most MAX_IMAGE_BYTES, refusing anything else before reading it. */
+/** Reads the confined regular file `input`, refusing one over MAX_IMAGE_BYTES before reading it. */
 async function readImageFile(ws: Workspace, input: string): Promise<{ rel: string; bytes: Uint8Array }> {
   using file = ws.open(input, { expect: "file" });
   try {
@@ -143,22 +103,12 @@ function checkPixels(rel: string, header: ImageHeader): void {
 }
 
 /**
- * Views the image at `input` (a workspace path, opened by fd). The type comes from the
- * bytes; a file whose extension promises another type gets a warning.
- * Images within `box` are decoded (to prove they are whole) and sent as
- * the file's own bytes; larger ones are reduced to fit, keeping the aspect
- * ratio, and re-encoded: PNG as PNG, JPEG as JPEG, GIF's first frame as PNG.
- * Large images render in `renderer`'s worker; aborting `signal` stops work
- * running there (it rejects with the signal's reason).
- *
+ * Views the image at `input`, typed by its bytes, fitted in `box`; big ones render in `renderer`, which `signal` stops.
  * @example
  * ```ts
  * import { openWorkspace } from "../workspace/workspace.ts";
- * import type { ImageRenderer } from "./renderer.ts";
- *
- * declare const renderer: ImageRenderer;
- * using ws = openWorkspace(Deno.cwd());
- * await viewImage(ws, "a.gif", { width: 256, height: 256 }, renderer); // mediaType "image/png" if reduced
+ * import { ImageRenderer } from "./renderer.ts";
+ * await viewImage(openWorkspace(Deno.cwd()), "a.gif", { width: 256, height: 256 }, new ImageRenderer());
  * ```
  */
 export async function viewImage(
@@ -209,14 +159,9 @@ export async function viewImage(
 
 /**
  * A one-line summary of a view for the agent (no base64), plus warnings.
- *
  * @example
  * ```ts
- * import { openWorkspace } from "../workspace/workspace.ts";
- * import type { ImageRenderer } from "./renderer.ts";
- *
- * declare const renderer: ImageRenderer;
- * const view = await viewImage(openWorkspace(Deno.cwd()), "a.png", { width: 2048, height: 2048 }, renderer);
+ * declare const view: ImageView;
  * describeView(view); // "a.png: PNG 6000x4000, 2.1 MiB, resized to 2048x1365 and sent as PNG (412.0 KiB)."
  * ```
  */

@@ -1,15 +1,3 @@
-/**
- * The automatic project context server_info reports: git state, manifests,
- * and bounded excerpts of agent instruction files.
- *
- * @example
- * ```ts
- * import type { GitService } from "../git/service.ts";
- *
- * declare const git: GitService; // the server's, from its services
- * const context = await projectContext(git);
- * ```
- */
 import * as path from "node:path";
 import type { Workspace } from "../workspace/workspace.ts";
 import type { Handle } from "../workspace/handle.ts";
@@ -61,10 +49,7 @@ export interface ProjectContext {
 
 const decoder = new TextDecoder();
 
-/**
- * Git facts through src/git, which runs git with a clean environment and
- * neutralises what a repository's config could run (fsmonitor, filters).
- */
+/** Via src/git, which runs git with a clean env and neutralises what a repo config could run (fsmonitor, filters). */
 async function gitContext(git: GitService): Promise<GitContext | null> {
   const ws = git.ws;
   let head;
@@ -125,7 +110,15 @@ async function excerpt(ws: Workspace, name: string) {
   }
 }
 
-/** Gathers the project context of the workspace. */
+/**
+ * The project context server_info reports: git state, manifests, bounded excerpts of instruction files.
+ * @example
+ * ```ts
+ * import type { GitService } from "../git/service.ts";
+ * declare const git: GitService;
+ * await projectContext(git);
+ * ```
+ */
 export async function projectContext(git: GitService): Promise<ProjectContext> {
   const ws = git.ws;
   const [gitInfo, manifestFlags, excerpts] = await Promise.all([

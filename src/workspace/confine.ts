@@ -1,18 +1,4 @@
-/**
- * The check every tool path goes through before anything is opened:
- * its spelling (no NUL, bounded length, lexically inside), then its real
- * path (every symlink, every parent, resolved by the OS) inside the root,
- * and the one predicate of being inside ({@linkcode isInside}) that every
- * module asks. Workspace.open (./workspace.ts) runs the check and pins
- * what it approved; nothing else calls {@linkcode checkPath}.
- *
- * @example
- * ```ts
- * const place = { root: "/repo", given: "/repo" };
- * checkPath(place, "src/main.ts"); // { abs: "/repo/src/main.ts", rel: "src/main.ts", exists: true }
- * isInside("/repo", "/repo/src"); // true
- * ```
- */
+/** The path check run (by Workspace.open alone) before anything opens, and the one predicate of being inside. */
 import * as path from "node:path";
 import { fromOsError, ToolError } from "../errors.ts";
 
@@ -33,7 +19,6 @@ export interface ConfinedPath {
   readonly abs: string;
   /** Workspace-relative path with `/` separators; "." for the root. */
   readonly rel: string;
-  /** Whether the target exists. */
   readonly exists: boolean;
 }
 
@@ -45,16 +30,10 @@ function climbs(spelled: string): boolean {
 }
 
 /**
- * Whether `target` is `root` or lies beneath it, lexically. An absolute `target` is compared with `root` (both
- * absolute; `root` normalised); a relative one is taken against `root` (as a child names what it found below
- * where it started) and is inside unless it climbs above it with `..`.
- *
+ * Whether `target` is `root` or beneath it, lexically; a relative one is against `root`, inside unless `..` climbs.
  * @example
  * ```ts
- * isInside("/repo", "/repo/src/a.ts"); // true
  * isInside("/repo", "/repository"); // false
- * isInside("/repo/src", "lib/a.ts"); // true
- * isInside("/repo/src", "lib/../../a.ts"); // false
  * ```
  */
 export function isInside(root: string, target: string): boolean {
@@ -69,7 +48,6 @@ export function isInside(root: string, target: string): boolean {
 
 /**
  * The workspace-relative, `/`-separated form of an absolute path inside the workspace.
- *
  * @example
  * ```ts
  * toRelative({ root: "/repo" }, "/repo/src/a.ts"); // "src/a.ts"
@@ -113,17 +91,7 @@ function lexicalRelative(place: CheckedRoot, input: string): string {
   return path.normalize(input);
 }
 
-/**
- * INVALID_ARGUMENT for a path that something renamed or replaced while it was being checked, pinned or acted on:
- * the check before an open found a symlink or another object where it had approved one, or (the POSIX fd backend)
- * the fd opened is not the object looked at just before. Code that retries or reports such a race more precisely
- * (the open's retries, the patch commit) tells it apart by its class.
- *
- * @example
- * ```ts
- * new PathChanged("src/a.ts").message; // "src/a.ts changed while it was being checked"
- * ```
- */
+/** INVALID_ARGUMENT for a path replaced while checked or used; its own class so retries can tell the race apart. */
 export class PathChanged extends ToolError {
   constructor(input: string) {
     super("INVALID_ARGUMENT", `${input} changed while it was being checked`, {
@@ -134,9 +102,7 @@ export class PathChanged extends ToolError {
 }
 
 /**
- * The ToolError for a path that failed to resolve or open: a symlink loop is the caller's argument, the rest as
- * any OS error.
- *
+ * The ToolError for a path that failed to resolve or open: a symlink loop is the caller's argument, the rest OS errors.
  * @example
  * ```ts
  * resolutionError("a", new Deno.errors.FilesystemLoop("loop")).code; // "INVALID_ARGUMENT"
@@ -174,21 +140,11 @@ function followLink(place: CheckedRoot, input: string, base: string, next: strin
 }
 
 /**
- * Checks a user-supplied path against the workspace. Relative paths resolve
- * against the root; absolute ones must lie inside it. Every existing
- * component is resolved through the OS (symlinks and all parents), and the
- * result must stay inside the root. Missing targets are refused unless
- * `allowMissing`, in which case the deepest existing parent is checked and
- * no missing component may be a dangling symlink. Synchronous on purpose:
- * realpath of a local path takes microseconds, while the async op's hop
- * through the blocking thread pool costs 0.1-0.7 ms per call on a loaded
- * machine.
- *
+ * Checks a user path: its real path must stay inside the root (with `allowMissing`, its deepest existing parent's).
+ * Synchronous on purpose: realpath takes microseconds, the async op's thread-pool hop 0.1-0.7 ms on a loaded machine.
  * @example
  * ```ts
- * const place = { root: "/repo", given: "/repo" };
- * checkPath(place, "../etc/passwd"); // throws PATH_OUTSIDE_WORKSPACE
- * checkPath(place, "new/x.ts", { allowMissing: true }).exists; // false
+ * checkPath({ root: "/repo", given: "/repo" }, "../etc/passwd"); // throws PATH_OUTSIDE_WORKSPACE
  * ```
  */
 export function checkPath(place: CheckedRoot, input: string, options: { allowMissing?: boolean } = {}): ConfinedPath {

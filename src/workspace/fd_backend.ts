@@ -1,19 +1,4 @@
-/**
- * The Linux backend: every handle holds an fd, opened beneath the workspace
- * root's fd one component at a time with O_NOFOLLOW (src/os/fs_at.ts), so
- * a symlink swapped in anywhere on the way fails the open instead of
- * redirecting it, and what the fd names stays the same object whatever
- * happens to its path afterwards. Reads, listings, stats, the patch
- * commit's writes and children's working directories (`/proc/self/fd/N`)
- * all go through that fd: nothing is looked up by path again.
- *
- * @example
- * ```ts
- * using root = FD_BACKEND.pinRoot("/repo");
- * using src = root.openBeneath("src", "dir");
- * src.entries().length;
- * ```
- */
+/** The Linux backend: each handle's fd is opened beneath the root's with O_NOFOLLOW; no path is looked up again. */
 import * as path from "node:path";
 import { fdDirectory, openAt, openBeneath, openDirectory, reopenFd } from "../os/fs_at.ts";
 import { readDirFd } from "../os/fs_dir.ts";
@@ -35,7 +20,6 @@ import {
   sameObject,
 } from "./handle.ts";
 
-/** How a handle's own fd was opened: by O_PATH only, or readable. */
 type Access = "path" | "read";
 
 /** Flags a regular file is read with: O_NONBLOCK and O_NOCTTY so that no open can hang or take a terminal. */
@@ -51,7 +35,6 @@ function openDirAt(dirFd: number, name: Name): { fd: number; access: Access } {
   }
 }
 
-/** An object held by an fd, O_PATH or readable. */
 class LinuxFdHandle extends FdHandle {
   readonly #access: Access;
   /** A readable fd reopened from an O_PATH one, when needed. */
@@ -147,15 +130,7 @@ class LinuxFdHandle extends FdHandle {
   }
 }
 
-/**
- * The fd-pinned backend (Linux: openat with O_NOFOLLOW, statx, getdents64, /proc/self/fd).
- *
- * @example
- * ```ts
- * using root = FD_BACKEND.pinRoot(Deno.cwd());
- * root.childCwd(); // "/proc/self/fd/N"
- * ```
- */
+/** The fd-pinned backend (Linux: openat with O_NOFOLLOW, statx, getdents64, /proc/self/fd). */
 export const FD_BACKEND: FileBackend = {
   name: "fd",
   pinRoot(abs: string): Handle {

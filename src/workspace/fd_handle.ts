@@ -1,22 +1,4 @@
-/**
- * What the two fd-pinned backends share: a handle that holds an fd opened
- * beneath the workspace root's fd one component at a time without following
- * a symlink, and acts through it (pread, write, flock, fsync, and the patch
- * commit's *at calls relative to a pinned directory), so nothing is looked
- * up by path again. How the fd is opened, stat'ed and listed, and how a
- * child changes into it, is each backend's: Linux's (fd_backend.ts: O_PATH,
- * statx, getdents64, /proc/self/fd) and the POSIX one (posix_fd_backend.ts:
- * readable opens, fstat, readdir; macOS's).
- *
- * @example
- * ```ts
- * import { FD_BACKEND } from "./fd_backend.ts";
- *
- * using root = FD_BACKEND.pinRoot("/repo");
- * using src = root.openBeneath("src", "dir");
- * src.entries().length;
- * ```
- */
+/** What both fd-pinned backends share: acts through the held fd; opening, stat and listing are each backend's own. */
 import * as path from "node:path";
 import { openAt, readAllFd, readAt } from "../os/fs_at.ts";
 import { chmodFd, linkAt, lockFd, mkdirAt, renameAt, syncFd, unlinkAt, writeAllFd } from "../os/fs_change.ts";
@@ -26,11 +8,9 @@ import { entryPath, type FileStat, Handle } from "./handle.ts";
 
 /**
  * The stat of the fd just opened, through `stat`; the fd is closed when that fails (the handle never took it).
- *
  * @example
  * ```ts
  * import { statFd } from "../os/fs_stat.ts";
- *
  * declare const fd: number;
  * statOrClose(fd, statFd).kind;
  * ```

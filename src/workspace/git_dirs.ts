@@ -1,27 +1,6 @@
 /**
- * The git dirs of the workspace, known by what they are rather than by
- * their name: a `.git` directory, the git dir a `.git` file points to (a
- * separate git dir, a worktree's or a submodule's), its common dir, and any
- * directory that git itself would take for a git dir (HEAD, objects/, refs/:
- * `git init --separate-git-dir=meta` makes `meta/` one).
- *
- * What lies in a git dir — hooks, config, info/attributes — is run later by
- * the user's own git, outside any sandbox. So apply_patch refuses every path
- * inside one ({@linkcode gitDirContaining}), and safe-mode commands see every
- * one found here read-only ({@linkcode findGitDirs}, bound read-only in the
- * command's mount namespace).
- *
- * Only paths inside the workspace are returned; nothing here follows a
- * symlink out of it.
- *
- * @example
- * ```ts
- * import { openWorkspace } from "./workspace.ts";
- *
- * gitDirContaining("/ws", "/ws/meta/hooks/pre-commit"); // "/ws/meta" when meta/ is a git dir
- * using ws = openWorkspace("/ws");
- * (await findGitDirs(ws)).paths; // ["/ws/.git"]
- * ```
+ * The workspace's git dirs, known by what they are, not their name. Their hooks and config run later in the user's git,
+ * outside any sandbox, so apply_patch refuses paths in one and safe-mode binds them read-only. Follows no symlink out.
  */
 import * as path from "node:path";
 import { isInside } from "./confine.ts";
@@ -34,11 +13,7 @@ export const GIT_DIR_SEARCH_MAX_DIRS = 2_000;
 /** How deep below the workspace root the search looks for nested repositories. */
 export const GIT_DIR_SEARCH_MAX_DEPTH = 4;
 
-/**
- * Whether `dir` is a git dir as git's own test has it: a HEAD file, and
- * objects/ and refs/ directories — in its common dir when it names one (a
- * worktree's git dir). A symlinked HEAD counts, as in old repositories.
- */
+/** Whether `dir` is a git dir by git's own test: HEAD (a symlink counts), objects/ and refs/ (in its common dir). */
 export function looksLikeGitDir(dir: string): boolean {
   // Asked for every command and on every path component of a workdir: lstat without building errors.
   const head = lstatPath(path.join(dir, "HEAD"));
@@ -63,7 +38,6 @@ export function gitFileTarget(file: string): string | null {
   return gitFileTargetOf(text, path.dirname(file));
 }
 
-/** The absolute git dir the text of a `.git` file names (relative to `dir`, the file's directory), or null. */
 function gitFileTargetOf(text: string, dir: string): string | null {
   const match = /^gitdir: *(.+?)\s*$/m.exec(text);
   return match ? path.resolve(dir, match[1]) : null;
@@ -109,14 +83,7 @@ function kindAt(dir: Handle, name: string): string | null {
   }
 }
 
-/**
- * The git-dir paths that the directory `handle` (a real path inside `root`)
- * holds: its `.git` directory; or its `.git` file together with the git dir
- * and common dir it leads to; or the directory itself when it is a git dir
- * (bare). Everything in it is looked at through the handle, following no
- * symlink, so a directory swapped meanwhile leads nowhere; paths outside
- * `root` are left out (nothing in the workspace can change them anyway).
- */
+/** Git-dir paths inside `root` held by directory `handle` (its `.git`, what that leads to, or itself), seen via it. */
 export async function gitDirsAt(root: string, handle: Handle): Promise<string[]> {
   const dir = handle.abs;
   const head = kindAt(handle, "HEAD");
@@ -150,17 +117,17 @@ export async function gitDirsAt(root: string, handle: Handle): Promise<string[]>
 export interface FoundGitDirs {
   /** Real paths inside the root: git dirs, common dirs and `.git` files, without duplicates or nesting. */
   paths: string[];
-  /** False when the search stopped at its bounds before it had looked everywhere. */
+  /** False when the search stopped at its bounds. */
   complete: boolean;
 }
 
 /**
- * The git dirs of the repositories in the workspace: at the root and in
- * directories down to {@linkcode GIT_DIR_SEARCH_MAX_DEPTH}, looking into at
- * most {@linkcode GIT_DIR_SEARCH_MAX_DIRS} directories. It walks by handles,
- * each directory opened beneath its parent without following a symlink, and
- * never descends into a git dir: a directory swapped for a symlink while it
- * walks is skipped, never listed.
+ * The git dirs in the workspace within the search bounds, walked by handles following no symlink, never into a git dir.
+ * @example
+ * ```ts
+ * import { openWorkspace } from "./workspace.ts";
+ * (await findGitDirs(openWorkspace("/ws"))).paths; // ["/ws/.git"]
+ * ```
  */
 export async function findGitDirs(ws: Workspace): Promise<FoundGitDirs> {
   const found = new Set<string>();
@@ -222,11 +189,7 @@ function outermost(paths: string[]): string[] {
 }
 
 /**
- * The git dir that `abs` (an absolute path inside `root`, existing or not)
- * lies in or is — a component named `.git` (case-insensitively, for
- * case-folding file systems), or an existing ancestor that is a git dir —
- * or null.
- *
+ * The git dir `abs` is or lies in: a `.git` component (any case, for case-folding file systems) or a git dir ancestor.
  * @example
  * ```ts
  * gitDirContaining("/ws", "/ws/src/.GIT/config"); // "/ws/src/.GIT"

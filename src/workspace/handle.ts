@@ -1,23 +1,4 @@
-/**
- * The one thing a confined path opens into: a {@linkcode Handle}, disposed
- * with `using`. It carries the workspace-relative and absolute real path, the
- * stat of the object it holds, and every act the tools make on that object
- * (read it, list it, stat or open an entry, run a child in it, and the patch
- * commit's writes). What holds the object is the backend's business
- * (fd_backend.ts and posix_fd_backend.ts: an fd, or for a symlink or special
- * file on the POSIX one its stat); the tools and domain modules see only this class.
- *
- * @example
- * ```ts
- * import { openWorkspace } from "./workspace.ts";
- *
- * using ws = openWorkspace(Deno.cwd());
- * using file = ws.open("README.md", { expect: "file" });
- * const head = new Uint8Array(64);
- * await file.read(head, 0);
- * file.stat.size;
- * ```
- */
+/** What a confined path opens into: a Handle, held as its backend decides (fd_backend.ts, posix_fd_backend.ts). */
 import { ToolError } from "../errors.ts";
 import type { RawDirEntry } from "../os/fs_dir.ts";
 import type { FdStat, FileKind } from "../os/fs_stat.ts";
@@ -36,9 +17,7 @@ export type Reach = "dir" | "any";
 export type BackendName = "fd" | "posix-fd";
 
 /**
- * NOT_A_FILE for `rel`, which is a directory or a special file: refused before anything opens it for reading
- * (a FIFO would block, a device may act on open).
- *
+ * NOT_A_FILE for a directory or special file, refused before any open to read it (a FIFO blocks, a device may act).
  * @example
  * ```ts
  * notAFile("src", "dir").message; // "src is a directory, not a regular file"
@@ -54,11 +33,9 @@ export function notAFile(rel: string, kind: FileKind): ToolError {
 
 /**
  * The workspace-relative path of the entry `name` of the directory at `rel`.
- *
  * @example
  * ```ts
  * entryPath(".", "a.txt"); // "a.txt"
- * entryPath("src", "a.txt"); // "src/a.txt"
  * ```
  */
 export function entryPath(rel: string, name: string): string {
@@ -67,7 +44,6 @@ export function entryPath(rel: string, name: string): string {
 
 /**
  * Whether `a` and `b` are the same object (device and inode).
- *
  * @example
  * ```ts
  * declare const a: FileStat, b: FileStat;
@@ -78,25 +54,7 @@ export function sameObject(a: Pick<FileStat, "dev" | "ino">, b: Pick<FileStat, "
   return a.dev === b.dev && a.ino === b.ino;
 }
 
-/**
- * A confined object, held open by a backend. Paths are real (no symlink in them): `rel` workspace-relative with
- * `/` ("." for the root), `abs` absolute. Directory acts take one name (or, for openBeneath, a relative real path)
- * and never follow a symlink there. Acts that change the tree exist for the patch commit; nothing else writes.
- *
- * @example
- * ```ts
- * import { openWorkspace } from "./workspace.ts";
- *
- * using ws = openWorkspace(Deno.cwd());
- * using dir = ws.open("src", { expect: "dir" });
- * for (const entry of dir.entries()) {
- *   if (entry.kind === "dir") {
- *     using sub = dir.openEntry(entry.name, "dir");
- *     sub.entries().length;
- *   }
- * }
- * ```
- */
+/** A confined object held by a backend: real paths, no act follows a symlink, tree changes are the patch commit's. */
 export abstract class Handle implements Disposable {
   /** Always true: a path that does not exist opens into a {@linkcode MissingPath}. */
   readonly exists = true as const;
@@ -104,7 +62,6 @@ export abstract class Handle implements Disposable {
   constructor(
     /** Workspace-relative real path with `/` separators; "." for the root. */
     readonly rel: string,
-    /** Absolute real path. */
     readonly abs: string,
     /** The object as it was when opened. */
     readonly stat: FileStat,
@@ -119,7 +76,6 @@ export abstract class Handle implements Disposable {
   /** The whole content of the regular file held (the result may view a slightly longer buffer). */
   abstract readAll(): Promise<Uint8Array<ArrayBuffer>>;
 
-  /** The entries of the directory held, in directory order. */
   abstract entries(): RawDirEntry[];
 
   /** The entry `name` of the directory held, not following a symlink there (lstat). */
@@ -134,22 +90,15 @@ export abstract class Handle implements Disposable {
   /** Whether the path from the workspace root still leads, without a symlink, to this very object. */
   abstract isCurrent(): boolean;
 
-  /**
-   * The working directory to give a child started now so that it runs in the directory held: the name of the fd,
-   * which the spawner enters by fchdir (valid while the handle is open), so no path is resolved.
-   */
+  /** A child's cwd for the directory held: the fd's name, entered by fchdir (valid while open), so no path resolves. */
   abstract childCwd(): string;
 
   /** What a child's stdin gets to read the regular file held: an fd of this process, or the bytes themselves. */
   abstract childStdin(): Promise<number | Uint8Array<ArrayBuffer>>;
 
-  /** Creates the directory `name` in the directory held. */
   abstract mkdir(name: string): void;
 
-  /**
-   * Creates the new file `name` exclusively in the directory held, open for writing, with `mode` before the umask,
-   * or, when `exact`, with exactly `mode` (a replaced file's own mode), set through the file itself (fchmod).
-   */
+  /** Creates new file `name` exclusively, open to write: `mode` less the umask or, if `exact`, exactly (fchmod). */
   abstract create(name: string, mode: number, exact: boolean): Handle;
 
   /** Hard-links the entry `from` as `to` in the directory held (fails with AlreadyExists when `to` exists). */
@@ -158,40 +107,25 @@ export abstract class Handle implements Disposable {
   /** Renames the entry `from` to `to` in the directory held, replacing `to` atomically. */
   abstract rename(from: string, to: string): void;
 
-  /** Removes the file (or, with `directory`, the empty directory) `name` from the directory held. */
   abstract remove(name: string, directory?: boolean): void;
 
   /** Writes all of `bytes` to the file held (one created by {@linkcode create}). */
   abstract writeAll(bytes: Uint8Array): void;
 
-  /** Makes the object held durable (fsync). */
   abstract sync(): Promise<void>;
 
-  /**
-   * Whether {@linkcode syncFileSystem} can be called: Linux's fd backend's can (syncfs(2)); the POSIX one
-   * has no call that flushes a whole file system (POSIX offers none), so the patch commit fsyncs each file there.
-   */
+  /** Whether syncFileSystem works: on Linux's backend (syncfs(2)); POSIX has none, so the commit fsyncs each file. */
   abstract readonly syncsFileSystem: boolean;
 
-  /**
-   * Makes everything written to the file system the object held lies on durable, data and metadata, whoever
-   * wrote it (syncfs(2)); rejects with NotSupported where {@linkcode syncsFileSystem} is false.
-   */
+  /** Makes all writes to the object's file system durable, whoever wrote them (syncfs(2)); or rejects NotSupported. */
   abstract syncFileSystem(): Promise<void>;
 
-  /**
-   * Waits up to `waitMs` for an exclusive lock (flock) of the regular file held, released on dispose; rejects
-   * with TimedOut when another process holds it longer.
-   */
+  /** Waits up to `waitMs` for an exclusive flock of the file held, released on dispose; else rejects with TimedOut. */
   abstract lock(waitMs: number): Promise<void>;
 
-  /** Closes what the handle holds. */
   abstract [Symbol.dispose](): void;
 
-  /**
-   * Throws PATH_OUTSIDE_WORKSPACE unless the path still leads to this very object: the check after a child
-   * walked below it by path (rg without Landlock), whose results are then refused.
-   */
+  /** Throws PATH_OUTSIDE_WORKSPACE unless the path still leads here: the check after a child (rg) walked it by path. */
   revalidate(): void {
     if (this.isCurrent()) return;
     throw new ToolError("PATH_OUTSIDE_WORKSPACE", `${this.rel} changed (a symlink was swapped in) during the call`, {
@@ -201,18 +135,7 @@ export abstract class Handle implements Disposable {
   }
 }
 
-/**
- * A confined path where nothing exists yet (opened with `allowMissing`): its existing parents were checked.
- *
- * @example
- * ```ts
- * import { openWorkspace } from "./workspace.ts";
- *
- * using ws = openWorkspace(Deno.cwd());
- * using target = ws.open("new/file.txt", { expect: "any", allowMissing: true });
- * if (!target.exists) target.rel; // "new/file.txt"
- * ```
- */
+/** A confined path where nothing exists yet (opened with `allowMissing`): its existing parents were checked. */
 export interface MissingPath extends Disposable {
   readonly exists: false;
   /** Workspace-relative path: the real path of the deepest existing parent joined with the rest. */
@@ -220,17 +143,7 @@ export interface MissingPath extends Disposable {
   readonly abs: string;
 }
 
-/**
- * A file-access backend: how the workspace root is pinned at start-up; every other act goes through the
- * {@linkcode Handle}s it opens from there.
- *
- * @example
- * ```ts
- * declare const backend: FileBackend;
- * using root = backend.pinRoot("/repo");
- * root.stat.kind; // "dir"
- * ```
- */
+/** A file-access backend: it pins the workspace root at start-up; every other act goes through the handles it opens. */
 export interface FileBackend {
   readonly name: BackendName;
   /** Pins the directory `abs` (a real path) as the workspace root; throws the OS error when it cannot. */

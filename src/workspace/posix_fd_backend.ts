@@ -1,29 +1,7 @@
 /**
- * The POSIX fd backend, macOS's: like Linux's (fd_backend.ts) every handle
- * holds an fd opened beneath the workspace root's fd one component at a time
- * with O_NOFOLLOW, and every read, listing and patch act goes through a
- * pinned fd (`openat`, `fstatat`, `mkdirat`, `renameat`, `linkat`,
- * `unlinkat`, `fchmod`, readdir over `fdopendir`), so a swap on the path is
- * refused by the kernel or acts on the object pinned, never on one outside.
- * It uses only calls every POSIX system has, which is also why it runs on
- * Linux, where `WORKCELL_FILE_BACKEND=posix-fd` selects it for its tests
- * (tests/posix_fd_backend_test.ts).
- *
- * Where it differs from Linux's, for want of O_PATH and /proc/self/fd:
- * - directories are opened readable (O_RDONLY), so a directory the server's
- *   user may search but not list cannot be walked through;
- * - a regular file is opened readable once lstat says it is one (O_NONBLOCK:
- *   a FIFO swapped in after that look does not hold the open), and the fd's
- *   own stat must then be the object looked at; a symlink, FIFO, socket or
- *   device is never opened: its handle holds its stat and no fd;
- * - no syncfs: a large patch fsyncs each file (F_FULLFSYNC on darwin).
- *
- * @example
- * ```ts
- * using root = POSIX_FD_BACKEND.pinRoot("/repo");
- * using src = root.openBeneath("src", "dir");
- * src.entries().length;
- * ```
+ * The POSIX fd backend (macOS's; on Linux for tests): like fd_backend.ts but without O_PATH and /proc/self/fd, so
+ * directories open readable (searchable-only ones cannot be walked), a file opens O_NONBLOCK once lstat says it is one
+ * (its fd's stat must match), symlinks and special files are held by stat, never opened; a patch fsyncs each file.
  */
 import * as path from "node:path";
 import { fdDirectory, openAt, openBeneath, openDirectory } from "../os/fs_at.ts";
@@ -45,16 +23,12 @@ import {
   sameObject,
 } from "./handle.ts";
 
-/** Flags a regular file is opened with: O_NONBLOCK and O_NOCTTY so that no open can hang or take a terminal. */
+/** As in fd_backend.ts: no open can hang or take a terminal. */
 const READ_FLAGS = O.RDONLY | O.NONBLOCK | O.NOCTTY;
 const DIRECTORY_FLAGS = O.RDONLY | O.DIRECTORY;
-/** Directories are walked readable: there is no O_PATH. */
 const READABLE = { readable: true };
 
-/**
- * The fd of the directory that holds the last of `parts` (at least one), walked from `root`; `root` itself for
- * one name.
- */
+/** The fd of the directory holding the last of `parts` (at least one), walked from `root`; `root` for one name. */
 function parentOf(root: number, parts: readonly string[]): { fd: number; name: string; owned: boolean } {
   const name = parts[parts.length - 1];
   if (parts.length === 1) return { fd: root, name, owned: false };
@@ -178,30 +152,17 @@ function openFileOrNone(dirFd: number, name: Name, seen: FileStat): number {
   }
 }
 
-/**
- * The POSIX fd backend (openat with O_NOFOLLOW, fstat, fstatat, readdir): macOS's, and selectable on Linux.
- *
- * @example
- * ```ts
- * using root = POSIX_FD_BACKEND.pinRoot(Deno.cwd());
- * root.stat.kind; // "dir"
- * ```
- */
+/** The POSIX fd backend (openat with O_NOFOLLOW, fstat, fstatat, readdir): macOS's, and selectable on Linux. */
 export const POSIX_FD_BACKEND: FileBackend = {
   name: "posix-fd",
   pinRoot(abs: string): Handle {
-    // Symlinks followed: `abs` is the real path, resolved once at start.
     const root = new PosixFdHandle(null, openDirectory(abs, READABLE), ".", abs);
     assertLayout(root, abs);
     return root;
   },
 };
 
-/**
- * Throws unless the root's stat read through the C library's `struct stat` agrees with Deno's stat of the same
- * directory: a layout table wrong for this system (src/os/fs_stat.ts) would otherwise give every identity
- * check garbage to compare.
- */
+/** Throws unless the C `struct stat` agrees with Deno's: a wrong layout (src/os/fs_stat.ts) breaks identity checks. */
 function assertLayout(root: Handle, abs: string): void {
   const deno = Deno.statSync(abs);
   if (root.stat.kind === "dir" && root.stat.ino === deno.ino && root.stat.dev === deno.dev) return;

@@ -1,17 +1,4 @@
-/**
- * Where the workspace comes from, in this order: `--workspace`, else
- * `CLAUDE_PROJECT_DIR`, else the client's MCP roots (asked after
- * initialize), else the server's working directory. Only the flag may name
- * `/` or the home directory: from any other source they are refused rather
- * than served, since a client that starts servers in `/` or `$HOME` did not
- * ask for the whole disk. Pure rules: the callers do the I/O.
- *
- * @example
- * ```ts
- * const launch = launchWorkspace({ flag: null, projectDir: "/home/u/app", cwd: "/" });
- * // { kind: "fixed", choice: { dir: "/home/u/app", source: "env" } }
- * ```
- */
+/** Where the workspace comes from: `--workspace`, `CLAUDE_PROJECT_DIR`, the MCP roots, the cwd. Pure rules, no I/O. */
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -42,12 +29,10 @@ export const SOURCE_LABELS: Readonly<Record<WorkspaceSource, string>> = {
 };
 
 /**
- * The launch-time part of the order: the flag, then the variable; without
- * either the roots (if the client has any) or the working directory decide.
- *
+ * The launch-time part of the order: the flag, then the variable; without either, roots or the cwd decide later.
  * @example
  * ```ts
- * launchWorkspace({ flag: null, projectDir: undefined, cwd: "/srv" }); // { kind: "pending", fallback: { dir: "/srv", source: "cwd" } }
+ * launchWorkspace({ flag: null, projectDir: "/home/u/app", cwd: "/" }).kind; // "fixed", from source "env"
  * ```
  */
 export function launchWorkspace(
@@ -70,24 +55,17 @@ export interface ClientRoot {
 
 /** What the client's roots decide. */
 export interface RootsPick {
-  /** The first local `file://` root, or null when there is none. */
   choice: WorkspaceChoice | null;
   /** The paths of the other `file://` roots (not served; `--workspace` chooses one of them). */
   others: string[];
-  /** Roots that cannot be a workspace, with why. */
   ignored: { uri: string; reason: string }[];
 }
 
 /**
- * The workspace the client's roots name: exactly one is served, the first
- * local `file://` one (the SDK refuses a roots/list answer with any other
- * scheme as a whole); the others are reported, and a root on another host
- * is ignored with the reason.
- *
+ * The first local `file://` root (the SDK refuses roots/list answers with other schemes); others reported or ignored.
  * @example
  * ```ts
- * pickRoot([{ uri: "file:///home/u/app" }, { uri: "file:///home/u/lib" }]);
- * // { choice: { dir: "/home/u/app", source: "roots" }, others: ["/home/u/lib"], ignored: [] }
+ * pickRoot([{ uri: "file:///home/u/app" }, { uri: "file:///home/u/lib" }]).others; // ["/home/u/lib"]
  * ```
  */
 export function pickRoot(roots: readonly ClientRoot[]): RootsPick {
@@ -108,9 +86,8 @@ export function pickRoot(roots: readonly ClientRoot[]): RootsPick {
 }
 
 /**
- * Why `real` (a real path) may not be served when it came from `source`, or
- * null: `/` and the home directory are served only when `--workspace` names them.
- *
+ * Why `real` from `source` is refused, or null: only `--workspace` may name `/` or home (a client starting a server
+ * there did not ask for the whole disk).
  * @example
  * ```ts
  * implicitRefusal({ real: "/", source: "cwd", home: "/home/u" }); // "… is / (the whole file system) …"

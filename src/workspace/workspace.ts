@@ -1,21 +1,4 @@
-/**
- * The workspace: its root, resolved and pinned once at start, and the one
- * way to reach a path in it, {@linkcode Workspace.open}. A path is checked
- * (./confine.ts: spelling, then its real path inside the root) and the
- * object it names is then opened beneath the pinned root without following
- * any symlink, into a disposable {@linkcode Handle}. The backend that holds
- * handles is chosen once, here: Linux's fd-pinned one (O_PATH, statx,
- * getdents64, /proc/self/fd), on macOS the POSIX fd-pinned one, which
- * `WORKCELL_FILE_BACKEND=posix-fd` selects on Linux too, for its tests
- * (docs/confinement.md).
- *
- * @example
- * ```ts
- * using ws = openWorkspace("/repo");
- * using file = ws.open("src/main.ts", { expect: "file" });
- * const bytes = await file.readAll();
- * ```
- */
+/** The workspace: its root, pinned once at start, and the one way to reach a path in it (docs/confinement.md). */
 import * as path from "node:path";
 import { ToolError } from "../errors.ts";
 import { checkPath, type ConfinedPath, PathChanged, resolutionError } from "./confine.ts";
@@ -53,14 +36,10 @@ const SELECTABLE: Readonly<Record<string, FileBackend>> = {
 };
 
 /**
- * The backend a value of `WORKCELL_FILE_BACKEND` names on `os`: `posix-fd`, or when it is unset or empty the
- * system's own: Linux's fd backend, the POSIX fd backend on macOS.
- *
+ * The backend `WORKCELL_FILE_BACKEND` names on `os`: `posix-fd`, or if unset or empty the system's (posix-fd on macOS).
  * @example
  * ```ts
- * chosenBackend(undefined, "linux").name; // "fd"
  * chosenBackend(undefined, "darwin").name; // "posix-fd"
- * chosenBackend("posix-fd", "linux").name; // "posix-fd"
  * ```
  */
 export function chosenBackend(name: string | undefined, os: typeof Deno.build.os = Deno.build.os): FileBackend {
@@ -82,18 +61,9 @@ function notADirectory(rel: string): ToolError {
   return new ToolError("NOT_A_DIRECTORY", `${rel} is not a directory`, { details: { path: rel } });
 }
 
-/**
- * The confined root, resolved once at start and pinned by its backend for the life of the workspace.
- *
- * @example
- * ```ts
- * using ws = openWorkspace(Deno.cwd());
- * using dir = ws.open(".", { expect: "dir" });
- * dir.rel; // "."
- * ```
- */
+/** The confined root, resolved once at start and pinned by its backend for the life of the workspace. */
 export class Workspace implements Disposable {
-  /** The real path of the workspace directory (symlinks resolved). */
+  /** The real path (symlinks resolved). */
   readonly root: string;
   /** The absolute path as the user spelled it, before symlinks were resolved. */
   readonly given: string;
@@ -106,14 +76,8 @@ export class Workspace implements Disposable {
   }
 
   /**
-   * Confines `input` and opens the object it names. Relative paths resolve against the root; absolute ones
-   * must lie inside it; every symlink and parent is resolved and must stay inside (PATH_OUTSIDE_WORKSPACE). The
-   * real path approved is then opened beneath the pinned root following no symlink at all, so a directory
-   * swapped for a symlink after the check fails the open (and the path is checked again, up to three times:
-   * then INVALID_ARGUMENT, "changed while it was being checked") instead of redirecting it. `expect` "file"
-   * refuses anything but a regular file with NOT_A_FILE (before it is opened for reading: a FIFO would block),
-   * "dir" anything but a directory with NOT_A_DIRECTORY. A missing target is NOT_FOUND, or with `allowMissing`
-   * a {@linkcode MissingPath}.
+   * Confines `input`, then opens its real path beneath the pinned root following no symlink, so a swap after the check
+   * fails the open (retried, then PathChanged). Kinds other than `expect` are refused; missing needs `allowMissing`.
    */
   open(input: string, options: { expect: Expect; allowMissing?: false }): Handle;
   open(input: string, options: OpenOptions): Handle | MissingPath;
@@ -144,7 +108,6 @@ export class Workspace implements Disposable {
     }
   }
 
-  /** Closes the pinned root. */
   [Symbol.dispose](): void {
     this.#pinned[Symbol.dispose]();
   }
@@ -156,10 +119,7 @@ export class Workspace implements Disposable {
     throw expect === "file" ? notAFile(handle.rel, kind) : notADirectory(handle.rel);
   }
 
-  /**
-   * Throws when the directory at the workspace's path is no longer the one pinned at start (deleted and made
-   * again, or replaced): the server keeps acting on the pinned one, so paths that exist at the path are missing.
-   */
+  /** Throws when the workspace's path no longer leads to the pinned root: the server keeps acting on the pinned one. */
   #assertRootInPlace(): void {
     const now = (() => {
       try {
@@ -168,7 +128,6 @@ export class Workspace implements Disposable {
         return null;
       }
     })();
-    // The pinned root is current where its path leads to it.
     if (now?.ino === this.#pinned.stat.ino && now?.dev === this.#pinned.stat.dev && this.#pinned.isCurrent()) return;
     throw new ToolError(
       "INTERNAL",
@@ -182,13 +141,10 @@ export class Workspace implements Disposable {
 }
 
 /**
- * Resolves and checks the workspace directory given on the command line and pins it with `backend` (by default
- * the one {@linkcode chosenBackend} names from the environment).
- *
+ * Resolves, checks and pins the workspace directory with `backend` (by default chosenBackend's from the environment).
  * @example
  * ```ts
- * using ws = openWorkspace(Deno.cwd());
- * ws.root; // the real path
+ * openWorkspace(Deno.cwd()).root; // the real path
  * ```
  */
 export function openWorkspace(
