@@ -1,29 +1,9 @@
 /**
- * Bounded concurrency: run an async function over a list with a fixed number
- * of calls in flight, so that slow steps (fsync, reads) overlap without
- * opening one fd per item at once.
- *
+ * Runs `fn` over `items` in order, at most `limit` at a time (slow steps overlap without an fd per item). After a
+ * failure it starts no more, waits for those in flight, then throws the first (to try every item, catch in `fn`).
  * @example
  * ```ts
- * const sizes = new Map<string, number>();
- * await eachLimited(["a", "bb", "ccc"], 2, async (word) => {
- *   sizes.set(word, word.length);
- * });
- * ```
- */
-
-/**
- * Runs `fn` over `items`, at most `limit` calls at a time, starting them in
- * order. After a failure it starts no more, waits for the calls in flight,
- * then throws the first failure; a caller that wants every item tried
- * catches inside `fn`.
- *
- * @example
- * ```ts
- * const seen: number[] = [];
- * await eachLimited([1, 2, 3], 16, async (n) => {
- *   seen.push(n);
- * });
+ * await eachLimited([1, 2, 3], 16, async (n) => console.log(n));
  * ```
  */
 export async function eachLimited<T>(

@@ -1,23 +1,9 @@
-/**
- * Trying a non-blocking act again until it succeeds or a time is up, with
- * pauses that grow from 1 ms to 20 ms: how a lock held by another process
- * is waited for without a thread blocked in the kernel and without waiting
- * for ever (src/os/fs_change.ts `lockFd`).
- *
- * @example
- * ```ts
- * declare const file: Deno.FsFile;
- * await tryUntil(() => file.tryLockSync(true), 10_000, "the lock");
- * ```
- */
-
-/** The longest pause between two tries. */
+/** The longest pause between two tries (they start at 1 ms and double). */
 const MAX_PAUSE_MS = 20;
 
 /**
- * Calls `attempt` until it returns true; rejects with TimedOut (naming `what`) once `waitMs` have passed.
- * An error `attempt` throws ends the tries.
- *
+ * Calls `attempt` until it returns true; rejects with TimedOut (naming `what`) once `waitMs` have passed. An error
+ * `attempt` throws ends the tries. How src/os/fs_change.ts `lockFd` waits for a lock without blocking a thread.
  * @example
  * ```ts
  * let calls = 0;

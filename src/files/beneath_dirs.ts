@@ -1,28 +1,9 @@
-/**
- * The directories of listed entries, opened beneath the listed directory
- * by their relative path without following a symlink, and kept open for
- * the next entries of the same directories: at most
- * {@linkcode DIR_HANDLES_KEPT} at once, the oldest closed first, so a page
- * of entries spread over many directories never holds an fd for each.
- * A directory that cannot be opened (gone, or swapped for a symlink) is
- * null: its entries cannot be stat'ed, rather than stat'ed outside.
- *
- * @example
- * ```ts
- * import { openWorkspace } from "../workspace/workspace.ts";
- *
- * const ws = openWorkspace("/repo");
- * using top = ws.open("src", { expect: "dir" });
- * using dirs = new BeneathDirs(top);
- * dirs.get("lib/util")?.statEntry("a.ts").size;
- * ```
- */
 import type { Handle } from "../workspace/handle.ts";
 
 /** Directory handles kept open at once. */
 export const DIR_HANDLES_KEPT = 64;
 
-/** Directories beneath `top` by their path relative to it ("." is `top` itself, never closed here). */
+/** Directories beneath `top` by relative path, opened without following a symlink, at most DIR_HANDLES_KEPT open. */
 export class BeneathDirs implements Disposable {
   readonly #top: Handle;
   readonly #open = new Map<string, Handle | null>();
@@ -31,7 +12,7 @@ export class BeneathDirs implements Disposable {
     this.#top = top;
   }
 
-  /** The directory at `rel` below the top one, or null when it cannot be opened as a directory. */
+  /** The directory at `rel`, or null when it cannot be opened as one (gone, or swapped for a symlink). */
   get(rel: string): Handle | null {
     if (rel === ".") return this.#top;
     let handle = this.#open.get(rel);

@@ -1,22 +1,3 @@
-/**
- * A file read forward in growing chunks through one reused buffer, with a
- * scan position in the current chunk: what read_file's line scan walks.
- * Reads start at 64 KiB and double up to 1 MiB (the buffer growing with
- * them: a 1 MiB buffer zeroed for every small file cost more than reading
- * it), so a small range reads little past its end and memory stays flat
- * whatever the file's size.
- *
- * @example
- * ```ts
- * import { openWorkspace } from "../workspace/workspace.ts";
- *
- * using ws = openWorkspace(Deno.cwd());
- * using file = ws.open("big.log", { expect: "file" });
- * const reader = new ChunkReader(file, 0);
- * let lines = 0;
- * while (await reader.next()) lines += countNewlines(reader.chunk, 0, reader.chunk.length);
- * ```
- */
 import type { Handle } from "../workspace/handle.ts";
 
 /** Largest read from disk (the buffer grows to this size, then is reused). */
@@ -26,27 +7,23 @@ export const FIRST_READ_BYTES = 64 * 1024;
 
 const LF = 0x0a;
 
-/** Reads a file forward chunk by chunk; see the module comment. */
+/** A file read forward through one buffer grown with the reads: zeroing 1 MiB per small file cost more than reading. */
 export class ChunkReader {
   /** The bytes of the last read (a view of the reused buffer: valid until the next read). */
   chunk: Uint8Array = new Uint8Array(0);
-  /** The scan position in `chunk`. */
   at = 0;
   /** The file position of `chunk[0]`; at the end of the file, the file's end. */
   base: number;
-  /** Bytes read from disk so far. */
   bytesRead = 0;
   readonly #file: Pick<Handle, "read">;
   #buffer = new Uint8Array(FIRST_READ_BYTES);
   #want = FIRST_READ_BYTES;
 
-  /** A reader whose first chunk starts at file position `start`. */
   constructor(file: Pick<Handle, "read">, start: number) {
     this.#file = file;
     this.base = start;
   }
 
-  /** The scan position is at the end of the chunk: the next byte needs a read. */
   get exhausted(): boolean {
     return this.at >= this.chunk.length;
   }
@@ -78,9 +55,7 @@ export class ChunkReader {
 }
 
 /**
- * Number of `\n` bytes in `bytes[from, to)`, four bytes at a time: for each 32-bit word, the high bit of
- * every byte that equals 0x0a is set exactly (no carries cross bytes), then those bits are counted.
- *
+ * Number of `\n` bytes in `bytes[from, to)`, a 32-bit word at a time (the high bit of each 0x0a byte set, no carries).
  * @example
  * ```ts
  * countNewlines(new TextEncoder().encode("a\nb\nc"), 0, 5); // 2

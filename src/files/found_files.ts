@@ -1,26 +1,3 @@
-/**
- * The files of one list_files walk, gathered from `rg --files -0` as its
- * output arrives: a name that could lead outside the listed directory, fails
- * the globs or is hidden is dropped; the rest are counted, those up to the
- * page's resume path only counted, and the others kept (all of them, or
- * only the first paths in order when that is all the page can use). Names
- * that are not valid UTF-8 are decoded lossily and remembered.
- *
- * @example
- * ```ts
- * const found = new FoundFiles({
- *   rootAbs: "/repo",
- *   filter: null,
- *   includeHidden: false,
- *   afterPath: null,
- *   keepFirst: null,
- *   stopAt: Infinity,
- * });
- * found.take(new TextEncoder().encode("./b.ts\0./.hidden\0./a.ts\0"));
- * found.end();
- * found.kept(); // ["b.ts", "a.ts"]
- * ```
- */
 import { isInside } from "../workspace/confine.ts";
 import type { GlobFilter } from "../search/glob.ts";
 import { isHiddenPath } from "../search/glob.ts";
@@ -28,27 +5,21 @@ import { decodeBytes } from "../text/utf8.ts";
 import { joinBytes } from "../text/join_bytes.ts";
 import { Smallest } from "./smallest.ts";
 
-/** Which files a {@linkcode FoundFiles} keeps. */
+/** Which files a FoundFiles keeps. */
 export interface FoundFilesOptions {
-  /** The absolute path of the listed directory: rg names what it finds relative to it. */
   rootAbs: string;
-  /** The globs and ignore patterns a file must pass; null for all files. */
   filter: GlobFilter | null;
   includeHidden: boolean;
   /** The page resumes after this path: files up to it (in UTF-16 code-unit order) are counted, not kept. */
   afterPath: string | null;
   /** Keep only this many paths, the first in order (the rest are counted); null to keep every file as found. */
   keepFirst: number | null;
-  /** Stop taking names once this many files matched. */
   stopAt: number;
 }
 
 const strictDecoder = new TextDecoder("utf-8", { fatal: true });
 
-/**
- * Splits NUL-separated names, decoding the batch at once when it is valid UTF-8; otherwise name by name,
- * collecting the names that had to be decoded lossily.
- */
+/** Splits NUL-separated names: the batch at once when it is valid UTF-8, else name by name, collecting lossy ones. */
 function splitNames(bytes: Uint8Array, lossy: Set<string>): string[] {
   try {
     return strictDecoder.decode(bytes).split("\0");
@@ -64,11 +35,9 @@ function splitNames(bytes: Uint8Array, lossy: Set<string>): string[] {
   }
 }
 
-/** Gathers the files of a walk; see the module comment. */
+/** A list_files walk's files from `rg --files -0`: names outside, filtered or hidden are dropped, the rest counted. */
 export class FoundFiles {
-  /** Files that passed the filters. */
   matched = 0;
-  /** Matched files up to `afterPath`. */
   beforeCursor = 0;
   /** The paths (relative to the listed directory) that had to be decoded lossily. */
   readonly lossy = new Set<string>();
@@ -88,7 +57,6 @@ export class FoundFiles {
     return this.matched >= this.#options.stopAt;
   }
 
-  /** Takes a chunk of rg's output. */
   take(chunk: Uint8Array): void {
     const last = chunk.lastIndexOf(0);
     if (last < 0) {

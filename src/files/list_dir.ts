@@ -1,32 +1,4 @@
-/**
- * Directory listing, immediate or recursive to a bounded depth, in tree
- * order (each directory's entries sorted by name, children right after
- * their directory). Symlinks are reported as symlinks and never descended;
- * their target is given only when it resolves inside the workspace.
- *
- * Pages resume after the last entry's path in tree order, so an entry is
- * listed once even when others come and go between pages. A page ends at
- * `limit` entries or where its JSON would pass `page.maxChars`. A first
- * page that walked the whole tree (its count exact, every name UTF-8) and
- * does not hold every entry keeps the walk (`keep`: the session's
- * src/paging/snapshots.ts); the pages after it are read from there, each
- * entry's lstat taken fresh and an entry gone meanwhile left out, as a new
- * walk would. Where it is no longer kept, a page walks again.
- *
- * @example
- * ```ts
- * import { openWorkspace } from "../workspace/workspace.ts";
- *
- * using ws = openWorkspace(Deno.cwd());
- * const { data } = listDir(ws, "src", {
- *   depth: 2,
- *   limit: 200,
- *   includeHidden: false,
- *   page: { after: null, encode: (position) => JSON.stringify(position), maxChars: 48_000 },
- *   keep: null,
- * });
- * ```
- */
+/** Listing to a bounded depth in tree order: symlinks reported, never descended; a page resumes after a path. */
 import type { SnapshotSlot } from "../paging/snapshots.ts";
 import { z } from "../zod.ts";
 import type { Workspace } from "../workspace/workspace.ts";
@@ -49,15 +21,13 @@ export type DirPosition = { p: string };
 /** The shape of a resume position. */
 export const DIR_POSITION = z.strictObject({ p: z.string() });
 
-/** Options for {@linkcode listDir}. */
+/** Options for listDir. */
 export interface ListDirOptions {
   /** 1 lists the directory's own entries; n also lists n-1 levels below. */
   depth: number;
-  /** Most entries in a page. */
   limit: number;
   includeHidden: boolean;
   page: PageRequest<DirPosition>;
-  /** Keeps a first page's whole walk for its next pages; null to walk for every page. */
   keep: SnapshotSlot<KeptTree> | null;
 }
 
@@ -69,7 +39,7 @@ interface WalkedEntry {
   name: string;
 }
 
-/** A whole walk kept for the next pages: every entry in tree order, and the walk's counts. */
+/** A whole walk (count exact, every name UTF-8) kept for the next pages: its entries in tree order and counts. */
 export interface KeptTree {
   entries: WalkedEntry[];
   seen: number;
@@ -79,7 +49,6 @@ export interface KeptTree {
 
 /**
  * About how many bytes a kept walk holds (UTF-16 paths and names, raw names, objects).
- *
  * @example
  * ```ts
  * keptTreeBytes({ entries: [], seen: 0, hidden: 0, skipped: [] }); // 0
@@ -110,31 +79,23 @@ export interface DirEntry {
 export interface DirListing {
   path: string;
   entries: DirEntry[];
-  /** More entries follow this page. */
   truncated: boolean;
   /** Entries within depth that passed the hidden filter; exact unless `total_exact` is false. */
   total_seen: number;
-  /** False when the walk stopped counting at {@linkcode LIST_DIR_WALK_LIMIT}. */
+  /** False when the walk stopped counting at LIST_DIR_WALK_LIMIT. */
   total_exact: boolean;
   /** Entries left out because their names start with a dot (0 with includeHidden); a hidden directory counts once. */
   hidden: number;
-  /** Directories that could not be read, with the reason. */
   skipped: { path: string; reason: string }[];
-  /** Resumes after this page; null at the end. */
   next_cursor: string | null;
 }
 
 /**
- * Lists the directory `input` of the workspace. The walk goes by handles: the directory is opened by
- * Workspace.open, each entry is stat'ed through its directory's handle, and each subdirectory is opened from its
- * parent's handle without following a symlink, so a directory swapped for a symlink mid-walk is skipped rather
- * than followed outside. Throws NOT_A_DIRECTORY for anything but a directory.
- *
+ * Lists the directory `input` by handles: subdirectories are opened from their parent's without following a symlink,
+ * so one swapped for a symlink mid-walk is skipped, not followed outside. Throws NOT_A_DIRECTORY for a non-directory.
  * @example
  * ```ts
- * import { openWorkspace } from "../workspace/workspace.ts";
- *
- * using ws = openWorkspace(Deno.cwd());
+ * declare const ws: import("../workspace/workspace.ts").Workspace;
  * const page = { after: null, encode: (position: DirPosition) => JSON.stringify(position), maxChars: 48_000 };
  * listDir(ws, ".", { depth: 1, limit: 10, includeHidden: true, page, keep: null }).data.entries[0].name;
  * ```
@@ -155,13 +116,11 @@ function walkTree(ws: Workspace, top: Handle, options: ListDirOptions): Paged<Di
   const links: DirEntry[] = [];
   const skipped: DirListing["skipped"] = [];
   const after = options.page.after?.p ?? null;
-  // One entry more than a page tells that more follow.
   const wanted = options.limit + 1;
   let seen = 0;
   let hidden = 0;
   let before = 0;
   let exact = true;
-  // A first page that may be kept takes every entry it walks past, to read the next pages from.
   const walked: WalkedEntry[] | null = options.keep !== null && after === null ? [] : null;
   let lossyNames = false;
 
@@ -212,7 +171,6 @@ function walkTree(ws: Workspace, top: Handle, options: ListDirOptions): Paged<Di
   return page;
 }
 
-/** The page of `entries` (one more than `limit` when `more`) that fits, after `before` entries. */
 function pageOf(
   path: string,
   entries: DirEntry[],
@@ -238,10 +196,7 @@ function pageOf(
   });
 }
 
-/**
- * A page read from a kept walk: the entries after the cursor's path, each stat'ed fresh through its directory,
- * opened beneath the listed one without following a symlink; an entry gone since is left out.
- */
+/** A page from a kept walk: entries after the cursor, each stat'ed fresh through BeneathDirs, those gone left out. */
 function fromKept(ws: Workspace, top: Handle, kept: KeptTree, options: ListDirOptions): Paged<DirListing> {
   const after = options.page.after!.p;
   const all = kept.entries;
@@ -271,7 +226,6 @@ function linkTarget(ws: Workspace, rel: string): string | null {
   }
 }
 
-/** The lstat of the entry `raw` of `dir`, or null when it is gone (removed since it was listed). */
 function statOrNull(dir: Handle, raw: RawDirEntry): FileStat | null {
   try {
     return dir.statEntry(raw.name);

@@ -1,47 +1,7 @@
 /**
- * Recursive file listing with git's ignore rules, globs, a hidden filter, a
- * sort and a cap. The walk is the bundled ripgrep's (`rg --files`): the
- * same ignore engine search_text uses, parallel, never following symlinks,
- * so symlinks (to files or directories) are not listed. With sort "none"
- * the listing stops, and rg is ended, as soon as the cap is reached.
- *
- * Ignore rules: `.gitignore` (nested files, negation, parents up to the
- * repository root), `.ignore`, `.rgignore` and `.git/info/exclude`, applied
- * also outside a git repository; the user's global excludes file is not read.
- *
- * rg starts in the listed directory as its handle pins it, so the listing is a view
- * of that very directory; see src/search/ripgrep_runner.ts for how its reads
- * stay in the workspace.
- *
- * Pages: a cursor names a position: the last path (sort "path"), the last
- * key and path ("mtime", "size"), or a count of files ("none", whose walk is
- * then single-threaded so that its order is the same from call to call while
- * the tree does not change). A first page sorted by path, mtime or size that
- * does not hold every file keeps the sorted listing (`keep`: the session's
- * src/paging/snapshots.ts), and the pages after it are read from there, each
- * file's lstat taken fresh and a file gone meanwhile left out; where it is no
- * longer kept, a page walks again and resumes after the position, so every
- * file is listed once even when files come and go between pages. A page ends
- * at `limit` files or where its JSON would pass `page.maxChars`.
- *
- * @example
- * ```ts
- * import { openWorkspace } from "../workspace/workspace.ts";
- * import type { RipgrepRunner } from "../search/ripgrep_runner.ts";
- *
- * declare const runner: RipgrepRunner; // the server's, from its services
- * const ws = openWorkspace(Deno.cwd());
- * const { data } = await listFiles(ws, ".", runner, {
- *   globs: ["**\/*.ts"],
- *   ignore: [],
- *   respectGitignore: true,
- *   includeHidden: false,
- *   sort: "path",
- *   limit: 250,
- *   page: { after: null, encode: (position) => JSON.stringify(position), maxChars: 48_000 },
- *   keep: null,
- * });
- * ```
+ * Recursive file listing by `rg --files` (search_text's ignore engine, never following symlinks): `.gitignore`,
+ * `.ignore`, `.rgignore` and `.git/info/exclude` apply also outside a git repository, the user's global excludes never.
+ * A sorted first page keeps the listing for the next pages; without it a page walks again from its position.
  */
 import type { SnapshotSlot } from "../paging/snapshots.ts";
 import { z } from "../zod.ts";
@@ -62,7 +22,7 @@ const STAT_BATCH = 2000;
 /** rg error lines kept as warnings. */
 export const MAX_WARNINGS = 20;
 
-/** How files are ordered: by path (UTF-16 code-unit order), newest first, largest first, or as found (fastest, stops at the cap). */
+/** By path (UTF-16 code-unit order), newest first, largest first, or as found (fastest: stops at the cap). */
 export type FileSort = "path" | "mtime" | "size" | "none";
 
 /** Where a listing resumes: after a path ("path"), a key and a path ("mtime", "size"), or a count of files ("none"). */
@@ -70,7 +30,6 @@ export type ListPosition = { p: string } | { k: number; p: string } | { n: numbe
 
 /**
  * The shape of a resume position for `sort`.
- *
  * @example
  * ```ts
  * listPositionSchema("size").parse({ k: 10, p: "a.txt" });
@@ -100,7 +59,6 @@ export interface KeptListing {
 
 /**
  * About how many bytes a kept listing holds (UTF-16 paths, array slots, keys).
- *
  * @example
  * ```ts
  * keptBytes({ rels: ["a.ts"], keys: null, lossy: new Set(), matched: 1, warnings: [] }); // 56
@@ -112,7 +70,7 @@ export function keptBytes(listing: KeptListing): number {
   return bytes + (listing.keys?.length ?? 0) * 8;
 }
 
-/** Options for {@linkcode listFiles}. */
+/** Options for listFiles. */
 export interface ListFilesOptions {
   /** Patterns a file must match (see src/search/glob.ts); empty for all files. */
   globs: readonly string[];
@@ -121,10 +79,8 @@ export interface ListFilesOptions {
   respectGitignore: boolean;
   includeHidden: boolean;
   sort: FileSort;
-  /** Most files in a page. */
   limit: number;
   page: PageRequest<ListPosition>;
-  /** Keeps a sorted listing for its next pages; null to walk for every page. */
   keep: SnapshotSlot<KeptListing> | null;
   signal?: AbortSignal;
 }
@@ -134,7 +90,6 @@ export interface FileEntry {
   path: string;
   size: number | null;
   mtime: string | null;
-  /** Present (true) when the name is not valid UTF-8 and is shown with U+FFFD replacements. */
   path_lossy?: boolean;
 }
 
@@ -142,17 +97,20 @@ export interface FileEntry {
 export interface FileListing {
   path: string;
   files: FileEntry[];
-  /** More files follow this page. */
   truncated: boolean;
   /** Files that matched: exact unless the listing stopped at the cap with sort "none" (then null). */
   total_matched: number | null;
-  /** What rg reported about entries it could not read. */
   warnings: string[];
-  /** Resumes after this page; null at the end. */
   next_cursor: string | null;
 }
 
-/** The rg arguments for a listing (exported for the benchmark's baseline). */
+/**
+ * The rg arguments for a listing (exported for the benchmark's baseline).
+ * @example
+ * ```ts
+ * listFilesArgs({ respectGitignore: true, includeHidden: false, sort: "path" }, []); // [..., "--", "."]
+ * ```
+ */
 export function listFilesArgs(
   options: Pick<ListFilesOptions, "respectGitignore" | "includeHidden" | "sort">,
   prefilter: string[],
@@ -168,11 +126,7 @@ export function listFilesArgs(
 /** A file's lstat, or null when it cannot be had (a lossy name, or removed meanwhile). */
 type Info = FileStat | null;
 
-/**
- * Lstats files by their path under the listed directory, through its handle: each file's directory is opened
- * beneath `dir` without following a symlink, so a directory swapped for one meanwhile gives null rather than the
- * size and mtime of an outside file. Batches between yields keep the event loop responsive for other sessions.
- */
+/** Lstats files through their directories, opened beneath `dir` without following a symlink: never an outside file. */
 async function statAll(dir: Handle, rels: readonly string[], lossy: Set<string>): Promise<Info[]> {
   using dirs = new BeneathDirs(dir);
   const infos: Info[] = [];
@@ -191,17 +145,12 @@ async function statAll(dir: Handle, rels: readonly string[], lossy: Set<string>)
 }
 
 /**
- * Lists a page of the files under the directory `input` of the workspace. Throws NOT_A_DIRECTORY when it is not
- * a directory.
- *
+ * Lists a page of the files under the directory `input`; throws NOT_A_DIRECTORY when it is not a directory.
  * @example
  * ```ts
- * import { openWorkspace } from "../workspace/workspace.ts";
- * import type { RipgrepRunner } from "../search/ripgrep_runner.ts";
- *
- * declare const runner: RipgrepRunner;
+ * declare const ws: import("../workspace/workspace.ts").Workspace;
+ * declare const runner: import("../search/ripgrep_runner.ts").RipgrepRunner;
  * declare const options: ListFilesOptions;
- * const ws = openWorkspace(Deno.cwd());
  * (await listFiles(ws, "src", runner, { ...options, sort: "none", limit: 10 })).data.truncated;
  * ```
  */
@@ -225,7 +174,6 @@ export async function listFiles(
   }
 }
 
-/** The globs and the extra ignore patterns as one filter; null for all files. */
 function listingFilter(options: ListFilesOptions): GlobFilter | null {
   const reinclude = options.ignore.find((pattern) => pattern.startsWith("!"));
   if (reinclude !== undefined) {
@@ -234,7 +182,6 @@ function listingFilter(options: ListFilesOptions): GlobFilter | null {
       details: { field: "ignore" },
     });
   }
-  // Extra ignore patterns are final exclusions: the same as "!pattern" at the end of the glob list.
   const patterns = [...options.globs, ...options.ignore.map((pattern) => `!${pattern}`)];
   return patterns.length > 0 ? compileGlobs(patterns) : null;
 }
@@ -255,8 +202,7 @@ async function listOpened(dir: Handle, runner: RipgrepRunner, options: ListFiles
     signal: options.signal,
   });
   const skip = after !== null && "n" in after ? after.n : 0;
-  // A first page sorted by path that may be kept takes every path; otherwise it keeps only the first `limit` + 1
-  // after the cursor as they stream in (one more tells that more follow). "none", "mtime" and "size" keep them all.
+  // Sort "path" keeps only the first `limit` + 1 after the cursor, unless its first page may be kept.
   const keepsAll = options.keep !== null && after === null;
   const found = new FoundFiles({
     rootAbs: dir.abs,
@@ -274,8 +220,7 @@ async function listOpened(dir: Handle, runner: RipgrepRunner, options: ListFiles
     }
   }
   const outcome = await rg.finish();
-  // Without the kernel's read confinement, a directory swapped for a symlink during the run could have
-  // redirected rg below its pinned start: refuse results whose directory moved (racy, the best there is).
+  // Without Landlock a directory swapped for a symlink mid-run could redirect rg: refuse moved results (racy).
   if (!rg.confined) dir.revalidate();
   if (!outcome.killed) found.end();
   assertListed(outcome, dir.rel, found.matched);
@@ -283,7 +228,6 @@ async function listOpened(dir: Handle, runner: RipgrepRunner, options: ListFiles
     throw new ToolError("TIMEOUT", "list_files was cancelled", { details: { path: dir.rel } });
   }
   const warnings = rgWarnings(outcome.stderr, prefix, MAX_WARNINGS);
-  // With sort "none" the walk stopped at the cap: the count is not the total then.
   const total = options.sort === "none" && found.full ? null : found.matched;
   const listing = (files: FileEntry[]) => listingOf(dir.rel, total, warnings, files);
   const fitting = fittingFor(listingOf(dir.rel, found.matched, warnings, []), prefix, options);
@@ -326,10 +270,7 @@ function fittingFor(empty: FileListing, prefix: string, options: ListFilesOption
   };
 }
 
-/**
- * A page read from a kept listing: the files after the cursor's position (all of them on a first page), with fresh
- * lstats of as many as could fit; a file gone since the listing was made is left out, as a new walk would.
- */
+/** A page from a kept listing: files after the cursor, fresh lstats of as many as fit, those gone since left out. */
 async function fromKept(
   dir: Handle,
   kept: KeptListing,
@@ -365,10 +306,7 @@ async function fromKept(
   return page;
 }
 
-/**
- * rg failed as a whole only when it says something that is not about one entry below the directory ("rg: ./x:
- * Permission denied", e.g. a subdirectory that cannot be read, or one swapped for a symlink to the outside).
- */
+/** rg failed as a whole only when it says something not about one entry below the directory ("rg: ./x: ..."). */
 function assertListed(outcome: RipgrepOutcome, rel: string, matched: number): void {
   const lines = outcome.stderr.split("\n").map((line) => line.trim()).filter(Boolean);
   if (outcome.code === 2 && matched === 0 && lines.some((line) => !line.startsWith("rg: ./"))) {
@@ -378,10 +316,7 @@ function assertListed(outcome: RipgrepOutcome, rel: string, matched: number): vo
   }
 }
 
-/**
- * The files a page may list, with their lstats, in page order: one more than `limit` tells that more follow.
- * `keys` are the sort keys ("mtime", "size"); `before` counts the files before the page.
- */
+/** The files a page may list in page order (one more tells that more follow); `before` counts those before it. */
 interface Candidates {
   rels: string[];
   infos: Info[];
@@ -389,10 +324,7 @@ interface Candidates {
   before: number;
 }
 
-/**
- * Sort "mtime" or "size": every file's lstat, largest (newest) first, ties by path; the page after the cursor's
- * file, and the whole listing in that order with its keys (to keep for the next pages).
- */
+/** Sort "mtime" or "size", largest (newest) first, ties by path: the page, and the whole order with its keys. */
 async function byKey(
   dir: Handle,
   found: FoundFiles,
@@ -404,7 +336,6 @@ async function byKey(
   const key = (info: Info) => (options.sort === "size" ? info?.size : info?.mtime.getTime()) ?? -1;
   const order = rels.map((_, i) => i);
   order.sort((a, b) => key(all[b]) - key(all[a]) || (rels[a] < rels[b] ? -1 : rels[a] > rels[b] ? 1 : 0));
-  // A file comes after the cursor's when its key is smaller, or equal with a later path.
   const rest = after !== null && "k" in after
     ? order.filter((i) => key(all[i]) < after.k || (key(all[i]) === after.k && rels[i] > after.p))
     : order;
@@ -421,10 +352,7 @@ async function byKey(
   };
 }
 
-/**
- * Sort "path" (UTF-16 code-unit order, which is byte order except around astral characters) or "none" (as found,
- * after the first `skip`): the lstats of only as many as could fit the page.
- */
+/** Sort "path" or "none" (as found, after the first `skip`): lstats of only as many as could fit the page. */
 async function inOrder(
   dir: Handle,
   found: FoundFiles,
@@ -439,7 +367,6 @@ async function inOrder(
   return { rels, infos, keys: [], before: byPath ? found.beforeCursor : Math.min(skip, kept.length) };
 }
 
-/** The page of the candidates that fits: their entries, resuming after the last one listed. */
 function pageOf(
   candidates: Candidates,
   lossy: Set<string>,
@@ -448,7 +375,6 @@ function pageOf(
   build: (files: FileEntry[]) => FileListing,
 ): Paged<FileListing> {
   const { infos, keys, before } = candidates;
-  // Anything after the files listed (beyond the limit, or beyond what could fit) is more.
   const listed = Math.min(options.limit, infos.length, candidates.rels.length);
   const more = candidates.rels.length > listed;
   const rels = candidates.rels.slice(0, listed);

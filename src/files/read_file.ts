@@ -1,21 +1,6 @@
 /**
- * Streaming, bounded reads of a UTF-8 text file by line range. The file is
- * read in growing chunks (64 KiB doubling to 1 MiB, the buffer growing with them): lines before the range are
- * only counted, reading stops at the end of the range, and what is kept is
- * at most `maxBytes`, so memory stays flat whatever the file's size.
- *
- * Lines are split on `\n` only; a final line without `\n` is a line. The
- * returned text is the exact bytes of the range (terminators included, a
- * leading BOM removed), so consecutive pages concatenate to the file.
- *
- * @example
- * ```ts
- * import { openWorkspace } from "../workspace/workspace.ts";
- *
- * using ws = openWorkspace(Deno.cwd());
- * const page = await readLines(ws, "big.log", { offset: 1, limit: 2000, maxBytes: 65536 });
- * if (page.has_more) await readLines(ws, "big.log", { offset: page.next_offset!, limit: 2000, maxBytes: 65536 });
- * ```
+ * Streaming, bounded reads of a UTF-8 text file by line range. Lines split on `\n` only; the text is the range's
+ * exact bytes (terminators included, a leading BOM removed), so consecutive pages concatenate to the file.
  */
 import { fromOsError, ToolError } from "../errors.ts";
 import type { Handle } from "../workspace/handle.ts";
@@ -36,18 +21,11 @@ const BOM = [0xef, 0xbb, 0xbf];
 export interface ReadLinesOptions {
   /** 1-based first line; ignored when `byteOffset` is given. */
   offset: number;
-  /** Maximum number of lines. */
   limit: number;
-  /** Maximum bytes of text returned. */
   maxBytes: number;
   /** Absolute byte position to start at (from a previous `next_byte_offset`). */
   byteOffset?: number;
-  /**
-   * The number of the line `byteOffset` is in, as the previous page's `next_offset` gave it: the read then
-   * starts at `byteOffset` at once (O(page) deep in a large file). Without it the lines before `byteOffset`
-   * are counted from the start of the file. It is taken as given: it decides the line numbers reported,
-   * never which bytes are read.
-   */
+  /** The line `byteOffset` is in (the last `next_offset`): reading starts there at once; it only sets line numbers. */
   lineAtByte?: number;
   /** Bound on the characters of the whole page's JSON (the result ceiling less the envelope). */
   maxChars?: number;
@@ -66,13 +44,8 @@ export interface ReadLinesResult {
   has_more: boolean;
   /** The line to pass as `offset` for the next page; null at the end of the file. */
   next_offset: number | null;
-  /**
-   * Where the next page starts: the first byte of line `next_offset`, or inside it when the last returned line
-   * was cut at `maxBytes`. Passed back as `byteOffset` with `next_offset` as `lineAtByte`, the next page
-   * costs O(page) wherever it is in the file; null at the end of the file.
-   */
+  /** Where the next page starts: line `next_offset`'s first byte, or inside it when it was cut; null at the end. */
   next_byte_offset: number | null;
-  /** Bytes read from disk for this page. */
   bytes_read: number;
   file_size: number;
   newline: NewlineStyle;
@@ -93,14 +66,10 @@ function invalidByteOffset(byteOffset: number, why: string): ToolError {
 }
 
 /**
- * Reads one page of lines from the regular file `input` of the workspace (opened by Workspace.open, read through its handle).
- * Throws NOT_A_FILE for directories and special files, NOT_UTF8 with the offending byte offset.
- *
+ * Reads a page of lines of the regular file `input`; throws NOT_A_FILE for other kinds, NOT_UTF8 with the byte offset.
  * @example
  * ```ts
- * import { openWorkspace } from "../workspace/workspace.ts";
- *
- * using ws = openWorkspace(Deno.cwd());
+ * declare const ws: import("../workspace/workspace.ts").Workspace;
  * await readLines(ws, "a.txt", { offset: 10, limit: 5, maxBytes: 65536 }); // lines 10-14
  * ```
  */
@@ -128,7 +97,6 @@ async function readOpenLines(file: Handle, options: ReadLinesOptions): Promise<R
   const found = await findRangeStart(reader, options, jump ? options.lineAtByte! : 1);
   const bom = headBom || found.bom;
   if (found.start === null) {
-    // The file ends before the range starts.
     const totalLines = found.line - 1 + (found.lastByte >= 0 && found.lastByte !== LF ? 1 : 0);
     const offset = byteOffset === undefined ? options.offset : found.line;
     return emptyPage(rel, offset, size, reader.bytesRead, bom, totalLines);
@@ -154,7 +122,6 @@ async function readOpenLines(file: Handle, options: ReadLinesOptions): Promise<R
   const whole = pageOf(facts, new TextDecoder().decode(range.bytes), range);
   const over = options.maxChars === undefined ? 0 : jsonChars(whole) - options.maxChars;
   if (over <= 0) return whole;
-  // Keep what fits of the text; the other fields change by a few digits at most.
   const fitted = fitLines(whole.text, jsonStringChars(whole.text) - over - FIT_SLACK_CHARS);
   const bytes = new TextEncoder().encode(fitted.text);
   return pageOf(facts, fitted.text, { bytes, lines: fitted.lines, cutLine: fitted.cut, truncatedBy: "result_size" });
@@ -164,22 +131,17 @@ function startsWithBom(bytes: Uint8Array): boolean {
   return bytes.length >= BOM.length && BOM.every((byte, k) => bytes[k] === byte);
 }
 
-/** Where the range starts, as the skip phase found it. */
 interface RangeStart {
   /** The number of the line the range starts in; when the file ends first, one past the lines counted. */
   line: number;
   /** The file position where the returned text starts; null when the file ends before the range. */
   start: number | null;
-  /** The first chunk, read from the start of the file, began with a BOM. */
   bom: boolean;
   /** The file's last byte when it ends before the range (-1 for an empty file). */
   lastByte: number;
 }
 
-/**
- * The skip phase: counts lines from `line` (the reader's start) until the range starts, at `byteOffset` or at the
- * start of line `offset`, leaving the reader's scan position there.
- */
+/** The skip phase: counts lines from `line` (the reader's start) to the range's start, leaving the scan there. */
 async function findRangeStart(reader: ChunkReader, options: ReadLinesOptions, line: number): Promise<RangeStart> {
   const { byteOffset } = options;
   let bom = false;
@@ -201,7 +163,6 @@ async function findRangeStart(reader: ChunkReader, options: ReadLinesOptions, li
     } else {
       const inChunk = line < options.offset ? countNewlines(chunk, reader.at, chunk.length) : 0;
       if (line + inChunk < options.offset) {
-        // The range starts in a later chunk: count this one in bulk.
         line += inChunk;
         reader.at = chunk.length;
       }
@@ -218,7 +179,6 @@ async function findRangeStart(reader: ChunkReader, options: ReadLinesOptions, li
   }
 }
 
-/** The bytes of a page's range, and how they end. */
 interface Range {
   bytes: Uint8Array;
   lines: number;
@@ -227,10 +187,7 @@ interface Range {
   truncatedBy: ReadLinesResult["truncated_by"];
 }
 
-/**
- * The collect phase: whole lines from the reader's scan position while they fit `limit` and `maxBytes` (`byBytes`
- * names what that bound is), or the first line cut when it alone does not fit.
- */
+/** The collect phase: whole lines while they fit `limit` and `maxBytes`, or the first line cut if it alone does not. */
 async function collectRange(
   reader: ChunkReader,
   limit: number,
@@ -286,15 +243,12 @@ async function collectRange(
   return { bytes: joinBytes(parts).subarray(0, committed), lines, cutLine: false, truncatedBy };
 }
 
-/** What a page says besides its text and lines. */
 interface PageFacts {
   rel: string;
   size: number;
   bom: boolean;
   bytesRead: number;
-  /** The number of the page's first line. */
   line: number;
-  /** The file position of the page's first byte. */
   start: number;
 }
 
@@ -324,7 +278,6 @@ function pageOf(facts: PageFacts, text: string, range: Range): ReadLinesResult {
   };
 }
 
-/** Number of CR LF pairs in `bytes`. */
 function countCrlf(bytes: Uint8Array): number {
   let n = 0;
   for (let at = bytes.indexOf(LF); at >= 0; at = bytes.indexOf(LF, at + 1)) if (at > 0 && bytes[at - 1] === CR) n++;

@@ -1,16 +1,4 @@
-/**
- * Keeps the `k` smallest strings of a stream (code-unit order) in a bounded
- * max-heap: once full, most candidates cost one comparison with the largest
- * kept. list_files uses it so a sorted listing capped at `limit` needs no
- * sort of every path after the walk.
- *
- * @example
- * ```ts
- * const top = new Smallest(2);
- * for (const name of ["c", "a", "d", "b"]) top.offer(name);
- * top.sorted(); // ["a", "b"]
- * ```
- */
+/** Keeps the `k` smallest strings of a stream (code-unit order) in a bounded max-heap: no sort of every path needed. */
 export class Smallest {
   readonly #k: number;
   readonly #heap: string[] = [];
@@ -19,7 +7,6 @@ export class Smallest {
     this.#k = k;
   }
 
-  /** Considers one string. */
   offer(value: string): void {
     const heap = this.#heap;
     if (heap.length < this.#k) {

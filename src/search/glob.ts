@@ -1,36 +1,16 @@
 /**
- * Gitignore-style glob filters for list_files and search_text, with
- * ripgrep's `--glob` meaning: a file passes when its path (relative to the
- * searched directory, `/`-separated) matches a positive pattern; `!pattern`
- * excludes files it matches and everything under directories it matches;
- * the last pattern that matches decides; with only `!` patterns every other
- * file passes. Unlike `rg --glob`, a glob never brings back a file that
- * .gitignore or the hidden filter left out: it only narrows.
- *
- * Syntax: `*` and `?` stay within one path component, `**` spans any
- * number of components, `[abc]` / `[!a-z]` classes, `{a,b}` alternatives,
- * `\` escapes. A pattern without `/` matches a file name at any depth; a
- * pattern with `/` (or a leading `/`) is anchored at the searched
- * directory; a trailing `/` means "files under this directory".
- *
- * @example
- * ```ts
- * const filter = compileGlobs(["src/**\/*.ts", "!**\/*_test.ts"]);
- * filter.matches("src/a/b.ts");      // true
- * filter.matches("src/a/b_test.ts"); // false
- * ```
+ * Gitignore-style globs as `rg --glob` means them, on paths relative to the searched directory: the last matching
+ * pattern decides, `!pattern` also excludes what is under matching directories, only `!` patterns pass every other
+ * file; a pattern without `/` matches a name at any depth, one with `/` is anchored, a trailing `/` means "files
+ * under". Unlike `rg --glob`, a glob never brings back a file .gitignore or the hidden filter left out.
  */
 import picomatch from "picomatch";
 import { ToolError } from "../errors.ts";
 
 /** A compiled list of patterns. */
 export interface GlobFilter {
-  /** Whether a file with this path (relative to the searched directory) passes. */
   matches(path: string): boolean;
-  /**
-   * File-name globs (ripgrep type syntax) of which every passing file matches at least one, so rg can skip
-   * the rest before printing; null when the patterns give no such condition.
-   */
+  /** File-name globs (rg type syntax) every passing file matches one of, so rg can skip the rest; null if none. */
   basenames: string[] | null;
   /** `!` patterns that no later positive pattern can override: rg may prune what they match while walking. */
   excludes: string[];
@@ -82,8 +62,7 @@ function compilePattern(raw: string): { compiled: CompiledPattern; basename: str
 }
 
 /**
- * Compiles patterns into a {@linkcode GlobFilter}; an empty or malformed pattern is INVALID_ARGUMENT.
- *
+ * Compiles patterns into a GlobFilter; an empty or malformed pattern is INVALID_ARGUMENT.
  * @example
  * ```ts
  * compileGlobs(["*.md"]).basenames; // ["*.md"]
@@ -119,10 +98,8 @@ export function compileGlobs(patterns: readonly string[]): GlobFilter {
 }
 
 /**
- * The ripgrep arguments that narrow its walk to a superset of what {@linkcode GlobFilter.matches} accepts:
- * `--glob=!x` for final exclusions (rg prunes those directories), and a file type for the basenames (unlike a
- * positive `--glob`, rg applies types after its ignore rules, so they narrow without bringing ignored files back).
- *
+ * rg arguments narrowing its walk to a superset of what `matches` accepts: `--glob=!x` for final exclusions, and a
+ * file type for the basenames (rg applies types after its ignore rules, so unlike `--glob` they bring nothing back).
  * @example
  * ```ts
  * prefilterArgs(compileGlobs(["*.ts", "!dist/"])); // ["--glob=!dist/", "--type-add", "workcellglob:*.ts", "--type", "workcellglob"]
@@ -141,7 +118,6 @@ export function prefilterArgs(filter: GlobFilter): string[] {
 
 /**
  * Whether a path relative to the searched directory has a component starting with a dot.
- *
  * @example
  * ```ts
  * isHiddenPath("src/.cache/x"); // true

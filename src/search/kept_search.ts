@@ -1,26 +1,6 @@
 /**
- * What a search_text run read past its page, kept for the pages after it
- * (issue 31). rg cannot start at a position, so a page's run searches the
- * tree from its start and skips the matches before the page. Past a page
- * that is not the last, {@linkcode SearchReadAhead} goes on reading rg's
- * JSON lines until it has read {@linkcode SEARCH_READ_AHEAD_FACTOR} times
- * what filled the page (at most {@linkcode KEPT_SEARCH_BYTES}), holding them
- * from the begin line of the page's first file; {@linkcode replayKept}
- * feeds them to a new collector from the file a later position lies in,
- * which gives the page a new run gives (the same lines in the same order),
- * or null when they end before the page does.
- *
- * @example
- * ```ts
- * import { MatchCollector, type MatchCollectorOptions } from "./match_collector.ts";
- *
- * declare const options: MatchCollectorOptions;
- * const collector = new MatchCollector(options);
- * const ahead = new SearchReadAhead(options);
- * // for each line of rg's output: ahead.push(line, collector), until it returns false; then:
- * const kept = ahead.kept(collector, true);
- * const page = kept && replayKept(kept, { ...options, after: { p: "src/a.ts", l: 12 } }); // null: run rg
- * ```
+ * What a search_text run read past its page, kept for the next pages: rg cannot start at a position, so each run
+ * searches from the start; the kept lines replayed from a later position's file give the page a new run would.
  */
 import { MatchCollector, type MatchCollectorOptions, reportedFile, type RgMessage } from "./match_collector.ts";
 import { treeOrder } from "../paging/tree_order.ts";
@@ -50,12 +30,11 @@ export interface KeptSearch {
 
 const lineBytes = (line: string) => 32 + 2 * line.length;
 
-/** Takes rg's JSON lines beside a page's collector and holds those a later page needs. */
+/** Takes rg's JSON lines beside a page's collector and holds those a later page needs, from its first file's begin. */
 export class SearchReadAhead {
   #lines: string[] = [];
   #files: KeptFile[] = [];
   #bytes = 0;
-  /** Matches of wanted files so far. */
   #matches = 0;
   #skipping = false;
   #open = false;
@@ -111,9 +90,7 @@ export class SearchReadAhead {
 }
 
 /**
- * The collector of the page at `options.after` fed from `kept`, and whether rg would have been ended early; null
- * when the kept lines end before the page does (or start after its position).
- *
+ * The page at `options.after` replayed from `kept` (and whether rg would have stopped early); null if `kept` misses it.
  * @example
  * ```ts
  * declare const kept: KeptSearch;
@@ -128,8 +105,7 @@ export function replayKept(
   const after = options.after!;
   const { files, lines } = kept;
   if (files.length === 0 || treeOrder(after.p, files[0].path) < 0) return null;
-  // The files before the first one not sorted before the position hold only matches before the page; past the
-  // last file, its matches are counted as a new run counts them.
+  // Earlier files hold only matches before the page; past the last file, matches are counted as a new run would.
   const first = files.find((file) => treeOrder(file.path, after.p) >= 0) ?? files[files.length - 1];
   const collector = new MatchCollector(options);
   collector.beforePage = first.before;

@@ -1,30 +1,3 @@
-/**
- * The matches of one search_text page, gathered from rg's `--json`
- * messages as they arrive: matches up to the page's resume position are
- * only counted, each kept match gets its context lines before and after
- * (trimmed around the match), a binary file's matches are dropped, and
- * once one match more than the cap has arrived (and the last kept match has
- * its after-context) the collector is done and rg can be ended.
- *
- * @example
- * ```ts
- * const collector = new MatchCollector({
- *   rootAbs: "/repo",
- *   prefix: "",
- *   wanted: () => true,
- *   context: 0,
- *   maxResults: 10,
- *   after: null,
- *   trimTo: 4096,
- * });
- * collector.add({ type: "begin", data: { path: { text: "a.txt" } } });
- * collector.add({
- *   type: "match",
- *   data: { path: { text: "a.txt" }, lines: { text: "a TODO\n" }, line_number: 3, submatches: [{ start: 2, end: 6 }] },
- * });
- * collector.matches[0]; // { path: "a.txt", line: 3, column: 3, text: "a TODO", before: [], after: [] }
- * ```
- */
 import { isInside } from "../workspace/confine.ts";
 import { decodeRgData, type RgData } from "./ripgrep.ts";
 import { utf8CutIndex } from "../text/utf8.ts";
@@ -46,7 +19,6 @@ export interface SearchMatch {
   text: string;
   before: string[];
   after: string[];
-  /** Present (true) when the file name is not valid UTF-8 and is shown with U+FFFD replacements. */
   path_lossy?: boolean;
 }
 
@@ -70,8 +42,7 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 /**
- * Trims a line to `maxBytes` UTF-8 bytes around byte `focus`, marking cut ends with {@linkcode TRIM_MARKER}.
- *
+ * Trims a line to `maxBytes` UTF-8 bytes around byte `focus`, marking cut ends with TRIM_MARKER.
  * @example
  * ```ts
  * trimLine("x".repeat(1000) + "needle", 1000, 40); // "…xxxxxxxx…needle" shape, at most 40 bytes
@@ -95,7 +66,7 @@ function lineText(data: RgData): string {
   return text.endsWith("\r\n") ? text.slice(0, -2) : text.endsWith("\n") ? text.slice(0, -1) : text;
 }
 
-/** What a {@linkcode MatchCollector} keeps. */
+/** What a MatchCollector keeps. */
 export interface MatchCollectorOptions {
   /** The absolute path of the directory rg started in: the names it reports are relative to it. */
   rootAbs: string;
@@ -103,13 +74,11 @@ export interface MatchCollectorOptions {
   prefix: string;
   /** Whether the file with this name (relative to where rg started) is searched: the globs, the hidden filter. */
   wanted: (below: string) => boolean;
-  /** Lines of context before and after each match. */
   context: number;
   /** Most matches kept: one more means more follow. */
   maxResults: number;
   /** The page's resume position: matches up to it are counted, not kept. */
   after: SearchPosition | null;
-  /** The UTF-8 bytes each reported line is trimmed to. */
   trimTo: number;
 }
 
@@ -124,11 +93,9 @@ export interface ReportedFile {
 
 /**
  * The file rg names by `data` (relative to the directory it started in), as a page sees it.
- *
  * @example
  * ```ts
- * const options = { rootAbs: "/repo", prefix: "src/", wanted: () => true };
- * reportedFile({ text: "./a.ts" }, options); // { path: "src/a.ts", lossy: false, skip: false }
+ * reportedFile({ text: "./a.ts" }, { rootAbs: "/repo", prefix: "src/", wanted: () => true }); // path "src/a.ts"
  * ```
  */
 export function reportedFile(
@@ -141,21 +108,18 @@ export function reportedFile(
   return { path: options.prefix + below, lossy: decoded.lossy, skip };
 }
 
-/** Gathers a page of matches from rg's messages; see the module comment. */
+/** Gathers a search_text page from rg's `--json` messages: earlier pages' matches only counted, binaries' dropped. */
 export class MatchCollector {
-  /** The matches kept, in rg's order. */
   readonly matches: SearchMatch[] = [];
   /** Matches up to the resume position: those of earlier pages (a replay from a later file starts with theirs). */
   beforePage = 0;
-  /** One match more than `maxResults` arrived: more follow this page. */
+  /** One match more than `maxResults` arrived: more follow this page (`done` once the last has its after-context). */
   capped = false;
-  /** Nothing more is needed from rg. */
   done = false;
   /** rg sent a message, so it got as far as searching. */
   sawMessage = false;
   readonly #options: MatchCollectorOptions;
   #file: ReportedFile | null = null;
-  /** The index in `matches` of the current file's first match. */
   #fileStart = 0;
   /** The file's last `context` lines, for the before-context of a match. */
   #recent: { line: number; text: string }[] = [];
@@ -164,7 +128,6 @@ export class MatchCollector {
     this.#options = options;
   }
 
-  /** Takes one message of rg's output. */
   add(message: RgMessage): void {
     this.sawMessage = true;
     if (message.type === "begin") this.#open(message.data.path);

@@ -1,38 +1,3 @@
-/**
- * Runs the bundled ripgrep as a child the caller reads as it goes and can
- * end at once. rg gets an empty environment (no RIPGREP_CONFIG_PATH, no
- * HOME, so no config file and no global gitignore), never `-L`, stdin from
- * /dev/null, and its stdout arrives as raw chunks so a cap can stop it
- * mid-walk.
- *
- * rg is spawned through a {@linkcode Spawner} (its sandbox plan's launcher,
- * see ripgrep_runner.ts) as a piped child (os/piped_child.ts), with the
- * working directory a workspace handle gives for children (on Linux
- * `/proc/self/fd/<dir>`, which the kernel resolves to the very directory
- * the fd holds, not to whatever a path names at that moment). stdout stops being read while the
- * consumer has {@linkcode RG_BUFFERED_BYTES} unread, so a slow consumer
- * slows rg instead of growing memory.
- *
- * @example
- * ```ts
- * import { openWorkspace } from "../workspace/workspace.ts";
- *
- * declare const launch: RipgrepLaunch; // rg's binary, its sandboxed spawner and the reactor
- * using ws = openWorkspace("/repo");
- * const src = ws.open("src", { expect: "dir" });
- * await using rg = await spawnRipgrep(launch, { args: ["--files", "-0", "--", "."], cwd: src.childCwd() });
- * src[Symbol.dispose](); // rg holds the directory as its cwd now
- * let files = 0;
- * for await (const chunk of rg.chunks()) {
- *   files += chunk.filter((byte) => byte === 0).length;
- *   if (files >= 1000) {
- *     rg.kill();
- *     break;
- *   }
- * }
- * const outcome = await rg.finish(); // { code: null, killed: true, stderr: "" } when it was cut short
- * ```
- */
 import { decodeBytes, type Decoded } from "../text/utf8.ts";
 import { ToolError } from "../errors.ts";
 import type { Spawner } from "../os/spawn_request.ts";
@@ -45,13 +10,12 @@ export const RG_BASE_ARGS: readonly string[] = ["--no-config", "--no-ignore-glob
 /** How many bytes of rg's stderr are kept for error messages. */
 export const RG_STDERR_KEEP_BYTES = 16 * 1024;
 
-/** Unread stdout bytes at which reading pauses until the consumer catches up. */
+/** Unread stdout bytes at which reading pauses until the consumer catches up (a slow consumer slows rg). */
 export const RG_BUFFERED_BYTES = 4 * 1024 * 1024;
 
 /** How rg is started: the binary, the spawner and the reactor its pipes are read through. */
 export interface RipgrepLaunch {
   rgPath: string;
-  /** The fd behind an rg path of the form `/proc/self/fd/N` (the compiled binary's memfd), else undefined. */
   rgFd?: number;
   spawner: Spawner;
   reactor: Reactor;
@@ -61,11 +25,10 @@ export interface RipgrepLaunch {
 
 /** What to run. */
 export interface RipgrepRequest {
-  /** Arguments after {@linkcode RG_BASE_ARGS}; paths in them are relative to `cwd`. */
+  /** Arguments after RG_BASE_ARGS; paths in them are relative to `cwd`. */
   args: readonly string[];
-  /** Where rg starts: a directory handle's `childCwd()`, kept open until the spawn resolved. */
+  /** A directory handle's `childCwd()` (Linux: `/proc/self/fd/<dir>`, the fd's very directory), open until spawned. */
   cwd: string;
-  /** Ends rg when aborted. */
   signal?: AbortSignal;
 }
 
@@ -74,15 +37,11 @@ export type RipgrepOutcome = PipedOutcome;
 
 /** A running rg. */
 export interface RipgrepProcess extends PipedChild {
-  /** Whether this rg runs inside the read-only sandbox (see {@linkcode RipgrepLaunch.confined}). */
   readonly confined: boolean;
 }
 
 /**
- * Starts rg with `request.args` after {@linkcode RG_BASE_ARGS} in the directory `request.cwd` names, with an
- * empty environment. Disposing the process (`await using`) kills it if needed and waits for it, so no fd, pidfd
- * or zombie is left on any path.
- *
+ * Starts rg in `request.cwd` with an empty environment (no RIPGREP_CONFIG_PATH or HOME); disposing kills and reaps it.
  * @example
  * ```ts
  * declare const launch: RipgrepLaunch;
@@ -113,14 +72,10 @@ export async function spawnRipgrep(launch: RipgrepLaunch, request: RipgrepReques
 }
 
 /**
- * rg's stderr as at most `max` warning lines naming workspace-relative paths. rg names a path relative to the
- * directory it started in (`./sub/x`, or the searched file's `name`); `prefix` is that directory's
- * workspace-relative path with a trailing `/` ("" for the root).
- *
+ * rg's stderr as at most `max` warnings, paths (`./x`, or the searched file's `name`) rebased on `prefix` (`dir/`, "").
  * @example
  * ```ts
- * rgWarnings("rg: ./x: Permission denied (os error 13)\n", "src/", 20);
- * // ["rg: src/x: Permission denied (os error 13)"]
+ * rgWarnings("rg: ./x: Permission denied (os error 13)\n", "src/", 20); // ["rg: src/x: Permission denied ..."]
  * ```
  */
 export function rgWarnings(stderr: string, prefix: string, max: number, name = "."): string[] {
@@ -138,7 +93,6 @@ export type RgData = { text: string } | { bytes: string };
 
 /**
  * Decodes rg's `{text}` / `{bytes}` form; `{bytes}` that are not valid UTF-8 come back lossy.
- *
  * @example
  * ```ts
  * decodeRgData({ bytes: "YWL/" }); // { text: "ab\uFFFD", lossy: true }

@@ -1,24 +1,7 @@
-/**
- * Where the bundled ripgrep lives and which version it is.
- *
- * From source (`deno run`), rg is the binary of the `@vscode/ripgrep`
- * platform package in node_modules. In a compiled binary, build.ts embeds
- * the target's rg at {@linkcode EMBEDDED_RIPGREP_DIR} and this module makes
- * it executable once at start-up (src/os/executable.ts: a memfd on Linux,
- * else a private hash-checked cache directory); `path` is then what to
- * execute, e.g. `/proc/self/fd/7`, and `fd` the memfd behind it.
- *
- * @example
- * ```ts
- * const rg = await locateRipgrep();
- * await new Deno.Command(rg.path, { args: ["--version"] }).output();
- * ```
- */
 import { materializeExecutable } from "../os/executable.ts";
 
 /** The ripgrep binary the server runs. */
 export interface RipgrepBinary {
-  /** The path to execute. */
   path: string;
   /** The memfd behind `path` (`/proc/self/fd/N`) in a compiled binary, else null. */
   fd: number | null;
@@ -44,7 +27,14 @@ async function versionOf(exe: string): Promise<string | null> {
   }
 }
 
-/** Finds (or, in a compiled binary, materialises) rg and asks it for its version, once at start-up. */
+/**
+ * Finds rg (`@vscode/ripgrep`'s, or a compiled binary's embedded one, made executable) and its version, at start-up.
+ * @example
+ * ```ts
+ * const rg = await locateRipgrep();
+ * await new Deno.Command(rg.path, { args: ["--version"] }).output();
+ * ```
+ */
 export async function locateRipgrep(): Promise<RipgrepBinary> {
   if (!Deno.build.standalone) {
     const { rgPath } = await import("@vscode/ripgrep");

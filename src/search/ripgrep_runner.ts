@@ -1,36 +1,8 @@
 /**
- * Where rg runs for one server process: in the read-only sandbox
- * child_sandbox_plan.ts plans for it, started through the launcher at every run.
- * rg may read files and list directories only beneath the workspace root,
- * read the ignore files of the root's ancestors (src/policy/ignore_files.ts), execute
- * only itself (so `--pre` programs cannot start), write, create or remove
- * nothing (truncating is allowed in the workspace, see child_sandbox_plan.ts),
- * open no socket but a unix one, and it holds no capability. So a directory
- * swapped for a symlink to the outside while rg walks, at the root or any
- * depth, fails to open (EACCES) instead of redirecting the walk: nothing
- * outside is read, whatever happens to the paths.
- *
- * Without Landlock rg's reads are not confined by the kernel; its runs say
- * so (`confined: false`) and the callers fall back to checking the searched
- * path again afterwards (Handle.revalidate).
- *
- * @example
- * ```ts
- * import { Reactor } from "../os/reactor.ts";
- * import type { ChildSpawners } from "../policy/child_spawners.ts";
- * import { openWorkspace } from "../workspace/workspace.ts";
- * import { locateRipgrep } from "./ripgrep_binary.ts";
- *
- * declare const children: ChildSpawners; // the server's, planned for this workspace
- * using ws = openWorkspace("/repo");
- * using root = ws.open(".", { expect: "dir" });
- * const runner = new RipgrepRunner({ rg: await locateRipgrep(), children, reactor: new Reactor() });
- * {
- *   await using rg = await runner.start({ args: ["--files", "--", "."], cwd: root.childCwd() });
- *   for await (const chunk of rg.chunks()) console.log(new TextDecoder().decode(chunk));
- * }
- * await runner.close();
- * ```
+ * Where rg runs: in the read-only sandbox src/policy/child_sandbox_plan.ts plans for it. rg reads only beneath the
+ * workspace root (and its ancestors' ignore files), executes only itself (no `--pre`), creates or removes nothing (it
+ * may truncate in the workspace) and opens no socket but a unix one, so a directory swapped for a symlink to the
+ * outside mid-walk fails to open (EACCES). Without Landlock runs say `confined: false`; callers use Handle.revalidate.
  */
 import type { Reactor } from "../os/reactor.ts";
 import type { ChildSpawners } from "../policy/child_spawners.ts";
@@ -39,7 +11,6 @@ import { type RipgrepLaunch, type RipgrepProcess, type RipgrepRequest, spawnRipg
 
 /** What the runner needs to know. */
 export interface RipgrepRunnerOptions {
-  /** The rg binary to execute (a file, or the compiled binary's memfd). */
   rg: Pick<RipgrepBinary, "path" | "fd">;
   /** The children of the workspace rg may read (its sandbox is planned there). */
   children: ChildSpawners;
@@ -57,17 +28,7 @@ export class RipgrepRunner {
     this.#options = options;
   }
 
-  /**
-   * Starts rg (see {@linkcode spawnRipgrep}).
-   *
-   * @example
-   * ```ts
-   * declare const runner: RipgrepRunner;
-   * declare const cwd: string; // the childCwd() of the directory rg starts in
-   * await using rg = await runner.start({ args: ["--json", "-e", "x", "--", "."], cwd });
-   * const outcome = await rg.finish(); // outcome.code: 0 found, 1 nothing found
-   * ```
-   */
+  /** Starts rg (see spawnRipgrep). */
   async start(request: RipgrepRequest): Promise<RipgrepProcess> {
     if (this.#closed) throw new Error("the ripgrep runner is closed");
     this.#launch ??= this.#prepare();

@@ -1,31 +1,4 @@
-/**
- * Content search with the bundled ripgrep (`rg --json`): literal by
- * default, Rust regex on request, smart/sensitive/insensitive case, the
- * same ignore rules and glob meaning as list_files, binary files skipped.
- * Reading stops, and rg is killed, as soon as one match more than the cap
- * has arrived (plus the after-context of the last kept match).
- *
- * Pages: rg walks sorted (`--sort path`, one thread: the same order on
- * every call, tree order), and a page resumes after the path and line of
- * the previous page's last match, so paging to the end returns every match
- * once. A page ends at `maxResults` matches or where its JSON would pass
- * `page.maxChars`; lines are trimmed so that one match always fits.
- *
- * rg starts in the searched directory as its handle pins it (for a file, in
- * its parent, with the file's name), so the results are a view of that very
- * directory; see ripgrep_runner.ts for how its reads stay in the workspace.
- *
- * @example
- * ```ts
- * import { openWorkspace } from "../workspace/workspace.ts";
- * import type { RipgrepRunner } from "./ripgrep_runner.ts";
- *
- * declare const runner: RipgrepRunner; // the server's, from its services
- * declare const options: SearchOptions;
- * const ws = openWorkspace(Deno.cwd());
- * const { data } = await searchText(ws, "src", runner, { ...options, pattern: "TODO" });
- * ```
- */
+/** Content search with `rg --json`; a page resumes after the last match in rg's sorted order: each match comes once. */
 import * as path from "node:path";
 import { z } from "../zod.ts";
 import type { Workspace } from "../workspace/workspace.ts";
@@ -51,7 +24,7 @@ export const MAX_SEARCH_WARNINGS = 20;
 /** Worst-case growth of text in JSON (a control character becomes `\u00XX`). */
 const JSON_GROWTH = 6;
 
-/** The shape of a resume position ({@linkcode SearchPosition}). */
+/** The shape of a resume position (SearchPosition). */
 export const SEARCH_POSITION = z.strictObject({ p: z.string(), l: z.int().min(0) });
 
 /** What to search for. */
@@ -62,9 +35,7 @@ export interface SearchOptions {
   /** Glob filter relative to the searched directory (see glob.ts); ignored when a single file is searched. */
   globs: readonly string[];
   includeHidden: boolean;
-  /** Lines of context before and after each match. */
   context: number;
-  /** Most matches in a page. */
   maxResults: number;
   /** Each reported line is trimmed to this many UTF-8 bytes, keeping the match in view. */
   maxLineBytes: number;
@@ -77,21 +48,16 @@ export interface SearchOptions {
 /** A page of a search. */
 export interface SearchResult {
   matches: SearchMatch[];
-  /** Distinct files among the returned matches. */
   files_matched: number;
-  /** More matches follow this page. */
   truncated: boolean;
   /** rg was ended before it finished the tree (cap reached or request cancelled). */
   stopped_early: boolean;
   warnings: string[];
-  /** Resumes after this page; null at the end. */
   next_cursor: string | null;
 }
 
 /**
- * The bytes each reported line is trimmed to: `max_line_bytes`, or less when a match with its context could
- * otherwise take more than half of the page's JSON even at the worst growth, so that one match always fits.
- *
+ * The bytes each line is trimmed to: `max_line_bytes`, or less so a match with its context fits half a page's JSON.
  * @example
  * ```ts
  * lineBytes({ maxLineBytes: 65536, context: 10 }, 48_000); // 190
@@ -102,7 +68,13 @@ export function lineBytes(options: Pick<SearchOptions, "maxLineBytes" | "context
   return Math.max(16, Math.min(options.maxLineBytes, fits));
 }
 
-/** The rg arguments for a search (exported for the benchmark's baseline). */
+/**
+ * The rg arguments for a search (exported for the benchmark's baseline).
+ * @example
+ * ```ts
+ * searchArgs({ case: "smart", regex: false, includeHidden: false, context: 0, pattern: "TODO" }, ".", []);
+ * ```
+ */
 export function searchArgs(
   options: Pick<SearchOptions, "case" | "regex" | "includeHidden" | "context" | "pattern">,
   target: string,
@@ -119,11 +91,7 @@ export function searchArgs(
   return [...args, ...prefilter, "--regexp", options.pattern, "--", target];
 }
 
-/**
- * The directory rg starts in for `target`, with the name to search in it: the directory itself and "." or, for a
- * file, its parent and the file's name. The parent is opened as any path is, and must still hold the very
- * file opened. The caller disposes a parent it gets (not `target` itself).
- */
+/** Where rg starts and what it searches: `target` and ".", or a file's parent (still holding that file) and name. */
 function searchRoot(ws: Workspace, target: Handle): { dir: Handle; name: string } {
   if (target.stat.kind === "dir") return { dir: target, name: "." };
   const name = path.posix.basename(target.rel);
@@ -138,17 +106,12 @@ function searchRoot(ws: Workspace, target: Handle): { dir: Handle; name: string 
 }
 
 /**
- * Searches `input` (a file or directory of the workspace) for a page of matches. Bad regex → INVALID_ARGUMENT
- * with rg's reason.
- *
+ * Searches `input` (a file or directory of the workspace) for a page of matches; a bad regex is INVALID_ARGUMENT.
  * @example
  * ```ts
- * import { openWorkspace } from "../workspace/workspace.ts";
- * import type { RipgrepRunner } from "./ripgrep_runner.ts";
- *
- * declare const runner: RipgrepRunner;
+ * declare const ws: import("../workspace/workspace.ts").Workspace;
+ * declare const runner: import("./ripgrep_runner.ts").RipgrepRunner;
  * declare const options: SearchOptions;
- * const ws = openWorkspace(Deno.cwd());
  * (await searchText(ws, "src", runner, { ...options, pattern: "fn main", maxResults: 1 })).data.matches[0].path;
  * ```
  */
@@ -199,7 +162,6 @@ function assertSearchable(target: Handle): void {
   });
 }
 
-/** Which files under a searched directory are wanted (by their name below it): the globs and the hidden filter. */
 function wantedFiles(filter: GlobFilter | null, includeHidden: boolean): (below: string) => boolean {
   return (below) => (filter === null || filter.matches(below)) && (includeHidden || !isHiddenPath(below));
 }
@@ -228,13 +190,11 @@ async function searchOpened(
     wanted: isDir ? wantedFiles(filter, options.includeHidden) : () => true,
   };
   const collector = new MatchCollector({ ...reported, ...collecting(options) });
-  // A first page reads no further than it needs (an agent often stops there, and reading ahead means searching
-  // more of the tree); a later one is paging, and reads ahead for the pages after it.
+  // Only a later page (paging) reads ahead: a first one reads no further than it needs, as agents often stop there.
   const ahead = options.keep && options.page.after !== null ? new SearchReadAhead(reported) : null;
   await collectMatches(rg, collector, ahead);
   const outcome = await rg.finish();
-  // Without the kernel's read confinement, a directory swapped for a symlink during the run could have
-  // redirected rg below its pinned start: refuse results whose directory moved (racy, the best there is).
+  // Without Landlock a directory swapped for a symlink mid-run could redirect rg: refuse moved results (racy).
   if (!rg.confined) target.revalidate();
   // rg stops before searching anything only when it cannot use its arguments.
   if (outcome.code === 2 && !collector.sawMessage) throw rgFailure(outcome.stderr, target.rel);
@@ -246,7 +206,6 @@ async function searchOpened(
   return pageOf(collector, options.page, collector.done, [...warnings, ...trimWarnings(options)]);
 }
 
-/** What a page's collector takes from the search's options. */
 function collecting(options: SearchOptions): Omit<MatchCollectorOptions, "rootAbs" | "prefix" | "wanted"> {
   return {
     context: options.context,
@@ -256,7 +215,6 @@ function collecting(options: SearchOptions): Omit<MatchCollectorOptions, "rootAb
   };
 }
 
-/** The warning that lines are trimmed below max_line_bytes, when they are. */
 function trimWarnings(options: SearchOptions): string[] {
   const trimTo = lineBytes(options, options.page.maxChars);
   if (trimTo >= options.maxLineBytes) return [];
@@ -266,10 +224,7 @@ function trimWarnings(options: SearchOptions): string[] {
   ];
 }
 
-/**
- * Feeds rg's JSON lines to `collector` as they arrive (and to `ahead`, which may read on past the page), and ends
- * rg once they need no more.
- */
+/** Feeds rg's JSON lines to `collector` (and `ahead`, which may read on past the page); ends rg once they are done. */
 async function collectMatches(rg: RipgrepProcess, collector: MatchCollector, ahead: SearchReadAhead | null) {
   const take = ahead
     ? (line: string) => ahead.push(line, collector)
@@ -299,10 +254,7 @@ async function collectMatches(rg: RipgrepProcess, collector: MatchCollector, ahe
   }
 }
 
-/**
- * Why rg stopped before searching anything: with a confined, existing path that is the pattern (INVALID_ARGUMENT
- * with rg's reason), otherwise INTERNAL.
- */
+/** Why rg stopped before searching anything: with a confined, existing path, the pattern; otherwise INTERNAL. */
 function rgFailure(stderr: string, rel: string): ToolError {
   const reason = stderr.trim().replace(/^rg: /, "");
   if (/regex|pattern|literal|syntax|look-around|backreference/i.test(reason)) {
@@ -315,7 +267,6 @@ function rgFailure(stderr: string, rel: string): ToolError {
   return new ToolError("INTERNAL", `rg failed: ${reason}`, { details: { path: rel, stderr: reason } });
 }
 
-/** The page of the collected matches that fits `page`. */
 function pageOf(
   collector: MatchCollector,
   page: PageRequest<SearchPosition>,

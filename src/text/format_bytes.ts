@@ -1,8 +1,5 @@
-/** Byte counts written for people. */
-
 /**
  * A byte count for people: "812 B", "41.3 KiB", "8.1 MiB".
- *
  * @example
  * ```ts
  * formatBytes(5 * 1024 * 1024); // "5.0 MiB"

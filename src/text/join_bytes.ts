@@ -1,12 +1,5 @@
 /**
- * Joining byte chunks (pipe reads, request bodies, pages of a file) into
- * one array.
- */
-
-/**
- * The chunks as one array: a new one, or, when one chunk holds every byte, that chunk itself (no copy; the
- * callers never write to a chunk once it is joined).
- *
+ * The chunks joined: a new array, or the one chunk holding every byte (no copy: callers never write a joined chunk).
  * @example
  * ```ts
  * joinBytes([new Uint8Array([1, 2]), new Uint8Array([3])]); // Uint8Array [1, 2, 3]

@@ -1,20 +1,5 @@
 /**
- * UTF-8 at the byte level, for every module that handles bytes: where a cut
- * can be made without splitting a character, where decoding fails, which
- * part of a stream's window decodes whole, and decoding bytes that may not
- * be UTF-8 (file names).
- *
- * @example
- * ```ts
- * const bytes = new TextEncoder().encode("aé");
- * new TextDecoder().decode(bytes.subarray(0, utf8CutIndex(bytes, 2))); // "a"
- * ```
- */
-
-/**
- * Whether `byte` continues a character (10xxxxxx) rather than starting one: a byte offset there falls inside a
- * character.
- *
+ * Whether `byte` continues a character (10xxxxxx) rather than starting one: an offset there is inside a character.
  * @example
  * ```ts
  * isContinuation(new TextEncoder().encode("é")[1]); // true
@@ -25,14 +10,10 @@ export function isContinuation(byte: number): boolean {
 }
 
 /**
- * The largest index `<= max` at which `bytes` can be cut on a character boundary: steps back over at most
- * three continuation bytes (a character has no more, so bytes that are not UTF-8 are not walked through).
- * Needs the byte at `max` (when there is one) to tell whether a character continues across the cut.
- *
+ * The largest index `<= max` where `bytes` can be cut on a character boundary; reads `bytes[max]` and at most 3 back.
  * @example
  * ```ts
  * utf8CutIndex(new TextEncoder().encode("aé"), 2); // 1
- * utf8CutIndex(new TextEncoder().encode("ab"), 5); // 2
  * ```
  */
 export function utf8CutIndex(bytes: Uint8Array, max: number): number {
@@ -44,7 +25,6 @@ export function utf8CutIndex(bytes: Uint8Array, max: number): number {
 
 /**
  * The length of the sequence a lead byte announces (1 for ASCII and for a byte that cannot lead).
- *
  * @example
  * ```ts
  * utf8SequenceLength(0xe2); // 3: the first byte of "€"
@@ -55,13 +35,9 @@ export function utf8SequenceLength(lead: number): number {
 }
 
 /**
- * Index of the first byte that does not start a valid UTF-8 sequence (per
- * the WHATWG decoder: no overlongs, no surrogates, nothing above U+10FFFF),
- * or -1 when every byte is valid. A sequence cut off at the end is invalid.
- *
+ * Index of the first byte not starting a valid sequence (WHATWG: no overlong, surrogate, > U+10FFFF or cut off), or -1.
  * @example
  * ```ts
- * firstInvalidUtf8(new TextEncoder().encode("é")); // -1
  * firstInvalidUtf8(new Uint8Array([0x61, 0xc3])); // 1
  * ```
  */
@@ -96,10 +72,7 @@ export function firstInvalidUtf8(bytes: Uint8Array): number {
 }
 
 /**
- * Trims a byte range to whole UTF-8 characters: leading continuation bytes
- * are dropped, and a trailing incomplete sequence unless `atEnd` (the end of
- * a finished stream, where it is decoded as U+FFFD instead).
- *
+ * The whole characters of `bytes`: leading continuation bytes left out, and a trailing incomplete one unless `atEnd`.
  * @example
  * ```ts
  * utf8Window(new Uint8Array([0xa9, 0x61, 0xc3]), false); // { from: 1, to: 2 }
@@ -132,7 +105,6 @@ export interface Decoded {
 
 /**
  * Decodes bytes as UTF-8, falling back to a lossy decoding with the flag set.
- *
  * @example
  * ```ts
  * decodeBytes(new Uint8Array([0x61, 0xff])); // { text: "a\uFFFD", lossy: true }
