@@ -1,19 +1,4 @@
-/**
- * The audit events, one JSON object per line: what a session was and what
- * each tool call asked, decided and did — never file contents, command
- * output or a secret. `deno task schemas` writes
- * {@linkcode auditEventJsonSchema}'s answer to schemas/audit-event.json; tests/audit_test.ts checks real events
- * against that file.
- *
- * @example
- * ```ts
- * const log = await Deno.readTextFile("/var/log/workcell/audit.jsonl");
- * for (const line of log.split("\n").filter(Boolean)) {
- *   const event: AuditEvent = JSON.parse(line);
- *   if (event.event === "tool_call" && event.outcome !== "ok") console.error(event.tool, event.outcome);
- * }
- * ```
- */
+/** The audit events (schemas/audit-event.json), one JSON object per line, never file contents, output or secrets. */
 import { z } from "../zod.ts";
 import { AUDIT_LIMITS } from "./limits.ts";
 
@@ -38,7 +23,6 @@ const common = {
 
 const implementation = z.strictObject({ name: z.string(), version: z.string() });
 
-/** A session began (its initialize request). */
 const sessionStartSchema = z.strictObject({
   ...common,
   event: z.literal("session_start"),
@@ -50,7 +34,6 @@ const sessionStartSchema = z.strictObject({
   log_warnings: z.array(z.string()).describe("Why commands could alter this log (it lies where they may write)."),
 });
 
-/** A session ended. */
 const sessionEndSchema = z.strictObject({
   ...common,
   event: z.literal("session_end"),
@@ -59,7 +42,6 @@ const sessionEndSchema = z.strictObject({
   calls: z.int(),
 });
 
-/** The state of a command after a call, as exec_command, write_stdin and kill_command reported it. */
 const commandFactsSchema = z.strictObject({
   command_id: z.string(),
   status: z.enum(["running", "exited"]),
@@ -70,7 +52,6 @@ const commandFactsSchema = z.strictObject({
   stderr_bytes: z.int(),
 });
 
-/** The kernel layers a command started under: check_exec_environment's per-child report for commands. */
 const sandboxFactsSchema = z.strictObject({
   enforced: z.boolean(),
   layers: z.array(z.string()),
@@ -83,7 +64,6 @@ const sandboxFactsSchema = z.strictObject({
   signals_scoped: z.boolean(),
 });
 
-/** exec_command: where and how it ran, what the gate decided, the sandbox. */
 const execFactsSchema = z.strictObject({
   workdir: z.string(),
   mode: z.enum(["safe", "trusted", "dangerous"]),
@@ -96,7 +76,6 @@ const execFactsSchema = z.strictObject({
   sandbox: sandboxFactsSchema.nullable().describe("null when no command was started."),
 });
 
-/** apply_patch: the files it changed, with line counts. */
 const patchFactsSchema = z.strictObject({
   files: z.array(z.strictObject({
     op: z.enum(["add", "update", "delete", "move"]),
@@ -108,7 +87,6 @@ const patchFactsSchema = z.strictObject({
   files_omitted: z.int().describe(`Files beyond the ${AUDIT_LIMITS.maxListed} listed.`),
 });
 
-/** request_permissions: what was asked and what the user granted. */
 const permissionFactsSchema = z.strictObject({
   asked: z.array(z.string()),
   status: z.string(),
@@ -117,7 +95,6 @@ const permissionFactsSchema = z.strictObject({
   refused_by_mode: z.array(z.string()),
 });
 
-/** One tools/call. */
 const toolCallSchema = z.strictObject({
   ...common,
   event: z.literal("tool_call"),
@@ -155,7 +132,6 @@ export type Digest = z.infer<typeof digestSchema>;
 
 /**
  * The JSON Schema of an audit line (draft-07), as schemas/audit-event.json holds it.
- *
  * @example
  * ```ts
  * await Deno.writeTextFile("schemas/audit-event.json", JSON.stringify(auditEventJsonSchema(), null, 2));

@@ -1,26 +1,4 @@
-/**
- * The per-tool facts of an audit line, read from what each call's result
- * already carries (its structuredContent, never its text): the files a
- * patch changed, a command's gate decision, sandbox and status, what
- * request_permissions asked and granted, and the rule of a refusal. Plain
- * functions of plain values: nothing here knows about MCP.
- *
- * @example
- * ```ts
- * import { Redactor } from "./redact.ts";
- *
- * declare const parsed: Record<string, unknown> | null; // the call's validated arguments
- * declare const structured: Structured; // its result's structuredContent
- * const redactor = new Redactor(Deno.env.toObject(), []);
- * const { outcome, refusal } = outcomeOf(structured);
- * const facts = callFacts("apply_patch", parsed, structured, {
- *   mode: "safe",
- *   grants: [],
- *   sandbox: null,
- *   text: (value) => redactor.text(value),
- * });
- * ```
- */
+/** An audit line's per-tool facts, from each result's structuredContent (never its text); nothing here knows MCP. */
 import type { SandboxDescription } from "../policy/child_sandbox_plan.ts";
 import type { CallFacts, CommandFacts, ToolCallEvent } from "./event.ts";
 import { AUDIT_LIMITS } from "./limits.ts";
@@ -39,7 +17,6 @@ const REFUSAL_CODES = new Set([
 /** exec_command codes that the gate decided: it refused, or it allowed and the start failed afterwards. */
 const GATE_REFUSED = new Set(["COMMAND_BLOCKED", "PATH_PROTECTED"]);
 const GATE_ALLOWED = new Set(["ok", "COMMAND_NOT_FOUND"]);
-/** Tools whose result is a command's state. */
 const COMMAND_TOOLS = new Set(["exec_command", "write_stdin", "kill_command"]);
 
 function errorOf(structured: Structured): { code: string; details: Record<string, unknown> } | null {
@@ -57,11 +34,9 @@ const strings = (value: unknown): string[] => Array.isArray(value) ? value.map(S
 
 /**
  * "ok" or the error code of a result, and the rule when it was a refusal.
- *
  * @example
  * ```ts
- * outcomeOf({ ok: false, error: { code: "COMMAND_BLOCKED", details: { rule: "network.command", gate: "network" } } });
- * // { outcome: "COMMAND_BLOCKED", refusal: { rule: "network.command", gate: "network" } }
+ * outcomeOf({ ok: false, error: { code: "COMMAND_BLOCKED", details: { rule: "network.command" } } }).refusal?.rule;
  * ```
  */
 export function outcomeOf(structured: Structured): Pick<ToolCallEvent, "outcome" | "refusal"> {
@@ -75,12 +50,9 @@ export function outcomeOf(structured: Structured): Pick<ToolCallEvent, "outcome"
 }
 
 /**
- * Whether exec_command's gate let the command through: "allowed", "refused", or null when the call failed
- * before the gate decided.
- *
+ * Whether exec_command's gate let the command through, or null when the call failed before the gate decided.
  * @example
  * ```ts
- * gateDecision({ outcome: "ok" }); // "allowed"
  * gateDecision(outcomeOf({ ok: false, error: { code: "COMMAND_BLOCKED" } })); // "refused"
  * ```
  */
@@ -93,9 +65,7 @@ export function gateDecision(outcome: Pick<ToolCallEvent, "outcome">): "allowed"
 export interface FactContext {
   mode: "safe" | "trusted" | "dangerous";
   grants: readonly string[];
-  /** The commands' sandbox of the session (only asked for when exec_command started a command). */
   sandbox: SandboxDescription | null;
-  /** Redacts secrets in a string the agent chose (a workdir). */
   text(value: string): string;
 }
 
@@ -126,16 +96,11 @@ function patchFacts(structured: Record<string, unknown>): NonNullable<CallFacts[
 }
 
 /**
- * The facts of one call to `tool`: `parsed` is its validated arguments (null when they failed validation),
- * `structured` its result's structuredContent.
- *
+ * The facts of one call: `parsed` is its validated arguments (null when invalid), `structured` its structuredContent.
  * @example
  * ```ts
  * const context: FactContext = { mode: "safe", grants: [], sandbox: null, text: (value) => value };
- * const result = { ok: true, command_id: "c1", status: "exited", exit_code: 0 };
- * callFacts("write_stdin", { command_id: "c1" }, result, context);
- * // { command: { command_id: "c1", status: "exited", exit_code: 0, signal: null, duration_ms: 0,
- * //   stdout_bytes: 0, stderr_bytes: 0 } }
+ * callFacts("write_stdin", { command_id: "c1" }, { ok: true, command_id: "c1", status: "exited" }, context).command;
  * ```
  */
 export function callFacts(

@@ -1,25 +1,6 @@
 /**
- * The audit log on disk: whole lines appended with O_APPEND, one write(2)
- * each, so lines from concurrent sessions — and from other server processes
- * sharing the file — never interleave; rotated at a size limit into FILE.1 …
- * FILE.5. The server's Deno write grant covers only the workspace, and the
- * log belongs outside it, so the file is opened and written through libc
- * (FFI), like the private temp dir (src/policy/private_tmp.ts).
- *
- * Rotation by several processes at once is serialised with flock(2) on the
- * file being rotated: the first renames, the others find the name pointing
- * at a new file and reopen it. Before each line the name is checked against
- * the open file, so a log moved away or deleted (by logrotate, or by
- * another process's rotation) is followed rather than written into the void.
- *
- * @example
- * ```ts
- * import { AUDIT_LIMITS } from "./limits.ts";
- *
- * const file = new AuditFile(resolveLogPath("/var/log/workcell/audit.jsonl"), AUDIT_LIMITS.defaultMaxBytes);
- * await file.append(new TextEncoder().encode('{"event":"x"}\n'));
- * await file.close();
- * ```
+ * The audit log on disk, via libc (FFI: the Deno write grant covers only the workspace). O_APPEND and one write(2) a
+ * line keep concurrent writers from interleaving; flock(2) serialises rotation; a moved or deleted log is followed.
  */
 import * as path from "node:path";
 import { O } from "../os/libc.ts";
@@ -29,15 +10,11 @@ import { type FdStat, statAt, statFd } from "../os/fs_stat.ts";
 import { lockFd, renameAt, syncFd, writeAllFd } from "../os/fs_change.ts";
 import { AUDIT_LIMITS } from "./limits.ts";
 
-/** New logs are private to the server's user. */
 const LOG_MODE = 0o600;
 const NEWLINE = new Uint8Array([0x0a]);
 
 /**
- * The real path the log is written at: `file` with its symlinks resolved when it exists, else its directory's
- * (the file itself is then created there). A path that cannot be resolved is returned as given; opening it
- * then says why.
- *
+ * The log's real path: `file` with symlinks resolved, else its directory's (the file is created there), else as given.
  * @example
  * ```ts
  * resolveLogPath("/tmp/../var/log/audit.jsonl"); // "/var/log/audit.jsonl"
@@ -57,7 +34,6 @@ export function resolveLogPath(file: string): string {
 
 /**
  * The name of the `index`-th rotated file beside `name` (1 is the newest).
- *
  * @example
  * ```ts
  * rotatedName("audit.jsonl", 2); // "audit.jsonl.2"
@@ -73,7 +49,6 @@ function sameFile(a: FdStat | null, b: FdStat): boolean {
 
 /** One log file, opened on first use and reopened after it moved; every method is safe to call concurrently. */
 export class AuditFile {
-  /** The log's real path. */
   readonly path: string;
   readonly #maxBytes: number;
   readonly #name: string;
@@ -83,7 +58,6 @@ export class AuditFile {
   #torn = false;
   #tail: Promise<unknown> = Promise.resolve();
 
-  /** `file` is an absolute real path ({@linkcode resolveLogPath}); nothing is opened yet. */
   constructor(file: string, maxBytes: number) {
     this.path = file;
     this.#name = path.basename(file);
@@ -94,8 +68,7 @@ export class AuditFile {
   open(): void {
     this.#dirFd ??= openDirectory(path.dirname(this.path));
     if (this.#fd !== null) return;
-    // O_NONBLOCK: a FIFO in the log's place fails at once (ENXIO) instead of blocking the server; on a regular file
-    // it changes nothing.
+    // O_NONBLOCK: a FIFO in the log's place fails at once (ENXIO) instead of blocking the server.
     const fd = openAt(this.#dirFd, this.#name, O.WRONLY | O.APPEND | O.CREAT | O.NONBLOCK, LOG_MODE);
     if (statFd(fd).kind !== "file") {
       closeFd(fd);
@@ -109,14 +82,12 @@ export class AuditFile {
     return this.#queue(() => this.#append(line));
   }
 
-  /** fsync(2) of what was written so far. */
   sync(): Promise<void> {
     return this.#queue(async () => {
       if (this.#fd !== null) await syncFd(this.#fd);
     });
   }
 
-  /** Syncs and closes the file; a later append opens it again. */
   close(): Promise<void> {
     return this.#queue(async () => {
       try {
@@ -139,7 +110,6 @@ export class AuditFile {
     this.#fd = this.#dirFd = null;
   }
 
-  /** The entry the log's name points at now, or null when there is none. */
   #named(): FdStat | null {
     try {
       return statAt(this.#dirFd!, this.#name);
@@ -148,7 +118,6 @@ export class AuditFile {
     }
   }
 
-  /** Drops the open file for the one the name points at (or a new one). */
   #reopen(): void {
     if (this.#fd !== null) closeFd(this.#fd);
     this.#fd = null;
@@ -173,7 +142,7 @@ export class AuditFile {
     }
   }
 
-  /** FILE.4 → FILE.5, …, FILE → FILE.1 (the oldest is replaced), then a fresh FILE; unless another process did it first. */
+  /** FILE.4 → FILE.5, …, FILE → FILE.1, then a fresh FILE; unless another process rotated it first. */
   async #rotate(): Promise<void> {
     const fd = this.#fd!;
     await lockFd(fd, AUDIT_LIMITS.rotationLockWaitMs);

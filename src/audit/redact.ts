@@ -1,24 +1,4 @@
-/**
- * What the audit trail writes instead of a tool call's arguments: content
- * (patch text, stdin) and long strings as their size and SHA-256, the values
- * of `exec_command`'s `env` as `[redacted]`, and in every other string the
- * secrets it can recognise. The names that mark a credential are the child
- * environment's own rules (src/policy/child_environment.ts), not a second list.
- *
- * Recognised in text: the values of the server's own credential variables
- * (and the HTTP token); `NAME=value` and `--name value` / `--name=value`
- * where NAME is a credential name; the password of a URL (or its user,
- * when the user is all there is); `Bearer …`, `Basic …` and
- * `Authorization: …`. A secret spelled any other way (a bare word) is not.
- *
- * @example
- * ```ts
- * const redactor = new Redactor({ GITHUB_TOKEN: "ghp_0123456789abcdef" }, []);
- * redactor.text("curl -H 'Authorization: Bearer abc' https://u:pw@host");
- * // "curl -H 'Authorization: [redacted]' https://u:[redacted]@host"
- * redactor.text("echo ghp_0123456789abcdef"); // "echo [redacted]"
- * ```
- */
+/** Call arguments as the audit log carries them: content and long strings digested, env values and secrets redacted. */
 import { envRule } from "../policy/child_environment.ts";
 import { sha256Hex } from "../os/executable.ts";
 import { AUDIT_LIMITS } from "./limits.ts";
@@ -28,9 +8,8 @@ import type { Digest } from "./event.ts";
 export const REDACTED = "[redacted]";
 
 /**
- * The env rules whose names say that the value is a credential. The provider rule (AWS_*, GITHUB_*) strips by
- * prefix alone: its values (AWS_REGION, GITHUB_SHA, GITHUB_WORKSPACE) are mostly not secrets, and the
- * credentials among them (GITHUB_TOKEN, AWS_SECRET_ACCESS_KEY) match secret.name first.
+ * The rules of src/policy/child_environment.ts (not a second list) whose names mark a credential. Not the provider rule
+ * (AWS_*, GITHUB_*): most of its values are not secrets, and its credentials (GITHUB_TOKEN) match secret.name first.
  */
 const CREDENTIAL_RULES = new Set(["server.own", "secret.name", "secret.credential_file"]);
 /** A variable's value shorter than this is not searched for in text ("1", "true" would be everywhere). */
@@ -38,17 +17,13 @@ const MIN_SECRET_VALUE_CHARS = 8;
 /** How deep a free-form argument is walked before the rest is digested. */
 const MAX_DEPTH = 6;
 
-/** Arguments that are content: always logged as a digest. */
 const CONTENT_ARGUMENTS: Record<string, readonly string[]> = { apply_patch: ["patch"], write_stdin: ["chars"] };
-/** Arguments that are an environment: names kept, every value redacted. */
 const ENV_ARGUMENTS: Record<string, readonly string[]> = { exec_command: ["env"] };
 
 const encoder = new TextEncoder();
 
 /**
- * Whether a variable, option or key name says its value is a credential (`GITHUB_TOKEN`, `--api-key`,
- * `password`), by the env rules.
- *
+ * Whether a variable, option or key name (`GITHUB_TOKEN`, `--api-key`, `password`) marks a credential.
  * @example
  * ```ts
  * isCredentialName("--api-key"); // true
@@ -61,8 +36,7 @@ export function isCredentialName(name: string): boolean {
 }
 
 /**
- * The size of `value` and, from {@linkcode AUDIT_LIMITS}.minHashedBytes on, its SHA-256.
- *
+ * The size of `value` and, from AUDIT_LIMITS.minHashedBytes on, its SHA-256.
  * @example
  * ```ts
  * await digest("*** Begin Patch\n*** End Patch\n"); // { bytes: 30 }
@@ -95,7 +69,6 @@ export class Redactor {
       .sort((a, b) => b.length - a.length);
   }
 
-  /** `text` with every secret it recognises replaced by `[redacted]`. */
   text(text: string): string {
     let out = text;
     for (const value of this.#values) if (out.includes(value)) out = out.replaceAll(value, REDACTED);
@@ -114,16 +87,6 @@ export class Redactor {
     return out.replace(AUTH_SCHEME, `$1 ${REDACTED}`);
   }
 
-  /**
-   * The arguments of a call to `tool` as the audit line carries them.
-   *
-   * @example
-   * ```ts
-   * const redactor = new Redactor(Deno.env.toObject(), []);
-   * await redactor.arguments("exec_command", { cmd: "make", env: { CI: "1" } });
-   * // { cmd: "make", env: { CI: "[redacted]" } }
-   * ```
-   */
   async arguments(tool: string, args: unknown): Promise<unknown> {
     if (args === null || typeof args !== "object" || Array.isArray(args)) return await this.#value(args, 0);
     const content = CONTENT_ARGUMENTS[tool] ?? [];

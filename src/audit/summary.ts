@@ -1,16 +1,4 @@
-/**
- * `workcell --audit-summary FILE` (and `deno task audit-summary FILE`): a
- * short summary of an audit log a person can read at the end of a CI job —
- * per session its client, duration, calls per tool, the commands with how
- * they ended, the files changed, the refusals and the permissions. The log
- * and its rotated files are read line by line, oldest first; lines that are
- * not events (a torn write) are counted, not fatal.
- *
- * @example
- * ```ts
- * console.log(summarizeEvents(await readAuditLog("/var/log/workcell.jsonl")));
- * ```
- */
+/** `workcell --audit-summary FILE`: a per-session summary of an audit log and its rotated files, for a CI job's end. */
 import * as path from "node:path";
 import { AUDIT_LIMITS } from "./limits.ts";
 import { rotatedName } from "./file.ts";
@@ -23,7 +11,6 @@ export const SUMMARY_LISTED = 20;
 export interface AuditLogRead {
   files: string[];
   events: AuditEvent[];
-  /** Lines that were not JSON objects with an `event` (torn by a failed write, or not ours). */
   unreadable: number;
 }
 
@@ -43,7 +30,6 @@ async function* lines(file: string): AsyncGenerator<string> {
 
 /**
  * Reads `file` and its rotated files (FILE.5 … FILE.1, then FILE); throws NotFound when `file` itself is missing.
- *
  * @example
  * ```ts
  * const { events, unreadable } = await readAuditLog("audit.jsonl");
@@ -85,7 +71,6 @@ interface SessionTally {
   calls: number;
   failed: number;
   perTool: Map<string, { calls: number; failed: number }>;
-  /** By command_id: the command line and its latest state. */
   commands: Map<string, { cmd: string; state: CommandFacts }>;
   /** Commands that never started: [cmd, why]. */
   unstarted: [string, string][];
@@ -121,7 +106,6 @@ function tally(sessions: Map<string, SessionTally>, event: AuditEvent): SessionT
   return session;
 }
 
-/** What a call was about, for a line of the summary: its command line or path. */
 function subject(call: ToolCallEvent): string {
   const args = (call.arguments ?? {}) as Record<string, unknown>;
   const value = args.cmd ?? args.path ?? args.paths ?? args.command_id ?? args.output_ref ?? args.rev;
@@ -175,7 +159,6 @@ function addCall(session: SessionTally, call: ToolCallEvent): void {
 
 /**
  * A duration in words.
- *
  * @example
  * ```ts
  * formatDuration(252_000); // "4 min 12 s"
@@ -262,7 +245,6 @@ function renderSession(session: SessionTally): string[] {
 
 /**
  * The summary of a log's events, session by session in the order they first appear.
- *
  * @example
  * ```ts
  * summarizeEvents({ files: ["audit.jsonl"], events: [], unreadable: 0 }); // "audit.jsonl: no sessions"
@@ -293,7 +275,6 @@ export function summarizeEvents(log: AuditLogRead): string {
 
 /**
  * Prints the summary of the log at `file` to stdout, or why it cannot be read to stderr; returns the exit status.
- *
  * @example
  * ```ts
  * Deno.exit(await printAuditSummary("/var/log/workcell.jsonl"));

@@ -1,33 +1,6 @@
 /**
- * The audit trail of one server process (`--audit-log FILE`): it builds
- * each event from what the server's tools/call dispatch hands it (the call,
- * its validated arguments and its structured result), redacts it, bounds
- * it, and appends it as one line. A line that cannot be written is reported
- * on stderr and in server_info (`status()`), counted, and retried with the
- * next event; only with `--audit-required` does a failure stop the server,
- * before the call that could not be recorded is answered.
- *
- * @example
- * ```ts
- * import { resolveLogPath } from "./file.ts";
- * import { AUDIT_LIMITS } from "./limits.ts";
- *
- * const trail = new AuditTrail({
- *   file: resolveLogPath("/var/log/workcell/audit.jsonl"),
- *   maxBytes: AUDIT_LIMITS.defaultMaxBytes,
- *   required: false,
- *   mode: "safe",
- *   env: Deno.env.toObject(),
- *   secrets: [],
- *   onFatal: (message) => {
- *     console.error(message);
- *     Deno.exit(1);
- *   },
- * });
- * const session = trail.session({ id: crypto.randomUUID(), transport: "stdio" });
- * session.begin({ client: { name: "x", version: "1" }, protocolVersion: "2025-11-25", workspace: "/repo" });
- * await trail.close();
- * ```
+ * The audit trail of one server process (`--audit-log FILE`). A line that cannot be written is reported, counted and
+ * retried with the next event; only `--audit-required` stops the server, before the unrecorded call is answered.
  */
 import * as path from "node:path";
 import { z } from "../zod.ts";
@@ -47,14 +20,10 @@ export interface AuditOptions {
   maxBytes: number;
   required: boolean;
   mode: Mode;
-  /** The server's environment: its credential variables' values are redacted wherever they appear. */
   env: Record<string, string>;
   /** Other values to redact (the HTTP bearer token). */
   secrets: readonly string[];
-  /**
-   * Called once, under `required`, when an event could not be written: it stops the server, so the call that
-   * could not be recorded is never answered (the event's write waits on it).
-   */
+  /** Under `required`, called once when an event could not be written; it stops the server (the write waits on it). */
   onFatal(message: string): void | Promise<void>;
 }
 
@@ -74,7 +43,7 @@ export const auditStatusSchema = z.object({
   warnings: z.array(z.string()).describe("Why commands could alter the log (it lies where they may write)."),
 });
 
-/** What server_info reports of the trail. */
+/** The value of server_info.audit. */
 export type AuditStatus = z.infer<typeof auditStatusSchema>;
 
 /** The status of a server without `--audit-log`. */
@@ -95,7 +64,6 @@ export const AUDIT_OFF: AuditStatus = {
 export interface CallRecord {
   tool: string;
   requestId: string | number | null;
-  /** The arguments as the client sent them. */
   arguments: unknown;
   /** The validated arguments (defaults applied), or null when validation failed or the tool is unknown. */
   parsed: Record<string, unknown> | null;
@@ -104,7 +72,6 @@ export interface CallRecord {
   startedAt: number;
   durationMs: number;
   cancelled: boolean;
-  /** The session's grants after the call. */
   grants: readonly string[];
   /** The sandbox the command exec_command started runs under, asked only when it started one. */
   sandbox(): SandboxDescription | null;
@@ -123,7 +90,6 @@ export interface SessionIdentity {
   transport: "stdio" | "http";
 }
 
-/** What a session recorder uses of its trail. */
 interface TrailContext {
   mode(): Mode;
   redactor(): Redactor;
@@ -138,14 +104,10 @@ const encoder = new TextEncoder();
 const MAX_TOOL_NAME_CHARS = 128;
 
 /**
- * Why commands could alter a log at `file`, given the trees they may write (`anywhere` without a sandbox), and
- * which of those reasons `--audit-required` refuses (the log inside a writable root).
- *
+ * Why commands could alter a log at `file`, given the trees they may write, and the writable root it lies in.
  * @example
  * ```ts
- * placementProblems("/repo/audit.jsonl", ["/repo", "/tmp/workcell-tmp-x"], "safe");
- * // { warnings: ["the audit log /repo/audit.jsonl lies in /repo, which commands may write: they could alter or
- * //   delete it"], inside: "/repo" }
+ * placementProblems("/repo/audit.jsonl", ["/repo", "/tmp/workcell-tmp-x"], "safe").inside; // "/repo"
  * ```
  */
 export function placementProblems(
@@ -192,7 +154,6 @@ export class AuditTrail {
     this.#redactor = new Redactor(options.env, options.secrets);
   }
 
-  /** The log's real path. */
   get path(): string {
     return this.#file.path;
   }
@@ -208,7 +169,7 @@ export class AuditTrail {
     }
   }
 
-  /** Notes the trees commands may write; warns on stderr when they hold the log, and returns what --audit-required refuses. */
+  /** Notes the trees commands may write; warns when they hold the log; returns what --audit-required refuses. */
   notePlacement(writes: "anywhere" | readonly string[]): string | null {
     const { warnings, inside } = placementProblems(this.path, writes, this.#options.mode);
     this.#warnings = warnings;
@@ -216,7 +177,6 @@ export class AuditTrail {
     return inside === null ? null : warnings[0];
   }
 
-  /** What server_info reports. */
   status(): AuditStatus {
     return {
       enabled: true,
@@ -232,7 +192,6 @@ export class AuditTrail {
     };
   }
 
-  /** The recorder of one session. */
   session(identity: SessionIdentity): SessionAudit {
     return new SessionAudit(this.#context, identity);
   }
@@ -249,7 +208,6 @@ export class AuditTrail {
     await this.#file.close().catch((error) => this.#failed(error, false));
   }
 
-  /** What the session recorders use of the trail. */
   readonly #context: TrailContext = {
     mode: () => this.#options.mode,
     redactor: () => this.#redactor,
@@ -346,7 +304,6 @@ export class SessionAudit {
     void this.#trail.emit(event);
   }
 
-  /** Records one finished call; resolves once it is written (or its failure handled). */
   async call(record: CallRecord, begin: SessionBegin): Promise<void> {
     this.begin(begin);
     this.#calls++;

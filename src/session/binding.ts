@@ -1,26 +1,11 @@
-/**
- * The workspace of one server process, bound once: at start from the
- * command line, or — on stdio without `--workspace` or `CLAUDE_PROJECT_DIR`
- * — after initialize, from the client's roots or the working directory.
- * Until then tool calls wait here; refused, every tool but server_info answers
- * NO_WORKSPACE. The services (pinned root, sandbox, rg runner, command
- * registry) exist only once bound, so they always follow the chosen root.
- *
- * @example
- * ```ts
- * declare const options: OpenOptions; // the config, the machine's facts, the home directory
- * const binding = new WorkspaceBinding();
- * binding.settle(await openChoice({ dir: "/home/u/app", source: "flag" }, options));
- * await binding.wait(); // resolves at once now
- * ```
- */
+/** The process's workspace, bound once: from the command line, or after initialize from the roots or the cwd. */
 import { ToolError } from "../errors.ts";
 import type { Config } from "../config.ts";
 import { createServices, type RuntimeFacts, type Services } from "../services.ts";
 import type { WorkspaceChoice } from "../workspace/resolve.ts";
 import { pinChoice, type Pinned, type Refusal } from "./pin.ts";
 
-/** A bound workspace and the services built on it. */
+/** A bound workspace and the services built on it (they exist only once bound, so they follow the chosen root). */
 export interface Bound extends Pinned {
   services: Services;
 }
@@ -32,17 +17,14 @@ export class WorkspaceBinding {
   readonly #settled = Promise.withResolvers<void>();
   #onFirstWait: (() => void) | null = null;
 
-  /** Whether it is neither bound nor refused yet. */
   get pending(): boolean {
     return this.#bound === null && this.#refusal === null;
   }
 
-  /** The workspace and services, or null while pending or when refused. */
   get bound(): Bound | null {
     return this.#bound;
   }
 
-  /** Why there is no workspace, or null. */
   get refusal(): Refusal | null {
     return this.#refusal;
   }
@@ -87,13 +69,11 @@ export class WorkspaceBinding {
     );
   }
 
-  /** The bound workspace and services; throws {@linkcode noWorkspace}'s error otherwise. */
   require(): Bound {
     if (this.#bound) return this.#bound;
     throw this.noWorkspace();
   }
 
-  /** Stops the bound services (shutdown). */
   async close(): Promise<void> {
     await this.#bound?.services.close();
   }
@@ -109,17 +89,11 @@ export interface OpenOptions {
 
 /**
  * Builds the services of a pinned workspace, or passes a refusal on.
- *
  * @example
  * ```ts
- * import type { Config } from "../config.ts";
- * import type { RuntimeFacts } from "../services.ts";
  * import { pinChoice } from "./pin.ts";
- *
- * declare const config: Config;
- * declare const facts: RuntimeFacts;
- * const binding = new WorkspaceBinding();
- * binding.settle(await withServices(await pinChoice({ dir: "/home/u/app", source: "flag" }, "/home/u"), config, facts));
+ * declare const options: OpenOptions;
+ * await withServices(pinChoice({ dir: "/home/u/app", source: "flag" }, options.home), options.config, options.facts);
  * ```
  */
 export async function withServices(
@@ -132,18 +106,11 @@ export async function withServices(
 }
 
 /**
- * Pins `choice` and builds its services, or says why it cannot be served
- * (./pin.ts).
- *
+ * Pins `choice` and builds its services, or says why it cannot be served (./pin.ts).
  * @example
  * ```ts
- * import type { Config } from "../config.ts";
- * import type { RuntimeFacts } from "../services.ts";
- *
- * declare const config: Config;
- * declare const facts: RuntimeFacts;
- * const binding = new WorkspaceBinding();
- * binding.settle(await openChoice({ dir: "/home/u/app", source: "roots" }, { config, facts, home: "/home/u" }));
+ * declare const options: OpenOptions;
+ * new WorkspaceBinding().settle(await openChoice({ dir: "/home/u/app", source: "roots" }, options));
  * ```
  */
 export async function openChoice(choice: WorkspaceChoice, options: OpenOptions): Promise<Bound | Refusal> {

@@ -1,49 +1,16 @@
 /**
- * Answers a stdio client's `initialize` from the first line of its input
- * while the rest of the server is still loading (src/serve.ts), so the
- * client hears back in tens of milliseconds rather than after the whole
- * module graph (about 200 ms); then, when the client's `tools/list` follows
- * at once (after its `notifications/initialized`, as real clients send
- * them), answers that too, from the stored listing (src/catalog_listing.ts:
- * no zod, no tool module). The lines are not consumed: the transport reads
- * the input again from its first byte, so the MCP server handles that
- * initialize and tools/list itself (it records the client's capabilities
- * for roots and elicitation as always) and only its answers, already sent,
- * are dropped (LineTransport.skipAnswer). A first line that is not a plain
- * initialize (./initialize.ts) is left to the server, which answers it once
- * loaded; so is everything after the first line that is neither the
- * notification nor a plain tools/list, and a tools/list that does not come
- * within {@linkcode EARLY_TOOLS_LIST_WAIT_MS}.
- *
- * @example
- * ```ts
- * import { FdInput } from "../transport/fd_input.ts";
- * import { LineTransport } from "../transport/stdio.ts";
- * import { listedTools } from "../catalog_listing.ts";
- *
- * const input = new FdInput(0);
- * const early = await answerInitializeEarly(input.readable, Deno.stdout.writable, {
- *   instructions: "workcell serves /repo.",
- *   tools: () => listedTools({ fakeReadonlyAnnotations: false, maxResultChars: 48_000, viewImageEnabled: true }),
- *   readyWithin: (ms) => input.readyWithin(ms),
- * });
- * const transport = new LineTransport(early.input, Deno.stdout.writable);
- * for (const id of early.answered) transport.skipAnswer(id);
- * ```
+ * Answers a stdio client's `initialize` and an immediate `tools/list` while the server still loads (src/serve.ts).
+ * No input is consumed: the server handles both; its answers, already sent, are dropped (LineTransport.skipAnswer).
  */
 import { initializeResponse, plainInitialize } from "./initialize.ts";
 import { MAX_MESSAGE_BYTES } from "../transport/message_size.ts";
 
-/**
- * How long after its initialize answer the early answer waits for the client's tools/list before the server
- * loads (which holds the thread for ~150 ms, answering nothing). Clients send it as soon as initialize is
- * answered, within a millisecond or two; a client that does not only has its first call answered this much later.
- */
+/** How long the early answer waits for tools/list before the server loads (blocking ~150 ms); clients take 1-2 ms. */
 export const EARLY_TOOLS_LIST_WAIT_MS = 25;
 
 /** What the transport starts from. */
 export interface EarlyStart {
-  /** The ids of the requests answered here (the initialize, then maybe a tools/list); empty when none was. */
+  /** The ids answered here (the initialize, then maybe a tools/list). */
   answered: (string | number)[];
   /** The whole input again: the bytes read here, then the rest, read on demand. */
   input: ReadableStream<Uint8Array>;
@@ -51,7 +18,6 @@ export interface EarlyStart {
 
 /** What the early answers are made of. */
 export interface EarlyOptions {
-  /** The initialize result's instructions. */
   instructions: string;
   /** The tools/list result's tools; without it only initialize is answered. */
   tools?: () => unknown[];
@@ -68,13 +34,9 @@ const isRecord = (value: unknown): value is Json =>
 const onlyKeys = (value: Json, keys: readonly string[]) => Object.keys(value).every((key) => keys.includes(key));
 
 /**
- * The id of `message` when it is a tools/list that the transport's JSON-RPC schema and the SDK's
- * ListToolsRequestSchema certainly accept and whose answer cannot depend on its params (none, or `{}`: no
- * cursor, no `_meta`); null otherwise.
- *
+ * The id of a tools/list the SDK surely accepts, whose answer no params could change (none, or `{}`); else null.
  * @example
  * ```ts
- * plainToolsList({ jsonrpc: "2.0", id: 2, method: "tools/list" }); // 2
  * plainToolsList({ jsonrpc: "2.0", id: 2, method: "tools/list", params: { cursor: "x" } }); // null
  * ```
  */
@@ -87,7 +49,6 @@ export function plainToolsList(message: unknown): string | number | null {
   return id as string | number;
 }
 
-/** Whether `message` is the client's notifications/initialized (which gets no answer). */
 function isInitialized(message: unknown): boolean {
   return isRecord(message) && onlyKeys(message, ["jsonrpc", "method", "params"]) && message.jsonrpc === "2.0" &&
     message.method === "notifications/initialized" && (message.params === undefined || isRecord(message.params));
@@ -98,7 +59,6 @@ function toolsListResponse(id: string | number, tools: unknown[]): Uint8Array {
   return new TextEncoder().encode(JSON.stringify({ result: { tools }, jsonrpc: "2.0", id }) + "\n");
 }
 
-/** The complete lines of the input read so far, in order, and the bytes read. */
 class LineReader {
   readonly head: Uint8Array[] = [];
   bytes = 0;
@@ -111,7 +71,6 @@ class LineReader {
     this.#reader = input.getReader();
   }
 
-  /** The next complete line without its newline, or null when none is read yet. */
   take(): string | null {
     const newline = this.#text.indexOf("\n");
     if (newline < 0) return null;
@@ -120,7 +79,7 @@ class LineReader {
     return line;
   }
 
-  /** Reads one more chunk; false at the end of input or beyond {@linkcode MAX_MESSAGE_BYTES}. */
+  /** Reads one more chunk; false at the end of input or beyond MAX_MESSAGE_BYTES. */
   async more(): Promise<boolean> {
     if (this.#ended || this.bytes > MAX_MESSAGE_BYTES) return false;
     const { value, done } = await this.#reader.read();
@@ -139,7 +98,6 @@ class LineReader {
   }
 }
 
-/** Writes `bytes` to `output` (its writer taken for this one write). */
 async function writeTo(output: WritableStream<Uint8Array>, bytes: Uint8Array): Promise<void> {
   const writer = output.getWriter();
   try {
@@ -150,10 +108,12 @@ async function writeTo(output: WritableStream<Uint8Array>, bytes: Uint8Array): P
 }
 
 /**
- * Reads `input` up to the end of its first line (or its end, or {@linkcode MAX_MESSAGE_BYTES}) and, when that
- * line is a plain initialize, writes the answer to `output`, with the options' instructions; then, given the
- * options' `tools` and `readyWithin`, waits up to {@linkcode EARLY_TOOLS_LIST_WAIT_MS} for a plain tools/list
- * (after the initialized notification) and answers it.
+ * Answers a plain initialize on the first line of `input`, then a plain tools/list within EARLY_TOOLS_LIST_WAIT_MS.
+ * @example
+ * ```ts
+ * import { FdInput } from "../transport/fd_input.ts";
+ * await answerInitializeEarly(new FdInput(0).readable, Deno.stdout.writable, { instructions: "…" });
+ * ```
  */
 export async function answerInitializeEarly(
   input: ReadableStream<Uint8Array>,
@@ -178,10 +138,7 @@ export async function answerInitializeEarly(
   return { answered, input: prepend(lines.head, input) };
 }
 
-/**
- * After the initialize answer: the lines up to a plain tools/list, answered, when they come in time and are
- * only the initialized notification (or blank); the tools/list's id, or null when it was left to the server.
- */
+/** The id of a plain tools/list answered in time (after only the initialized notification or blanks), or null. */
 async function answerToolsList(
   lines: LineReader,
   output: WritableStream<Uint8Array>,

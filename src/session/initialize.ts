@@ -1,20 +1,6 @@
 /**
- * The answer to `initialize`, built without the MCP SDK so that a stdio
- * server can give it before the SDK (and the rest of the server) has
- * loaded: the SDK's `types.js` alone spends ~60 ms building zod schemas,
- * its Server pulls in ajv (~40 ms). The negotiation reproduces the SDK's
- * `Server._oninitialize` exactly (`initialize_test.ts` checks the version
- * list against the SDK's constants and the answer against the SDK's own),
- * and {@linkcode plainInitialize} accepts only requests the SDK's schemas
- * certainly accept, so answering early never says yes where the SDK would
- * have said no: anything unusual waits for the SDK.
- *
- * @example
- * ```ts
- * declare const line: string; // the first line of input
- * const request = plainInitialize(JSON.parse(line));
- * if (request) await Deno.stdout.write(initializeResponse(request, "workcell serves /repo."));
- * ```
+ * The answer to `initialize` without the MCP SDK, given before it loads (~100 ms of zod and ajv), matching its
+ * `Server._oninitialize` (initialize_test.ts checks); plainInitialize never says yes where the SDK would say no.
  */
 import { serverInfo } from "../metadata.ts";
 
@@ -34,12 +20,9 @@ export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = [
 export const SERVER_CAPABILITIES = { tools: { listChanged: false } };
 
 /**
- * The version both sides speak: the client's when supported, else the latest (the client then decides whether
- * it can go on), as the SDK negotiates.
- *
+ * The client's version when supported, else the latest (the client then decides whether to go on), as the SDK does.
  * @example
  * ```ts
- * negotiateProtocolVersion("2025-06-18"); // "2025-06-18"
  * negotiateProtocolVersion("1999-01-01"); // "2025-11-25"
  * ```
  */
@@ -57,7 +40,6 @@ export interface InitializeResult {
 
 /**
  * The initialize result for a client that asked for `requested`.
- *
  * @example
  * ```ts
  * initializeResult("2025-06-18", "workcell gives you one workspace: /repo.").protocolVersion; // "2025-06-18"
@@ -72,7 +54,7 @@ export function initializeResult(requested: string, instructions: string): Initi
   };
 }
 
-/** An initialize request as {@linkcode plainInitialize} accepts it. */
+/** An initialize request as plainInitialize accepts it. */
 export interface PlainInitialize {
   id: string | number;
   protocolVersion: string;
@@ -105,10 +87,7 @@ function isImplementation(value: unknown): boolean {
     isOptional(value.icons, (icons) => Array.isArray(icons) && icons.every(isIcon));
 }
 
-/**
- * The SDK's ClientCapabilitiesSchema, narrowed: `tasks` and elicitation keys beyond `form`/`url` are left to the
- * SDK (their schemas are intersections and preprocessors whose corners are not worth reproducing).
- */
+/** The SDK's ClientCapabilitiesSchema, narrowed: `tasks` and elicitation beyond `form`/`url` are left to the SDK. */
 function isClientCapabilities(value: unknown): boolean {
   if (!isRecord(value)) return false;
   const { experimental, sampling, elicitation, roots, tasks, extensions } = value;
@@ -126,15 +105,11 @@ function isClientCapabilities(value: unknown): boolean {
 }
 
 /**
- * The id and requested version of `message` when it is an initialize request that both the transport's
- * JSON-RPC schema and the SDK's InitializeRequestSchema certainly accept; null otherwise (the SDK then decides,
- * with its own error when it refuses). A `_meta` is always left to the SDK.
- *
+ * The id and version of an initialize request the SDK's schemas certainly accept (no `_meta`), else null.
  * @example
  * ```ts
  * plainInitialize({ jsonrpc: "2.0", id: 1, method: "initialize",
  *   params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "c", version: "1" } } });
- * // { id: 1, protocolVersion: "2025-06-18" }
  * ```
  */
 export function plainInitialize(message: unknown): PlainInitialize | null {
@@ -149,7 +124,6 @@ export function plainInitialize(message: unknown): PlainInitialize | null {
 
 /**
  * The JSON-RPC response line the stdio transport would write for this request (key order included).
- *
  * @example
  * ```ts
  * await Deno.stdout.write(initializeResponse({ id: 1, protocolVersion: "2025-06-18" }, "workcell serves /repo."));

@@ -1,30 +1,4 @@
-/**
- * The workspace of a stdio session whose command line left it open (no
- * `--workspace`, no `CLAUDE_PROJECT_DIR`): once the client has initialized
- * (or its first tool call arrives), ask its roots when it declared them,
- * else take the working directory, and bind it in this process. Tool calls
- * wait for this (bounded by the roots timeout).
- *
- * @example
- * ```ts
- * import type { Server } from "../sdk/mod.ts";
- * import { openChoice, type OpenOptions, WorkspaceBinding } from "./binding.ts";
- *
- * declare const server: Server;
- * declare const options: OpenOptions;
- * const binding = new WorkspaceBinding();
- * chooseWorkspaceLate({
- *   server,
- *   binding,
- *   fallback: { dir: Deno.cwd(), source: "cwd" },
- *   bind: async (choice) => {
- *     const outcome = await openChoice(choice, options);
- *     binding.settle(outcome);
- *     return outcome;
- *   },
- * });
- * ```
- */
+/** The workspace of a stdio session whose command line left it open: the client's roots, else the working directory. */
 import type { Server } from "../sdk/mod.ts";
 import type { WorkspaceChoice } from "../workspace/resolve.ts";
 import { sessionOf } from "./info.ts";
@@ -36,15 +10,18 @@ import type { Refusal } from "./pin.ts";
 export interface LateWorkspace {
   server: Server;
   binding: WorkspaceBinding;
-  /** The working directory, used when the client has no usable root. */
   fallback: WorkspaceChoice;
   /** Pins the choice, builds its services and settles the binding with the outcome. */
   bind(choice: WorkspaceChoice): Promise<Bound | Refusal>;
 }
 
 /**
- * Arranges for the workspace to be chosen once: when the client sends
- * `notifications/initialized`, or at its first tool call if that comes first.
+ * Arranges for the workspace to be chosen once: at `notifications/initialized`, or the first tool call if earlier.
+ * @example
+ * ```ts
+ * declare const late: LateWorkspace;
+ * chooseWorkspaceLate(late);
+ * ```
  */
 export function chooseWorkspaceLate(late: LateWorkspace): void {
   let started = false;
@@ -60,7 +37,6 @@ export function chooseWorkspaceLate(late: LateWorkspace): void {
   late.binding.onFirstWait(start);
 }
 
-/** Asks the roots (when the client has them), then binds the first usable one or the working directory. */
 async function resolveLateWorkspace(late: LateWorkspace): Promise<void> {
   const session = sessionOf(late.server);
   let choice = late.fallback;

@@ -1,16 +1,6 @@
 /**
- * The first half of binding a workspace: pin the chosen directory by an fd
- * and apply the refusal rules, without building any service. It loads
- * nothing heavy, so a stdio server can pin a workspace named on its command
- * line (and exit 2 when it cannot serve it) before it answers initialize;
- * the services follow once the rest of the server has loaded
- * (./binding.ts).
- *
- * @example
- * ```ts
- * const pinned = pinChoice({ dir: "/home/u/app", source: "flag" }, "/home/u");
- * if ("reason" in pinned) console.error(pinned.reason);
- * ```
+ * Binding's first half (./binding.ts): pin the directory by an fd and apply the refusal rules. It loads nothing heavy,
+ * so a stdio server can pin its command line's workspace (or exit 2) before answering initialize.
  */
 import { openWorkspace, type Workspace, WorkspaceError } from "../workspace/workspace.ts";
 import { implicitRefusal, SOURCE_LABELS, type WorkspaceChoice } from "../workspace/resolve.ts";
@@ -29,9 +19,7 @@ export interface Refusal {
 }
 
 /**
- * Pins `choice`, or says why it cannot be served: it does not exist or is not a directory, or it is `/` or the
- * home directory (`home`, a real path or null) and came from anywhere but `--workspace`.
- *
+ * Pins `choice` or says why not: not a directory, or `/` or `home` (a real path or null) and not from `--workspace`.
  * @example
  * ```ts
  * pinChoice({ dir: "/", source: "cwd" }, null); // { choice, reason: "… never served implicitly …" }

@@ -1,20 +1,6 @@
 /**
- * The client's MCP roots: asked with `roots/list` once after initialize
- * (only when the command line left the workspace open and the client
- * declared the `roots` capability), and asked again on
- * `notifications/roots/list_changed` to keep the report current. A change
- * never moves the workspace of a running session: its root is pinned, its
- * sandbox built and its commands run there, so server_info says the roots
- * changed and that a restart (or `--workspace`) switches.
- *
- * @example
- * ```ts
- * import type { Server } from "../sdk/mod.ts";
- *
- * declare const server: Server; // a session whose client declared the roots capability
- * const { pick, report } = await askRoots(server);
- * if (pick.choice) console.error(`workspace from roots: ${pick.choice.dir}`);
- * ```
+ * The client's MCP roots, asked after initialize and on each list_changed when the command line left the workspace
+ * open. A change never moves a running session's workspace (root pinned, sandbox built); server_info reports it.
  */
 import { RootsListChangedNotificationSchema, type Server } from "../sdk/mod.ts";
 import { pickRoot, type RootsPick } from "../workspace/resolve.ts";
@@ -24,11 +10,9 @@ export const ROOTS_TIMEOUT_MS = 5000;
 
 /** What the client said about its roots, as server_info reports it. */
 export interface RootsReport {
-  /** The URIs the client listed, in its order. */
   uris: string[];
   /** The other `file://` roots, not served. */
   others: string[];
-  /** Roots that cannot be a workspace, with why. */
   ignored: { uri: string; reason: string }[];
   /** Why roots/list gave nothing usable (failed, timed out), or null. */
   error: string | null;
@@ -43,13 +27,10 @@ export interface RootsAnswer {
 }
 
 /**
- * Asks the client for its roots (bounded by {@linkcode ROOTS_TIMEOUT_MS}); a failure is reported, not thrown.
- *
+ * Asks the client for its roots (bounded by ROOTS_TIMEOUT_MS); a failure is reported, not thrown.
  * @example
  * ```ts
- * import type { Server } from "../sdk/mod.ts";
- *
- * declare const server: Server; // a session whose client declared the roots capability
+ * declare const server: import("../sdk/mod.ts").Server;
  * const { pick } = await askRoots(server);
  * ```
  */
@@ -77,14 +58,10 @@ export async function askRoots(server: Server): Promise<RootsAnswer> {
 }
 
 /**
- * On `notifications/roots/list_changed`, asks again and updates `report`
- * in place; `servedRoot` (the workspace as chosen) never changes.
- *
+ * On `notifications/roots/list_changed`, asks again and updates `report` in place; `servedRoot` never changes.
  * @example
  * ```ts
- * import type { Server } from "../sdk/mod.ts";
- *
- * declare const server: Server; // a session whose client declared the roots capability
+ * declare const server: import("../sdk/mod.ts").Server;
  * const { pick, report } = await askRoots(server);
  * if (pick.choice) watchRootChanges(server, report, pick.choice.dir);
  * ```

@@ -8,7 +8,6 @@ const OP_LETTERS = { add: "A", update: "M", delete: "D", move: "R" } as const;
 /** Bytes of warnings the text shows at most (the rest are counted). */
 const TEXT_WARNING_BYTES = 2048;
 
-/** The agent-facing summary: one line per file (as many as fit), warnings, then the diff preview. */
 function summary(result: PatchResult): string {
   const rows = result.files.map((file) =>
     `${OP_LETTERS[file.op]} ${file.path}${

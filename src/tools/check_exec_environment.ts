@@ -25,7 +25,6 @@ const sandboxSchema = z.object({
   capabilities_dropped: z.boolean(),
 });
 
-/** One line per kind of child for the text. */
 function describeChild(name: string, child: SandboxDescription): string {
   if (!child.enforced) return `${name}: NO sandbox (the server's own rights)`;
   const list = (value: string | string[]) => (typeof value === "string" ? value : value.join(", ") || "nowhere");

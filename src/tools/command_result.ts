@@ -1,21 +1,4 @@
-/**
- * The result shape exec_command, write_stdin and kill_command share, and the
- * one function that renders a poll of the registry into it: structured data
- * within the result ceiling, and a text within the 16 KiB bound that shows
- * each stream's head and tail with an explicit gap line, stderr whatever
- * the size of stdout, the status line, and the exact calls that continue
- * (write_stdin while running, read_output for what the text left out) last.
- *
- * @example
- * ```ts
- * import type { Command } from "../exec/command.ts";
- * import type { ToolContext } from "./tool.ts";
- *
- * declare const ctx: ToolContext;
- * declare const command: Command;
- * commandOutput(ctx.services.commands.poll(command, DEFAULT_PREVIEW_BYTES), 10_000, ctx.config.maxResultChars);
- * ```
- */
+/** The result exec_command, write_stdin and kill_command share, and the one renderer of a registry poll into it. */
 import { z } from "../zod.ts";
 import type { CommandPoll } from "../exec/views.ts";
 import { gapLine, type StreamPreview } from "../exec/preview.ts";
@@ -28,7 +11,7 @@ import { BYTES, JSON_CHARS, type Measure, windowOutput } from "./output_window.t
 const READ_OUTPUT_MAX_LIMIT = 65536;
 /** The shortest wait a suggested poll asks for (a request with yield_time_ms 0 must not suggest busy polling). */
 const MIN_SUGGESTED_POLL_MS = 1000;
-/** Default bytes of each stream in a result: both streams full stay under 32,000 characters of JSON (docs/results.md). */
+/** Default bytes per stream in a result: both full stay under 32,000 characters of JSON (docs/results.md). */
 export const DEFAULT_PREVIEW_BYTES = 12 * 1024;
 /** Characters of the command echoed back (the caller has it whole). */
 export const MAX_CMD_ECHO_CHARS = 1000;
@@ -96,7 +79,6 @@ function share(first: number, second: number, room: number): [number, number] {
   return [half, room - half];
 }
 
-/** One stream shown within a room: its text with gap lines where bytes are left out, and those ranges. */
 interface Shown {
   text: string;
   gaps: ByteRange[];
@@ -124,8 +106,12 @@ function fitStreams(poll: CommandPoll, room: number, measure: Measure): Record<S
 }
 
 /**
- * Renders a poll as the tool result: next actions for polling (while running) and for what was left out of
- * each stream, the structured value within `maxResultChars`.
+ * Renders a poll as the tool result: each stream's head and tail within both bounds, then the calls that continue.
+ * @example
+ * ```ts
+ * declare const poll: import("../exec/views.ts").CommandPoll;
+ * commandOutput(poll, 10_000, 48_000).text;
+ * ```
  */
 export function commandOutput(
   poll: CommandPoll,
@@ -181,7 +167,6 @@ export function commandOutput(
   return { text: renderText(poll, cmd, actions, hint), data };
 }
 
-/** The text: the command, each stream with gap lines, the status line, and the next calls last. */
 function renderText(
   poll: CommandPoll,
   cmd: string,

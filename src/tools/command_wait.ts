@@ -1,21 +1,3 @@
-/**
- * How exec_command and write_stdin wait for a command on behalf of a call:
- * progress notifications while waiting, and when the client cancels the
- * call (`notifications/cancelled`) the command's process group is killed and
- * reaped, so nothing the call started outlives it unseen. The command stays
- * in the registry: its output is readable by id and check_exec_environment
- * lists it.
- *
- * @example
- * ```ts
- * import type { Command } from "../exec/command.ts";
- * import type { ToolContext } from "./tool.ts";
- *
- * declare const ctx: ToolContext; // the call's
- * declare const command: Command; // the command it started or polls
- * await waitForCommand(ctx, command, { yieldMs: 10_000, settle: true });
- * ```
- */
 import type { Command } from "../exec/command.ts";
 import { SETTLE_MS } from "../exec/registry.ts";
 import type { ToolContext } from "./tool.ts";
@@ -23,21 +5,17 @@ import type { ToolContext } from "./tool.ts";
 /** How long to wait and whether to return once the program has answered. */
 export interface CommandWait {
   yieldMs: number;
-  /** Return after new output followed by {@linkcode SETTLE_MS} of quiet (write_stdin), not only on exit. */
+  /** Return after new output followed by SETTLE_MS of quiet (write_stdin), not only on exit. */
   settle: boolean;
 }
 
 /**
- * Waits for `command`; a cancelled call kills and reaps it and says so on stderr.
- *
+ * Waits for `command`; a cancelled call kills and reaps its process group, so nothing it started outlives it unseen.
  * @example
  * ```ts
- * import type { Command } from "../exec/command.ts";
- * import type { ToolContext } from "./tool.ts";
- *
- * declare const ctx: ToolContext; // the call's
- * declare const command: Command; // the command it started or polls
- * await waitForCommand(ctx, command, { yieldMs: 10_000, settle: false }); // exec_command: until exit or yield
+ * declare const ctx: import("./tool.ts").ToolContext;
+ * declare const command: import("../exec/command.ts").Command;
+ * await waitForCommand(ctx, command, { yieldMs: 10_000, settle: false });
  * ```
  */
 export async function waitForCommand(ctx: ToolContext, command: Command, wait: CommandWait): Promise<void> {

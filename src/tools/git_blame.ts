@@ -8,10 +8,6 @@ import { layoutText, nextCall } from "../paging/text_layout.ts";
 /** Default lines per page: about 27,000 characters of JSON at ~130 per line, each commit once (docs/results.md). */
 export const DEFAULT_BLAME_LIMIT = 200;
 
-/**
- * The text: one line per source line (short sha, number, text), then each shown commit once (date, author,
- * summary) in brackets, a true range, and the call for the rest.
- */
 function render(page: Paged<GitBlame>, given: Readonly<Record<string, unknown>>): string {
   const { data } = page;
   if (data.lines.length === 0) return `${data.path}: no lines`;

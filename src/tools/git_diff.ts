@@ -30,11 +30,7 @@ function statLine(file: DiffFile): string {
 const encoder = new TextEncoder();
 const bytes = (text: string) => encoder.encode(text).length;
 
-/**
- * The text of a page of a patch (git_diff, git_show): `head` lines, a line naming the files shown, their stat
- * lines, the patch lines that fit (whole files, else whole hunks, else whole lines), a note when the last file
- * goes on, and the call that continues right after the last line shown.
- */
+/** A patch page's text (git_diff, git_show): whole files, else hunks, else lines that fit, then the next call. */
 export function renderPatch(head: string[], diff: PagedDiff, next: (cursor: string) => string): string {
   const { lines, data } = diff;
   const opens = (line: PatchLine, i: number) => i === 0 || lines[i - 1].file !== line.file;

@@ -8,7 +8,6 @@ import { layoutText, nextCall } from "../paging/text_layout.ts";
 /** Name, email and ISO 8601 time; shared with git_show. */
 export const personSchema = z.object({ name: z.string(), email: z.string(), time: z.string() });
 
-/** The text: one line per commit (sha, date, author, subject), a true range, and the call for the rest. */
 function render(page: Paged<GitLog>, given: Readonly<Record<string, unknown>>): string {
   const { data } = page;
   if (data.commits.length === 0) return page.start > 0 ? "No more commits." : "No commits match.";
@@ -70,7 +69,6 @@ export const gitLogTool = defineTool({
       author: args.author,
       grep: args.grep,
       page: cursors.request(LOG_POSITION, dataBudget(ctx.config.maxResultChars)),
-      // The pages of one query read what its git runs read past their pages (the cursor binds them to the query).
       keep: ctx.sessionState.snapshots.slot<KeptLog>(cursors.query, (kept) => kept.bytes),
       signal: ctx.signal,
     });

@@ -12,7 +12,6 @@ import { utf8CutIndex } from "../text/utf8.ts";
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-/** A file's content at a revision: whole lines from the page's start while they fit, the call for the rest. */
 function renderContent(page: Paged<GitShow>, next: (cursor: string) => string): string {
   const shown = page.data;
   const content = encoder.encode(shown.content ?? "");
@@ -86,7 +85,6 @@ export const gitShowTool = defineTool({
       page: args.path === undefined
         ? cursors.request(DIFF_POSITION, budget)
         : cursors.request(CONTENT_POSITION, budget),
-      // The pages of one commit read it as its first page kept it (the cursor binds them to the query).
       keep: ctx.sessionState.snapshots.slot<KeptShow>(
         cursors.query,
         (kept) => kept.diff.bytes + 2 * (kept.commit.subject.length + kept.commit.body.length) + 512,

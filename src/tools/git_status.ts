@@ -23,7 +23,6 @@ function describe(entry: StatusEntry): string {
   return `${xy} ${entry.path}${from}${tags.length > 0 ? `  [${tags.join(", ")}]` : ""}`;
 }
 
-/** The text: the branch line, which entries of how many it shows, XY letters and paths, the call for the rest. */
 function render(page: Paged<GitStatus>, given: Readonly<Record<string, unknown>>): string {
   const status = page.data;
   const where = status.detached
@@ -93,7 +92,6 @@ export const gitStatusTool = defineTool({
       includeIgnored: args.include_ignored,
       limit: args.limit,
       page: cursors.request(STATUS_POSITION, dataBudget(ctx.config.maxResultChars)),
-      // The pages of one query read the status its first page kept (the cursor binds them to the same query).
       keep: ctx.sessionState.snapshots.slot<KeptStatus>(cursors.query, keptStatusBytes),
       signal: ctx.signal,
     });

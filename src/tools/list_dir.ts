@@ -28,7 +28,6 @@ function line(entry: DirEntry): string {
   return `${entry.path}${suffix}${entry.name_lossy ? "  [name not UTF-8]" : ""}`;
 }
 
-/** The text: which entries of how many it shows, one a line, unreadable directories, hidden ones left out, and the call for the rest. */
 function render(page: Paged<DirListing>, given: Readonly<Record<string, unknown>>): string {
   const { data } = page;
   const total = `${data.total_seen}${data.total_exact ? "" : "+"}`;
@@ -94,7 +93,6 @@ export const listDirTool = defineTool({
       limit: args.limit,
       includeHidden: args.include_hidden,
       page: cursors.request(DIR_POSITION, dataBudget(ctx.config.maxResultChars)),
-      // The pages of one query read the walk its first page kept (the cursor binds them to the same query).
       keep: ctx.sessionState.snapshots.slot<KeptTree>(cursors.query, keptTreeBytes),
     });
     return Promise.resolve({ text: render(page, ctx.arguments), data: { ...page.data } });

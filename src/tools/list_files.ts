@@ -8,7 +8,6 @@ import { layoutText, nextCall } from "../paging/text_layout.ts";
 /** Default files per page: a few hundred entries, about 25,000 characters of JSON (docs/results.md). */
 export const DEFAULT_LIST_FILES_LIMIT = 250;
 
-/** The text: which files of how many it shows, one path a line, rg's warnings, and the call for the rest. */
 function render(page: Paged<FileListing>, sort: string, given: Readonly<Record<string, unknown>>): string {
   const { data } = page;
   // With sort "none" a walk stopped at the cap knows only that more follow.
@@ -71,7 +70,6 @@ export const listFilesTool = defineTool({
       sort: args.sort,
       limit: args.limit,
       page: cursors.request(listPositionSchema(args.sort), dataBudget(ctx.config.maxResultChars)),
-      // The pages of one query read the listing its first page kept (the cursor binds them to the same query).
       keep: ctx.sessionState.snapshots.slot<KeptListing>(cursors.query, keptBytes),
       signal: ctx.signal,
     });

@@ -1,16 +1,4 @@
-/**
- * Re-cuts a command output preview to a smaller room: its head and its
- * tail, at line ends where one is near, with the byte ranges left out. The
- * room is measured in UTF-8 bytes (the text a model reads) or in JSON
- * characters (structuredContent), so one preview serves both bounds.
- *
- * @example
- * ```ts
- * const parts = [{ start: 0, text: "line\n".repeat(1000) }, { start: 1_200_000, text: "last\n" }];
- * const shown = windowOutput(0, parts, 8000, BYTES);
- * shown.gaps; // [{ start: 4000, end: 1200000 }]: read them with read_output
- * ```
- */
+/** Re-cuts an output preview to a smaller room, in UTF-8 bytes (the text) or JSON characters (structuredContent). */
 import type { ByteRange } from "../exec/output_stream.ts";
 import { jsonStringChars, prefixWithinJson } from "../paging/budget.ts";
 import { utf8CutIndex } from "../text/utf8.ts";
@@ -54,7 +42,6 @@ function reverse(text: string): string {
 
 /**
  * The head of `text` within `room`, ending at a line end when one is in its second half.
- *
  * @example
  * ```ts
  * headWithin("ab\ncd\nef", 7, BYTES); // "ab\ncd\n"
@@ -84,13 +71,10 @@ export interface Window {
 }
 
 /**
- * Shows `parts` (a preview's head and tail, or its whole range) starting at `from` within `room`: whole when
- * they fit, else a head of the first part and a tail of the last, half the room each (what one does not
- * need goes to the other). Around each gap the pieces end and start at line ends when one is in reach.
- *
+ * Shows `parts` from `from` within `room`: whole when they fit, else the first's head and the last's tail, half each.
  * @example
  * ```ts
- * windowOutput(0, [{ start: 0, text: "a\nb\nc\n" }], 4, BYTES).pieces; // [{ start: 0, text: "a\n" }, { start: 4, text: "c\n" }]
+ * windowOutput(0, [{ start: 0, text: "a\nb\nc\n" }], 4, BYTES).gaps; // [{ start: 2, end: 4 }]
  * ```
  */
 export function windowOutput(from: number, parts: readonly Piece[], room: number, measure: Measure): Window {

@@ -15,10 +15,7 @@ const LF = 0x0a;
 /** Bytes of a line the text shows when one line alone is over the text bound (the rest follows by byte_offset). */
 const LONG_LINE_TEXT_BYTES = MAX_TEXT_BYTES - 1024;
 
-/**
- * The agent-facing page: a header naming the lines shown, numbered lines (`cat -n` style), and the call that
- * continues after the last line shown, which is before the structured page's end when the text bound is reached.
- */
+/** Numbered lines (`cat -n` style), then the call that continues after the last one shown (the text bound may cut). */
 function render(page: ReadLinesResult, given: Readonly<Record<string, unknown>>): string {
   if (page.lines_returned === 0) {
     return page.total_lines !== null && page.start_line > page.total_lines + 1
@@ -34,8 +31,7 @@ function render(page: ReadLinesResult, given: Readonly<Record<string, unknown>>)
   const from = (line: number, byte: number) => nextCall("read_file", given, { offset: line, byte_offset: byte });
   const first = encoder.encode(content[0]);
   if (first.length > LONG_LINE_TEXT_BYTES) {
-    // One line longer than the text bound: show its start, continue inside it. Its length is known only when the
-    // page began at the line's start and reached its end.
+    // One line over the text bound: show its start, continue inside it; its length is known only if the page spans it.
     const shown = utf8CutIndex(first, LONG_LINE_TEXT_BYTES);
     const whole = given.byte_offset === undefined && (page.text.includes("\n") || !page.has_more);
     const next = page.start_byte + shown;

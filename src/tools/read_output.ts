@@ -11,7 +11,6 @@ function cutPage(page: OutputPage, data: string): OutputPage {
   return { ...page, data, next_offset: page.offset + BYTES.size(data), eof: false };
 }
 
-/** The text: the range shown (of how many bytes), the data, and the call for what follows. */
 function render(page: OutputPage, given: Readonly<Record<string, unknown>>): string {
   const header = (shown: OutputPage) => {
     const gap = shown.evicted_gap_bytes > 0

@@ -22,7 +22,6 @@ function block(match: SearchMatch, context: number): string {
   return lines.join("\n");
 }
 
-/** The text: which matches it shows, grep-like, rg's warnings, and the call for the rest. */
 function render(page: Paged<SearchResult>, context: number, given: Readonly<Record<string, unknown>>): string {
   const { data } = page;
   const warnings = data.warnings.map((warning) => `[warning: ${warning}]`);
@@ -96,7 +95,6 @@ export const searchTextTool = defineTool({
       maxResults: args.max_results,
       maxLineBytes: args.max_line_bytes,
       page: cursors.request(SEARCH_POSITION, dataBudget(ctx.config.maxResultChars)),
-      // The pages of one query read what its rg runs read past their pages (the cursor binds them to the query).
       keep: ctx.sessionState.snapshots.slot<KeptSearch>(cursors.query, (kept) => kept.bytes),
       signal: ctx.signal,
     });

@@ -21,7 +21,6 @@ const annotationsSchema = z.object({
   openWorldHint: z.boolean(),
 });
 
-/** The source of the workspace in words, with the root URI when it came from the client. */
 function sourceDetail(choice: WorkspaceChoice | null, roots: RootsReport | null): string {
   if (choice === null) return "nowhere: nothing named a workspace";
   if (choice.source === "roots" && roots) {
@@ -33,7 +32,6 @@ function sourceDetail(choice: WorkspaceChoice | null, roots: RootsReport | null)
   return SOURCE_LABELS[choice.source];
 }
 
-/** The lines about the client's roots: the ones not served, and a change since start. */
 function rootLines(roots: RootsReport | null): string[] {
   if (!roots) return [];
   const lines: string[] = [];
@@ -50,7 +48,6 @@ function rootLines(roots: RootsReport | null): string[] {
   return lines;
 }
 
-/** The audit trail in one line: off, where it writes, or why it does not. */
 function auditLine(audit: AuditStatus): string {
   if (!audit.enabled) return "off (--audit-log FILE records every call)";
   const state = audit.state === "ok"
@@ -214,7 +211,6 @@ async function observe(ctx: ToolContext) {
 
 type Observed = Awaited<ReturnType<typeof observe>>;
 
-/** The mode, its gates and this session's grants. */
 function policyData({ config, sessionState: { grants } }: ToolContext, landlock: boolean) {
   const policy = MODE_POLICIES[config.mode];
   return {
@@ -230,7 +226,6 @@ function policyData({ config, sessionState: { grants } }: ToolContext, landlock:
   };
 }
 
-/** Deno, the platform, rg, Landlock and the TTY as this process found them. */
 function runtimeData(facts: RuntimeFacts, sandbox: Observed["sandbox"]) {
   return {
     deno: Deno.version.deno,
@@ -245,7 +240,6 @@ function runtimeData(facts: RuntimeFacts, sandbox: Observed["sandbox"]) {
   };
 }
 
-/** What was negotiated at initialize. */
 function protocolData(session: SessionInfo) {
   return {
     negotiated_version: session.protocolVersion,
@@ -255,7 +249,6 @@ function protocolData(session: SessionInfo) {
   };
 }
 
-/** The advertised tools, in catalog order. */
 function catalogData({ catalog, config }: ToolContext) {
   return {
     count: catalog.length,
@@ -266,7 +259,6 @@ function catalogData({ catalog, config }: ToolContext) {
   };
 }
 
-/** The text's summary, a line per concern, before the instruction excerpts. */
 function summaryLines({ binding, session, facts, config, catalog }: ToolContext, state: Observed): string[] {
   const { workspace, report, sandbox, commands, running } = state;
   const git = state.project.git;
@@ -312,10 +304,7 @@ function summaryLines({ binding, session, facts, config, catalog }: ToolContext,
 /** Room the text keeps for its own lines around the excerpts. */
 const EXCERPT_SLACK_BYTES = 512;
 
-/**
- * The instruction files' excerpts as the text shows them: whole while they fit in the 16 KiB text after `head`,
- * the one that does not cut at a line end, each cut one ending with the read_file call that shows the rest.
- */
+/** Instruction excerpts after `head`: whole while they fit, then one cut at a line end; partials end in read_file. */
 function excerptLines(files: { path: string; excerpt: string; bytes: number }[], head: string): string[] {
   const encoder = new TextEncoder();
   let room = MAX_TEXT_BYTES - encoder.encode(head).length - EXCERPT_SLACK_BYTES;

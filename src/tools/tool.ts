@@ -1,8 +1,4 @@
-/**
- * What a tool adapter is: a name, annotations, zod schemas in and out, and
- * a handler that turns validated arguments into a {@linkcode ToolOutput}.
- * Adapters are thin: the work lives in domain modules under src/.
- */
+/** What a tool adapter is: name, annotations, zod schemas and a handler; the work lives in domain modules. */
 import type { z } from "../zod.ts";
 import type { Config } from "../config.ts";
 import type { Workspace } from "../workspace/workspace.ts";
@@ -23,7 +19,7 @@ export interface ElicitForm {
   };
 }
 
-/** Result of an elicitation round trip. */
+/** The client's answer to an elicitation. */
 export interface ElicitAnswer {
   action: "accept" | "decline" | "cancel";
   content?: Record<string, unknown>;
@@ -36,24 +32,20 @@ export interface ToolContext {
   facts: RuntimeFacts;
   /** The workspace root; reading it without a workspace throws NO_WORKSPACE (only server_info runs then). */
   workspace: Workspace;
-  /** The services on the workspace; NO_WORKSPACE without one, like `workspace`. */
   services: Services;
   /** Where the workspace came from, or why there is none. */
   binding: WorkspaceBinding;
   /** The arguments exactly as the client sent them (validated), to repeat in a next-call line. */
   arguments: Readonly<Record<string, unknown>>;
-  /** The audit trail (--audit-log), or null without one. */
   audit: AuditTrail | null;
   session: SessionInfo;
-  /** The tools this server advertises, in catalog order. */
   catalog: readonly ToolSummary[];
-  /** Session-scoped state kept for this MCP connection (e.g. permission grants). */
   sessionState: SessionState;
   /** Aborted when the client cancels the request or disconnects. */
   signal: AbortSignal;
-  /** Sends a progress notification when the request carried a progressToken; a no-op otherwise. */
+  /** A no-op unless the request carried a progressToken. */
   progress(progress: number, total?: number, message?: string): Promise<void>;
-  /** Asks the user through elicitation/create; only valid when the client declared the capability. */
+  /** elicitation/create; only valid when the client declared the capability. */
   elicit(form: ElicitForm): Promise<ElicitAnswer>;
 }
 
@@ -83,7 +75,6 @@ export interface ToolDefinition<
   annotations: Annotations;
   /** Strict zod object: unknown properties are refused as INVALID_ARGUMENT. */
   input: Input;
-  /** Success payload (without `ok`); the error shape is added by the server. */
   output: Output;
   /** Programs the tool runs; where one was not found at start-up the server answers PROGRAM_UNAVAILABLE. */
   requires?: readonly ProgramName[];
@@ -91,21 +82,14 @@ export interface ToolDefinition<
 }
 
 /**
- * Declares a tool with its handler typed from its schemas: the arguments from `input`, and the `data` it
- * returns checked against `output` at compile time. A literal returned for an enum field needs `as const`
- * (TypeScript widens literals that it checks against a generic type).
- *
+ * Declares a tool with its handler typed from its schemas; a literal returned for an enum field needs `as const`.
  * @example
  * ```ts
  * import { z } from "zod";
- *
  * export const pingTool = defineTool({
- *   name: "ping",
- *   title: "Ping",
- *   description: "Answers pong.",
+ *   name: "ping", title: "Ping", description: "Answers pong.",
  *   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
- *   input: z.strictObject({}),
- *   output: z.object({ answer: z.enum(["pong"]) }),
+ *   input: z.strictObject({}), output: z.object({ answer: z.enum(["pong"]) }),
  *   handler: () => Promise.resolve({ text: "pong", data: { answer: "pong" as const } }),
  * });
  * ```

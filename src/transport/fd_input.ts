@@ -1,28 +1,11 @@
 /**
- * stdin as a byte stream, read with poll(2) then read(2) through FFI: the
- * read itself runs on the JS thread once poll says data is there, so no
- * read is ever in flight on another thread (Deno's own stdin keeps one
- * pending on its blocking pool, and a byte it took is gone from the fd).
- * So the early initialize answer (src/session/early_initialize.ts) can ask
- * whether input is there ({@linkcode FdInput.ready},
- * {@linkcode FdInput.readyWithin}) without reading it, and the transport
- * then reads every byte itself.
- *
- * @example
- * ```ts
- * import type { Server } from "../sdk/mod.ts";
- * import { LineTransport } from "./stdio.ts";
- *
- * declare const server: Server;
- * const input = new FdInput(0);
- * await server.connect(new LineTransport(input.readable, Deno.stdout.writable));
- * ```
+ * stdin read with poll(2) then read(2) through FFI on the JS thread, so no read is in flight elsewhere (Deno's stdin
+ * keeps one pending on its blocking pool, and a byte it took is gone from the fd): so a ready check consumes nothing.
  */
 import { ERRNO, errno, libc, POLL } from "../os/libc.ts";
 
 /** How long one poll waits before looking again (so a paused or finished reader never holds a call for long). */
 const POLL_SLICE_MS = 1000;
-/** Bytes read at once. */
 const CHUNK_BYTES = 64 * 1024;
 /** poll(2) failures in a row after which the input counts as ended (EINTR comes one at a time). */
 const MAX_POLL_FAILURES = 100;
@@ -32,7 +15,6 @@ export class FdInput {
   readonly readable: ReadableStream<Uint8Array>;
   readonly #fd: number;
 
-  /** Reads `fd`. */
   constructor(fd: number) {
     this.#fd = fd;
     this.readable = new ReadableStream<Uint8Array>({
@@ -44,10 +26,7 @@ export class FdInput {
     }, { highWaterMark: 0 });
   }
 
-  /**
-   * Whether a read would return at once: input (or its end) is there now. A zero-timeout poll(2) on this
-   * thread, so it never waits.
-   */
+  /** Whether input (or its end) is there now: a zero-timeout poll(2) on this thread, so it never waits. */
   ready(): boolean {
     const pollfd = new Uint8Array(8);
     const view = new DataView(pollfd.buffer);
@@ -56,10 +35,7 @@ export class FdInput {
     return libc().poll_now(pollfd, 1n, 0) > 0;
   }
 
-  /**
-   * Whether input (or its end) is there within `ms` milliseconds: poll(2) on the blocking pool, so the thread
-   * stays free meanwhile; nothing is read.
-   */
+  /** Whether input (or its end) is there within `ms`: poll(2) on the blocking pool, so the thread stays free. */
   async readyWithin(ms: number): Promise<boolean> {
     const pollfd = new Uint8Array(8);
     const view = new DataView(pollfd.buffer);
@@ -68,7 +44,6 @@ export class FdInput {
     return await libc().poll(pollfd, 1n, Math.max(0, Math.ceil(ms))) > 0;
   }
 
-  /** The next chunk, or null at end of input. */
   async #read(): Promise<Uint8Array | null> {
     const pollfd = new Uint8Array(8);
     const view = new DataView(pollfd.buffer);

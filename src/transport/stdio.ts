@@ -1,20 +1,6 @@
 /**
- * The stdio transport: newline-delimited JSON-RPC on stdin/stdout.
- *
- * It replaces the SDK's StdioServerTransport, which drops without a word
- * every line that fails its message schema (so a request with a valid id
- * but, say, string params is never answered and the client waits for its
- * timeout) and closes the whole session on one line over 10 MiB. Here a
- * malformed line is answered with a JSON-RPC error whenever it carries an
- * id, an oversized line is skipped and refused, and the session goes on.
- *
- * @example
- * ```ts
- * import type { Server } from "../sdk/mod.ts";
- *
- * declare const server: Server;
- * await server.connect(new LineTransport(Deno.stdin.readable, Deno.stdout.writable));
- * ```
+ * JSON-RPC lines on stdio, replacing the SDK's StdioServerTransport, which silently drops lines failing its schema
+ * and closes the session on one over 10 MiB; here a bad line with an id, or a long one, gets an error instead.
  */
 import { type JSONRPCMessage, JSONRPCMessageSchema, type Transport } from "../sdk/mod.ts";
 import { joinBytes } from "../text/join_bytes.ts";
@@ -45,7 +31,7 @@ export class LineTransport implements Transport {
   /** Ids of requests received and not answered yet, so input ending does not cut their answers off. */
   readonly #inFlight = new Set<string | number>();
   #drained: (() => void) | null = null;
-  /** The ids whose answers {@linkcode skipAnswer} drops (each once). */
+  /** The ids whose answers skipAnswer drops (each once). */
   readonly #answered = new Set<string | number>();
   readonly #encoder = new TextEncoder();
   readonly #decoder = new TextDecoder();
@@ -70,16 +56,11 @@ export class LineTransport implements Transport {
     return this.#write(message);
   }
 
-  /**
-   * The answer to request `id` already went out, before this transport started (the early initialize and
-   * tools/list, src/session/early_initialize.ts): the server still handles the request, and its answer is
-   * dropped, once.
-   */
+  /** Request `id` was answered before this transport started (src/session/early_initialize.ts): drop its answer. */
   skipAnswer(id: string | number): void {
     this.#answered.add(id);
   }
 
-  /** Ids of the requests received and not answered yet. */
   unanswered(): ReadonlySet<string | number> {
     return this.#inFlight;
   }
