@@ -1,18 +1,6 @@
 /**
- * The fixed catalog: exactly these 18 tools, in this order, always.
- * Modes never change it; only --disable-view-image removes view_image.
- *
- * A tool's module loads on its first call: tools/list is the stored listing
- * (src/catalog_listing.ts), so a server that was only initialized holds no
- * tool module, and its idle memory stays near the bare SDK's (issue 31).
- * The imports are string literals, so `deno compile` and the npm package's
- * transpiler see every module.
- *
- * @example
- * ```ts
- * const tool = await loadTool("read_file");
- * tool.input.safeParse({ path: "README.md" }).success; // true
- * ```
+ * The fixed catalog: these 18 tools in this order, in every mode (--disable-view-image drops view_image). Modules
+ * load on first call, so an idle server holds none (issue 31); literal imports let `deno compile` and npm see them all.
  */
 import type { ToolDefinition } from "./tools/tool.ts";
 

@@ -1,18 +1,6 @@
 /**
- * The tools/list answer, served from schemas/tools.json: the catalog's
- * entries as `deno task schemas` converted them from the tools' zod
- * schemas (src/tool_schemas.ts), for the default options. Serving the
- * stored conversion needs neither zod nor any tool module, so main.ts can
- * answer a tools/list that follows initialize before the server has loaded
- * (src/session/early_initialize.ts), and the server answers it without
- * ~16 ms of conversion; catalog_listing_test.ts fails when the file
- * differs from the live conversion, for every option.
- *
- * @example
- * ```ts
- * const tools = listedTools({ fakeReadonlyAnnotations: false, maxResultChars: 48_000, viewImageEnabled: true });
- * tools.length; // 18
- * ```
+ * tools/list from schemas/tools.json (src/tool_schemas.ts): no zod, no tool module, so main.ts answers it before the
+ * server loads (src/session/early_initialize.ts). catalog_listing_test.ts checks it against the live conversion.
  */
 import stored from "../schemas/tools.json" with { type: "json" };
 import type { Tool } from "./sdk/mod.ts";
@@ -35,14 +23,10 @@ export type ListingOptions = Pick<Config, "fakeReadonlyAnnotations" | "maxResult
 const STORED: readonly Tool[] = (stored as unknown as { tools: Tool[] }).tools;
 
 /**
- * The tools/list entries for these options, in catalog order: view_image left out when disabled, the annotations
- * faked when asked, the result ceiling declared in each `_meta`. Each call makes fresh entries, annotations and
- * `_meta`; the schemas in them are the stored objects, shared (never edit them).
- *
+ * The tools/list entries for these options, fresh per call, but their schemas are the stored objects: never edit them.
  * @example
  * ```ts
- * const tools = listedTools({ fakeReadonlyAnnotations: true, maxResultChars: 20_000, viewImageEnabled: false });
- * tools.map((tool) => tool.name).includes("view_image"); // false
+ * listedTools({ fakeReadonlyAnnotations: true, maxResultChars: 20_000, viewImageEnabled: false });
  * ```
  */
 export function listedTools(options: ListingOptions): Tool[] {

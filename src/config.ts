@@ -1,12 +1,3 @@
-/**
- * The command line: strict flag parsing into a {@linkcode Config}.
- *
- * @example
- * ```ts
- * const parsed = parseArgs(["--workspace", "/repo", "--mode", "trusted"]);
- * if (parsed.kind === "run") console.error(parsed.config.mode);
- * ```
- */
 import { AUDIT_LIMITS, AUDIT_LOG_ENV } from "./audit/limits.ts";
 import { DEFAULT_MAX_RESULT_CHARS, MAX_MAX_RESULT_CHARS, MIN_MAX_RESULT_CHARS } from "./paging/budget.ts";
 import { type Mode, MODES } from "./policy/modes.ts";
@@ -22,7 +13,7 @@ export interface HttpAddress {
 
 /** Everything the command line decides. */
 export interface Config {
-  /** --workspace as given, or null (then CLAUDE_PROJECT_DIR, the client's roots or the cwd: src/workspace/resolve.ts). */
+  /** --workspace, or null: CLAUDE_PROJECT_DIR, the client's roots or the cwd decide (src/workspace/resolve.ts). */
   workspace: string | null;
   mode: Mode;
   http: HttpAddress | null;
@@ -30,11 +21,10 @@ export interface Config {
   httpNoAuth: boolean;
   viewImageEnabled: boolean;
   fakeReadonlyAnnotations: boolean;
-  /** Ceiling on the characters of any result's structuredContent JSON (declared to clients in tools/list). */
+  /** Ceiling on any result's structuredContent JSON, in characters (declared to clients in tools/list). */
   maxResultChars: number;
-  /** --audit-log (else WORKCELL_AUDIT_LOG) as given, or null: no audit trail (src/audit/). */
+  /** --audit-log (else WORKCELL_AUDIT_LOG), or null: no audit trail (src/audit/). */
   auditLog: string | null;
-  /** The size at which the audit log is rotated. */
   auditLogMaxBytes: number;
   /** Whether a log that cannot be written (or that commands may write) stops the server. */
   auditRequired: boolean;
@@ -56,7 +46,7 @@ export class UsageError extends Error {
   }
 }
 
-/** The usage text printed by --help (a usage error prints one line pointing here). */
+/** The usage text printed by --help. */
 export const USAGE = `usage: workcell [--workspace DIR] [--mode safe|trusted|dangerous]
                 [--http HOST:PORT] [--auth-token-file FILE] [--http-no-auth]
                 [--disable-view-image] [--dangerously-fake-readonly-annotations]
@@ -119,7 +109,6 @@ export function isLoopbackHost(host: string): boolean {
 
 /**
  * Parses `HOST:PORT`, `[V6]:PORT` or `:PORT`.
- *
  * @example
  * ```ts
  * parseHttpAddress("127.0.0.1:8080"); // { host: "127.0.0.1", port: 8080 }
@@ -151,7 +140,6 @@ const SIZE_UNITS: Record<string, number> = { "": 1, K: 1024, M: 1024 ** 2, G: 10
 
 /**
  * Parses `--audit-log-max-bytes`: bytes, or with a K, M or G suffix (powers of 1024).
- *
  * @example
  * ```ts
  * parseSize("16M"); // 16777216
@@ -168,13 +156,11 @@ export function parseSize(value: string): number {
 }
 
 /**
- * Parses the command line strictly: unknown flags, missing values, repeated
- * flags and positional arguments are errors. `env` supplies the audit log
- * (WORKCELL_AUDIT_LOG) when `--audit-log` does not.
- *
+ * Parses the command line strictly: unknown, repeated or valueless flags and positional arguments are errors. `env`
+ * supplies WORKCELL_AUDIT_LOG when `--audit-log` does not.
  * @example
  * ```ts
- * parseArgs(["--mode=trusted"]);
+ * parseArgs(["--workspace", "/repo", "--mode=trusted"]);
  * ```
  */
 export function parseArgs(args: readonly string[], env: Readonly<Record<string, string | undefined>> = {}): ParsedArgs {

@@ -1,15 +1,8 @@
 /**
- * The result envelope: readable, bounded `content` text plus
- * `structuredContent` within the result ceiling, for successes and failures
- * alike. Tools render their own text within the bound and fill their pages
- * within the ceiling (src/paging/); the checks here are guards.
- *
+ * The result envelope: bounded `content` text and `structuredContent` within the result ceiling; the checks are guards.
  * @example
  * ```ts
- * import { ToolError } from "./errors.ts";
- *
  * ok({ text: "3 files", data: { files: ["a.ts", "b.ts", "c.ts"] } }, 48_000);
- * fail(new ToolError("NOT_FOUND", "x does not exist"));
  * ```
  */
 import { ToolError } from "./errors.ts";
@@ -22,27 +15,21 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 /**
- * Cuts `text` to at most `maxBytes` UTF-8 bytes on a character boundary,
- * appending a marker that says how much was cut and where the rest is.
- *
+ * Cuts `text` to at most `maxBytes` UTF-8 bytes on a character boundary, with a marker saying how much was cut.
  * @example
  * ```ts
- * boundText("é".repeat(10000)); // ends with "[… 3616 more bytes cut …]"
+ * boundText("é".repeat(10000)); // ends with "[… 3662 more bytes cut from this text …]"
  * ```
  */
 export function boundText(text: string, maxBytes = MAX_TEXT_BYTES): string {
   const bytes = encoder.encode(text);
   if (bytes.length <= maxBytes) return text;
   const marker = (cut: number) => `\n[… ${cut} more bytes cut from this text …]`;
-  // Reserve room for the marker, then cut on a character boundary.
   const end = utf8CutIndex(bytes, maxBytes - encoder.encode(marker(bytes.length)).length);
   return decoder.decode(bytes.subarray(0, end)) + marker(bytes.length - end);
 }
 
-/**
- * The success envelope; RESULT_TOO_LARGE instead when the structured value is over `maxResultChars` (only an
- * item larger than the whole ceiling can bring that about: pages are filled within it).
- */
+/** The success envelope, or RESULT_TOO_LARGE when the structured value is over `maxResultChars`. */
 export function ok(output: ToolOutput, maxResultChars: number): CallToolResult {
   const structuredContent = { ok: true, ...output.data };
   const chars = JSON.stringify(structuredContent).length;

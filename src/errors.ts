@@ -1,16 +1,4 @@
-/**
- * The error-code registry and the one error type tools throw.
- *
- * Every failure a tool reports carries a code from {@linkcode ERROR_CODES};
- * docs, schemas and CI read the registry from here.
- *
- * @example
- * ```ts
- * throw new ToolError("NOT_FOUND", "src/x.ts does not exist");
- * ```
- */
-
-/** Each code with what it means and the default recovery hint. */
+/** Every code a tool failure carries, with its meaning and default hint; docs, schemas and CI read it from here. */
 export const ERROR_CODES = {
   INVALID_ARGUMENT: {
     meaning: "An argument is missing, has the wrong type, is out of range, or is not a known property.",
@@ -164,9 +152,8 @@ export const ERROR_CODE_NAMES = Object.keys(ERROR_CODES) as ErrorCode[];
 
 /** Options that refine a {@linkcode ToolError}. */
 export interface ToolErrorOptions {
-  /** How to recover; defaults to the registry's hint for the code. */
+  /** Defaults to the registry's hint for the code. */
   hint?: string;
-  /** Machine-readable facts about the failure (paths, offsets, candidates). */
   details?: Record<string, unknown>;
   cause?: unknown;
 }
@@ -188,14 +175,9 @@ export class ToolError extends Error {
 
 /**
  * Maps an OS error from a file operation to a ToolError naming `path`.
- *
  * @example
  * ```ts
- * try {
- *   await Deno.stat("/repo/src/a.ts");
- * } catch (error) {
- *   throw fromOsError(error, "src/a.ts");
- * }
+ * fromOsError(new Deno.errors.NotFound("gone"), "src/a.ts"); // NOT_FOUND: src/a.ts does not exist
  * ```
  */
 export function fromOsError(error: unknown, path: string): ToolError {

@@ -1,22 +1,13 @@
-/**
- * The `instructions` the server gives at initialize: what a model needs
- * before its first call (clients such as Claude Code load them with the tool
- * names, before any definition): where the workspace is, what the mode
- * allows and refuses, that paths are workspace-relative, and how to continue
- * a capped result. Kept under {@linkcode MAX_INSTRUCTIONS_BYTES}.
- *
- * @example
- * ```ts
- * serverInstructions({ mode: "safe" }, "/home/me/app");
- * ```
- */
 import type { Config } from "./config.ts";
 import { MODE_POLICIES } from "./policy/modes.ts";
 
 /** Upper bound of the instructions text, in UTF-8 bytes. */
 export const MAX_INSTRUCTIONS_BYTES = 2000;
 
-/** The instructions for a server with this mode on `root`. */
+/**
+ * The `instructions` of initialize: what a model needs before its first call (clients such as Claude Code load them
+ * with the tool names, before any definition). Kept under {@linkcode MAX_INSTRUCTIONS_BYTES}.
+ */
 export function serverInstructions(config: Pick<Config, "mode">, root: string | null): string {
   const policy = MODE_POLICIES[config.mode];
   const workspace = root ?? "the directory server_info names (it is chosen from this client's roots)";

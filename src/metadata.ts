@@ -1,24 +1,8 @@
-/**
- * How workcell describes itself, in one place: the `serverInfo` of the
- * initialize answer, the server card, and what tasks/package.ts builds (the
- * npm package.json, the MCP bundle's manifest.json and the registry's
- * server.json).
- *
- * The GitHub owner below is the one value to confirm before a first
- * release: the registry name (`io.github.OWNER/workcell`) is verified against
- * the GitHub account that publishes it.
- *
- * @example
- * ```ts
- * import { Server } from "./sdk/mod.ts";
- *
- * new Server(serverInfo(), { capabilities: {} });
- * ```
- */
+/** How workcell describes itself: serverInfo, the server card, and the manifests tasks/package.ts builds. */
 import type { Implementation } from "./sdk/mod.ts";
 import { SERVER_NAME, SERVER_VERSION } from "./version.ts";
 
-/** The GitHub `owner/name` of the project. */
+/** The GitHub `owner/name`: confirm the owner before a first release, the registry verifies its name against it. */
 export const REPOSITORY = "workcell/workcell";
 /** Where the source lives. */
 export const REPOSITORY_URL = `https://github.com/${REPOSITORY}`;
@@ -37,25 +21,21 @@ export const SERVER_DESCRIPTION =
 /** server.json's bound on `description` (its 2025-12-11 schema). */
 export const MAX_DESCRIPTION_CHARS = 100;
 
-/** The icon: a 512x512 PNG (the size Claude Desktop asks of a bundle icon) beside this module; also the bundle's icon.png. */
+/** The 512x512 PNG icon (the size Claude Desktop asks of a bundle icon); also the bundle's icon.png. */
 export const ICON_FILE: URL = new URL("./icon.png", import.meta.url);
 /** Its size, as MCP icons state it. */
 export const ICON_SIZE = "512x512";
 /** The icon's path in the repository, for links to a tagged copy. */
 export const ICON_REPO_PATH = "src/icon.png";
 /**
- * The icon initialize carries: src/icon.png scaled to 64x64, inline as a `data:` URI of about 0.5 KB (the 512
- * one is 5.8 KB, in every initialize answer). VS Code, the client that shows serverInfo icons, takes a `data:`
- * icon from any server but an http(s) one only from an HTTP server on the same host, and draws it at list size.
+ * The icon initialize carries, as a `data:` URI of about 0.5 KB (the 512 one is 5.8 KB): VS Code, which shows
+ * serverInfo icons, takes `data:` icons from any server but http(s) ones only from an HTTP server on the same host.
  */
 export const SERVER_INFO_ICON_FILE: URL = new URL("./icon-64.png", import.meta.url);
 /** Its size, as MCP icons state it. */
 export const SERVER_INFO_ICON_SIZE = "64x64";
 
-/**
- * The icon as an https URL of this version's tag (server.json and the card
- * require https; clients fetch it from there).
- */
+/** The icon as an https URL of this version's tag (server.json and the card require https). */
 export function iconUrl(version = SERVER_VERSION): string {
   return `https://raw.githubusercontent.com/${REPOSITORY}/v${version}/${ICON_REPO_PATH}`;
 }
@@ -86,16 +66,12 @@ export function registryIdentity(): RegistryIdentity {
 
 let dataUri: string | undefined;
 
-/** The small icon as a `data:` URI: initialize needs no network to show it. Read once, on first use. */
 function iconDataUri(): string {
   dataUri ??= `data:image/png;base64,${btoa(String.fromCharCode(...Deno.readFileSync(SERVER_INFO_ICON_FILE)))}`;
   return dataUri;
 }
 
-/**
- * The `serverInfo` of the initialize answer (MCP 2025-11-25 `Implementation`):
- * name, version, title, description, website and the icon inline.
- */
+/** The `serverInfo` of the initialize answer (MCP 2025-11-25 `Implementation`), its icon inline. */
 export function serverInfo(): Implementation {
   return {
     name: SERVER_NAME,

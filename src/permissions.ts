@@ -1,39 +1,17 @@
 /**
- * The one list of Deno flags the server runs with: its permissions and its
- * V8 heap setting. `deno task start`, the end-to-end tests and `build.ts`
- * all take it from here.
- *
- * No write is granted at all: everything the server writes — the workspace
- * through the file backend's fd-relative calls beneath the pinned root
- * (src/workspace/, src/patch/), the children's private temp dir and the
- * audit log (src/policy/private_tmp.ts, src/audit/file.ts) — goes through
- * libc over FFI, which Deno's grant does not see. Without the grant, a Deno
- * file API cannot write anywhere, so a slip that reached for one instead of
- * a handle fails with NotCapable instead of writing past confine(). Network
- * is granted only for the HTTP listener. Children (commands, git, rg) are not
- * bound by Deno permissions; Landlock confines them (src/policy/).
- *
- * @example
- * ```ts
- * serverFlags({ http: null });
- * ```
+ * The one list of Deno flags the server runs with (`deno task start`, the tests, build.ts). No write is granted: the
+ * server writes through libc over FFI, which Deno's grant does not see, so a slip to a Deno file API fails NotCapable
+ * instead of writing past confine(). Net only for the HTTP listener; Landlock, not Deno, confines children.
  */
 import * as path from "node:path";
 
 /** What the flag list depends on. */
 export interface PermissionInputs {
-  /**
-   * The HTTP listen address when serving HTTP; "any" for the compiled binary,
-   * whose address is only known at run time (it drops net again in stdio mode).
-   */
+  /** The HTTP listen address; "any" for the compiled binary, which learns it at run time (drops net in stdio mode). */
   http: { host: string; port: number } | "any" | null;
 }
 
-/**
- * V8's young generation capped at 2 MiB a semi-space (V8 grows it to 16 MiB under allocation, and RSS keeps what it
- * grew to): idle RSS 108 -> 96 MiB, after 600 small calls 150 -> 107 MiB, with a 20,000-file listing and a
- * 2,000-match search unchanged within noise and a deep read_file page faster (docs/performance.md, "Memory").
- */
+/** 2 MiB semi-spaces (V8 grows them to 16 MiB and RSS keeps that): idle RSS 108 -> 96 MiB, see docs/performance.md. */
 const V8_FLAGS = "--v8-flags=--max-semi-space-size=2";
 
 /** The Deno flags for a server with these inputs: its permissions, then its V8 setting. */
@@ -55,18 +33,14 @@ export function serverFlags(inputs: PermissionInputs): string[] {
   return flags;
 }
 
-/** The repository's own files, for running the server from source. */
 const CONFIG_PATH = new URL("../deno.json", import.meta.url).pathname;
 const MAIN_PATH = new URL("../main.ts", import.meta.url).pathname;
 
 /**
- * `deno run` arguments that start the server from source with exactly the
- * flag list build.ts bakes in (used by `deno task start` and the tests).
- *
+ * `deno run` arguments that start the server from source with exactly the flags build.ts bakes in.
  * @example
  * ```ts
- * const inputs: PermissionInputs = { http: null };
- * new Deno.Command(Deno.execPath(), { args: [...sourceRunArgs(inputs), "--workspace", "/home/u/app"] });
+ * new Deno.Command(Deno.execPath(), { args: [...sourceRunArgs({ http: null }), "--workspace", "/home/u/app"] });
  * ```
  */
 export function sourceRunArgs(inputs: PermissionInputs): string[] {
@@ -74,11 +48,7 @@ export function sourceRunArgs(inputs: PermissionInputs): string[] {
 }
 
 /**
- * What this process's Deno write grant covers of `root` (a real path):
- * exactly it, more than it (its parent is granted too), or none of it.
- * server_info reports it so the list's promise ("none") can be checked at
- * run time.
- *
+ * What this process's Deno write grant covers of the real path `root`, reported by server_info to check "none" live.
  * @example
  * ```ts
  * await writeGrant("/home/u/app"); // "none" under serverFlags()

@@ -1,19 +1,4 @@
-/**
- * Runs the server once main.ts has read the command line: probes the
- * machine, binds the workspace with its services, and serves MCP over stdio
- * or Streamable HTTP (or prints the server card). main.ts imports this
- * module lazily, so `--version` and `--help` never load it and a stdio
- * client's initialize is answered before it loads.
- *
- * @example
- * ```ts
- * import { parseArgs } from "./config.ts";
- * import { Termination } from "./termination.ts";
- *
- * const parsed = parseArgs(["--http", "127.0.0.1:8765"], {});
- * if (parsed.kind === "run") await serveHttp(parsed.config, Deno.cwd(), null, new Termination());
- * ```
- */
+/** Runs the server. main.ts loads it lazily: --version, --help and a stdio client's initialize never wait for it. */
 import * as path from "node:path";
 import { type Config, UsageError } from "./config.ts";
 import { probeFacts } from "./services.ts";
@@ -33,15 +18,12 @@ import { resolveLogPath } from "./audit/file.ts";
 import { printAuditSummary as printSummary } from "./audit/summary.ts";
 import { routeByShape } from "./sdk/route_by_shape.ts";
 
-/** What a bound workspace is checked against as it is settled. */
 interface Settling {
   binding: WorkspaceBinding;
   audit: AuditTrail | null;
-  /** Ends the server when --audit-required cannot hold: a UsageError for the command line's own workspace. */
   refuse(message: string, choice: WorkspaceChoice): Promise<void>;
 }
 
-/** Settles the binding. A bound workspace has the audit log checked against the trees its commands may write. */
 async function settle(settling: Settling, outcome: Bound | Refusal): Promise<Bound | Refusal> {
   settling.binding.settle(outcome);
   if (!("workspace" in outcome)) {
@@ -53,11 +35,7 @@ async function settle(settling: Settling, outcome: Bound | Refusal): Promise<Bou
   return outcome;
 }
 
-/**
- * Opens the trail of --audit-log (resolved against the launch directory), or null without one. A log that cannot
- * be opened is a UsageError only with --audit-required; otherwise a warning, and calls go unrecorded until it can
- * be written.
- */
+/** A log that cannot be opened is a UsageError with --audit-required; else calls go unrecorded until it can be. */
 function openAuditTrail(
   config: Config,
   launchCwd: string,
@@ -84,10 +62,7 @@ function openAuditTrail(
   return trail;
 }
 
-/**
- * Checks the audit log against the trees the workspace's commands may write (their sandbox's writable roots):
- * a warning when they could alter it, and, with --audit-required, the refusal of a log inside one of them.
- */
+/** Warns when the workspace's commands could write the audit log; with --audit-required, returns the refusal. */
 async function auditPlacement(audit: AuditTrail | null, bound: Bound): Promise<string | null> {
   if (audit === null) return null;
   const { commands } = await bound.services.policy.sandbox(new Set());
@@ -97,7 +72,7 @@ async function auditPlacement(audit: AuditTrail | null, bound: Bound): Promise<s
     : null;
 }
 
-/** The settling of a server: a refusal of the command line's own workspace is a usage error, later ones stop it. */
+/** --audit-required refusing the command line's own workspace is a usage error; a later refusal stops the server. */
 function settling(
   binding: WorkspaceBinding,
   audit: AuditTrail | null,
@@ -113,7 +88,6 @@ function settling(
   };
 }
 
-/** Stops a serving server whose --audit-required trail cannot hold (its commands are killed first). */
 function stopper(binding: WorkspaceBinding): (message: string) => Promise<void> {
   return async (message) => {
     console.error(`${SERVER_NAME}: ${message}`);
@@ -129,25 +103,19 @@ export interface StdioStart {
   pinned: Pinned | Refusal | null;
   /** The working directory, when the client's roots may still decide the workspace. */
   fallback: WorkspaceChoice | null;
-  /** Real path of the home directory, or null. */
   home: string | null;
-  /** Where relative command-line paths (--audit-log) resolve. */
   launchCwd: string;
   /** What was answered before the server loaded (initialize, tools/list), and the input from its first byte. */
   early: Promise<EarlyStart>;
-  /** The signals, listened for since start-up: the session's shutdown is set here. */
   termination: Termination;
 }
 
 /**
  * Serves one MCP session over stdin and stdout.
- *
  * @example
  * ```ts
- * import { Termination } from "./termination.ts";
- *
- * declare const start: Pick<StdioStart, "config" | "pinned" | "early">; // from the command line and the first line
- * await serveStdio({ ...start, fallback: null, home: null, launchCwd: Deno.cwd(), termination: new Termination() });
+ * declare const start: StdioStart;
+ * await serveStdio(start);
  * ```
  */
 export async function serveStdio(start: StdioStart): Promise<void> {
@@ -189,7 +157,6 @@ export async function serveStdio(start: StdioStart): Promise<void> {
 
 /**
  * Prints the summary of the audit log `file` (resolved against `launchCwd`) for `--audit-summary`; its exit code.
- *
  * @example
  * ```ts
  * Deno.exit(await printAuditSummary("audit.jsonl", Deno.cwd()));
@@ -201,12 +168,9 @@ export async function printAuditSummary(file: string, launchCwd: string): Promis
 
 /**
  * Prints the server card for this configuration (`--print-server-card`).
- *
  * @example
  * ```ts
- * import type { Config } from "./config.ts";
- *
- * declare const config: Config;
+ * declare const config: import("./config.ts").Config;
  * await printServerCard(config);
  * ```
  */
@@ -216,16 +180,11 @@ export async function printServerCard(config: Config): Promise<void> {
 }
 
 /**
- * Serves MCP Streamable HTTP at `config.http`; one process, one workspace, many sessions. `home` is the real
- * path of the home directory, or null. Throws UsageError when the token or the workspace on the command line
- * cannot be used.
- *
+ * Serves MCP Streamable HTTP at `config.http` (one workspace, many sessions); UsageError for a bad token or workspace.
  * @example
  * ```ts
- * import type { Config } from "./config.ts";
  * import { Termination } from "./termination.ts";
- *
- * declare const config: Config;
+ * declare const config: import("./config.ts").Config;
  * await serveHttp(config, Deno.cwd(), "/home/u", new Termination());
  * ```
  */

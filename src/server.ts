@@ -1,17 +1,4 @@
-/**
- * Builds the MCP server for one session from the catalog: tools/list from
- * the stored JSON Schemas (src/catalog_listing.ts), and tools/call with our
- * own argument validation, so every failure is a contract envelope.
- *
- * @example
- * ```ts
- * import { LineTransport } from "./transport/stdio.ts";
- *
- * declare const runtime: Runtime; // config, facts and the workspace binding of this process
- * const server = createMcpServer(runtime, "stdio");
- * await server.connect(new LineTransport(Deno.stdin.readable, Deno.stdout.writable));
- * ```
- */
+/** The MCP server of one session: tools/call validates arguments itself, so every failure is a contract envelope. */
 import { Snapshots } from "./paging/snapshots.ts";
 import { z } from "./zod.ts";
 import {
@@ -41,11 +28,7 @@ import type { ToolContext } from "./tools/tool.ts";
 import { recordSession, type SessionInfo, type SessionState } from "./session/info.ts";
 import type { AuditTrail, SessionAudit, SessionBegin } from "./audit/trail.ts";
 
-/**
- * tools/call as the transport layer parses it: `arguments` of any type. With the SDK's own schema a
- * non-object `arguments` failed that parse and came back as an internal error (-32603); this way it reaches
- * the SDK's tools/call check, which answers invalid params (-32602).
- */
+/** Any `arguments` type, so a non-object one gets the SDK's invalid params (-32602), not an internal error (-32603). */
 const LAX_CALL_TOOL_REQUEST = CallToolRequestSchema.extend({
   params: CallToolRequestSchema.shape.params.extend({ arguments: z.unknown().optional() }),
 });
@@ -54,9 +37,7 @@ const LAX_CALL_TOOL_REQUEST = CallToolRequestSchema.extend({
 export interface Runtime {
   config: Config;
   facts: RuntimeFacts;
-  /** The process's workspace and its services, once bound. */
   binding: WorkspaceBinding;
-  /** The audit trail (--audit-log); absent without one. */
   audit?: AuditTrail | null;
 }
 
@@ -85,19 +66,13 @@ export function createMcpServer(runtime: Runtime, transport: SessionInfo["transp
 const taps = new WeakMap<Server, (message: JSONRPCMessage) => void>();
 
 /**
- * What the transport hands `server` a message through first, so its session records the client's initialize
- * before the SDK's own handler answers it: set it as the transport's `onmessage` before `connect` (the SDK's router
- * calls it) and pass it to `routeByShape`.
- *
+ * What sees each message first, so the session records the client's initialize before the SDK answers it: set it as
+ * the transport's `onmessage` before `connect` (the SDK's router calls it) and pass it to `routeByShape`.
  * @example
  * ```ts
- * import { LineTransport } from "./transport/stdio.ts";
- *
- * declare const runtime: Runtime;
- * const server = createMcpServer(runtime, "stdio");
- * const transport = new LineTransport(Deno.stdin.readable, Deno.stdout.writable);
+ * import type { Server, Transport } from "./sdk/mod.ts";
+ * declare const server: Server, transport: Transport;
  * transport.onmessage = initializeTap(server);
- * await server.connect(transport);
  * ```
  */
 export function initializeTap(server: Server): (message: JSONRPCMessage) => void {
@@ -107,7 +82,6 @@ export function initializeTap(server: Server): (message: JSONRPCMessage) => void
 type CallRequest = z.infer<typeof LAX_CALL_TOOL_REQUEST>;
 type CallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
-/** One session: its record, its grants and commands, its audit, and the handlers of its server. */
 class ServedSession {
   readonly server: Server;
   readonly #runtime: Runtime;
@@ -140,12 +114,10 @@ class ServedSession {
       this.#state.snapshots.clear();
       void runtime.binding.bound?.services.commands.release(this.#state.commandIds);
     };
-    // The stored conversion (schemas/tools.json, checked against the live one by catalog_listing_test.ts).
     this.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listedTools(runtime.config) }));
     this.server.setRequestHandler(LAX_CALL_TOOL_REQUEST, (request, extra) => this.#auditedCall(request, extra));
   }
 
-  /** What the audit trail's session start says, as known now. */
   #auditBegin(): SessionBegin {
     return {
       client: this.#session.client,
@@ -199,7 +171,6 @@ class ServedSession {
     }
   }
 
-  /** One tools/call; `trace.parsed` gets the validated arguments for the audit trail. */
   async #dispatch(
     request: CallRequest,
     extra: CallExtra,
@@ -215,7 +186,7 @@ class ServedSession {
     const parsed = tool.input.safeParse(request.params.arguments ?? {});
     if (!parsed.success) return fail(invalidArguments(parsed.error));
     trace.parsed = parsed.data;
-    // A stdio session without a workspace on the command line waits for the client's roots.
+    // Without a workspace on the command line, stdio waits for the client's roots.
     await binding.wait(extra.signal);
     const noWorkspace = binding.noWorkspace();
     if (noWorkspace && tool.name !== "server_info") return fail(noWorkspace);
@@ -231,7 +202,6 @@ class ServedSession {
     }
   }
 
-  /** What a handler sees of its call, its session and the process. */
   #context(request: CallRequest, extra: CallExtra): ToolContext {
     const { config, facts, binding } = this.#runtime;
     const progressToken = request.params._meta?.progressToken;
@@ -267,16 +237,11 @@ class ServedSession {
   }
 }
 
-/**
- * A name that is none of ours: a JSON-RPC error (-32602), not a tool result, since MCP 2025-11-25 lists unknown
- * tools among protocol errors (server/tools#error-handling; docs/tools-and-schemas.md). Ours disabled by a flag stay a tool
- * error the model can read (TOOL_DISABLED).
- */
+/** -32602, not a tool result: MCP 2025-11-25 lists unknown tools among protocol errors (docs/tools-and-schemas.md). */
 function unknownTool(name: string): McpError {
   return new McpError(ErrorCode.InvalidParams, `Unknown tool: ${JSON.stringify(name)}; tools/list names the tools`);
 }
 
-/** The tool needs a program the server's PATH lacks. */
 function programUnavailable(tool: string, program: string): ToolError {
   return new ToolError("PROGRAM_UNAVAILABLE", `${tool} needs ${program}, which is not on the server's PATH`, {
     details: { program, path: Deno.env.get("PATH") ?? "" },

@@ -1,8 +1,3 @@
-/**
- * Long-lived services shared by every session of one server process: the
- * facts about the machine, probed once at start-up, and the services built
- * on the workspace once it is bound (src/session/binding.ts).
- */
 import type { Config } from "./config.ts";
 import type { Workspace } from "./workspace/workspace.ts";
 import { locateRipgrep, type RipgrepBinary } from "./search/ripgrep_binary.ts";
@@ -25,37 +20,27 @@ import { cString, libc } from "./os/libc.ts";
 export interface RuntimeFacts {
   ripgrep: RipgrepBinary;
   landlock: LandlockProbe;
-  /** Whether exec_command can give a child a real pseudo-terminal. */
   tty: { supported: boolean; reason: string | null };
   /** Where git, perl, python3 and /bin/sh were found, on the PATH children inherit. */
   programs: ProgramFacts;
 }
 
-/** What tool handlers share across sessions. */
+/** What tool handlers share across the sessions of one process, built once the workspace is bound. */
 export interface Services {
   facts: RuntimeFacts;
   /** Whether the kernel lets the server write in the workspace root (not a read-only mount, permissions allow it). */
   workspaceWritable: boolean;
-  /** Every command of this process (exec_command, write_stdin, kill_command, read_output). */
   commands: CommandRegistry;
-  /** The mode's command gate, child environment and sandbox. */
   policy: WorkcellPolicy;
-  /** The git of the git tools, in its own sandbox. */
   git: GitService;
   /** view_image decodes one image at a time through this, bounding its memory to one image. */
   imageQueue: SerialQueue;
-  /** The worker view_image renders large images in. */
   imageRenderer: ImageRenderer;
-  /** Runs rg for list_files and search_text, in its read-only sandbox. */
   ripgrepRunner: RipgrepRunner;
-  /** Stops background work and children; called once at shutdown. */
   close(): Promise<void>;
 }
 
-/**
- * The kernel's answer, access(2) W_OK: EROFS on a read-only mount, EACCES without permission. The server writes
- * through fd-relative libc calls, so this, not Deno's write grant, decides whether apply_patch can write.
- */
+/** access(2) W_OK, not Deno's write grant: the server writes through libc, so the kernel decides (EROFS, EACCES). */
 function isWritable(root: string): boolean {
   const W_OK = 2;
   return libc().access(cString(root), W_OK) === 0;
@@ -63,7 +48,6 @@ function isWritable(root: string): boolean {
 
 /**
  * Probes the machine once: ripgrep, Landlock, PTYs, programs on PATH.
- *
  * @example
  * ```ts
  * const facts = await probeFacts();
@@ -80,16 +64,11 @@ export async function probeFacts(): Promise<RuntimeFacts> {
 
 /**
  * Creates the services of one server process on its workspace.
- *
  * @example
  * ```ts
- * import { parseArgs } from "./config.ts";
  * import { openWorkspace } from "./workspace/workspace.ts";
- *
- * const parsed = parseArgs(["--workspace", "/repo"]);
- * if (parsed.kind === "run") {
- *   const services = createServices(parsed.config, openWorkspace("/repo"), await probeFacts());
- * }
+ * declare const config: import("./config.ts").Config;
+ * createServices(config, openWorkspace("/repo"), await probeFacts());
  * ```
  */
 export function createServices(config: Config, workspace: Workspace, facts: RuntimeFacts): Services {

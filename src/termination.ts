@@ -1,18 +1,6 @@
 /**
- * SIGINT and SIGTERM, listened for from the first moment (main.ts): a stdio
- * client's initialize is answered before the server has loaded, so a
- * signal can come before there is anything to shut down. Until the server
- * sets its shutdown, a signal exits 0 at once; afterwards it runs that
- * shutdown, once.
- *
- * @example
- * ```ts
- * import type { WorkspaceBinding } from "./session/binding.ts";
- *
- * declare const binding: WorkspaceBinding;
- * const termination = new Termination();
- * termination.set(async () => { await binding.close(); Deno.exit(0); });
- * ```
+ * SIGINT and SIGTERM from the first moment (main.ts): a stdio client's initialize is answered before the server loads,
+ * so a signal can come first. Until the server sets its shutdown a signal exits 0 at once; afterwards it runs it, once.
  */
 export class Termination {
   #shutdown: () => Promise<void> = () => Promise.resolve(Deno.exit(0));

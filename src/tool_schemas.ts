@@ -1,18 +1,4 @@
-/**
- * The live conversion of the catalog's zod schemas into tools/list entries
- * (JSON Schema, draft 7). `deno task schemas` writes its output to
- * schemas/tools.json, which the server serves (src/catalog_listing.ts: no
- * conversion and no tool module at run time); catalog_listing_test.ts fails
- * when the two differ.
- *
- * @example
- * ```ts
- * import { loadTool } from "./catalog.ts";
- *
- * const entry = toolListing(await loadTool("server_info"), { fakeReadonly: false, maxResultChars: 48_000 });
- * entry.inputSchema; // { type: "object", properties: {}, additionalProperties: false }
- * ```
- */
+/** The live conversion of the zod schemas into tools/list entries (draft 7), stored by `deno task schemas`. */
 import { z } from "./zod.ts";
 import type { Tool } from "./sdk/mod.ts";
 import { ERROR_CODE_NAMES } from "./errors.ts";
@@ -30,10 +16,7 @@ export const errorResultSchema = z.object({
   }),
 });
 
-/**
- * zod renders `z.unknown()` values as `{}`; strict schema linters read that as
- * "constrains nothing by accident". Spell free-form values as a deliberate `true`.
- */
+/** zod renders `z.unknown()` as `{}`, which strict schema linters flag as accidental: spell it `true`. */
 function explicitFreeForm(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(explicitFreeForm);
   if (schema === null || typeof schema !== "object") return schema;
@@ -46,14 +29,11 @@ function explicitFreeForm(schema: unknown): unknown {
 }
 
 /**
- * The tools/list entry of one tool, converted from its zod schemas, declaring the result ceiling so that clients
- * that persist large results to a file keep every result of ours inline.
- *
+ * One tool's tools/list entry; `_meta` declares our ceiling, so clients that persist large results keep ours inline.
  * @example
  * ```ts
- * import { loadCatalog } from "./catalog.ts";
- *
- * const tools = (await loadCatalog()).map((tool) => toolListing(tool, { fakeReadonly: false, maxResultChars: 48_000 }));
+ * import { loadTool } from "./catalog.ts";
+ * toolListing(await loadTool("server_info"), { fakeReadonly: false, maxResultChars: 48_000 });
  * ```
  */
 export function toolListing(tool: ToolDefinition, options: { fakeReadonly: boolean; maxResultChars: number }): Tool {

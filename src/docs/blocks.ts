@@ -1,8 +1,4 @@
-/**
- * Which generated block lives in which doc, rendered from a tools/list.
- * tasks/docs.ts writes them from the catalog; tests/docs_test.ts renders
- * them from the live server and compares.
- */
+/** Which generated block lives in which doc: tasks/docs.ts writes them, tests/docs_test.ts checks them live. */
 import type { Tool } from "../sdk/mod.ts";
 import { renderErrorCodes, renderInventory, renderToolReference } from "./render.ts";
 import { renderLimits } from "./limits.ts";

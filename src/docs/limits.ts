@@ -1,7 +1,3 @@
-/**
- * The limits and budgets table, quoted from the constants of the modules
- * that enforce them.
- */
 import { COMMAND_LIMITS } from "../exec/limits.ts";
 import { SETTLE_MS } from "../exec/registry.ts";
 import { ROOTS_TIMEOUT_MS } from "../session/roots.ts";
@@ -102,7 +98,7 @@ const LIMITS: readonly [string, string, string][] = [
   ["audit: items listed per list in an event", `${AUDIT_LIMITS.maxListed}`, "src/audit/limits.ts"],
 ];
 
-/** The limits table. */
+/** The limits table, quoted from the constants of the modules that enforce them. */
 export function renderLimits(): string {
   return [
     "| limit | value | enforced in |",

@@ -1,16 +1,4 @@
-/**
- * Absolute paths of the machine a report was generated on. A committed
- * generated file (bench/RESULTS.md, the generated parts of docs/, schemas/)
- * must read the same wherever it was produced, so its generator rewrites
- * those paths before writing ({@linkcode portablePaths}) and
- * tests/docs_test.ts fails when one is left ({@linkcode machinePaths}).
- *
- * @example
- * ```ts
- * const roots = machineRoots("/home/me/workcell");
- * portablePaths("Failed in /home/me/workcell/bench/.data/ws/f.py", roots); // "Failed in bench/.data/ws/f.py"
- * ```
- */
+/** Committed generated files must read the same anywhere: generators rewrite local paths, tests/docs_test.ts checks. */
 import * as os from "node:os";
 import * as path from "node:path";
 
@@ -38,13 +26,10 @@ function realOrSelf(dir: string): string {
 }
 
 /**
- * The roots a generated file is rewritten against: the checkout (paths become
- * relative to it), the temp directory (`$TMPDIR/…`) and the home directory
- * (`~/…`), each as given and as its real path.
- *
+ * The roots to rewrite against: the checkout (made relative), `$TMPDIR/…` and `~/…`, each also as its real path.
  * @example
  * ```ts
- * machineRoots("/repo", { get: () => undefined }); // [{ dir: "/repo", as: "" }, { dir: "/tmp", as: "$TMPDIR/" }, ...]
+ * machineRoots("/repo", { get: () => undefined }); // [{ dir: "/repo", as: "" }, { dir: "/tmp", as: "$TMPDIR/" }, …]
  * ```
  */
 export function machineRoots(
@@ -75,9 +60,7 @@ function rootPattern(root: PathRoot): RegExp {
 }
 
 /**
- * Rewrites every path under one of `roots` (at a path boundary, so `/tmpfoo`
- * and `/var/tmp` are left alone) with the root's replacement.
- *
+ * Rewrites every path under one of `roots` with its replacement, at a path boundary (`/tmpfoo`, `/var/tmp` stay).
  * @example
  * ```ts
  * portablePaths("cd /tmp/ws-1/src", [{ dir: "/tmp/ws-1", as: "" }]); // "cd src"
@@ -99,21 +82,15 @@ const ABSOLUTE_PATH = new RegExp(`(?<!${PATH_CHAR}|/)/${PATH_CHAR}+(?:/${PATH_CH
 /** What {@linkcode machinePaths} looks for. */
 export interface MachinePathCheck {
   roots: readonly PathRoot[];
-  /**
-   * `top/next` names of the checkout (its entries two levels deep, and its
-   * .gitignore entries): an absolute path that continues with one of them is
-   * the checkout as another clone placed it, e.g. `/other/clone/bench/.data/x`.
-   */
+  /** {@linkcode checkoutEntries}: a path that continues with one is another clone's (`/other/clone/bench/.data/x`). */
   checkoutEntries: ReadonlySet<string>;
 }
 
 /**
- * The absolute paths in `text` under one of the roots, or naming the checkout
- * from another clone's location.
- *
+ * The absolute paths in `text` under one of the roots, or naming the checkout from another clone's location.
  * @example
  * ```ts
- * machinePaths("see /repo/src/a.ts", { roots: [{ dir: "/repo", as: "" }], checkoutEntries: new Set() }); // ["/repo/src/a.ts"]
+ * machinePaths("see /repo/src/a.ts", { roots: [{ dir: "/repo", as: "" }], checkoutEntries: new Set() });
  * ```
  */
 export function machinePaths(text: string, check: MachinePathCheck): string[] {
@@ -129,11 +106,7 @@ export function machinePaths(text: string, check: MachinePathCheck): string[] {
   return found;
 }
 
-/**
- * The `top/next` names of a checkout: every entry one level below each
- * top-level directory, and the .gitignore entries with a slash (such as
- * `bench/.data`), which generators write to but a fresh clone lacks.
- */
+/** `top/next` names: entries below each top directory, and .gitignore ones like `bench/.data` a fresh clone lacks. */
 export async function checkoutEntries(checkout: string): Promise<Set<string>> {
   const entries = new Set<string>();
   for await (const top of Deno.readDir(checkout)) {

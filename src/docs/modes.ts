@@ -1,4 +1,3 @@
-/** The per-mode table, the gate's rules and the environment rules, from the policy itself. */
 import { commandExecution, MODE_POLICIES } from "../policy/modes.ts";
 import { type Rule, RULES } from "../policy/rules.ts";
 import { type Mode, MODES } from "../policy/modes.ts";
@@ -18,7 +17,6 @@ export function renderModes(): string {
   ].join("\n");
 }
 
-/** The modes whose gates include the rule's gate. */
 function enforcedIn(rule: Rule): Mode[] {
   return MODES.filter((mode) => (MODE_POLICIES[mode].gates as readonly string[]).includes(rule.gate));
 }

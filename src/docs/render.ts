@@ -1,18 +1,4 @@
-/**
- * Renders the generated parts of docs/ from the one sources of truth: the
- * live tools/list (names, inputs, defaults, limits, annotations, outputs),
- * the error registry and the runtime limits. tasks/docs.ts writes them;
- * tests/docs_test.ts fails when the committed docs disagree.
- *
- * @example
- * ```ts
- * import type { Tool } from "../sdk/mod.ts";
- *
- * declare const tools: Tool[];
- * const markdown = await Deno.readTextFile("docs/tools-and-schemas.md");
- * const updated = replaceGenerated(markdown, "tools", renderToolReference(tools));
- * ```
- */
+/** The generated parts of docs/, from the live tools/list and the error registry (tasks/docs.ts writes them). */
 import type { Tool } from "../sdk/mod.ts";
 import { ERROR_CODES } from "../errors.ts";
 
@@ -102,8 +88,12 @@ export function renderErrorCodes(): string {
 }
 
 /**
- * Replaces the text between `<!-- generated:NAME -->` and `<!-- /generated:NAME -->`.
- * Throws when the markers are missing, so a doc cannot silently lose its generated part.
+ * Replaces the text between `<!-- generated:NAME -->` and `<!-- /generated:NAME -->`; throws when a marker is missing.
+ * @example
+ * ```ts
+ * declare const markdown: string, tools: import("../sdk/mod.ts").Tool[];
+ * replaceGenerated(markdown, "tools", renderToolReference(tools));
+ * ```
  */
 export function replaceGenerated(markdown: string, name: string, body: string): string {
   const open = `<!-- generated:${name} -->`;

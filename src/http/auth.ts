@@ -1,19 +1,3 @@
-/**
- * Bearer-token authentication for the HTTP transport: where the token comes
- * from, how a request's `Authorization` header is checked (in constant time),
- * and the 401 answer with its `WWW-Authenticate` challenge.
- *
- * @example
- * ```ts
- * const http = { host: "127.0.0.1" };
- * const token = await loadAuthToken({ authTokenFile: "/etc/workcell/token", httpNoAuth: false, http }, Deno.cwd());
- * const gate = token === null ? null : await BearerGate.create(token);
- * async function handle(request: Request): Promise<Response> {
- *   if (gate && !(await gate.accepts(request))) return gate.challenge(request);
- *   return new Response("ok");
- * }
- * ```
- */
 import * as path from "node:path";
 import { isLoopbackHost } from "../config.ts";
 import { jsonRpcError } from "./responses.ts";
@@ -41,11 +25,7 @@ export interface AuthSettings {
 }
 
 /**
- * The bearer token the HTTP transport requires, or null with --http-no-auth.
- * Reads --auth-token-file (surrounding whitespace trimmed) or
- * WORKCELL_AUTH_TOKEN, then removes the variable from this process's
- * environment so no child command ever inherits it.
- *
+ * The bearer token (--auth-token-file or WORKCELL_AUTH_TOKEN, then unset: no child inherits it); null: --http-no-auth.
  * @example
  * ```ts
  * await loadAuthToken({ authTokenFile: null, httpNoAuth: true, http: { host: "127.0.0.1" } }, "/"); // null
@@ -115,11 +95,7 @@ export class BearerGate {
     return new BearerGate(await sha256(token));
   }
 
-  /**
-   * Whether the request carries the right token. Both sides are hashed first,
-   * so the comparison takes the same time whatever the presented token's
-   * length or content.
-   */
+  /** Whether the request carries the token; both are hashed first, so the time is the same whatever its length. */
   async accepts(request: Request): Promise<boolean> {
     const token = presentedToken(request.headers.get("authorization"));
     if (token === null) return false;

@@ -1,21 +1,13 @@
-/**
- * Reads a JSON request body with a hard size bound: a declared
- * `Content-Length` over the bound is refused before reading, and a streamed
- * body is cut off as soon as it passes the bound.
- *
- * @example
- * ```ts
- * async function handle(request: Request): Promise<Response> {
- *   const body = await readJsonBody(request, 4 * 1024 * 1024);
- *   if (body instanceof Response) return body; // 413 or 400
- *   return Response.json(body.value);
- * }
- * ```
- */
 import { jsonRpcError } from "./responses.ts";
 import { joinBytes } from "../text/join_bytes.ts";
 
-/** The parsed body, or the error response to send. */
+/**
+ * The parsed JSON body, or the 413/400 to send: over `maxBytes` is refused by Content-Length or cut off mid-stream.
+ * @example
+ * ```ts
+ * await readJsonBody(new Request("http://x/mcp", { method: "POST", body: "{}" }), 4 << 20); // { value: {} }
+ * ```
+ */
 export async function readJsonBody(request: Request, maxBytes: number): Promise<{ value: unknown } | Response> {
   const tooLarge = () => jsonRpcError(413, -32000, `Request body larger than ${maxBytes} bytes`);
   const declared = Number(request.headers.get("content-length") ?? NaN);

@@ -1,33 +1,11 @@
-/**
- * The HTTP answer for the server card: its registered media type, CORS
- * headers so a browser-based tool on another origin can read it (the card is
- * public metadata: no token, no workspace path), and caching with an ETag so
- * a client can revalidate instead of refetching. The Host/Origin check in
- * front of it (./origin.ts) still applies.
- *
- * @example
- * ```ts
- * import { serverCard } from "../card/server_card.ts";
- * import type { Config } from "../config.ts";
- *
- * declare const config: Config;
- * async function handle(request: Request): Promise<Response> {
- *   return await cardResponse(request, serverCard(config, { url: "http://127.0.0.1:8080/mcp" }));
- * }
- * ```
- */
-
 /** The media type the Server Card proposal registers for the card. */
 export const SERVER_CARD_MEDIA_TYPE = "application/mcp-server-card+json";
-/**
- * How long a client may reuse a card without asking: short, because a local
- * server restarted with other flags (--disable-view-image) lists other tools.
- */
+/** How long a client may reuse a card: short, as a server restarted with other flags lists other tools. */
 export const CARD_MAX_AGE_SECONDS = 300;
 
 const CARD_METHODS = "GET, HEAD, OPTIONS";
 
-/** CORS headers of every card answer. */
+/** CORS headers of every card answer: the card is public (no token, no workspace path), for tools on any origin. */
 export const CARD_CORS_HEADERS: Readonly<Record<string, string>> = {
   "Access-Control-Allow-Origin": "*",
   "Access-Control-Allow-Methods": CARD_METHODS,
@@ -46,11 +24,7 @@ function matches(ifNoneMatch: string | null, etag: string): boolean {
   return ifNoneMatch.split(",").map((tag) => tag.trim().replace(/^W\//, "")).some((tag) => tag === etag || tag === "*");
 }
 
-/**
- * Answers a request for the card: 200 with the JSON (HEAD: headers only),
- * 304 when If-None-Match names the current ETag, 204 to a CORS preflight,
- * 405 to any other method.
- */
+/** The card's answer: 200 (HEAD: no body), 304 on a matching If-None-Match, 204 to a CORS preflight, else 405. */
 export async function cardResponse(request: Request, card: unknown): Promise<Response> {
   if (request.method === "OPTIONS") {
     return new Response(null, { status: 204, headers: { ...CARD_CORS_HEADERS, "Access-Control-Max-Age": "86400" } });

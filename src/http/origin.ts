@@ -1,23 +1,7 @@
 /**
- * DNS-rebinding defence: every request's `Host` (and `Origin`, when a
- * browser sends one) must name this server.
- *
- * - Bound to a loopback address: Host must be `localhost`, `127.0.0.1`,
- *   `[::1]` or the bound address, with the bound port; an Origin must have
- *   one of those host names (any port: a local page is already local code).
- * - Bound to one specific other address: Host must be that address and
- *   port; an Origin must have that host name.
- * - Bound to a wildcard (`0.0.0.0`, `::`): the names the machine answers to
- *   cannot be known, so Host is not restricted; an Origin must then be the
- *   same origin as the Host. A token is always required there (config.ts and
- *   auth.ts refuse --http-no-auth off loopback), which a rebinding page does
- *   not have.
- *
- * @example
- * ```ts
- * const check = new OriginCheck({ host: "127.0.0.1", port: 8080 });
- * check.problem(new Request("http://127.0.0.1:8080/mcp")); // null, or why the request is refused
- * ```
+ * DNS-rebinding defence: `Host` must be the bound address (on loopback also `localhost`, `127.0.0.1`, `[::1]`) and
+ * port, an `Origin` one of those names. A wildcard bind cannot know its names: Host is free, Origin must match it, and
+ * the token it always requires (no --http-no-auth off loopback) is what a rebinding page lacks.
  */
 import { isLoopbackHost } from "../config.ts";
 

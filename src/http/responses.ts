@@ -1,15 +1,4 @@
-/**
- * Plain HTTP answers of the transport that never reach the MCP layer
- * (refused origin, missing token, oversized body, unknown session, ...),
- * shaped as JSON-RPC errors the way the SDK's own transport answers.
- *
- * @example
- * ```ts
- * const refused: Response = jsonRpcError(403, -32000, "Forbidden: Origin not allowed");
- * ```
- */
-
-/** A JSON-RPC error response with `id: null` and the given HTTP status. */
+/** A JSON-RPC error (`id: null`) for an HTTP answer that never reaches the MCP layer, shaped as the SDK's own are. */
 export function jsonRpcError(
   status: number,
   code: number,

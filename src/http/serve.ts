@@ -1,25 +1,4 @@
-/**
- * The HTTP front: MCP Streamable HTTP at {@linkcode MCP_PATH} and the server
- * card, on `Deno.serve`. Every request passes the Host/Origin check; `/mcp`
- * then needs the bearer token (unless --http-no-auth), a body within the
- * bound, and a known `Mcp-Session-Id` (or an `initialize` to start one).
- *
- * @example
- * ```ts
- * import type { Config } from "../config.ts";
- * import { createMcpServer, type Runtime } from "../server.ts";
- *
- * declare const config: Config;
- * declare const runtime: Runtime;
- * const http = await serveHttp({
- *   address: { host: "127.0.0.1", port: 8080 },
- *   token: Deno.env.get("WORKCELL_AUTH_TOKEN") ?? null,
- *   config,
- *   openSession: () => createMcpServer(runtime, "http"),
- * });
- * await http.shutdown();
- * ```
- */
+/** Every request passes the Host/Origin check; `/mcp` then needs the token, a bounded body, a session or initialize. */
 import type { Config, HttpAddress } from "../config.ts";
 import { SERVER_CARD_PATH, serverCard } from "../card/server_card.ts";
 import { BearerGate } from "./auth.ts";
@@ -39,10 +18,8 @@ export const SHUTDOWN_GRACE_MS = 2_000;
 /** What the HTTP server needs. */
 export interface HttpServeOptions {
   address: HttpAddress;
-  /** The bearer token; null only with --http-no-auth. */
   token: string | null;
   config: Config;
-  /** Builds the MCP Server of a new session. */
   openSession: () => OpenedSession;
 }
 
@@ -50,7 +27,6 @@ export interface HttpServeOptions {
 export interface HttpService {
   /** Where it listens (the real port). */
   readonly addr: Deno.NetAddr;
-  /** The MCP endpoint URL, e.g. `http://127.0.0.1:8080/mcp`. */
   readonly url: string;
   /** Ends every session, stops listening and waits (bounded) for open responses. */
   shutdown(): Promise<void>;
@@ -65,7 +41,6 @@ function isInitialize(body: unknown): boolean {
 
 /**
  * The MCP endpoint URL for an address.
- *
  * @example
  * ```ts
  * endpointUrl({ host: "::1", port: 8080 }); // "http://[::1]:8080/mcp"
@@ -114,10 +89,7 @@ export async function createHttpHandler(
   };
 }
 
-/**
- * Listens on `options.address` and serves until {@linkcode HttpService.shutdown}.
- * Resolves once the socket is bound; a bind failure rejects.
- */
+/** Serves `options.address` until {@linkcode HttpService.shutdown}; resolves once bound, rejects if binding fails. */
 export async function serveHttp(options: HttpServeOptions): Promise<HttpService> {
   const sessions = new HttpSessions(options.openSession);
   const handler = await createHttpHandler(options, sessions);

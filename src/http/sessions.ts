@@ -1,21 +1,3 @@
-/**
- * MCP sessions of the HTTP transport: one SDK Streamable HTTP transport and
- * one MCP Server per `Mcp-Session-Id`, created by an `initialize` request and
- * ended by DELETE, by eviction when the table is full, or at shutdown.
- * Services (commands, facts) are shared by the process; per-session state
- * lives in each Server (src/server.ts).
- *
- * @example
- * ```ts
- * import { createMcpServer, type Runtime } from "../server.ts";
- *
- * declare const runtime: Runtime;
- * const sessions = new HttpSessions(() => createMcpServer(runtime, "http"));
- * async function handle(request: Request): Promise<Response> {
- *   return await sessions.initialize(request, await request.json());
- * }
- * ```
- */
 import type { JSONRPCMessage, Server } from "../sdk/mod.ts";
 import { WebStandardStreamableHTTPServerTransport } from "../sdk/http_server.ts";
 import { jsonRpcError } from "./responses.ts";
@@ -28,7 +10,7 @@ export const SESSION_EVICT_IDLE_MS = 10 * 60_000;
 /** Largest POST body accepted, in bytes (a big apply_patch fits comfortably). */
 export const MAX_REQUEST_BODY_BYTES = 4 * 1024 * 1024;
 
-/** Bounds of the session table (the defaults are the constants above). */
+/** Bounds of the session table. */
 export interface SessionLimits {
   maxSessions: number;
   evictIdleMs: number;
@@ -40,17 +22,16 @@ interface Session {
   lastSeen: number;
 }
 
-/** The live sessions of one HTTP server. */
 /** A new session's Server, and optionally what sees each message first (src/server.ts initializeTap). */
 export type OpenedSession = Server | { server: Server; tap: (message: JSONRPCMessage) => void };
 
+/** One SDK transport and MCP Server per `Mcp-Session-Id`, from `initialize` until DELETE, eviction or shutdown. */
 export class HttpSessions {
   readonly #sessions = new Map<string, Session>();
   readonly #open: () => OpenedSession;
   readonly #limits: SessionLimits;
   #closed = false;
 
-  /** `open` builds the MCP Server of a new session. */
   constructor(
     open: () => OpenedSession,
     limits: SessionLimits = { maxSessions: MAX_SESSIONS, evictIdleMs: SESSION_EVICT_IDLE_MS },
@@ -59,7 +40,6 @@ export class HttpSessions {
     this.#limits = limits;
   }
 
-  /** Number of live sessions. */
   get size(): number {
     return this.#sessions.size;
   }
@@ -72,7 +52,6 @@ export class HttpSessions {
     return await session.transport.handleRequest(request, parsedBody === undefined ? undefined : { parsedBody });
   }
 
-  /** Starts a new session with an `initialize` request. */
   async initialize(request: Request, parsedBody: unknown): Promise<Response> {
     if (this.#closed) return jsonRpcError(503, -32000, "Server is shutting down");
     if (this.#sessions.size >= this.#limits.maxSessions && !(await this.#evictIdle())) {

@@ -1,6 +1,4 @@
-/**
- * The few assertions the tests use (jsr:@std/assert is unreachable here).
- */
+/** The few assertions the tests use (jsr:@std/assert is unreachable here). */
 import { deepStrictEqual } from "node:assert/strict";
 
 /** Throws unless `condition` is truthy. */

@@ -1,29 +1,13 @@
-/**
- * The confinement attack table and its tree, shared by the tests of the path
- * check (src/workspace/confine_test.ts) and of both backends' opens
- * (src/workspace/workspace_test.ts).
- *
- * @example
- * ```ts
- * import { openWorkspace } from "../workspace/workspace.ts";
- *
- * const { root, cleanup } = await confineFixture();
- * using ws = openWorkspace(root);
- * for (const [input, code] of REFUSED) codeOf(() => ws.open(input, { expect: "any" })) === code;
- * await cleanup();
- * ```
- */
+/** The confinement attack table and its tree (src/workspace/confine_test.ts, src/workspace/workspace_test.ts). */
 import * as path from "node:path";
 import { assert, assertThrows } from "./assert.ts";
 import { ToolError } from "../errors.ts";
 
 /**
  * A workspace with an outside sibling, symlinks of every kind and a loop.
- *
  * @example
  * ```ts
  * const { root, outside, cleanup } = await confineFixture();
- * await cleanup();
  * ```
  */
 export async function confineFixture(): Promise<{ root: string; outside: string; cleanup(): Promise<void> }> {
@@ -51,14 +35,7 @@ export async function confineFixture(): Promise<{ root: string; outside: string;
   return { root, outside, cleanup: () => Deno.remove(base, { recursive: true }) };
 }
 
-/**
- * Every static escape, with the code it is refused with.
- *
- * @example
- * ```ts
- * REFUSED.length > 30; // true
- * ```
- */
+/** Every static escape, with the code it is refused with. */
 export const REFUSED: [string, string, { allowMissing?: boolean }?][] = [
   ["..", "PATH_OUTSIDE_WORKSPACE"],
   ["../outside/secret.txt", "PATH_OUTSIDE_WORKSPACE"],
@@ -97,14 +74,10 @@ export const REFUSED: [string, string, { allowMissing?: boolean }?][] = [
 
 /**
  * The code `fn` throws (a ToolError's).
- *
  * @example
  * ```ts
  * import { ToolError } from "../errors.ts";
- *
- * codeOf(() => {
- *   throw new ToolError("NOT_FOUND", "x");
- * }); // "NOT_FOUND"
+ * codeOf(() => { throw new ToolError("NOT_FOUND", "x"); }); // "NOT_FOUND"
  * ```
  */
 export function codeOf(fn: () => unknown): string {

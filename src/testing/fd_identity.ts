@@ -1,21 +1,7 @@
 /**
- * What an fd is open on, so that a test can tell its own pipes and
- * terminals apart from the fds of other test files: `deno test --parallel`
- * runs them in one process, so counting /proc/self/fd compares fds that come
- * and go under other tests. A pipe is `pipe:[inode]`; a PTY's master (whose
- * link is only `/dev/ptmx`) is named by its slave, `/dev/pts/N`, like the
- * slave itself; a pidfd by its process, `pidfd:PID` (`pidfd:-1` once that
- * process is reaped).
- *
- * @example
- * ```ts
- * const child = Deno.pid; // a running child's pid in a real test
- * const ids = fdIdentities(child, [0, 1, 2]);
- * heldFds(ids); // fds of this process on the same pipes or terminal
- * ```
+ * What `fd` of process `pid` is open on, or null: `pipe:[inode]`, a PTY master (link `/dev/ptmx`) by its slave
+ * `/dev/pts/N`, a pidfd as `pidfd:PID` (`-1` once reaped). Tests compare these, not counts (--parallel shares fds).
  */
-
-/** The identity of `fd` in process `pid`, or null when it is not open. */
 export function fdIdentity(fd: number, pid: number | "self" = "self"): string | null {
   try {
     const link = Deno.readLinkSync(`/proc/${pid}/fd/${fd}`);
@@ -36,7 +22,13 @@ export function fdIdentities(pid: number | "self", fds: readonly number[]): Set<
   return new Set(fds.map((fd) => fdIdentity(fd, pid)).filter((id): id is string => id !== null));
 }
 
-/** The fds of this process open on any of `identities`. */
+/**
+ * The fds of this process open on any of `identities`.
+ * @example
+ * ```ts
+ * heldFds(fdIdentities(Deno.pid, [0, 1, 2]));
+ * ```
+ */
 export function heldFds(identities: ReadonlySet<string>): number[] {
   const held: number[] = [];
   for (const entry of Deno.readDirSync("/proc/self/fd")) {
@@ -47,9 +39,7 @@ export function heldFds(identities: ReadonlySet<string>): number[] {
 }
 
 /**
- * This process's fds that point below `dir`, by number, sorted: other test files run in the same process under
- * --parallel, so a count of all fds moves on its own.
- *
+ * This process's fds that point below `dir`, by number, sorted (under --parallel a count of all fds moves on its own).
  * @example
  * ```ts
  * openFds(Deno.cwd()); // [] unless something holds a file there open

@@ -1,25 +1,9 @@
 /**
- * A directory that flips between itself and a symlink to an outside tree,
- * in a process of its own (so that it flips while the test's own process is
- * inside a synchronous call), each phase lasting `phaseMicros` (busy-waited:
- * timers are too coarse). The attack of the POSIX fd backend's tests
- * (src/workspace/posix_fd_backend_test.ts).
- *
+ * Flips `dir` with a symlink to `outside` every `phaseMicros` (busy-waited: timers are too coarse), from a process of
+ * its own so it flips during the test's synchronous calls; disposing leaves `dir` a directory again.
  * @example
  * ```ts
  * await using flips = await startFlipper("/tmp/ws/race", "/tmp/outside", 1000);
- * // ... call into the workspace while race/ flips ...
- * ```
- */
-
-/**
- * Starts flipping `dir` (it must exist) with a symlink to `outside`; disposing stops it and leaves `dir` a
- * directory again.
- *
- * @example
- * ```ts
- * const flips = await startFlipper("/tmp/ws/race", "/tmp/outside", 50);
- * await flips[Symbol.asyncDispose]();
  * ```
  */
 export async function startFlipper(dir: string, outside: string, phaseMicros: number): Promise<AsyncDisposable> {

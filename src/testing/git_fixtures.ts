@@ -1,17 +1,4 @@
-/**
- * Builds real git repositories for the git tool tests and benchmarks:
- * deterministic identities and dates, and `git fast-import` for long
- * histories.
- *
- * @example
- * ```ts
- * const dir = await Deno.makeTempDir();
- * await initRepo(dir);
- * await writeFiles(dir, { "a.txt": "one\n" });
- * await git(dir, "add", ".");
- * await git(dir, "commit", "-m", "first");
- * ```
- */
+/** Real git repositories for the git tool tests and benchmarks, with fixed identities and dates. */
 import * as path from "node:path";
 
 const decoder = new TextDecoder();
@@ -68,17 +55,11 @@ export function fastImportData(text: string): string {
 }
 
 /**
- * Runs `git fast-import` in the repository `dir` on the stream `produce` writes (batched), then checks out
- * main.
- *
+ * Runs `git fast-import` in the repository `dir` on the stream `produce` writes (batched), then checks out main.
  * @example
  * ```ts
- * const dir = await Deno.makeTempDir();
- * await initRepo(dir);
- * const when = "1700000000 +0200";
- * await fastImport(dir, async (write) => {
- *   await write(`commit refs/heads/main\ncommitter Ada <ada@example.org> ${when}\n${fastImportData("first\n")}`);
- *   await write(`M 100644 inline a.txt\n${fastImportData("one\n")}\n`);
+ * await fastImport("/tmp/repo", async (write) => {
+ *   await write(`commit refs/heads/main\ncommitter Ada <ada@example.org> 1700000000 +0200\n${fastImportData("x\n")}`);
  * });
  * ```
  */
@@ -109,14 +90,10 @@ export async function fastImport(dir: string, produce: (write: (text: string) =>
 }
 
 /**
- * Imports a linear history of `count` commits on main with `git
- * fast-import` (each commit rewrites `log.txt` and touches one of 10
- * files under `files/`), then checks it out.
- *
+ * Imports `count` linear commits on main, each rewriting `log.txt` and one of 10 files under `files/`, and checks out.
  * @example
  * ```ts
- * const dir = await Deno.makeTempDir();
- * await importHistory(dir, 10_000); // about a second
+ * await importHistory("/tmp/repo", 10_000); // about a second
  * ```
  */
 export async function importHistory(dir: string, count: number): Promise<void> {

@@ -1,4 +1,3 @@
-/** The git tools' service for unit tests of the git modules, without a server. */
 import { rgPath } from "@vscode/ripgrep";
 import { openWorkspace } from "../workspace/workspace.ts";
 import { createChildSpawners } from "../policy/child_spawners.ts";
@@ -7,13 +6,10 @@ import { GitService } from "../git/service.ts";
 import { Reactor } from "../os/reactor.ts";
 
 /**
- * The git tools' GitService on a workspace at `root` (its children probed as the server would), for tests of
- * the git modules without a server. Dispose it to release the workspace's pinned fd.
- *
+ * The git tools' GitService on `root`, children probed as the server would; dispose it to release the pinned fd.
  * @example
  * ```ts
  * using git = gitServiceFor(Deno.cwd());
- * git.locate(Deno.cwd()).readable; // the git dirs the runs may read
  * ```
  */
 export function gitServiceFor(root: string): GitService & Disposable {

@@ -1,12 +1,3 @@
-/**
- * Images made in the test itself: a bitmap from a pixel function, encoded
- * as PNG, JPEG or GIF with imagescript; and a decoder for what came back.
- *
- * @example
- * ```ts
- * const bytes = await encodeFixture("png", makeBitmap(4, 4, () => [255, 0, 0, 128]));
- * ```
- */
 import { Frame, GIF, Image } from "imagescript";
 import { type Bitmap, decodeImage, type RgbaBitmap } from "../image/decode.ts";
 import { encodeBitmap } from "../image/encode.ts";
@@ -26,7 +17,13 @@ export function makeBitmap(
   return { width, height, channels: 4, pixels: rgba };
 }
 
-/** Encodes `bitmap` as `format` (GIF as one frame). */
+/**
+ * Encodes `bitmap` as `format` (GIF as one frame).
+ * @example
+ * ```ts
+ * await encodeFixture("png", makeBitmap(4, 4, () => [255, 0, 0, 128]));
+ * ```
+ */
 export async function encodeFixture(format: ImageFormat, bitmap: RgbaBitmap): Promise<Uint8Array> {
   if (format !== "gif") return (await encodeBitmap(bitmap, format)).bytes;
   const image = new Image(bitmap.width, bitmap.height);
@@ -89,10 +86,7 @@ function chunk(type: string, data: Uint8Array): Uint8Array {
 }
 
 /**
- * A hand-made PNG of any colour type and bit depth (imagescript only writes
- * 8-bit RGBA): `rows` are the raw scanlines without filter bytes; `extra`
- * chunks (PLTE, tRNS) go before IDAT.
- *
+ * A PNG of any colour type and bit depth (imagescript writes only 8-bit RGBA): unfiltered `rows`, `extra` before IDAT.
  * @example
  * ```ts
  * await rawPng({ width: 2, height: 1, bitDepth: 8, colorType: 0, rows: [new Uint8Array([0, 255])] });

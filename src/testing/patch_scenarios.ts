@@ -1,23 +1,9 @@
 /**
- * Loads and checks the data-driven apply_patch scenarios under
- * tests/patch_scenarios/<name>/. Shared by src/patch/scenarios_test.ts (all
- * of them, in-process), tests/patch_test.ts (a sample, through the MCP
- * client) and bench/patch_bench.ts (ours against the Codex CLI).
- *
- * A scenario folder holds:
- * - `before/`: the workspace tree before the patch (optional: empty tree);
- * - `patch.txt`: the patch, sent byte for byte;
- * - `after/`: the expected tree, or `expected_error.txt`: the error code on
- *   the first line, then substrings the error text must contain (the tree
- *   must then be byte-identical to `before/`);
- * - `warnings.txt` (optional): substrings, one per line, that some warning must contain;
- * - `setup.txt` (optional): lines `mode <path> <octal>` (before), `expect-mode <path> <octal>`,
- *   `symlink <path> <target>` (`$OUTSIDE` is a directory outside the workspace), `immutable <dir>`
- *   (chattr +i, a real fault even for root);
- * - `outside/` (optional): the tree of `$OUTSIDE`, which must be unchanged afterwards.
- *
- * git cannot store a directory named `.git`, so fixtures spell it `dot.git`;
- * it becomes `.git` when a tree is laid out or compared.
+ * The apply_patch scenarios in tests/patch_scenarios/<name>/: `patch.txt` (sent byte for byte), `before/` (optional),
+ * and `after/` or `expected_error.txt` (the code, then substrings of the error text; the tree must stay `before/`).
+ * Optional: `warnings.txt` (substrings some warning must contain), `outside/` (the tree of `$OUTSIDE`, unchanged
+ * afterwards) and `setup.txt`: `mode <path> <octal>`, `expect-mode <path> <octal>`, `symlink <path> <target>`,
+ * `immutable <dir>` (chattr +i, a real fault even for root). git cannot store `.git`, so fixtures spell it `dot.git`.
  */
 import * as path from "node:path";
 import { assert, assertEquals } from "./assert.ts";
@@ -89,10 +75,8 @@ export async function loadScenarios(): Promise<Scenario[]> {
   return out.sort((a, b) => a.name.localeCompare(b.name));
 }
 
-/** How fixtures spell a `.git` directory. */
 const FIXTURE_GIT_DIR = "dot.git";
 
-/** A fixture tree's snapshot with `dot.git` components read as `.git`. */
 async function fixtureSnapshot(dir: string): Promise<Map<string, Entry>> {
   const entries = [...await snapshot(dir)].map(([rel, entry]) =>
     [rel.split(path.sep).map((part) => part === FIXTURE_GIT_DIR ? ".git" : part).join(path.sep), entry] as const
@@ -100,7 +84,6 @@ async function fixtureSnapshot(dir: string): Promise<Map<string, Entry>> {
   return new Map(entries);
 }
 
-/** Copies a scenario tree (regular files and directories) into `dest`. */
 async function copyTree(from: string, dest: string): Promise<void> {
   await Deno.mkdir(dest, { recursive: true });
   if (!(await exists(from))) return;
@@ -167,11 +150,7 @@ export type Outcome =
   | { ok: true; warnings: string[]; text: string }
   | { ok: false; code: string; text: string };
 
-/**
- * Runs one scenario with `apply` in `workspace` (emptied and laid out first) and checks it: the error code
- * and substrings, or success with the expected warnings; then the tree against `after/` (or, on error,
- * `before/`) byte for byte and mode for mode, and the outside tree unchanged.
- */
+/** Runs one scenario with `apply` in `workspace` (emptied and laid out first) and checks its outcome and trees. */
 export async function runScenario(
   scenario: Scenario,
   workspace: string,

@@ -1,11 +1,8 @@
 /**
- * A seeded pseudo-random sequence (mulberry32), for fixtures and benchmarks
- * that must build the same data on every run.
- *
+ * A seeded pseudo-random sequence (mulberry32), for fixtures and benchmarks that must build the same data each run.
  * @example
  * ```ts
- * const next = seededRandom(42);
- * next(); // the same number in [0, 1) on every run
+ * seededRandom(42)(); // the same number in [0, 1) on every run
  * ```
  */
 export function seededRandom(seed: number): () => number {

@@ -1,7 +1,3 @@
-/**
- * A directory tree as data, to compare before and after: what a patch or a
- * fault left on disk, in tests.
- */
 import * as path from "node:path";
 
 /** One entry of a tree snapshot. */
@@ -11,15 +7,10 @@ export type Entry =
   | { type: "dir" };
 
 /**
- * Snapshot of a tree: relative path → entry (symlinks not followed); empty when `root` does not exist.
- *
+ * A tree as data, relative path → entry (symlinks not followed); empty when `root` does not exist.
  * @example
  * ```ts
- * const dir = await Deno.makeTempDir();
- * await Deno.writeTextFile(`${dir}/a.txt`, "one\n");
- * const before = await snapshot(dir);
- * await Deno.writeTextFile(`${dir}/a.txt`, "two\n");
- * treeDifferences(await snapshot(dir), before); // ['a.txt: content "two\\n" instead of "one\\n"']
+ * const before = await snapshot("/tmp/ws");
  * ```
  */
 export async function snapshot(root: string): Promise<Map<string, Entry>> {
@@ -42,7 +33,6 @@ export async function snapshot(root: string): Promise<Map<string, Entry>> {
 
 /**
  * Human-readable differences between two snapshots (empty when equal).
- *
  * @example
  * ```ts
  * treeDifferences(new Map([["a", { type: "dir" }]]), new Map()); // ["unexpected a"]
