@@ -52,23 +52,8 @@ export const ENV_RULES: readonly EnvRule[] = [
     kind: "loader",
     description:
       "interpreter start-up code and module paths: NODE_OPTIONS, NODE_PATH, PYTHONSTARTUP, PYTHONPATH, PYTHONHOME, PERL5OPT, PERL5LIB, RUBYOPT, JAVA_TOOL_OPTIONS, …",
-    names: [
-      "NODE_OPTIONS",
-      "NODE_PATH",
-      "PYTHONSTARTUP",
-      "PYTHONPATH",
-      "PYTHONHOME",
-      "PYTHONINSPECT",
-      "PERL5OPT",
-      "PERL5LIB",
-      "PERLLIB",
-      "PERL5DB",
-      "RUBYOPT",
-      "RUBYLIB",
-      "JAVA_TOOL_OPTIONS",
-      "_JAVA_OPTIONS",
-      "JDK_JAVA_OPTIONS",
-    ],
+    names: ("NODE_OPTIONS NODE_PATH PYTHONSTARTUP PYTHONPATH PYTHONHOME PYTHONINSPECT PERL5OPT PERL5LIB PERLLIB " +
+      "PERL5DB RUBYOPT RUBYLIB JAVA_TOOL_OPTIONS _JAVA_OPTIONS JDK_JAVA_OPTIONS").split(" "),
     examples: {
       stripped: ["NODE_OPTIONS", "PYTHONSTARTUP", "JAVA_TOOL_OPTIONS"],
       kept: ["JAVA_HOME", "VIRTUAL_ENV", "NODE_EXTRA_CA_CERTS", "PYTHONUNBUFFERED"],
@@ -79,19 +64,8 @@ export const ENV_RULES: readonly EnvRule[] = [
     kind: "loader",
     description:
       "git configuration and the programs git runs: GIT_CONFIG*, GIT_EXEC_PATH, GIT_SSH*, GIT_ASKPASS, GIT_EDITOR, GIT_PAGER, GIT_EXTERNAL_DIFF, …",
-    names: [
-      "GIT_SSH",
-      "GIT_SSH_COMMAND",
-      "GIT_EXTERNAL_DIFF",
-      "GIT_PAGER",
-      "GIT_EDITOR",
-      "GIT_SEQUENCE_EDITOR",
-      "GIT_ASKPASS",
-      "SSH_ASKPASS",
-      "GIT_PROXY_COMMAND",
-      "GIT_EXEC_PATH",
-      "GIT_TEMPLATE_DIR",
-    ],
+    names: ("GIT_SSH GIT_SSH_COMMAND GIT_EXTERNAL_DIFF GIT_PAGER GIT_EDITOR GIT_SEQUENCE_EDITOR GIT_ASKPASS " +
+      "SSH_ASKPASS GIT_PROXY_COMMAND GIT_EXEC_PATH GIT_TEMPLATE_DIR").split(" "),
     patterns: [/^GIT_CONFIG/],
     examples: {
       stripped: ["GIT_CONFIG_GLOBAL", "GIT_CONFIG_KEY_0", "GIT_CONFIG_PARAMETERS", "GIT_EXEC_PATH", "GIT_SSH_COMMAND"],
@@ -139,19 +113,8 @@ export const ENV_RULES: readonly EnvRule[] = [
     kind: "secret",
     description:
       "credentials by another name: KUBECONFIG, DATABASE_URL, REDIS_URL, MONGODB_URI, PGPASSWORD, NETRC, SSH_AUTH_SOCK (the ssh agent's keys), …",
-    names: [
-      "KUBECONFIG",
-      "DATABASE_URL",
-      "REDIS_URL",
-      "MONGO_URL",
-      "MONGODB_URI",
-      "PGPASSWORD",
-      "PGPASSFILE",
-      "MYSQL_PWD",
-      "NETRC",
-      "SSH_AUTH_SOCK",
-      "GNUPGHOME",
-    ],
+    names: ("KUBECONFIG DATABASE_URL REDIS_URL MONGO_URL MONGODB_URI PGPASSWORD PGPASSFILE MYSQL_PWD NETRC " +
+      "SSH_AUTH_SOCK GNUPGHOME").split(" "),
     examples: {
       stripped: ["KUBECONFIG", "MYSQL_PWD", "SSH_AUTH_SOCK"],
       kept: ["SSL_CERT_FILE", "HTTPS_PROXY", "NO_PROXY"],

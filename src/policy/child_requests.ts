@@ -72,16 +72,11 @@ export function planKey(mode: Mode, grants: ReadonlySet<string>): string {
 
 /** The requests of one workspace's children. */
 export class ChildRequests {
-  readonly ws: Workspace;
-  readonly options: ChildOptions;
   #git: Promise<GitImage | null> | null = null;
   #nested: string[] | null = null;
   readonly #registeredGitDirs = new Set<string>();
 
-  constructor(ws: Workspace, options: ChildOptions) {
-    this.ws = ws;
-    this.options = options;
-  }
+  constructor(readonly ws: Workspace, readonly options: ChildOptions) {}
 
   gitImage(): Promise<GitImage | null> {
     return this.#git ??= gitImage(this.options.env.PATH);
@@ -93,10 +88,9 @@ export class ChildRequests {
 
   /** The workspace's git dirs now: the root's (looked at each time), nested ones (found once), registered ones. */
   async gitDirs(): Promise<string[]> {
-    const root = this.ws.root;
     this.#nested ??= (await findGitDirs(this.ws)).paths;
     using top = this.ws.open(".", { expect: "dir" });
-    const all = new Set([...await gitDirsAt(root, top), ...this.#nested, ...this.#registeredGitDirs]);
+    const all = new Set([...await gitDirsAt(this.ws.root, top), ...this.#nested, ...this.#registeredGitDirs]);
     // Gone ones are left out (a failing lstatPath builds no error object: this runs at every spawn).
     return [...all].filter((p) => lstatPath(p) !== null);
   }

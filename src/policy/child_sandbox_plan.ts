@@ -90,17 +90,15 @@ export const COMMAND_TERMINAL_DEVICES = ["/dev/tty", "/dev/ptmx"] as const;
 
 const READ = ACCESS_FS.READ_FILE | ACCESS_FS.READ_DIR;
 
-/** The paths that exist, and whether each is a directory (a path missing on this machine gets no rule). */
-function existing(paths: readonly string[]): { path: string; dir: boolean }[] {
-  return paths.flatMap((p) => {
-    const stat = statPath(p);
-    return stat === null ? [] : [{ path: p, dir: stat.kind === "dir" }];
-  });
-}
-
-/** A rule granting `access` on each existing path, only its file rights on what is not a directory. */
+/**
+ * A rule granting `access` on each path that exists (one missing on this machine gets none), only its file rights on
+ * what is not a directory.
+ */
 function rules(paths: readonly string[], access: bigint): LandlockRule[] {
-  return existing(paths).map(({ path, dir }) => ({ path, access: dir ? access : access & FILE_ACCESS }));
+  return paths.flatMap((path) => {
+    const stat = statPath(path);
+    return stat === null ? [] : [{ path, access: stat.kind === "dir" ? access : access & FILE_ACCESS }];
+  });
 }
 
 function fileWrite(abi: number): bigint {
@@ -120,16 +118,15 @@ function commandRuleset(abi: number, child: CommandChild, safe: boolean, denyNet
   const write = allWriteRights(abi);
   const writable = [child.root, ...(child.tmpdir ? [child.tmpdir] : [])];
   const devices = [...CHILD_DEVICES, ...COMMAND_TERMINAL_DEVICES, ...(child.ttySlave ? [child.ttySlave] : [])];
-  const rulesList: LandlockRule[] = [
-    ...rules(writable, write | (safe ? READ : 0n)),
-    ...rules(devices, fileWrite(abi) | (safe ? ACCESS_FS.READ_FILE : 0n)),
-    ...(safe ? child.readRules : []),
-  ];
   return {
     abi,
     handledFs: write | (safe ? READ : 0n),
     ...networkAndScope(abi, denyNetwork),
-    rules: rulesList,
+    rules: [
+      ...rules(writable, write | (safe ? READ : 0n)),
+      ...rules(devices, fileWrite(abi) | (safe ? ACCESS_FS.READ_FILE : 0n)),
+      ...(safe ? child.readRules : []),
+    ],
   };
 }
 
@@ -150,8 +147,15 @@ function readOnlyRuleset(abi: number, readable: string[], executables: string[])
   };
 }
 
-/** The seccomp filter that leaves no network: sockets only of the unix (and, for commands, netlink) family. */
-function noNetworkFilter(families: readonly number[]): Uint8Array<ArrayBuffer> {
+/**
+ * The seccomp filter that leaves no network: sockets only of the unix (and, for commands, netlink) family.
+ * @example
+ * ```ts
+ * import { AF } from "../os/seccomp.ts";
+ * noNetworkFilter([AF.UNIX]); // a BPF program refusing other socket families with EACCES
+ * ```
+ */
+export function noNetworkFilter(families: readonly number[]): Uint8Array<ArrayBuffer> {
   return socketFamilyFilter(syscallTable(), families, ERRNO.EACCES);
 }
 

@@ -28,10 +28,8 @@ export interface PolicyFacts {
 }
 
 /** The policy plus what the adapters report about it. */
-export interface WorkcellPolicy extends CommandPolicy {
+export interface WorkcellPolicy extends CommandPolicy, Readonly<Pick<PolicyFacts, "tmpdir" | "tmpdirProblems">> {
   readonly mode: Mode;
-  readonly tmpdir: string | null;
-  readonly tmpdirProblems: readonly string[];
   readonly environment: InheritedEnvironment;
   sandbox(grants: ReadonlySet<string>): Promise<SandboxReport>;
   /** The sandbox the latest command started with these grants runs under (`sandbox().commands` of its plan). */

@@ -5,33 +5,23 @@
  */
 import * as path from "node:path";
 import { ACCESS_FS, FILE_ACCESS, type LandlockRule } from "../os/landlock.ts";
+import { statPath } from "../os/fs_stat.ts";
 
 /** Credential files and directories, relative to a home directory. */
-export const CREDENTIAL_STORES = [
-  ".ssh",
-  ".aws",
-  ".gnupg",
-  ".config/gcloud",
-  ".azure",
-  ".kube",
-  ".docker/config.json",
-  ".netrc",
-  ".git-credentials",
-  ".npmrc",
-  ".pypirc",
-  ".config/gh",
-] as const;
+export const CREDENTIAL_STORES: readonly string[] =
+  ".ssh .aws .gnupg .config/gcloud .azure .kube .docker/config.json .netrc .git-credentials .npmrc .pypirc .config/gh"
+    .split(" ");
 
 /** Read rights for a directory and for anything else. */
 const READ_DIR_RIGHTS = ACCESS_FS.READ_FILE | ACCESS_FS.READ_DIR;
 const READ_FILE_RIGHTS = ACCESS_FS.READ_FILE & FILE_ACCESS;
 
-/** The credential stores of each home directory (absolute). */
-export function credentialPaths(...homes: string[]): string[] {
+/** The credential `stores` (Linux's by default) of each home directory (absolute). */
+export function credentialPaths(homes: readonly string[], stores: readonly string[] = CREDENTIAL_STORES): string[] {
   const out = new Set<string>();
   for (const home of homes) {
     if (!path.isAbsolute(home)) continue;
-    for (const store of CREDENTIAL_STORES) out.add(path.join(home, store));
+    for (const store of stores) out.add(path.join(home, store));
   }
   return [...out];
 }
@@ -52,8 +42,14 @@ export interface WalkIo {
   realPath(p: string): string;
 }
 
-/** Every proper ancestor of `p` ("/" included). */
-function ancestors(p: string): string[] {
+/**
+ * Every proper ancestor of `p` ("/" included).
+ * @example
+ * ```ts
+ * ancestors("/root/.ssh"); // ["/root", "/"]
+ * ```
+ */
+export function ancestors(p: string): string[] {
   const out: string[] = [];
   for (let dir = path.dirname(p);; dir = path.dirname(dir)) {
     out.push(dir);
@@ -119,14 +115,7 @@ function grantable(link: string, blocked: Set<string>, walked: Set<string>, io: 
 export const REAL_WALK_IO: WalkIo = {
   list: (dir) =>
     [...Deno.readDirSync(dir)].map((entry) => {
-      let isDirectory = entry.isDirectory;
-      if (entry.isSymlink) {
-        try {
-          isDirectory = Deno.statSync(path.join(dir, entry.name)).isDirectory;
-        } catch {
-          isDirectory = false;
-        }
-      }
+      const isDirectory = entry.isSymlink ? statPath(path.join(dir, entry.name))?.kind === "dir" : entry.isDirectory;
       return { name: entry.name, isDirectory, isSymlink: entry.isSymlink };
     }),
   realPath: (p) => Deno.realPathSync(p),

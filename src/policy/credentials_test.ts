@@ -81,7 +81,7 @@ Deno.test("readRulesExcept: a symlink leading to a store, into one or above one 
 Deno.test("credentialPaths and homeDirectories: every store of every absolute home, once", () => {
   assertEquals(homeDirectories({ HOME: "/root" }, "/root"), ["/root"]);
   assertEquals(homeDirectories({ HOME: "relative" }, "/home/u"), ["/home/u"]);
-  const paths = credentialPaths("/home/u", "/root");
+  const paths = credentialPaths(["/home/u", "/root"]);
   assertEquals(paths.includes("/home/u/.ssh") && paths.includes("/root/.docker/config.json"), true);
   assertEquals(new Set(paths).size, paths.length);
 });

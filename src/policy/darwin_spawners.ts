@@ -3,9 +3,7 @@
  * the profile seatbelt_policy.ts plans from the same requests as on Linux. sandbox-exec is probed once, at the first
  * need: when it or the profile is refused, check_exec_environment's `missing` says so and children run unsandboxed.
  */
-import * as path from "node:path";
 import type { Mode } from "./modes.ts";
-import { gitDirsReadOnly } from "./modes.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import type { SpawnRequest } from "../os/spawn_request.ts";
 import { resolveProgram, spawnChild } from "../os/spawn.ts";
@@ -17,10 +15,10 @@ import {
   SeatbeltPathError,
   type SeatbeltProfile,
 } from "../os/seatbelt.ts";
-import type { Availability, ChildRequest, SandboxDescription } from "./child_sandbox_plan.ts";
+import type { Availability, ChildRequest } from "./child_sandbox_plan.ts";
 import { type CommandPaths, type MachineGaps, SandboxedSpawners, SandboxSetupError } from "./sandboxed_spawners.ts";
 import type { ChildOptions } from "./child_requests.ts";
-import { homeDirectories } from "./credentials.ts";
+import { credentialPaths, homeDirectories } from "./credentials.ts";
 import { DARWIN_CREDENTIAL_STORES, describeSeatbelt, type SeatbeltInputs, seatbeltProfile } from "./seatbelt_policy.ts";
 
 /** How a report's `missing` names Seatbelt when sandbox-exec cannot confine children here. */
@@ -56,8 +54,7 @@ export class SeatbeltSandboxes extends SandboxedSpawners<SeatbeltProfile> {
   constructor(ws: Workspace, options: ChildOptions) {
     super(ws, options);
     // No /etc/passwd lookup as on Linux: macOS keeps accounts in Directory Services, so $HOME alone.
-    const homes = homeDirectories(options.env, null);
-    const stores = homes.flatMap((home) => DARWIN_CREDENTIAL_STORES.map((store) => path.join(home, store)));
+    const stores = credentialPaths(homeDirectories(options.env, null), DARWIN_CREDENTIAL_STORES);
     this.#inputs = { canonical, credentialStores: stores };
   }
 
@@ -77,11 +74,10 @@ export class SeatbeltSandboxes extends SandboxedSpawners<SeatbeltProfile> {
     return this.#available ??= probeSandboxExec(renderProfile(probe));
   }
 
-  protected async commandPaths(mode: Mode, grants: ReadonlySet<string>): Promise<CommandPaths> {
-    const readOnly = gitDirsReadOnly(mode, grants) ? await this.requests.gitDirs() : [];
+  protected commandPaths(_mode: Mode, gitDirs: string[]): CommandPaths {
     return {
       // Seatbelt excludes them from the writable tree by path: no mount, so no mount flags.
-      gitDirs: readOnly.map((p) => ({ path: p, flags: 0 })),
+      gitDirs: gitDirs.map((p) => ({ path: p, flags: 0 })),
       // Seatbelt denies the stores themselves (SeatbeltInputs); Landlock's read rules are Linux's.
       readRules: [],
     };
@@ -105,9 +101,7 @@ export class SeatbeltSandboxes extends SandboxedSpawners<SeatbeltProfile> {
     return (await this.#sandboxExec()).available ? seatbeltProfile(await child(), this.#inputs) : null;
   }
 
-  protected describePlan(profile: SeatbeltProfile | null): SandboxDescription {
-    return describeSeatbelt(profile);
-  }
+  protected readonly describePlan = describeSeatbelt;
 
   protected spawnUnder(profile: SeatbeltProfile, request: SpawnRequest): number {
     let text: string;

@@ -1,6 +1,6 @@
 /** The command gate's walker: it knows the shell, wrappers and `eval`; program calls go to the rules in programs/. */
 import type { Mode } from "./modes.ts";
-import { ASSIGNMENT, isShell, isWrapper, secretName, shellFindings, wrapperFindings } from "./gate_wrappers.ts";
+import { ASSIGNMENT, secretName, shellFindings, SHELLS, wrapperFindings, WRAPPERS } from "./gate_wrappers.ts";
 import { pathCandidate, type PathQuestions, Places } from "./gate_paths.ts";
 import { programFindings } from "./programs/mod.ts";
 import { type Call, type Finding, programName } from "./programs/program.ts";
@@ -43,6 +43,11 @@ class Refused extends Error {
   }
 }
 
+/** Refuses with `rule`, whether or not its gate is in force. */
+function refuse(rule: RuleId, token: string, message: string): never {
+  throw new Refused({ rule, gate: RULES[rule].gate, token, message, hint: RULES[rule].hint });
+}
+
 /** Shell keywords and builtins: without a shell no program of that name runs what the agent meant. */
 const SHELL_BUILTINS = new Set(
   ("if then else elif fi for while until do done case esac select function { } ! [[ ]] cd pushd popd export unset " +
@@ -78,13 +83,11 @@ export function checkCommand(cmd: string, env: Record<string, string>, options: 
 
 class Walker {
   readonly #options: GateOptions;
-  readonly #plain: boolean;
   readonly #places: Places;
   readonly #inlineEnv: Record<string, string> = {};
 
   constructor(options: GateOptions) {
     this.#options = options;
-    this.#plain = options.gates.has("shell_syntax");
     this.#places = new Places(options.workspace, options.cwd, options.paths);
   }
 
@@ -92,7 +95,7 @@ class Walker {
     for (const name of Object.keys(env)) this.#apply(secretName("secret_env.env", name), 0);
     if (this.#options.gates.size === 0) return { argv: null, inlineEnv: {} };
     const tokens = this.#tokenize(cmd);
-    if (!this.#plain) {
+    if (!this.#options.gates.has("shell_syntax")) {
       this.#shellCode(tokens, 0);
       return { argv: null, inlineEnv: {} };
     }
@@ -140,13 +143,7 @@ class Walker {
     } catch (error) {
       if (!(error instanceof TokenizeError)) throw error;
       // Not gate-dependent: what cannot be parsed cannot be checked by any gate in force.
-      throw new Refused({
-        rule: "shell_syntax.unparsable",
-        gate: "shell_syntax",
-        token: error.message,
-        message: `the command cannot be parsed: ${error.message}`,
-        hint: RULES["shell_syntax.unparsable"].hint,
-      });
+      refuse("shell_syntax.unparsable", error.message, `the command cannot be parsed: ${error.message}`);
     }
   }
 
@@ -155,8 +152,7 @@ class Walker {
   }
 
   #refuse(rule: RuleId, token: string, message: string): void {
-    if (!this.#active(rule)) return;
-    throw new Refused({ rule, gate: RULES[rule].gate, token, message, hint: RULES[rule].hint });
+    if (this.#active(rule)) refuse(rule, token, message);
   }
 
   /** Acts on findings in order; what a call runs is one level deeper than the call. */
@@ -192,12 +188,9 @@ class Walker {
     };
     for (const token of tokens) {
       if (token.kind === "operator") {
-        if (token.value === HEREDOC_BODY || token.value === "#") continue;
         if (REDIRECTIONS.has(token.value)) {
           redirect = token.value.startsWith("<<") && token.value !== "<<<" ? "skip" : "path";
-          continue;
-        }
-        flush();
+        } else if (token.value !== HEREDOC_BODY && token.value !== "#") flush();
         continue;
       }
       for (const expansion of token.expansions) {
@@ -223,13 +216,11 @@ class Walker {
   }
 
   #tooDeep(): never {
-    throw new Refused({
-      rule: "destructive.unanalyzable",
-      gate: "destructive",
-      token: "",
-      message: `the command nests wrappers or shell code more than ${MAX_NESTING} levels deep`,
-      hint: RULES["destructive.unanalyzable"].hint,
-    });
+    refuse(
+      "destructive.unanalyzable",
+      "",
+      `the command nests wrappers or shell code more than ${MAX_NESTING} levels deep`,
+    );
   }
 
   /** One argv (a simple command, or what a wrapper runs): the shell's words here, the programs' in programs/. */
@@ -244,8 +235,8 @@ class Walker {
       for (const arg of args.filter((arg) => ASSIGNMENT.test(arg))) {
         this.#apply(secretName("secret_env.inline", arg.split("=", 1)[0]), depth);
       }
-    } else if (isWrapper(call.name)) this.#apply(wrapperFindings(call), depth);
-    else if (isShell(call.name)) this.#apply(shellFindings(args), depth);
+    } else if (WRAPPERS.has(call.name)) this.#apply(wrapperFindings(call), depth);
+    else if (SHELLS.has(call.name)) this.#apply(shellFindings(args), depth);
     else this.#apply(programFindings(call), depth);
   }
 

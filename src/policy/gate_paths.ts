@@ -1,6 +1,7 @@
 /** The file-system questions the gate asks, answered from the disk or (for examples and tests) a described tree. */
 import * as path from "node:path";
 import { isInside } from "../workspace/confine.ts";
+import { lstatPath } from "../os/fs_stat.ts";
 
 /** What the gate needs to know about the file system; every path is absolute and normalised. */
 export interface PathQuestions {
@@ -16,31 +17,9 @@ export interface PathQuestions {
 }
 
 /** Devices and pseudo-files any command may name. */
-const ALLOWED_DEVICES = new Set([
-  "/dev/null",
-  "/dev/zero",
-  "/dev/full",
-  "/dev/random",
-  "/dev/urandom",
-  "/dev/tty",
-  "/dev/stdin",
-  "/dev/stdout",
-  "/dev/stderr",
-]);
-
-/** Script operands that are really stdin (code fed through write_stdin, invisible to the gate). */
-const STDIN_SCRIPT = /^(-|\/dev\/stdin|\/dev\/fd\/\d+|\/proc\/(self|thread-self|\d+)\/fd\/\d+)$/;
-
-/**
- * Whether a script operand reads the script from stdin.
- * @example
- * ```ts
- * namesStdin("/proc/self/fd/0"); // true
- * ```
- */
-export function namesStdin(word: string): boolean {
-  return STDIN_SCRIPT.test(word);
-}
+const ALLOWED_DEVICES = new Set(
+  "null zero full random urandom tty stdin stdout stderr".split(" ").map((name) => `/dev/${name}`),
+);
 
 function insideOf(workspace: string, tmpdir: string): (abs: string) => boolean {
   return (abs) =>
@@ -71,14 +50,7 @@ export function diskPaths(workspace: string, tmpdir: string): PathQuestions {
         }
       }
     },
-    exists(abs) {
-      try {
-        Deno.lstatSync(abs);
-        return true;
-      } catch {
-        return false;
-      }
-    },
+    exists: (abs) => lstatPath(abs) !== null,
   };
 }
 
@@ -91,23 +63,8 @@ export interface DescribedTree {
 }
 
 /** The top-level directories of a Linux root, which is all `exists` is asked about outside the workspace. */
-const LINUX_ROOT = [
-  "bin",
-  "boot",
-  "dev",
-  "etc",
-  "home",
-  "lib",
-  "lib64",
-  "media",
-  "mnt",
-  "opt",
-  "proc",
-  "root",
-  "run",
-  "sbin",
-]
-  .concat("srv", "sys", "tmp", "usr", "var").map((name) => `/${name}`);
+const LINUX_ROOT = "bin boot dev etc home lib lib64 media mnt opt proc root run sbin srv sys tmp usr var"
+  .split(" ").map((name) => `/${name}`);
 
 /**
  * The answers of a described tree on a Linux root, for the rules' examples and the gate's tests: no I/O, no temp

@@ -5,9 +5,10 @@ import { type Call, type Finding, pathWords, refusal } from "./programs/program.
 /** `NAME=value`. */
 export const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 
-const SHELLS = new Set("sh bash zsh dash ksh mksh ash fish csh tcsh rbash yash busybox".split(" "));
+/** The shells: `sh -c CODE` is walked as shell code, `sh script` confined like any script. */
+export const SHELLS = new Set("sh bash zsh dash ksh mksh ash fish csh tcsh rbash yash busybox".split(" "));
 /** Per wrapper: options that take a value, positionals before the command, options whose value is shell code. */
-const WRAPPERS = new Map<string, { values?: string; positionals?: number; shell?: string; allShell?: boolean }>([
+export const WRAPPERS = new Map<string, { values?: string; positionals?: number; shell?: string; allShell?: boolean }>([
   ["env", { values: "-u --unset -C --chdir -a --argv0", shell: "-S --split-string" }],
   ["nice", { values: "-n --adjustment" }],
   ["timeout", { values: "-s --signal -k --kill-after", positionals: 1 }],
@@ -28,28 +29,6 @@ const WRAPPERS = new Map<string, { values?: string; positionals?: number; shell?
     [name, {}] as const
   ),
 ]);
-
-/**
- * Whether the program is a wrapper.
- * @example
- * ```ts
- * isWrapper("xargs"); // true
- * ```
- */
-export function isWrapper(name: string): boolean {
-  return WRAPPERS.has(name);
-}
-
-/**
- * Whether the program is a shell.
- * @example
- * ```ts
- * isShell("dash"); // true
- * ```
- */
-export function isShell(name: string): boolean {
-  return SHELLS.has(name);
-}
 
 /**
  * A wrapper's own words (path words), and the command or shell code it runs.

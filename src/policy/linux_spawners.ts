@@ -2,31 +2,28 @@
  * The spawners of every child on Linux: each asks child_sandbox_plan.ts for its plan as it spawns and starts through
  * the launcher (src/os/launcher.ts). Nothing is probed or started before a child is first needed.
  */
-import * as path from "node:path";
 import type { Mode } from "./modes.ts";
 import type { SpawnRequest } from "../os/spawn_request.ts";
 import { resolveProgram, SpawnError } from "../os/spawn.ts";
 import { Launcher, LAUNCHER_FDS, LaunchStepError } from "../os/launcher.ts";
 import { type SandboxPlan, sandboxScript } from "../os/sandbox_script.ts";
 import { mountFlagsOf } from "../os/mount_flags.ts";
-import { cString, ERRNO, libc, O } from "../os/libc.ts";
-import { AF, socketFamilyFilter } from "../os/seccomp.ts";
-import { syscallTable } from "../os/syscalls.ts";
+import { cString, libc, O } from "../os/libc.ts";
+import { AF } from "../os/seccomp.ts";
 import { reapKilled } from "../os/fd.ts";
 import { readKernelFile } from "../os/fs_at.ts";
 import { statPath } from "../os/fs_stat.ts";
 import type { LandlockRule } from "../os/landlock.ts";
-import { credentialPaths, homeDirectories, readRulesExcept, REAL_WALK_IO } from "./credentials.ts";
+import { ancestors, credentialPaths, homeDirectories, readRulesExcept, REAL_WALK_IO } from "./credentials.ts";
 import {
   type Availability,
   type ChildFacts,
   type ChildRequest,
   childSandbox,
   describeSandbox,
-  type SandboxDescription,
+  noNetworkFilter,
 } from "./child_sandbox_plan.ts";
 import { type CommandPaths, type MachineGaps, SandboxedSpawners, SandboxSetupError } from "./sandboxed_spawners.ts";
-import { gitDirsReadOnly } from "./modes.ts";
 
 /** The facts plus whether the launcher itself could be made (without it nothing is sandboxed). */
 export interface SandboxFacts extends ChildFacts {
@@ -104,7 +101,7 @@ export class ChildSandboxes extends SandboxedSpawners<SandboxPlan> {
     const root = this.ws.root;
     const [namespaces, seccomp] = await Promise.all([
       probe({ mounts: { user, readOnly: [{ path: root, flags: mountFlagsOf(root) }] }, seccomp: null }),
-      probe({ mounts: null, seccomp: socketFamilyFilter(syscallTable(), [AF.UNIX], ERRNO.EACCES) }),
+      probe({ mounts: null, seccomp: noNetworkFilter([AF.UNIX]) }),
     ]);
     return { ...base, launcher: { available: true }, namespaces, seccomp };
   }
@@ -118,24 +115,16 @@ export class ChildSandboxes extends SandboxedSpawners<SandboxPlan> {
 
   /** The read rules without the credential stores, rebuilt only when a directory the walk lists has changed. */
   #credentialRules(): LandlockRule[] {
-    const homes = homeDirectories(this.options.env, this.#passwdHome());
-    const denied = credentialPaths(...homes);
-    const walked = new Set<string>();
-    for (const store of denied) {
-      for (let dir = path.dirname(store);; dir = path.dirname(dir)) {
-        walked.add(dir);
-        if (dir === path.dirname(dir)) break;
-      }
-    }
+    const denied = credentialPaths(homeDirectories(this.options.env, this.#passwdHome()));
+    const walked = new Set(denied.flatMap(ancestors));
     const key = [...walked].sort().map((dir) => `${dir}@${statPath(dir)?.mtime.getTime() ?? "-"}`).join("|");
     if (this.#readRules?.key !== key) this.#readRules = { key, rules: readRulesExcept(denied, REAL_WALK_IO) };
     return this.#readRules.rules;
   }
 
-  protected async commandPaths(mode: Mode, grants: ReadonlySet<string>): Promise<CommandPaths> {
-    const readOnly = gitDirsReadOnly(mode, grants) ? await this.requests.gitDirs() : [];
+  protected commandPaths(mode: Mode, gitDirs: string[]): CommandPaths {
     return {
-      gitDirs: readOnly.map((p) => ({ path: p, flags: mountFlagsOf(p) })),
+      gitDirs: gitDirs.map((p) => ({ path: p, flags: mountFlagsOf(p) })),
       readRules: mode === "safe" ? this.#credentialRules() : [],
     };
   }
@@ -170,9 +159,7 @@ export class ChildSandboxes extends SandboxedSpawners<SandboxPlan> {
     return facts.launcher.available ? childSandbox(await child(), facts) : null;
   }
 
-  protected describePlan(plan: SandboxPlan | null): SandboxDescription {
-    return describeSandbox(plan);
-  }
+  protected readonly describePlan = describeSandbox;
 
   protected async spawnUnder(plan: SandboxPlan, request: SpawnRequest): Promise<number> {
     const { launcher } = await this.#launcherState();

@@ -1,5 +1,5 @@
 /** What each permission mode enforces and what a session grant may lift, as data the policy, tools and docs read. */
-import type { Gate } from "./rules.ts";
+import { type Gate, GATES } from "./rules.ts";
 
 /** Permission modes, from most to least restrictive. */
 export const MODES = ["safe", "trusted", "dangerous"] as const;
@@ -36,7 +36,7 @@ export interface ModePolicy {
 /** The policy table, one row per mode. */
 export const MODE_POLICIES: Record<Mode, ModePolicy> = {
   safe: {
-    gates: ["network", "shell_syntax", "destructive", "outside_path", "secret_env"],
+    gates: GATES,
     landlock: true,
     network: false,
     gitDirsReadOnly: true,

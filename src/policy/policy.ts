@@ -14,12 +14,10 @@ export interface CommandRequest {
   grants: ReadonlySet<string>;
 }
 
-/** How to run it: argv (no shell in safe mode, `sh -c` elsewhere), env and spawner. */
-export interface LaunchPlan {
+/** How to run it: argv (no shell in safe mode, `sh -c` elsewhere), env and spawner, in the request's cwd. */
+export interface LaunchPlan extends Pick<CommandRequest, "cwd" | "chdir"> {
   argv: string[];
   env: Record<string, string>;
-  cwd: string;
-  chdir: string;
   /** Spawns inside the mode's sandbox (or none in dangerous mode). */
   spawner: Spawner;
 }

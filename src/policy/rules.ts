@@ -20,83 +20,74 @@ export interface Rule {
   hint: string;
 }
 
-const SANDBOX_TOO = "the sandbox would refuse it too";
 const SHELL_HINT =
   'safe mode runs one plain argv without a shell, so the shell word would reach the program as text: run one command per exec_command call, write a script with apply_patch and run the file, call request_permissions with ["shell"], or restart with --mode trusted.';
 const DISCARD_HINT =
   'This discards work irrecoverably, and the sandbox allows it inside the workspace: inspect with git_status/git_diff and revert single files with apply_patch; in trusted mode request_permissions with ["destructive"] can allow it for this session.';
+const NETWORK_HINT =
+  'Network access is refused in safe mode (the sandbox would refuse it too): call request_permissions with ["network"], or restart the server with --mode trusted.';
+const SECRET_HINT =
+  "Secret and loader variables are never passed to commands in safe or trusted mode: drop the variable (check_exec_environment lists what the environment carries), or run in --mode dangerous inside an isolated VM.";
 const DAEMON = "a system daemon acts on it outside the sandbox, with the daemon's rights";
 
-/** The rule table. */
-export const RULES = {
+/** The rule table, each rule under `gate.name`: its gate is the part before the dot. */
+const TABLE = {
   "shell_syntax.operator": {
-    gate: "shell_syntax",
     refuses: "control and redirection operators: ; && || | & ( ) > >> < << newline",
     why: "earlier",
     because: "without a shell the operator would be a plain argument",
     hint: SHELL_HINT,
   },
   "shell_syntax.expansion": {
-    gate: "shell_syntax",
     refuses: "expansions: $VAR, ${…}, $(…), backticks, $((…)), <(…), globs, braces, ~",
     why: "earlier",
     because: "without a shell nothing would expand it",
     hint: SHELL_HINT,
   },
   "shell_syntax.comment": {
-    gate: "shell_syntax",
     refuses: "shell comments (#)",
     why: "earlier",
     because: "without a shell the comment would be arguments",
     hint: SHELL_HINT,
   },
   "shell_syntax.heredoc": {
-    gate: "shell_syntax",
     refuses: "here-documents (<<)",
     why: "earlier",
     because: "without a shell no here-document is fed",
     hint: SHELL_HINT,
   },
   "shell_syntax.builtin": {
-    gate: "shell_syntax",
     refuses: "shell keywords and builtins that need a shell (if, for, cd, export, source, …)",
     why: "earlier",
     because: "without a shell there is no such program",
     hint: SHELL_HINT,
   },
   "shell_syntax.assignment_only": {
-    gate: "shell_syntax",
     refuses: "a command made only of VAR=value assignments",
     why: "earlier",
     because: "there is no program to run",
     hint: "Pass variables with the env argument of exec_command, together with the program to run.",
   },
   "shell_syntax.unparsable": {
-    gate: "shell_syntax",
     refuses: "unterminated quotes, substitutions or parentheses",
     why: "kernel_cannot",
     because: "the gate cannot check what it cannot parse",
     hint: "Close every quote and parenthesis.",
   },
   "network.command": {
-    gate: "network",
     refuses: "network clients: curl, wget, nc, ssh, scp, rsync, telnet, ftp, …",
     why: "earlier",
     because: "safe mode's sandbox refuses TCP (Landlock) and every socket but unix/netlink (seccomp)",
-    hint:
-      `Network access is refused in safe mode (${SANDBOX_TOO}): call request_permissions with ["network"], or restart the server with --mode trusted.`,
+    hint: NETWORK_HINT,
   },
   "network.subcommand": {
-    gate: "network",
     refuses:
       "subcommands that reach the network: git clone/fetch/pull/push, npm/pnpm/yarn/pip/cargo/go install, npx, …",
     why: "earlier",
     because: "safe mode's sandbox refuses TCP (Landlock) and every socket but unix/netlink (seccomp)",
-    hint:
-      `Network access is refused in safe mode (${SANDBOX_TOO}): call request_permissions with ["network"], or restart the server with --mode trusted.`,
+    hint: NETWORK_HINT,
   },
   "destructive.remove_outside": {
-    gate: "destructive",
     refuses: "rm/rmdir/unlink/shred of the workspace root, of everything in it (`rm -rf *`), of unresolved $… / ~ " +
       "targets, or of paths outside it",
     why: "kernel_cannot",
@@ -105,42 +96,36 @@ export const RULES = {
     hint: "Remove only named paths inside the workspace, never its root (outside it the sandbox would refuse too).",
   },
   "destructive.git_discard": {
-    gate: "destructive",
     refuses: "git reset --hard/--merge/--keep, git clean, git checkout -- …/./-f, git restore, git stash drop/clear",
     why: "kernel_cannot",
     because: "the work tree is writable, so the kernel cannot tell a discard from an edit",
     hint: DISCARD_HINT,
   },
   "destructive.git_history": {
-    gate: "destructive",
     refuses: "git branch -D, git push --force, git reflog expire/delete, git update-ref -d, git filter-branch",
     why: "kernel_cannot",
     because: "trusted mode's git dirs are writable and its network open",
     hint: DISCARD_HINT,
   },
   "destructive.permissions": {
-    gate: "destructive",
     refuses: "chmod/chattr/setfacl/setfattr of paths outside the workspace",
     why: "kernel_cannot",
     because: "Landlock does not cover mode, attribute or ACL changes, and a root child owns most files",
     hint: "Change modes of files inside the workspace only.",
   },
   "destructive.system": {
-    gate: "destructive",
     refuses: "shutdown, reboot, halt, poweroff, systemctl/service state changes, init/telinit",
     why: "kernel_cannot",
     because: DAEMON,
     hint: "System state changes are refused outside dangerous mode.",
   },
   "destructive.kill": {
-    gate: "destructive",
     refuses: "kill/pkill/killall of processes this command did not start",
     why: "kernel_cannot",
     because: "Landlock scopes signals only from ABI 6, and a child may signal its own user's other processes",
     hint: "Stop commands this server started with kill_command.",
   },
   "destructive.privilege": {
-    gate: "destructive",
     refuses: "docker/podman/nerdctl/lxc, systemd-run, machinectl",
     why: "kernel_cannot",
     because: DAEMON,
@@ -148,14 +133,12 @@ export const RULES = {
       "Containers and transient units run outside the sandbox; use --mode dangerous only inside an isolated container or VM.",
   },
   "destructive.unanalyzable": {
-    gate: "destructive",
     refuses: "shell code nested too deeply for the gate to check",
     why: "kernel_cannot",
     because: "the gate cannot check what it cannot walk",
     hint: "Flatten the nested sh -c / eval layers.",
   },
   "outside_path.argument": {
-    gate: "outside_path",
     refuses: "arguments (and --opt=value, -Ivalue, redirect targets) naming paths outside the workspace and $TMPDIR",
     why: "kernel_cannot",
     because: "Landlock lets safe-mode children read everything but the credential stores",
@@ -163,22 +146,23 @@ export const RULES = {
       'Arguments must name paths inside the workspace (or $TMPDIR): use a workspace-relative path; to read elsewhere call request_permissions with ["outside_read"] or restart with --mode trusted. Writes outside stay impossible (Landlock).',
   },
   "secret_env.env": {
-    gate: "secret_env",
     refuses: "secret-looking or loader variables in the env argument",
     why: "kernel_cannot",
     because: "the kernel does not look at environment variables",
-    hint:
-      "Secret and loader variables are never passed to commands in safe or trusted mode: drop the variable (check_exec_environment lists what the environment carries), or run in --mode dangerous inside an isolated VM.",
+    hint: SECRET_HINT,
   },
   "secret_env.inline": {
-    gate: "secret_env",
     refuses: "secret-looking or loader variables set inline (VAR=x cmd, env VAR=x cmd, export VAR=x)",
     why: "kernel_cannot",
     because: "the kernel does not look at environment variables",
-    hint:
-      "Secret and loader variables are never passed to commands in safe or trusted mode: drop the variable (check_exec_environment lists what the environment carries), or run in --mode dangerous inside an isolated VM.",
+    hint: SECRET_HINT,
   },
-} as const satisfies Record<string, Rule>;
+} as const satisfies Record<`${Gate}.${string}`, Omit<Rule, "gate">>;
 
 /** The name of one rule, as refusals report it. */
-export type RuleId = keyof typeof RULES;
+export type RuleId = keyof typeof TABLE;
+
+/** The rule table, each rule with its gate. */
+export const RULES = Object.fromEntries(
+  Object.entries(TABLE).map(([id, rule]) => [id, { gate: id.split(".")[0] as Gate, ...rule }]),
+) as Record<RuleId, Rule>;

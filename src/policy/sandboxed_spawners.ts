@@ -1,5 +1,5 @@
 /** What both systems' child spawners share: each child gets its plan as it spawns, or runs unsandboxed, saying so. */
-import type { Mode } from "./modes.ts";
+import { gitDirsReadOnly, type Mode } from "./modes.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import type { Spawner, SpawnRequest } from "../os/spawn_request.ts";
 import { spawnChild } from "../os/spawn.ts";
@@ -53,15 +53,11 @@ const NO_GIT: GitImage = { binary: "git", execPath: "", loaders: [] };
 
 /** Every child spawner of one server process; `Plan` is what the system's sandbox is made from. */
 export abstract class SandboxedSpawners<Plan> implements ChildSpawners {
-  protected readonly ws: Workspace;
-  protected readonly options: ChildOptions;
   protected readonly requests: ChildRequests;
   /** The plan (null: none) of the latest command started per mode and grants: what the audit trail reports. */
   readonly #commandPlans = new Map<string, Plan | null>();
 
-  constructor(ws: Workspace, options: ChildOptions) {
-    this.ws = ws;
-    this.options = options;
+  constructor(protected readonly ws: Workspace, protected readonly options: ChildOptions) {
     this.requests = new ChildRequests(ws, options);
   }
 
@@ -69,23 +65,23 @@ export abstract class SandboxedSpawners<Plan> implements ChildSpawners {
   protected abstract planFor(child: () => ChildRequest | Promise<ChildRequest>): Promise<Plan | null>;
   protected abstract spawnUnder(plan: Plan, request: SpawnRequest): number | Promise<number>;
   /** `plan` as check_exec_environment and the audit trail describe it. */
-  protected abstract describePlan(plan: Plan | null): SandboxDescription;
-  /** A command child's git dirs (read-only in `mode` with `grants` when the mode says so) and read rules here. */
-  protected abstract commandPaths(mode: Mode, grants: ReadonlySet<string>): Promise<CommandPaths>;
+  protected abstract readonly describePlan: (plan: Plan | null) => SandboxDescription;
+  /** A command child's read-only git dirs (`gitDirs`, their paths) and read rules here. */
+  protected abstract commandPaths(mode: Mode, gitDirs: string[]): CommandPaths;
   protected abstract ripgrepChild(): ChildRequest;
   protected abstract machineGaps(): Promise<MachineGaps>;
   abstract ripgrepConfined(): Promise<boolean>;
 
   async #commandChild(mode: Mode, grants: ReadonlySet<string>, ttySlave?: string): Promise<CommandChild> {
-    const { root } = this.ws;
+    const gitDirs = gitDirsReadOnly(mode, grants) ? await this.requests.gitDirs() : [];
     return {
       kind: "command",
       mode,
       grants,
-      root,
+      root: this.ws.root,
       tmpdir: this.options.tmpdir,
       ttySlave,
-      ...await this.commandPaths(mode, grants),
+      ...this.commandPaths(mode, gitDirs),
     };
   }
 

@@ -28,17 +28,8 @@ export const DARWIN_CREDENTIAL_STORES: readonly string[] = [
 ];
 
 /** What git reads besides the workspace: programs, libraries, Xcode or the CLT, Homebrew on arm64, system config. */
-export const DARWIN_SYSTEM_READABLE = [
-  "/usr",
-  "/bin",
-  "/sbin",
-  "/System",
-  "/Library",
-  "/Applications/Xcode.app",
-  "/opt/homebrew",
-  "/private/etc",
-  "/private/var/db",
-] as const;
+export const DARWIN_SYSTEM_READABLE: readonly string[] =
+  "/usr /bin /sbin /System /Library /Applications/Xcode.app /opt/homebrew /private/etc /private/var/db".split(" ");
 
 /** /usr/bin/git is Apple's shim: it starts the developer directory's git through xcrun. */
 const APPLE_GIT_SHIM = "/usr/bin/git";
@@ -99,7 +90,6 @@ export function seatbeltProfile(child: ChildRequest, inputs: SeatbeltInputs): Se
 export function describeSeatbelt(profile: SeatbeltProfile | null): SandboxDescription {
   // No sandbox is described the same on every system.
   if (profile === null) return describeSandbox(null);
-  const executes = profile.executes;
   return {
     enforced: true,
     layers: ["seatbelt"],
@@ -109,7 +99,7 @@ export function describeSeatbelt(profile: SeatbeltProfile | null): SandboxDescri
       : profile.unreadable.length > 0
       ? "all but credential stores"
       : "anywhere",
-    executes: executes === "any" ? "anything" : [...executes.files, ...executes.dirs],
+    executes: profile.executes === "any" ? "anything" : [...profile.executes.files, ...profile.executes.dirs],
     network: profile.network ? "allowed" : "denied",
     signals_scoped: true,
     read_only: profile.writes.flatMap((write) => write.readOnly),

@@ -39,36 +39,14 @@ export type Token = WordToken | OperatorToken;
 
 /** A quote or substitution left open; the shell would refuse it too. */
 export class TokenizeError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "TokenizeError";
-  }
+  override readonly name = "TokenizeError";
 }
 
-const OPERATORS = [
-  "&>>",
-  "<<<",
-  "<<-",
-  "&&",
-  "||",
-  "|&",
-  ";;",
-  ">>",
-  "<<",
-  "<>",
-  ">|",
-  "&>",
-  ">&",
-  "<&",
-  ";",
-  "&",
-  "|",
-  "(",
-  ")",
-  "<",
-  ">",
-  "\n",
-];
+/** Longest first, so that `&>>` is never read as `&>` and `>`. */
+const OPERATORS = [..."&>> <<< <<- && || |& ;; >> << <> >| &> >& <& ; & | ( ) < >".split(" "), "\n"];
+/** A here-document whose body follows the next newline. */
+type Heredoc = { delimiter: string; stripTabs: boolean };
+
 /** The operator value standing for a skipped here-document body. */
 export const HEREDOC_BODY = "<<body";
 const BLANK = /[ \t\r]/;
@@ -85,7 +63,7 @@ const SPECIAL_PARAM = /[0-9@*#?$!-]/;
  */
 export function tokenize(cmd: string): Token[] {
   const tokens: Token[] = [];
-  const pendingHeredocs: { delimiter: string; stripTabs: boolean }[] = [];
+  const pendingHeredocs: Heredoc[] = [];
   let i = 0;
   while (i < cmd.length) {
     const ch = cmd[i];
@@ -107,13 +85,9 @@ export function tokenize(cmd: string): Token[] {
     if (operator !== undefined) {
       if ((operator === "<" || operator === ">") && cmd[i + 1] === "(") {
         const body = matchParens(cmd, i + 2);
-        tokens.push({
-          kind: "word",
-          value: cmd.slice(i, body.end),
-          raw: cmd.slice(i, body.end),
-          quoted: false,
-          expansions: [{ kind: "process_substitution", text: cmd.slice(i, body.end), body: body.text }],
-        });
+        const text = cmd.slice(i, body.end);
+        const expansions: Expansion[] = [{ kind: "process_substitution", text, body: body.text }];
+        tokens.push({ kind: "word", value: text, raw: text, quoted: false, expansions });
         i = body.end;
         continue;
       }
@@ -127,16 +101,14 @@ export function tokenize(cmd: string): Token[] {
         }
         i = next;
       }
-      if (operator === "\n" && pendingHeredocs.length > 0) {
-        i = skipHeredocs(cmd, i, pendingHeredocs.splice(0), tokens);
-      }
+      if (operator === "\n") i = skipHeredocs(cmd, i, pendingHeredocs.splice(0), tokens);
       continue;
     }
     const [word, next] = readWord(cmd, i);
     if (word) tokens.push(word);
     i = next;
   }
-  if (pendingHeredocs.length > 0) skipHeredocs(cmd, cmd.length, pendingHeredocs, tokens);
+  skipHeredocs(cmd, cmd.length, pendingHeredocs, tokens);
   return tokens;
 }
 
@@ -145,12 +117,8 @@ function skipBlanks(cmd: string, i: number): number {
   return i;
 }
 
-function skipHeredocs(
-  cmd: string,
-  i: number,
-  heredocs: { delimiter: string; stripTabs: boolean }[],
-  tokens: Token[],
-): number {
+/** Skips the bodies of `heredocs` from `i`, one {@linkcode HEREDOC_BODY} token each; returns where the code goes on. */
+function skipHeredocs(cmd: string, i: number, heredocs: Heredoc[], tokens: Token[]): number {
   for (const heredoc of heredocs) {
     tokens.push({ kind: "operator", value: HEREDOC_BODY });
     while (i < cmd.length) {
@@ -200,7 +168,12 @@ function closingDoubleQuote(cmd: string, open: number): number {
   throw new TokenizeError("unterminated double quote");
 }
 
-function readDollar(cmd: string, i: number): [Expansion | null, number] {
+/** The backtick or `$` expansion at `i` (null when the `$` is literal or starts a quote), and where it ends. */
+function readExpansion(cmd: string, i: number): [Expansion | null, number] {
+  if (cmd[i] === "`") {
+    const end = closingQuote(cmd, i, "`");
+    return [{ kind: "command_substitution", text: cmd.slice(i, end + 1), body: cmd.slice(i + 1, end) }, end + 1];
+  }
   const next = cmd[i + 1];
   if (cmd.startsWith("$((", i)) {
     const body = matchParens(cmd, i + 2);
@@ -236,14 +209,10 @@ function readWord(cmd: string, start: number): [WordToken | null, number] {
       if (i + 1 < cmd.length) value += cmd[i + 1];
       quoted = true;
       i += 2;
-    } else if (ch === "'") {
-      const end = closingQuote(cmd, i, "'");
-      value += cmd.slice(i + 1, end);
-      quoted = true;
-      i = end + 1;
-    } else if (ch === "$" && cmd[i + 1] === "'") {
-      const end = closingQuote(cmd, i + 1, "'");
-      value += cmd.slice(i + 2, end);
+    } else if (ch === "'" || (ch === "$" && cmd[i + 1] === "'")) {
+      const open = ch === "'" ? i : i + 1;
+      const end = closingQuote(cmd, open, "'");
+      value += cmd.slice(open + 1, end);
       quoted = true;
       i = end + 1;
     } else if (ch === '"') {
@@ -251,13 +220,8 @@ function readWord(cmd: string, start: number): [WordToken | null, number] {
       value += readDoubleQuoted(cmd.slice(i + 1, end), expansions);
       quoted = true;
       i = end + 1;
-    } else if (ch === "`") {
-      const end = closingQuote(cmd, i, "`");
-      expansions.push({ kind: "command_substitution", text: cmd.slice(i, end + 1), body: cmd.slice(i + 1, end) });
-      value += cmd.slice(i, end + 1);
-      i = end + 1;
-    } else if (ch === "$") {
-      const [expansion, next] = readDollar(cmd, i);
+    } else if (ch === "`" || ch === "$") {
+      const [expansion, next] = readExpansion(cmd, i);
       if (expansion) expansions.push(expansion);
       value += cmd.slice(i, next);
       i = next;
@@ -266,8 +230,9 @@ function readWord(cmd: string, start: number): [WordToken | null, number] {
       if (ch === "{" && /^\{[^{}\s]*(,|\.\.)[^{}\s]*\}/.test(cmd.slice(i))) {
         expansions.push({ kind: "brace", text: "{" });
       }
-      if (ch === "~" && i === start) expansions.push({ kind: "tilde", text: "~" });
-      if (ch === "~" && i > start && /[=:]/.test(cmd[i - 1]) && !quoted) expansions.push({ kind: "tilde", text: "~" });
+      if (ch === "~" && (i === start || (/[=:]/.test(cmd[i - 1]) && !quoted))) {
+        expansions.push({ kind: "tilde", text: "~" });
+      }
       value += ch;
       i++;
     }
@@ -285,13 +250,8 @@ function readDoubleQuoted(inner: string, expansions: Expansion[]): string {
     if (ch === "\\" && i + 1 < inner.length && /[$`"\\\n]/.test(inner[i + 1])) {
       value += inner[i + 1];
       i += 2;
-    } else if (ch === "`") {
-      const end = closingQuote(inner, i, "`");
-      expansions.push({ kind: "command_substitution", text: inner.slice(i, end + 1), body: inner.slice(i + 1, end) });
-      value += inner.slice(i, end + 1);
-      i = end + 1;
-    } else if (ch === "$" && inner[i + 1] !== "'" && inner[i + 1] !== '"') {
-      const [expansion, next] = readDollar(inner, i);
+    } else if (ch === "`" || (ch === "$" && inner[i + 1] !== "'" && inner[i + 1] !== '"')) {
+      const [expansion, next] = readExpansion(inner, i);
       if (expansion) expansions.push(expansion);
       value += inner.slice(i, next);
       i = next;

@@ -25,7 +25,6 @@ function globalOptions(args: readonly string[]): { own: string[]; next: number }
 
 /** The refusals of one subcommand with the words after it. */
 function subcommand(sub: string, rest: readonly string[]): Finding[] {
-  const findings: Finding[] = [];
   const has = (...flags: string[]) => rest.some((arg) => flags.includes(arg));
   const cluster = (letter: string) => rest.some((arg) => new RegExp(`^-[A-Za-z]*${letter}`).test(arg));
   const network = NETWORK_SUBCOMMANDS.has(sub) ||
@@ -33,7 +32,6 @@ function subcommand(sub: string, rest: readonly string[]): Finding[] {
     (sub === "submodule" && has("update", "sync", "foreach")) ||
     (sub === "lfs" && ["fetch", "pull", "push", "clone"].includes(rest[0] ?? "")) ||
     (sub === "archive" && rest.some((arg) => arg.startsWith("--remote")));
-  if (network) findings.push(refusal("network.subcommand", `git ${sub}`, `git ${sub} reaches the network`));
   const discard = (sub === "reset" && has("--hard", "--merge", "--keep")) ||
     (sub === "clean" && !has("--dry-run") && !cluster("n")) ||
     (sub === "checkout" &&
@@ -41,11 +39,6 @@ function subcommand(sub: string, rest: readonly string[]): Finding[] {
     (sub === "restore" && !(has("--staged", "-S") && !has("--worktree", "-W"))) ||
     (sub === "stash" && ["drop", "clear"].includes(rest[0] ?? "")) ||
     (sub === "switch" && has("-f", "--force", "--discard-changes"));
-  if (discard) {
-    findings.push(
-      refusal("destructive.git_discard", `git ${sub}`, `git ${sub} ${rest.join(" ")} discards work`.trim()),
-    );
-  }
   const history = (sub === "branch" && (cluster("D") || (has("--delete", "-d") && has("--force", "-f")))) ||
     (sub === "push" &&
       (has("--force", "-f", "--force-with-lease", "--mirror", "--delete") ||
@@ -53,11 +46,14 @@ function subcommand(sub: string, rest: readonly string[]): Finding[] {
     (sub === "reflog" && ["expire", "delete"].includes(rest[0] ?? "")) ||
     (sub === "update-ref" && has("-d")) ||
     sub === "filter-branch" || sub === "filter-repo";
-  if (history) {
-    const message = `git ${sub} ${rest.join(" ")} rewrites or deletes history`.trim();
-    findings.push(refusal("destructive.git_history", `git ${sub}`, message));
-  }
-  return findings;
+  const said = `git ${sub} ${rest.join(" ")}`;
+  return [
+    ...(network ? [refusal("network.subcommand", `git ${sub}`, `git ${sub} reaches the network`)] : []),
+    ...(discard ? [refusal("destructive.git_discard", `git ${sub}`, `${said} discards work`.trim())] : []),
+    ...(history
+      ? [refusal("destructive.git_history", `git ${sub}`, `${said} rewrites or deletes history`.trim())]
+      : []),
+  ];
 }
 
 /** git's rules. */
