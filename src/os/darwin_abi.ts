@@ -22,13 +22,11 @@ export const DARWIN = {
     CLOEXEC: 0x1000000,
     PATH: LINUX_ONLY,
   },
-  AT: { SYMLINK_NOFOLLOW: 0x20, REMOVEDIR: 0x80, EMPTY_PATH: LINUX_ONLY },
+  AT: { FDCWD: -2, SYMLINK_NOFOLLOW: 0x20, REMOVEDIR: 0x80, EMPTY_PATH: LINUX_ONLY },
   F: { DUPFD_CLOEXEC: 67, GETFL: 3, SETFL: 4, SETFD: 2, SETPIPE_SZ: LINUX_ONLY, ADD_SEALS: LINUX_ONLY },
   FD_CLOEXEC: 1,
   /** The fsync that also flushes the drive's cache (darwin's fsync does not). */
   F_FULLFSYNC: 51,
-  /** <sys/poll.h> (the same values as Linux) */
-  POLL: { IN: 0x1, OUT: 0x4, ERR: 0x8, HUP: 0x10, NVAL: 0x20 },
   /** <sys/errno.h>: EAGAIN and ELOOP differ from Linux. */
   ERRNO: {
     EPERM: 1,
@@ -103,8 +101,6 @@ export const DARWIN = {
 export const DARWIN_LAYOUT = {
   /** <sys/signal.h>: siginfo_t is 104 bytes; si_pid follows si_signo, si_errno and si_code. */
   siginfo: { bytes: 104, pidOffset: 12 },
-  /** <sys/_types/_sigset_t.h>: sigset_t is a 32-bit mask. */
-  sigsetBytes: 4,
   /** <sys/event.h>: struct kevent {uintptr_t ident; int16_t filter; uint16_t flags; uint32_t fflags; data; udata}. */
   kevent: { bytes: 32, ident: 0, filter: 8, flags: 10, fflags: 12, data: 16, udata: 24 },
 } as const;

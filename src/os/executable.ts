@@ -5,6 +5,8 @@
 import * as path from "node:path";
 import { cString, ERRNO, errno, F, libc, O } from "./libc.ts";
 import { fdPath } from "./fs_at.ts";
+import { writeAllFd } from "./fs_change.ts";
+import { rewindFd } from "./fd.ts";
 
 /** `path` to execute: `/proc/self/fd/N` for the memfd `fd`, else the cached file (`fd` null). */
 export interface MaterializedExecutable {
@@ -22,19 +24,7 @@ const CACHE_DIR_MODE = 0o700;
 const PARENT_DIR_MODE = 0o755;
 const EXECUTABLE_MODE = 0o700;
 
-/** Writes all of `bytes` to `fd` (a file or memfd); throws with the errno on failure. */
-export function writeAll(fd: number, bytes: Uint8Array<ArrayBuffer>): void {
-  let offset = 0;
-  while (offset < bytes.length) {
-    const chunk = bytes.subarray(offset);
-    const written = Number(libc().write(fd, chunk, BigInt(chunk.length)));
-    if (written < 0 && errno() === ERRNO.EINTR) continue;
-    if (written <= 0) throw new Error(`write failed after ${offset} of ${bytes.length} bytes (errno ${errno()})`);
-    offset += written;
-  }
-}
-
-/** A close-on-exec memfd holding `bytes`, plus `flags` (MFD_EXEC retried without: before 6.3 memfds execute anyway). */
+/** A rewound close-on-exec memfd holding `bytes`, plus `flags` (MFD_EXEC retried without: before 6.3 all can exec). */
 export function memfdWith(name: string, bytes: Uint8Array<ArrayBuffer>, flags = 0): number {
   const c = libc();
   const label = cString(name);
@@ -44,7 +34,8 @@ export function memfdWith(name: string, bytes: Uint8Array<ArrayBuffer>, flags = 
   }
   if (fd < 0) throw new Error(`memfd_create failed (errno ${errno()})`);
   try {
-    writeAll(fd, bytes);
+    writeAllFd(fd, bytes);
+    rewindFd(fd);
     return fd;
   } catch (error) {
     c.close(fd);
@@ -109,7 +100,7 @@ export async function cachedExecutable(dir: string, name: string, bytes: Uint8Ar
   const fd = c.open(cString(temp), O.WRONLY | O.CREAT | O.EXCL | O.NOFOLLOW | O.CLOEXEC, EXECUTABLE_MODE);
   if (fd < 0) throw new Error(`cannot create ${temp} (errno ${errno()})`);
   try {
-    writeAll(fd, bytes);
+    writeAllFd(fd, bytes);
     if (c.fsync_now(fd) < 0) throw new Error(`fsync of ${temp} failed (errno ${errno()})`);
   } finally {
     c.close(fd);

@@ -4,6 +4,8 @@ import { osError } from "./os_error.ts";
 
 /** Bytes asked for as the pipe buffer of a child's stdout/stderr (fewer wake-ups in a flood). */
 const PIPE_BUFFER_BYTES = 1024 * 1024;
+/** lseek(2)'s whence for an absolute offset (the same on both systems). */
+const SEEK_SET = 0;
 
 /** A pipe with O_CLOEXEC on both ends: [read end, write end]. */
 export function makePipe(): [number, number] {
@@ -23,6 +25,11 @@ export function setNonblocking(fd: number): void {
   const c = libc();
   const flags = c.fcntl(fd, F.GETFL, 0);
   if (flags < 0 || c.fcntl(fd, F.SETFL, flags | O.NONBLOCK) < 0) throw osError("fcntl", errno());
+}
+
+/** Moves the offset of `fd` (a file, memfd or directory) back to its start. */
+export function rewindFd(fd: number): void {
+  if (libc().lseek(fd, 0n, SEEK_SET) < 0n) throw osError("rewind", errno());
 }
 
 /** Closes `fd`, ignoring errors (it is never reused by us afterwards). */

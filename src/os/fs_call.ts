@@ -21,12 +21,6 @@ export function cName(name: Name): Uint8Array<ArrayBuffer> {
  * ```
  */
 export function cComponent(name: Name): Uint8Array<ArrayBuffer> {
-  if (typeof name === "string") {
-    if (name.includes("/") || name === "..") {
-      throw new TypeError(`an *at call takes one path component, not ${show(name)}`);
-    }
-    return cString(name);
-  }
   const bytes = cName(name);
   const body = bytes.subarray(0, -1);
   const dots = body.length === 2 && body[0] === 0x2e && body[1] === 0x2e;

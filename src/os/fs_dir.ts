@@ -1,9 +1,9 @@
 /** A directory fd's entries: getdents64(2) on Linux, readdir over fdopendir on darwin (and the POSIX fd backend). */
 import { errno, F, HOST_OS, libc, SYS_GETDENTS64 } from "./libc.ts";
 import { check } from "./fs_call.ts";
-import { closeFd } from "./fd.ts";
+import { closeFd, rewindFd } from "./fd.ts";
 import { osError } from "./os_error.ts";
-import { type FileKind, statAt, statAtPosix } from "./fs_stat.ts";
+import { type FileKind, kindOfMode, statAt, statAtPosix } from "./fs_stat.ts";
 
 /** One entry as getdents64 gives it: the raw name bytes (need not be UTF-8; never "." or "..") and the type. */
 export interface RawDirEntry {
@@ -27,21 +27,16 @@ export const DIRENT_LAYOUTS: Readonly<Record<"linux" | "darwin", DirentLayout>> 
   darwin: { reclen: 16, type: 20, name: 21 },
 };
 
-/** d_type values (the same on both systems). */
-const DT_DIR = 4;
-const DT_REG = 8;
-const DT_LNK = 10;
+/** d_type of an entry of unknown type (the same on both systems). */
 const DT_UNKNOWN = 0;
 
 const DIRENT_LAYOUT = DIRENT_LAYOUTS[HOST_OS];
 
 const DIRENT_BUFFER_BYTES = 64 * 1024;
-const SEEK_SET = 0;
 
-/** The kind a d_type names; null for DT_UNKNOWN (the entry must then be stat'ed). */
+/** The kind a d_type names (the mode's type bits, shifted: glibc's DTTOIF); null for DT_UNKNOWN (stat the entry). */
 export function kindOfDirentType(type: number): FileKind | null {
-  if (type === DT_UNKNOWN) return null;
-  return type === DT_REG ? "file" : type === DT_DIR ? "dir" : type === DT_LNK ? "symlink" : "other";
+  return type === DT_UNKNOWN ? null : kindOfMode(type << 12);
 }
 
 /**
@@ -60,6 +55,12 @@ function errnoCell(): Int32Array {
   const pointer = libc().__errno_location();
   if (pointer === null) throw new Error("no errno cell");
   return new Int32Array(Deno.UnsafePointerView.getArrayBuffer(pointer, 4));
+}
+
+/** Adds the entry in dirent `record` to `entries` unless "." or ".."; `kindOf` stats it when d_type is unknown. */
+function addEntry(entries: RawDirEntry[], record: Uint8Array, kindOf: (name: Uint8Array) => FileKind): void {
+  const name = record.slice(DIRENT_LAYOUT.name, record.indexOf(0, DIRENT_LAYOUT.name));
+  if (!isDotName(name)) entries.push({ name, kind: kindOfDirentType(record[DIRENT_LAYOUT.type]) ?? kindOf(name) });
 }
 
 /**
@@ -89,12 +90,9 @@ export function readDirPosix(fd: number): RawDirEntry[] {
         if (cell[0] !== 0) throw osError("readdir", cell[0]);
         return entries;
       }
-      const record = new Uint8Array(
-        Deno.UnsafePointerView.getArrayBuffer(entry, new Deno.UnsafePointerView(entry).getUint16(DIRENT_LAYOUT.reclen)),
-      );
-      const name = record.slice(DIRENT_LAYOUT.name, record.indexOf(0, DIRENT_LAYOUT.name));
-      if (isDotName(name)) continue;
-      entries.push({ name, kind: kindOfDirentType(record[DIRENT_LAYOUT.type]) ?? statAtPosix(fd, name).kind });
+      const length = new Deno.UnsafePointerView(entry).getUint16(DIRENT_LAYOUT.reclen);
+      const record = new Uint8Array(Deno.UnsafePointerView.getArrayBuffer(entry, length));
+      addEntry(entries, record, (name) => statAtPosix(fd, name).kind);
     }
   } finally {
     c.closedir(stream);
@@ -111,22 +109,18 @@ export function readDirPosix(fd: number): RawDirEntry[] {
 export function readDirFd(fd: number): RawDirEntry[] {
   if (HOST_OS === "darwin") return readDirPosix(fd);
   // From the start: an earlier listing through this fd left its offset at the end.
-  check(libc().lseek(fd, 0n, SEEK_SET), "rewind");
+  rewindFd(fd);
   const buffer = new Uint8Array(DIRENT_BUFFER_BYTES);
   const view = new DataView(buffer.buffer);
   const entries: RawDirEntry[] = [];
   for (;;) {
     const n = check(libc().getdents64(BigInt(SYS_GETDENTS64), fd, buffer, BigInt(buffer.length)), "getdents64");
     if (n === 0) return entries;
-    // struct linux_dirent64 { u64 d_ino; s64 d_off; u16 d_reclen; u8 d_type; char d_name[]; }
+    // struct linux_dirent64 is glibc's struct dirent (DIRENT_LAYOUTS.linux).
     for (let at = 0; at < n;) {
-      const length = view.getUint16(at + 16, true);
-      const type = buffer[at + 18];
-      const nameStart = at + 19;
-      const name = buffer.slice(nameStart, buffer.indexOf(0, nameStart));
+      const length = view.getUint16(at + DIRENT_LAYOUT.reclen, true);
+      addEntry(entries, buffer.subarray(at, at + length), (name) => statAt(fd, name).kind);
       at += length;
-      if (isDotName(name)) continue;
-      entries.push({ name, kind: kindOfDirentType(type) ?? statAt(fd, name).kind });
     }
   }
 }

@@ -20,7 +20,6 @@ export interface FdStat {
   dev: number;
 }
 
-const AT_FDCWD = -100;
 /** statx(2) mask: type, mode, mtime, ino, size. */
 const STATX_BASIC = 0x7ff;
 const STATX_BYTES = 256;
@@ -41,45 +40,25 @@ function statx(dirFd: number, name: Uint8Array<ArrayBuffer>, flags: number, what
 /** statx without an error: null when it fails (building an error costs more than the call, on hot paths). */
 function statxOrNull(abs: string, flags: number): FdStat | null {
   if (HOST_OS === "darwin") return denoStatOrNull(abs, flags);
-  return libc().statx(AT_FDCWD, cString(abs), flags, STATX_BASIC, statxBuffer) < 0 ? null : parseStatx();
+  return libc().statx(AT.FDCWD, cString(abs), flags, STATX_BASIC, statxBuffer) < 0 ? null : parseStatx();
 }
 
-/**
- * The kind of what Deno describes (a `Deno.FileInfo` or a `Deno.DirEntry`).
- * @example
- * ```ts
- * kindOfInfo(Deno.lstatSync("/")); // "dir"
- * ```
- */
-export function kindOfInfo(info: Pick<Deno.FileInfo, "isFile" | "isDirectory" | "isSymlink">): FileKind {
-  return info.isFile ? "file" : info.isDirectory ? "dir" : info.isSymlink ? "symlink" : "other";
-}
-
-/**
- * The FdStat of what Deno's stat or lstat gave.
- * @example
- * ```ts
- * statOfInfo(Deno.lstatSync("/")).kind; // "dir"
- * ```
- */
-export function statOfInfo(info: Deno.FileInfo): FdStat {
+/** darwin has no statx: Deno's stat, whose read grant covers every path (src/permissions.ts). */
+function denoStatOrNull(abs: string, flags: number): FdStat | null {
+  let info: Deno.FileInfo;
+  try {
+    info = flags & AT.SYMLINK_NOFOLLOW ? Deno.lstatSync(abs) : Deno.statSync(abs);
+  } catch {
+    return null;
+  }
   return {
-    kind: kindOfInfo(info),
+    kind: info.isFile ? "file" : info.isDirectory ? "dir" : info.isSymlink ? "symlink" : "other",
     mode: (info.mode ?? 0) & 0o7777,
     ino: info.ino ?? 0,
     size: info.size,
     mtime: info.mtime ?? new Date(0),
     dev: info.dev,
   };
-}
-
-/** darwin has no statx: Deno's stat, whose read grant covers every path (src/permissions.ts). */
-function denoStatOrNull(abs: string, flags: number): FdStat | null {
-  try {
-    return statOfInfo(flags & AT.SYMLINK_NOFOLLOW ? Deno.lstatSync(abs) : Deno.statSync(abs));
-  } catch {
-    return null;
-  }
 }
 
 /**
@@ -162,24 +141,18 @@ export interface StatLayout {
   mtime: number;
 }
 
+/** The fields where both Linux architectures agree (x86_64 and arm64 differ in st_mode's place and the size). */
+const LINUX_STAT_FIELDS: Omit<StatLayout, "bytes" | "mode"> = {
+  dev: { at: 0, bytes: 8 },
+  ino: { at: 8, bytes: 8 },
+  size: { at: 48, bytes: 8 },
+  mtime: 88,
+};
+
 /** `struct stat`: glibc x86_64 <bits/struct_stat.h>, arm64 <asm-generic/stat.h>, darwin 64-bit-inode <sys/stat.h>. */
 export const STAT_LAYOUTS: Readonly<Record<"linux-x86_64" | "linux-aarch64" | "darwin", StatLayout>> = {
-  "linux-x86_64": {
-    bytes: 144,
-    dev: { at: 0, bytes: 8 },
-    ino: { at: 8, bytes: 8 },
-    mode: { at: 24, bytes: 4 },
-    size: { at: 48, bytes: 8 },
-    mtime: 88,
-  },
-  "linux-aarch64": {
-    bytes: 128,
-    dev: { at: 0, bytes: 8 },
-    ino: { at: 8, bytes: 8 },
-    mode: { at: 16, bytes: 4 },
-    size: { at: 48, bytes: 8 },
-    mtime: 88,
-  },
+  "linux-x86_64": { ...LINUX_STAT_FIELDS, bytes: 144, mode: { at: 24, bytes: 4 } },
+  "linux-aarch64": { ...LINUX_STAT_FIELDS, bytes: 128, mode: { at: 16, bytes: 4 } },
   darwin: {
     bytes: 144,
     dev: { at: 0, bytes: 4 },

@@ -7,10 +7,11 @@
  */
 import { LAUNCHER_CODE_HEX } from "./launcher_code.ts";
 import type { LauncherScript } from "./launcher_script.ts";
-import { materializeExecutable, memfdWith } from "./executable.ts";
+import { type MaterializedExecutable, materializeExecutable, memfdWith } from "./executable.ts";
 import { ERRNO, libc, strerror } from "./libc.ts";
 import { spawnChild } from "./spawn.ts";
 import { closeFd, makePipe, reapKilled } from "./fd.ts";
+import { fdPath } from "./fs_at.ts";
 import type { SpawnRequest } from "./spawn_request.ts";
 
 /** Where the launcher's code is loaded (see the .s source). */
@@ -21,8 +22,6 @@ export const LAUNCHER_DATA_ADDRESS = 0x10000000n;
 export const LAUNCHER_DATA_BYTES = 8 * 1024 * 1024;
 /** fds the launcher finds in the child: its failure pipe and its script (a program memfd may follow at 6). */
 export const LAUNCHER_FDS = { image: 3, failure: 4, script: 5, program: 6 } as const;
-/** Exit status of a launcher whose step failed. */
-export const LAUNCHER_FAILED_STATUS = 127;
 
 const ELF_HEADER_BYTES = 64;
 const PROGRAM_HEADER_BYTES = 56;
@@ -76,19 +75,12 @@ export class LaunchStepError extends Error {
   }
 }
 
-/** What the launched child gets besides its script: SpawnRequest's stdio plan. */
-export type LaunchRequest = Pick<SpawnRequest, "env" | "cwd" | "stdio" | "ttySlave"> & {
-  /** An fd of this process the script executes as `/proc/self/fd/6` (a memfd program such as the embedded rg). */
-  programFd?: number;
-};
+/** What the launched child gets besides its script: SpawnRequest's stdio plan, a `programFd` run as its fd 6. */
+export type LaunchRequest = Pick<SpawnRequest, "env" | "cwd" | "stdio" | "ttySlave" | "programFd">;
 
 /** Spawns children through the launcher. */
 export class Launcher {
-  readonly #image: { path: string; fd: number | null };
-
-  private constructor(image: { path: string; fd: number | null }) {
-    this.#image = image;
-  }
+  private constructor(private readonly image: MaterializedExecutable) {}
 
   /** Makes the launcher executable (a sealed memfd, else a private cache file). */
   static async create(arch: string = Deno.build.arch): Promise<Launcher> {
@@ -102,14 +94,13 @@ export class Launcher {
     const scriptFd = memfdWith("workcell-script", bytes);
     let failureRead: number, failureWrite: number;
     try {
-      libc().lseek(scriptFd, 0n, 0);
       [failureRead, failureWrite] = makePipe();
     } catch (error) {
       closeFd(scriptFd);
       throw error;
     }
     const fds: Record<number, number> = { [LAUNCHER_FDS.failure]: failureWrite, [LAUNCHER_FDS.script]: scriptFd };
-    if (this.#image.fd !== null) fds[LAUNCHER_FDS.image] = this.#image.fd;
+    if (this.image.fd !== null) fds[LAUNCHER_FDS.image] = this.image.fd;
     if (request.programFd !== undefined) fds[LAUNCHER_FDS.program] = request.programFd;
     let pid: number;
     try {
@@ -119,7 +110,7 @@ export class Launcher {
         cwd: request.cwd,
         stdio: request.stdio,
         ttySlave: request.ttySlave,
-        executable: this.#image.fd !== null ? `/proc/self/fd/${LAUNCHER_FDS.image}` : this.#image.path,
+        executable: this.image.fd !== null ? fdPath(LAUNCHER_FDS.image) : this.image.path,
         fds,
       });
     } catch (error) {

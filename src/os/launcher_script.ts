@@ -2,12 +2,12 @@
  * The launcher's script, pure data at its fixed data address (launcher_x86_64.s): a u64 step count, an 80-byte record
  * per step, then what the steps point at (strings, structs, pointer arrays, 8-byte slots), each 8-byte aligned.
  */
+import { cString } from "./libc.ts";
 
 /** Bytes of one step record. */
 export const STEP_BYTES = 80;
-/** Flag bits of a step record. */
-const FLAG_TOLERATED = 1;
-const FLAG_SKIP_NEXT = 2;
+/** Flag bits of a step record: what a failure does (bit 0 tolerated, bit 1 skips the next), then one per deref. */
+const FAILURE_FLAGS: Readonly<Record<OnFailure, number>> = { stop: 0, continue: 1, "skip-next": 2 };
 const FLAG_DEREF_FIRST_BIT = 8;
 const TWO_32 = 2 ** 32;
 
@@ -17,8 +17,6 @@ function setU64(view: DataView, offset: number, value: number): void {
   view.setUint32(offset, value >>> 0, true);
   view.setUint32(offset + 4, Math.floor(value / TWO_32) >>> 0, true);
 }
-
-const encoder = new TextEncoder();
 
 /** An address inside the script's data: an item, plus an offset into it. */
 export interface DataRef {
@@ -95,11 +93,7 @@ export class LauncherScript {
 
   /** A NUL-terminated copy of `text`; a NUL inside it is refused (it would cut the string). */
   string(text: string): DataRef {
-    const bytes = encoder.encode(text);
-    if (bytes.includes(0)) throw new TypeError(`string contains a NUL byte: ${JSON.stringify(text.slice(0, 40))}`);
-    const terminated = new Uint8Array(bytes.length + 1);
-    terminated.set(bytes);
-    return this.data(terminated);
+    return this.data(cString(text));
   }
 
   /** A NULL-terminated array of pointers to copies of `items` (an argv or envp). */
@@ -147,11 +141,7 @@ export class LauncherScript {
     for (let id = 0; id < this.#steps.length; id++) {
       const step = this.#steps[id];
       const record = 8 + STEP_BYTES * id;
-      let flags = step.options.onFailure === "continue"
-        ? FLAG_TOLERATED
-        : step.options.onFailure === "skip-next"
-        ? FLAG_SKIP_NEXT
-        : 0;
+      let flags = FAILURE_FLAGS[step.options.onFailure ?? "stop"];
       setU64(view, record, step.nr);
       for (let index = 0; index < step.args.length; index++) {
         const arg = step.args[index];

@@ -43,8 +43,8 @@ const LINUX_O = {
 } as const;
 /** open(2) flags. */
 export const O: Readonly<Record<keyof typeof LINUX_O, number>> = ON_DARWIN ? DARWIN.O : LINUX_O;
-const LINUX_AT = { SYMLINK_NOFOLLOW: 0x100, REMOVEDIR: 0x200, EMPTY_PATH: 0x1000 } as const;
-/** *at(2) flags. */
+const LINUX_AT = { FDCWD: -100, SYMLINK_NOFOLLOW: 0x100, REMOVEDIR: 0x200, EMPTY_PATH: 0x1000 } as const;
+/** *at(2) flags, and AT_FDCWD (the fd that names the working directory). */
 export const AT: Readonly<Record<keyof typeof LINUX_AT, number>> = ON_DARWIN ? DARWIN.AT : LINUX_AT;
 const LINUX_F = { DUPFD_CLOEXEC: 1030, GETFL: 3, SETFL: 4, SETPIPE_SZ: 1031, ADD_SEALS: 1033 } as const;
 /** fcntl(2) commands. */
@@ -232,18 +232,6 @@ function bind(symbols: Libc, name: string): unknown {
   return (...args: unknown[]) => bound(...padVariadicArguments(args, fixed, Deno.build.arch));
 }
 
-function bindOnFirstUse(symbols: Record<string, unknown>, name: string): void {
-  Object.defineProperty(symbols, name, {
-    configurable: true,
-    enumerable: true,
-    get() {
-      const bound = bind(symbols as Libc, name);
-      Object.defineProperty(symbols, name, { value: bound, enumerable: true });
-      return bound;
-    },
-  });
-}
-
 /** This realm's libc symbols, each bound on first use (binding all cost 12-15 ms a realm); Linux and darwin only. */
 export function libc(): Libc {
   if (handle) return handle;
@@ -252,7 +240,15 @@ export function libc(): Libc {
   }
   const symbols: Record<string, unknown> = {};
   for (const name of new Set([...Object.keys(SYMBOLS), ...Object.keys(DARWIN_ONLY_SYMBOLS)])) {
-    bindOnFirstUse(symbols, name);
+    Object.defineProperty(symbols, name, {
+      configurable: true,
+      enumerable: true,
+      get() {
+        const bound = bind(symbols as Libc, name);
+        Object.defineProperty(symbols, name, { value: bound, enumerable: true });
+        return bound;
+      },
+    });
   }
   handle = symbols as Libc;
   return handle;

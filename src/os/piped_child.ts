@@ -2,16 +2,14 @@
  * ripgrep's and git's runtime: a child whose stdout is read as it arrives, through a Reactor (no thread per child);
  * stdout pauses while `bufferedBytes` are unread, so a slow consumer slows the child instead of growing memory.
  */
-import { cString, errno, libc, O, POLL, SIGNALS } from "./libc.ts";
+import { cString, libc, O, POLL, SIGNALS } from "./libc.ts";
 import type { Spawner, SpawnRequest } from "./spawn_request.ts";
 import type { Reactor } from "./reactor.ts";
-import { osError } from "./os_error.ts";
+import { check } from "./fs_call.ts";
 import { closeFd, type ExitStatus, killGroup, makePipe, reap } from "./fd.ts";
 import { launchChild, PipeReader } from "./child.ts";
 import { memfdWith } from "./executable.ts";
 import { joinBytes } from "../text/join_bytes.ts";
-
-const SEEK_SET = 0;
 
 /** Bounds of one child's buffering. */
 export interface PipedLimits {
@@ -49,19 +47,7 @@ export interface PipedChild extends AsyncDisposable {
 }
 
 function openDevNull(): number {
-  const fd = libc().open(cString("/dev/null"), O.RDONLY | O.CLOEXEC, 0);
-  if (fd < 0) throw osError("open /dev/null", errno());
-  return fd;
-}
-
-function memfdReading(bytes: Uint8Array<ArrayBuffer>): number {
-  const fd = memfdWith("stdin", bytes);
-  if (libc().lseek(fd, 0n, SEEK_SET) < 0n) {
-    const code = errno();
-    closeFd(fd);
-    throw osError("lseek", code);
-  }
-  return fd;
+  return check(libc().open(cString("/dev/null"), O.RDONLY | O.CLOEXEC, 0), "open /dev/null");
 }
 
 /**
@@ -78,7 +64,7 @@ export async function startPipedChild(
   let stdin: number, stdout: [number, number], stderr: [number, number];
   try {
     const given = request.stdin;
-    stdin = typeof given === "number" ? given : given === undefined ? openDevNull() : memfdReading(given);
+    stdin = typeof given === "number" ? given : given === undefined ? openDevNull() : memfdWith("stdin", given);
     if (typeof given !== "number") opened.push(stdin);
     stdout = makePipe();
     opened.push(...stdout);
@@ -179,7 +165,8 @@ class RunningChild implements PipedChild {
     }
     while (this.#stdout !== null || this.#stderr !== null || this.#exit === null) await this.#changed();
     this.#signal?.removeEventListener("abort", this.#onAbort);
-    return { code: this.#killed ? null : this.#exit.code, killed: this.#killed, stderr: this.#stderrText() };
+    const stderr = new TextDecoder().decode(joinBytes(this.#errParts));
+    return { code: this.#killed ? null : this.#exit.code, killed: this.#killed, stderr };
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
@@ -256,9 +243,5 @@ class RunningChild implements PipedChild {
     this.#reactor.close(this.#pidfd);
     this.#pidfd = null;
     this.#notify();
-  }
-
-  #stderrText(): string {
-    return new TextDecoder().decode(joinBytes(this.#errParts));
   }
 }

@@ -6,7 +6,7 @@ import { at, deref, LauncherScript } from "./launcher_script.ts";
 import { type LandlockRuleset, rulesetAttrBytes } from "./landlock.ts";
 import { SOCK_FILTER_BYTES } from "./seccomp.ts";
 import { type SyscallTable, syscallTable } from "./syscalls.ts";
-import { O } from "./libc.ts";
+import { AT, O } from "./libc.ts";
 
 /** A read-only bind: the path, and the mount flags of the mount it lies on (kept, as a user namespace must). */
 export interface ReadOnlyBind {
@@ -33,7 +33,6 @@ export interface ExecTarget {
   env: Readonly<Record<string, string>>;
 }
 
-const AT_FDCWD = -100;
 const CLONE = { NEWNS: 0x00020000, NEWUSER: 0x10000000 } as const;
 const MS = { RDONLY: 0x1, REMOUNT: 0x20, BIND: 0x1000, REC: 0x4000, SLAVE: 0x80000 } as const;
 const PR = { SET_NO_NEW_PRIVS: 38, CAPBSET_DROP: 24, CAP_AMBIENT: 47, CAP_AMBIENT_CLEAR_ALL: 4 } as const;
@@ -44,7 +43,7 @@ const LINUX_CAPABILITY_VERSION_3 = 0x20080522;
 function writeFile(script: LauncherScript, sys: SyscallTable, path: string, text: string): void {
   const fd = script.slot();
   const bytes = new TextEncoder().encode(text);
-  script.step(`open ${path}`, sys.openat, [AT_FDCWD, script.string(path), O.WRONLY | O.CLOEXEC, 0], { store: fd });
+  script.step(`open ${path}`, sys.openat, [AT.FDCWD, script.string(path), O.WRONLY | O.CLOEXEC, 0], { store: fd });
   script.step(`write ${path}`, sys.write, [deref(fd), script.data(bytes), bytes.length]);
   script.step(`close ${path}`, sys.close, [deref(fd)]);
 }
@@ -91,7 +90,7 @@ function landlockSteps(script: LauncherScript, sys: SyscallTable, ruleset: Landl
     beneath.setBigUint64(0, rule.access, true);
     const struct = script.data(new Uint8Array(beneath.buffer));
     // A path that is gone since the plan was made grants nothing: skip its rule.
-    script.step(`open ${rule.path}`, sys.openat, [AT_FDCWD, script.string(rule.path), O.PATH | O.CLOEXEC, 0], {
+    script.step(`open ${rule.path}`, sys.openat, [AT.FDCWD, script.string(rule.path), O.PATH | O.CLOEXEC, 0], {
       store: at(struct, 8),
       onFailure: "skip-next",
     });

@@ -153,18 +153,13 @@ function baseRules(): string[] {
 }
 
 function readRules(profile: SeatbeltProfile): string {
-  if (profile.reads !== "all") {
-    // Listed trees and files, and nothing beneath them that is a store.
-    const filters = [...subpaths(profile.reads)];
-    if (profile.unreadable.length === 0) return allow("file-read* file-map-executable", filters);
-    return allow("file-read* file-map-executable", [
-      `(require-all (require-any ${filters.join(" ")}) ${excluding(profile.unreadable).join(" ")})`,
-    ]);
+  const operations = "file-read* file-map-executable";
+  if (profile.unreadable.length === 0) {
+    return profile.reads === "all" ? `(allow ${operations})` : allow(operations, subpaths(profile.reads));
   }
-  if (profile.unreadable.length === 0) return "(allow file-read* file-map-executable)";
-  return allow("file-read* file-map-executable", [
-    `(require-all (subpath "/") ${excluding(profile.unreadable).join(" ")})`,
-  ]);
+  // All files, or the listed trees and files, and nothing beneath them that is a store.
+  const readable = profile.reads === "all" ? '(subpath "/")' : `(require-any ${subpaths(profile.reads).join(" ")})`;
+  return allow(operations, [`(require-all ${readable} ${excluding(profile.unreadable).join(" ")})`]);
 }
 
 function writeRules(profile: SeatbeltProfile): string {
@@ -195,19 +190,19 @@ function terminalRules(terminal: SeatbeltProfile["terminal"]): string[] {
 }
 
 function networkRules(profile: SeatbeltProfile): string[] {
+  if (profile.network) {
+    return [
+      "(allow network*)",
+      "(allow system-socket)",
+      allow("mach-lookup", NETWORK_SERVICES.map((name) => `(global-name ${sbplString(name)})`)),
+    ];
+  }
   const trees = profile.writes.map((write) => write.path);
-  const local = [
+  return [
+    "; no network (deny default): unix sockets only, bound and reached beneath the writable trees",
     "(allow system-socket (socket-domain AF_UNIX))",
     allow("network-bind", trees.map((tree) => `(local unix-socket (subpath ${sbplString(tree)}))`)),
     allow("network-outbound", trees.map((tree) => `(remote unix-socket (subpath ${sbplString(tree)}))`)),
-  ];
-  if (!profile.network) {
-    return ["; no network (deny default): unix sockets only, bound and reached beneath the writable trees", ...local];
-  }
-  return [
-    "(allow network*)",
-    "(allow system-socket)",
-    allow("mach-lookup", NETWORK_SERVICES.map((name) => `(global-name ${sbplString(name)})`)),
   ];
 }
 

@@ -9,6 +9,7 @@ import { statPath } from "./fs_stat.ts";
 import { DARWIN } from "./darwin_abi.ts";
 import { controllingTerminalArgv } from "./darwin.ts";
 import type { Spawner, SpawnRequest } from "./spawn_request.ts";
+import { errnoOf } from "./os_error.ts";
 
 /** Bytes reserved for glibc's opaque spawn structs (80 and 336 bytes on x86_64; room to spare). */
 const FILE_ACTIONS_BYTES = 256;
@@ -24,23 +25,21 @@ const SPAWN_FLAGS = SPAWN.SETSID | SPAWN.SETSIGMASK | SPAWN.SETSIGDEF | (ON_DARW
 
 /** A failed spawn with posix_spawnp's errno (isProgramNotFound & co. test any numeric `errno`, not the class). */
 export class SpawnError extends Error {
-  readonly errno: number;
-  constructor(errno: number, message: string) {
+  constructor(readonly errno: number, message: string) {
     super(message);
     this.name = "SpawnError";
-    this.errno = errno;
   }
 }
 
 /** Whether a spawner's rejection means the program does not exist or cannot be executed. */
 export function isProgramNotFound(error: unknown): boolean {
-  const code = (error as { errno?: unknown } | null)?.errno;
+  const code = errnoOf(error);
   return code === ERRNO.ENOENT || code === ERRNO.EACCES;
 }
 
 /** Whether a spawner's rejection means the argument list and environment are too long for the kernel (E2BIG). */
 export function isArgumentListTooLong(error: unknown): boolean {
-  return (error as { errno?: unknown } | null)?.errno === ERRNO.E2BIG;
+  return errnoOf(error) === ERRNO.E2BIG;
 }
 
 /** Finds `program` on `searchPath` as execvp would (posix_spawnp would search the server's PATH, not the child's). */
@@ -190,7 +189,10 @@ function passedFds(fds: Record<number, number>): { fds: { target: number; source
   const actions = Object.entries(fds).map(([target, source]) => {
     if (!targets.has(source)) return { target: Number(target), source };
     const copy = libc().fcntl(source, F.DUPFD_CLOEXEC, SAFE_SOURCE_FD);
-    if (copy < 0) throw new SpawnError(errno(), `cannot pass fd ${source} to the child (errno ${errno()})`);
+    if (copy < 0) {
+      const code = errno();
+      throw new SpawnError(code, `cannot pass fd ${source} to the child (errno ${code})`);
+    }
     copies.push(copy);
     return { target: Number(target), source: copy };
   });
@@ -198,10 +200,4 @@ function passedFds(fds: Record<number, number>): { fds: { target: number; source
 }
 
 /** The spawner without any sandbox: spawnChild on the calling (main) thread. */
-export const directSpawner: Spawner = (request) => {
-  try {
-    return Promise.resolve(spawnChild(request));
-  } catch (error) {
-    return Promise.reject(error);
-  }
-};
+export const directSpawner: Spawner = (request) => Promise.try(() => spawnChild(request));
