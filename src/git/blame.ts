@@ -3,7 +3,7 @@ import { ToolError } from "../errors.ts";
 import type { GitService } from "./service.ts";
 
 import { gitFailure } from "./runner.ts";
-import { checkRevision, type GitRepo, openRepoAt } from "./repo.ts";
+import { checkRevision, openRepoAt } from "./repo.ts";
 import { RecordSplitter } from "./records.ts";
 import { fitPage, type Paged, type PageRequest } from "../paging/cursor.ts";
 import { jsonChars } from "../paging/budget.ts";
@@ -82,12 +82,9 @@ export class BlameParser {
     const commits: Record<string, BlameCommit> = {};
     for (const { sha } of lines) {
       if (sha in commits) continue;
-      const commit = this.#commits.get(sha);
-      commits[sha] = {
-        author: commit?.author ?? "",
-        time: isoTime(commit?.time ?? 0, commit?.zone ?? "+0000"),
-        summary: commit?.summary ?? "",
-      };
+      // Every line's commit was set by the header that began it.
+      const { author, time, zone, summary } = this.#commits.get(sha)!;
+      commits[sha] = { author, time: isoTime(time, zone), summary };
     }
     return commits;
   }
@@ -117,9 +114,8 @@ export class BlameParser {
     }
     const commit = this.#current && this.#commits.get(this.#current.sha);
     if (!commit) return;
-    const space = text.indexOf(" ");
-    const key = space === -1 ? text : text.slice(0, space);
-    const value = space === -1 ? "" : text.slice(space + 1);
+    const [key, ...words] = text.split(" ");
+    const value = words.join(" ");
     if (key === "author") commit.author = value;
     else if (key === "author-time") commit.time = Number(value);
     else if (key === "author-tz") commit.zone = value;
@@ -136,7 +132,6 @@ export class BlameParser {
  * ```
  */
 export async function gitBlame(git: GitService, options: BlameOptions): Promise<Paged<GitBlame>> {
-  const ws = git.ws;
   const first = options.startLine ?? 1;
   if (options.endLine !== undefined && options.endLine < first) {
     throw new ToolError("INVALID_ARGUMENT", `end_line: ${options.endLine} is before start_line ${first}`, {
@@ -153,22 +148,11 @@ export async function gitBlame(git: GitService, options: BlameOptions): Promise<
   const abs = target!;
   const rel = repo.fromCwd(repo.toGit(abs)) ?? options.path;
   // The work tree's file goes to git on stdin, read through its handle: git would follow a swapped-in symlink.
-  using worktree = options.rev === undefined ? ws.open(abs, { expect: "file" }) : null;
+  using worktree = options.rev === undefined ? git.ws.open(abs, { expect: "file" }) : null;
   if (worktree === null && (await Deno.stat(abs).catch(() => null))?.isDirectory) {
     throw new ToolError("NOT_A_FILE", `${rel} is a directory`, { details: { path: rel } });
   }
-  const source = worktree ? { args: ["--contents", "-"], stdin: await worktree.childStdin() } : { args: rev };
-  return await blameRange(repo, abs, rel, start, options, source);
-}
-
-async function blameRange(
-  repo: GitRepo,
-  abs: string,
-  rel: string,
-  start: number,
-  options: BlameOptions,
-  source: { args: string[]; stdin?: number | Uint8Array<ArrayBuffer> },
-): Promise<Paged<GitBlame>> {
+  const stdin = worktree ? await worktree.childStdin() : undefined;
   const limit = Math.min(options.limit, MAX_BLAME_LINES);
   const rangeLeft = options.endLine === undefined ? Infinity : options.endLine - start + 1;
   const wanted = Math.min(rangeLeft, limit);
@@ -183,21 +167,16 @@ async function blameRange(
       // Ignores no revisions: a blame.ignoreRevsFile list would attribute lines to other commits than git log shows.
       "--ignore-revs-file=",
       `-L${start},+${asked}`,
-      ...source.args,
+      ...(worktree ? ["--contents", "-"] : rev),
       "--",
       repo.toGit(abs),
     ],
-    { onStdout: (chunk) => parser.push(chunk), signal: options.signal, stdin: source.stdin },
+    { onStdout: (chunk) => parser.push(chunk), signal: options.signal, stdin },
   );
-  const first = options.startLine ?? 1;
-  const empty = (): Paged<GitBlame> => ({
-    data: { path: rel, lines: [], commits: {}, truncated: false, next_start_line: null, next_cursor: null },
-    start: start - first,
-    cursorAfter: () => null,
-  });
-  if (run.code !== 0) {
-    const lines = /has only (\d+) lines?/.exec(run.stderr);
-    if (lines && Number(lines[1]) === 0 && options.startLine === undefined) return empty();
+  const lines = run.code === 0 ? null : /has only (\d+) lines?/.exec(run.stderr);
+  // An empty file has no line to blame: without a start_line asked for, that is an empty page.
+  const emptyFile = lines !== null && Number(lines[1]) === 0 && options.startLine === undefined;
+  if (run.code !== 0 && !emptyFile) {
     if (lines) {
       throw new ToolError("INVALID_ARGUMENT", `start_line: ${rel} has only ${lines[1]} lines`, {
         details: { field: "start_line", line_count: Number(lines[1]) },
@@ -207,7 +186,7 @@ async function blameRange(
     if (/^fatal: no such path/.test(run.stderr)) throw await notCommitted(abs, rel, options.rev, run.stderr);
     throw gitFailure(run, "blame");
   }
-  const all = parser.end().sort((a, b) => a.line - b.line);
+  const all = emptyFile ? [] : parser.end().sort((a, b) => a.line - b.line);
   const more = all.length > wanted;
   const candidates = all.slice(0, wanted);
   // A commit's details are in the page once: its first line there pays for them (key, value and a comma).

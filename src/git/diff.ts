@@ -2,7 +2,7 @@ import { ToolError } from "../errors.ts";
 import { isInside } from "../workspace/confine.ts";
 import type { GitService } from "./service.ts";
 import { gitFailure } from "./runner.ts";
-import { checkRevision, type GitRepo, openRepo } from "./repo.ts";
+import { checkRevision, confinedPath, type GitRepo, openRepo } from "./repo.ts";
 import { type DiffFile, DiffStatsParser } from "./diff_stream.ts";
 import { cutPatch, type DiffPosition, keptLineBytes, overflowAt, type PatchLine, PatchLines } from "./diff_page.ts";
 import { jsonChars, jsonStringChars } from "../paging/budget.ts";
@@ -56,7 +56,8 @@ export interface PagedDiff extends Paged<DiffPage> {
 
 const encoder = new TextEncoder();
 
-const CURSOR_RESERVE_CHARS = 160;
+/** Characters a page's budget leaves for its next_cursor. */
+export const CURSOR_RESERVE_CHARS = 160;
 
 /** Options shared by both streams: renames, no external diff or textconv, submodules by commit. */
 const COMMON_ARGS = ["-M", "--no-ext-diff", "--no-textconv", "--no-color", "--ignore-submodules=dirty"];
@@ -69,8 +70,10 @@ function pathArgs(repo: GitRepo): string[] {
 }
 
 /**
- * Runs a diff git command twice in parallel (stats and patch) and builds one page from the request's position;
- * `head` is the command and its options, `tail` the revisions and pathspec, `fixedChars` the rest of the result's JSON.
+ * Runs a diff git command twice in parallel (stats and patch), each feeding its parser as git writes (the patch run may
+ * stop once its page is full), and builds one page from the request's position; `head` is the command and its options,
+ * `tail` the revisions and pathspec, `fixedChars` the rest of the result's JSON. With `keep` the patch run reads ahead,
+ * and keeps that unless the page is the last or stats were cut.
  * @example
  * ```ts
  * declare const repo: import("./repo.ts").GitRepo;
@@ -88,7 +91,27 @@ export async function readDiff(
     signal?: AbortSignal;
   },
 ): Promise<PagedDiff> {
-  return diffPage(await runDiffs(repo, [...head, ...COMMON_ARGS, ...pathArgs(repo)], tail, options), options);
+  const common = [...head, ...COMMON_ARGS, ...pathArgs(repo)];
+  const after = options.page.after;
+  const { keep } = options;
+  const filesFrom = after?.f ?? 0;
+  const stats = new DiffStatsParser(repo.fromCwd, filesFrom);
+  const patch = new PatchLines(after, options.page.maxChars, options.maxBytes, keep !== undefined);
+  const run = (args: string[], parser: { push(chunk: Uint8Array): boolean | void }) =>
+    repo.run([...common, ...args, ...tail], { onStdout: (chunk) => parser.push(chunk), signal: options.signal });
+  const [statsRun, patchRun] = await Promise.all([
+    run(["--raw", "--numstat", "-z"], stats),
+    run(["-p", `-U${options.context}`, "--submodule=short"], patch),
+  ]);
+  if (statsRun.code !== 0) throw gitFailure(statsRun, common[0]);
+  if (!patchRun.stopped && patchRun.code !== 0) throw gitFailure(patchRun, common[0]);
+  patch.end();
+  const { files, total_files } = stats.result();
+  const lines = patch.ahead;
+  if (keep !== undefined && lines !== null && !patch.complete && files.length === total_files - filesFrom) {
+    keep({ lines, ends: patch.aheadEnds, files, filesFrom, total_files, bytes: keptDiffBytes(lines, files) });
+  }
+  return diffPage({ patch, total_files, fileAt: (index) => stats.file(index) }, options);
 }
 
 /**
@@ -120,7 +143,7 @@ function diffPage({ patch, total_files, fileAt }: DiffRead, options: PageOptions
   const lines = patch.lines;
   const minKeep = Math.min(lines.length, patch.replayed + 1);
 
-  const build = (kept: number, encode: boolean): DiffPage => {
+  const build = (kept: number): DiffPage => {
     const shown = lines.slice(0, kept);
     const more = kept < lines.length || !patch.complete;
     const last = shown.at(-1);
@@ -138,11 +161,11 @@ function diffPage({ patch, total_files, fileAt }: DiffRead, options: PageOptions
       shown_bytes: encoder.encode(diff).length,
       repeated_lines: Math.min(kept, patch.replayed),
       cut_files: [...new Set(cut.filter(Boolean).map((file) => file.path))],
-      next_cursor: more && last && encode ? page.encode({ f: last.file, n: last.line + 1 }) : null,
+      next_cursor: more && last ? page.encode({ f: last.file, n: last.line + 1 }) : null,
     };
   };
   // Lines cost their JSON and an escaped newline; a file's first line also its stats and, if it is cut, its path.
-  const budget = page.maxChars - options.fixedChars - jsonChars(build(0, false)) - CURSOR_RESERVE_CHARS;
+  const budget = page.maxChars - options.fixedChars - jsonChars(build(0)) - CURSOR_RESERVE_CHARS;
   const cost = (line: PatchLine, i: number) => {
     const opens = i === 0 || lines[i - 1].file !== line.file;
     const file = opens ? fileAt(line.file) : undefined;
@@ -151,7 +174,7 @@ function diffPage({ patch, total_files, fileAt }: DiffRead, options: PageOptions
   const bytes = (line: PatchLine) => encoder.encode(line.text).length + 1;
   const share = (part: number) => overflowAt(lines, [[budget * part, cost], [options.maxBytes * part, bytes]]);
   const kept = cutPatch(lines, share(1), share(0.5), patch.replayed);
-  const data = build(kept, true);
+  const data = build(kept);
   const cursorAfter = (shown: number) => {
     const line = lines[Math.max(shown, minKeep) - 1];
     return line && (shown < kept || data.truncated) ? page.encode({ f: line.file, n: line.line + 1 }) : null;
@@ -170,40 +193,6 @@ interface DiffRead {
   patch: PatchLines;
   total_files: number;
   fileAt(index: number): DiffFile | undefined;
-}
-
-// Runs the stats and the patch of one diff side by side, each feeding its parser as git writes; the patch run may
-// stop once its page is full. With `keep` it reads ahead, and keeps that unless the page is the last or stats were cut.
-async function runDiffs(
-  repo: GitRepo,
-  common: string[],
-  tail: string[],
-  options: PageOptions & { context: number; keep?: (read: KeptDiff) => void; signal?: AbortSignal },
-): Promise<DiffRead> {
-  const after = options.page.after;
-  const { keep } = options;
-  const filesFrom = after?.f ?? 0;
-  const stats = new DiffStatsParser(repo.fromCwd, filesFrom);
-  const patch = new PatchLines(after, options.page.maxChars, options.maxBytes, keep !== undefined);
-  const [statsRun, patchRun] = await Promise.all([
-    repo.run([...common, "--raw", "--numstat", "-z", ...tail], {
-      onStdout: (chunk) => stats.push(chunk),
-      signal: options.signal,
-    }),
-    repo.run([...common, "-p", `-U${options.context}`, "--submodule=short", ...tail], {
-      onStdout: (chunk) => patch.push(chunk),
-      signal: options.signal,
-    }),
-  ]);
-  if (statsRun.code !== 0) throw gitFailure(statsRun, common[0]);
-  if (!patchRun.stopped && patchRun.code !== 0) throw gitFailure(patchRun, common[0]);
-  patch.end();
-  const { files, total_files } = stats.result();
-  const lines = patch.ahead;
-  if (keep !== undefined && lines !== null && !patch.complete && files.length === total_files - filesFrom) {
-    keep({ lines, ends: patch.aheadEnds, files, filesFrom, total_files, bytes: keptDiffBytes(lines, files) });
-  }
-  return { patch, total_files, fileAt: (index) => stats.file(index) };
 }
 
 /** Approximate bytes of a kept diff: strings as UTF-16 plus an object per line and file. */
@@ -227,10 +216,7 @@ export async function gitDiff(git: GitService, options: DiffOptions): Promise<Pa
   const kept = options.page.after === null ? undefined : options.keep?.get();
   const fromKept = kept && keptDiffPage(kept, { ...options, fixedChars: 0 });
   if (fromKept) return fromKept;
-  const targets = (options.paths ?? []).map((input) => {
-    using target = git.ws.open(input, { expect: "any", allowMissing: true });
-    return target.abs;
-  });
+  const targets = (options.paths ?? []).map((input) => confinedPath(git.ws, input, true));
   // Every form of diff may read the work tree (`rev` ":/.." compares one commit with it): drivers are blanked.
   const repo = await openRepo(git, targets[0] ?? null, { readsWorkTree: true, signal: options.signal });
   const pathspec = targets.map((target) => repo.toGit(target));

@@ -14,18 +14,7 @@ export interface DiffFile {
   binary: boolean;
 }
 
-/** What happened to a file, from git's raw status letter. */
-export type DiffStatus =
-  | "added"
-  | "modified"
-  | "deleted"
-  | "renamed"
-  | "copied"
-  | "type_changed"
-  | "unmerged"
-  | "unknown";
-
-const STATUS_LETTERS: Record<string, DiffStatus> = {
+const STATUS_LETTERS = {
   A: "added",
   M: "modified",
   D: "deleted",
@@ -33,13 +22,10 @@ const STATUS_LETTERS: Record<string, DiffStatus> = {
   C: "copied",
   T: "type_changed",
   U: "unmerged",
-};
+} as const;
 
-/** The per-file stats of a diff. */
-export interface DiffStats {
-  files: DiffFile[];
-  total_files: number;
-}
+/** What happened to a file, from git's raw status letter. */
+export type DiffStatus = (typeof STATUS_LETTERS)[keyof typeof STATUS_LETTERS] | "unknown";
 
 /**
  * Streaming parser of `--raw --numstat -z` output, keeping the files from index `from` on, in git's order (the patch's
@@ -52,11 +38,9 @@ export class DiffStatsParser {
   #lastPath: string | null = null;
   #raw: { status: DiffStatus; paths: number; got: string[] } | null = null;
   #numstat: { added: number | null; removed: number | null; got: string[] } | null = null;
-  readonly #split: RecordSplitter;
+  readonly #split = new RecordSplitter("\0", MAX_RECORD_CHARS, (record) => this.#record(record));
 
-  constructor(private readonly mapPath: (gitPath: string) => string | null, private readonly from: number) {
-    this.#split = new RecordSplitter("\0", MAX_RECORD_CHARS, (record) => this.#record(record));
-  }
+  constructor(private readonly mapPath: (gitPath: string) => string | null, private readonly from: number) {}
 
   push(chunk: Uint8Array): void {
     this.#split.push(chunk);
@@ -85,7 +69,7 @@ export class DiffStatsParser {
       // ":old new sha sha S" or, for a combined (conflict) diff, "::m m m s s s SS"; one path unless renamed/copied.
       const letters = text.slice(text.lastIndexOf(" ") + 1);
       const combined = text.startsWith("::");
-      const status = combined ? "unmerged" : STATUS_LETTERS[letters[0]] ?? "unknown";
+      const status = combined ? "unmerged" : (STATUS_LETTERS as Record<string, DiffStatus>)[letters[0]] ?? "unknown";
       this.#raw = { status, paths: !combined && (status === "renamed" || status === "copied") ? 2 : 1, got: [] };
       return;
     }
@@ -125,7 +109,7 @@ export class DiffStatsParser {
   }
 
   /** The stats once git has finished: the files kept, and how many the diff has. */
-  result(): DiffStats {
+  result(): { files: DiffFile[]; total_files: number } {
     this.#split.end();
     return { files: this.#files, total_files: this.#total };
   }

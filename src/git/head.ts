@@ -1,7 +1,6 @@
 import type { GitService } from "./service.ts";
 import { readRepoAt } from "./repo.ts";
 import { gitFailure } from "./runner.ts";
-import { joinBytes } from "../text/join_bytes.ts";
 
 /** The branch HEAD is on (null when detached) and its commit (null before the first one). */
 export interface HeadInfo {
@@ -21,21 +20,12 @@ const decoder = new TextDecoder();
  * ```
  */
 export async function readHead(git: GitService): Promise<HeadInfo> {
-  const { run: ref, consumer: chunks, tips } = await readRepoAt(
-    git,
-    undefined,
-    { allowMissing: true, pin: "HEAD^{commit}" },
-    () => {
-      const chunks: Uint8Array[] = [];
-      return {
-        args: ["symbolic-ref", "-q", "--short", "HEAD"],
-        consumer: chunks,
-        onStdout: (c) => void chunks.push(c),
-      };
-    },
-  );
+  const { run: ref, tips } = await readRepoAt(git, undefined, { allowMissing: true, pin: "HEAD^{commit}" }, () => ({
+    args: ["symbolic-ref", "-q", "--short", "HEAD"],
+    consumer: null,
+  }));
   // symbolic-ref exits 1 for a detached HEAD.
   if (ref.code !== 0 && ref.code !== 1) throw gitFailure(ref, "symbolic-ref");
-  const branch = ref.code === 0 ? decoder.decode(joinBytes(chunks)).trim() || null : null;
+  const branch = ref.code === 0 ? decoder.decode(ref.stdout).trim() || null : null;
   return { branch, head: tips[0] ?? null };
 }

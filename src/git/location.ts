@@ -2,6 +2,7 @@ import * as path from "node:path";
 import { ToolError } from "../errors.ts";
 import { isInside } from "../workspace/confine.ts";
 import { commonDirOf, gitFileTarget, looksLikeGitDir } from "../workspace/git_dirs.ts";
+import { lstatPath } from "../os/fs_stat.ts";
 
 /** A repository as found on disk. */
 export interface RepositoryLocation {
@@ -16,7 +17,14 @@ export interface RepositoryLocation {
 
 const PER_DIRECTORY_FILES = [".gitignore", ".gitattributes"] as const;
 
-function real(p: string): string | null {
+/**
+ * The real path of `p`, or null if it cannot be resolved; sync: microseconds, where the async op costs a thread-pool hop.
+ * @example
+ * ```ts
+ * realPathOrNull("/ws/missing"); // null
+ * ```
+ */
+export function realPathOrNull(p: string): string | null {
   try {
     return Deno.realPathSync(p);
   } catch {
@@ -28,18 +36,13 @@ function real(p: string): string | null {
 export function findRepository(dir: string): Omit<RepositoryLocation, "readable"> | null {
   for (let at = dir;; at = path.dirname(at)) {
     const dotGit = path.join(at, ".git");
-    let info: Deno.FileInfo | null = null;
-    try {
-      info = Deno.lstatSync(dotGit);
-    } catch {
-      // no .git here
-    }
+    const info = lstatPath(dotGit);
     if (info !== null) {
-      const target = info.isFile ? gitFileTarget(dotGit) : dotGit;
-      const gitDir = target === null ? null : real(target);
+      const target = info.kind === "file" ? gitFileTarget(dotGit) : dotGit;
+      const gitDir = target === null ? null : realPathOrNull(target);
       if (gitDir !== null && looksLikeGitDir(gitDir)) {
         const named = commonDirOf(gitDir);
-        return { top: at, gitDir, commonDir: (named && real(named)) ?? gitDir };
+        return { top: at, gitDir, commonDir: (named && realPathOrNull(named)) ?? gitDir };
       }
     }
     if (at === path.dirname(at)) return null;
@@ -58,11 +61,7 @@ export function trustedLocation(root: string): RepositoryLocation | null {
     for (let dir = path.dirname(root); isInside(found.top, dir); dir = path.dirname(dir)) {
       for (const name of PER_DIRECTORY_FILES) {
         const file = path.join(dir, name);
-        try {
-          if (Deno.lstatSync(file).isFile) readable.add(file);
-        } catch {
-          // absent
-        }
+        if (lstatPath(file)?.kind === "file") readable.add(file);
       }
       if (dir === found.top) break;
     }

@@ -2,7 +2,7 @@ import { z } from "../zod.ts";
 import { ToolError } from "../errors.ts";
 import type { GitService } from "./service.ts";
 import { gitFailure, gitMessage } from "./runner.ts";
-import { checkRevision, readRepoAt } from "./repo.ts";
+import { checkRevision, readRepoAt, TIP } from "./repo.ts";
 import { RecordSplitter } from "./records.ts";
 import { fitCount, jsonChars } from "../paging/budget.ts";
 import { fitPage, type Paged, type PageRequest } from "../paging/cursor.ts";
@@ -96,7 +96,7 @@ const SHA = /^[0-9a-f]{40,64}$/;
 
 /** The shape of a resume position. */
 export const LOG_POSITION = z.strictObject({
-  t: z.array(z.string().regex(/^\^?[0-9a-f]{40,64}$/)).min(1),
+  t: z.array(z.string().regex(TIP)).min(1),
   s: z.int().min(1),
   h: z.string().regex(SHA),
 });
@@ -122,12 +122,12 @@ export interface GitLog {
   next_cursor: string | null;
 }
 
-function filterArg(flag: string, value: string | undefined, field: string): string[] {
+function filterArg(field: "since" | "until" | "author" | "grep", value: string | undefined): string[] {
   if (value === undefined) return [];
   if (value.includes("\0")) {
     throw new ToolError("INVALID_ARGUMENT", `${field}: contains a NUL byte`, { details: { field } });
   }
-  return [`--${flag}=${value}`];
+  return [`--${field}=${value}`];
 }
 
 /**
@@ -147,16 +147,9 @@ export async function gitLog(git: GitService, options: LogOptions): Promise<Page
   const fromKept = kept === undefined ? null : keptPage(kept, after!, maxCount, options.page);
   if (fromKept !== null) return fromKept;
   const read = await readLog(git, options, maxCount);
-  if (!("commits" in read)) return read;
   const page = logPage(read.commits, after, maxCount, options.page, read.tips);
   if (page.data.next_cursor !== null) {
-    options.keep?.put({
-      tips: after?.t ?? read.tips,
-      start: after === null ? 0 : after.s - 1,
-      commits: read.commits,
-      complete: read.complete,
-      bytes: read.bytes,
-    });
+    options.keep?.put({ ...read, tips: after?.t ?? read.tips, start: after === null ? 0 : after.s - 1 });
   }
   return page;
 }
@@ -218,7 +211,7 @@ async function readLog(
   git: GitService,
   options: LogOptions,
   maxCount: number,
-): Promise<{ commits: Commit[]; complete: boolean; bytes: number; tips: string[] } | Paged<GitLog>> {
+): Promise<Omit<KeptLog, "start">> {
   const after = options.page.after;
   const skip = after === null ? 0 : after.s - 1;
   const count = after === null ? maxCount + 1 : Math.max(maxCount + 2, options.keep === undefined ? 0 : 4 * after.s);
@@ -236,10 +229,10 @@ async function readLog(
       ...(skip > 0 ? [`--skip=${skip}`] : []),
       `--max-count=${count}`,
       "--no-color",
-      ...filterArg("since", options.since, "since"),
-      ...filterArg("until", options.until, "until"),
-      ...filterArg("author", options.author, "author"),
-      ...filterArg("grep", options.grep, "grep"),
+      ...filterArg("since", options.since),
+      ...filterArg("until", options.until),
+      ...filterArg("author", options.author),
+      ...filterArg("grep", options.grep),
       "--end-of-options",
       ...(after !== null ? after.t : options.rev === undefined ? [] : [checkRevision(options.rev, "rev")]),
       "--",
@@ -263,7 +256,7 @@ async function readLog(
   if (run.stopped) return kept(parser.commits, false);
   if (run.code !== 0) {
     if (options.rev === undefined && after === null && /does not have any commits yet/.test(run.stderr)) {
-      return { data: { commits: [], truncated: false, next_cursor: null }, start: 0, cursorAfter: () => null };
+      return kept([], true);
     }
     if (/regular expression|regex/i.test(run.stderr)) {
       throw new ToolError("INVALID_ARGUMENT", `author/grep: ${gitMessage(run.stderr)}`, {

@@ -24,16 +24,10 @@ export class RecordSplitter {
   }
 
   #text(text: string): void {
-    let start = 0;
-    while (true) {
-      const end = text.indexOf(this.separator, start);
-      if (end === -1) {
-        this.#keep(text.slice(start));
-        return;
-      }
-      this.#emit(text.slice(start, end));
-      start = end + 1;
-    }
+    const records = text.split(this.separator);
+    const rest = records.pop()!;
+    for (const record of records) this.#emit(record);
+    this.#keep(rest);
   }
 
   #keep(text: string): void {

@@ -5,7 +5,8 @@ import { isInside, toRelative } from "../workspace/confine.ts";
 import { gitFailure, type GitRequest, type GitRun } from "./runner.ts";
 import { driverOverrides } from "./safety.ts";
 import type { GitService } from "./service.ts";
-import type { RepositoryLocation } from "./location.ts";
+import { realPathOrNull, type RepositoryLocation } from "./location.ts";
+import { statPath } from "../os/fs_stat.ts";
 
 /**
  * A repository opened for one tool call, found from a confined path on disk (location.ts), confirmed by git. Its work
@@ -31,22 +32,23 @@ export interface GitRepo {
 
 const decoder = new TextDecoder();
 
-async function nearestDirectory(abs: string): Promise<string> {
-  let dir = abs;
-  while (true) {
-    try {
-      const info = await Deno.stat(dir);
-      return info.isDirectory ? dir : path.dirname(dir);
-    } catch {
-      const up = path.dirname(dir);
-      if (up === dir) return dir;
-      dir = up;
-    }
+function nearestDirectory(abs: string): string {
+  for (let dir = abs;; dir = path.dirname(dir)) {
+    const info = statPath(dir);
+    if (info !== null) return info.kind === "dir" ? dir : path.dirname(dir);
+    if (dir === path.dirname(dir)) return dir;
   }
 }
 
-/** The real path `input` names in the workspace (which need not exist with `allowMissing`). */
-function confinedPath(ws: Workspace, input: string, allowMissing: boolean): string {
+/**
+ * The real path `input` names in the workspace (which need not exist with `allowMissing`).
+ * @example
+ * ```ts
+ * declare const ws: import("../workspace/workspace.ts").Workspace;
+ * confinedPath(ws, "src/new.ts", true);
+ * ```
+ */
+export function confinedPath(ws: Workspace, input: string, allowMissing: boolean): string {
   using target = ws.open(input, { expect: "any", allowMissing });
   return target.abs;
 }
@@ -70,11 +72,8 @@ export interface OpenOptions {
 }
 
 // The repository of `target` (a confined path, or the root) as found on disk and checked (location.ts); runs no git.
-async function locate(
-  git: GitService,
-  target: string | null,
-): Promise<{ location: RepositoryLocation; repo: GitRepo; start: string }> {
-  const start = target === null ? git.ws.root : await nearestDirectory(target);
+function locate(git: GitService, target: string | null) {
+  const start = target === null ? git.ws.root : nearestDirectory(target);
   const location = git.locate(start);
   const parent = !isInside(git.ws.root, location.top);
   return { location, repo: repoAt(git, location, parent, {}), start };
@@ -83,7 +82,7 @@ async function locate(
 // git's top level (plus config keys with `listConfig`) must match the disk's; a `core.worktree` elsewhere is refused.
 async function confirm(
   git: GitService,
-  found: { location: RepositoryLocation; repo: GitRepo; start: string },
+  found: ReturnType<typeof locate>,
   listConfig: boolean,
   signal?: AbortSignal,
   pin?: string,
@@ -110,10 +109,7 @@ async function confirm(
     throw gitFailure(top, "rev-parse");
   }
   const { topText, tips } = splitTopLevel(decoder.decode(top.stdout), pin !== undefined);
-  let topReal = topText;
-  try {
-    topReal = Deno.realPathSync(topText); // sync: microseconds, where the async op costs a thread-pool hop
-  } catch { /* keep git's spelling */ }
+  const topReal = realPathOrNull(topText) ?? topText; // else git's spelling
   if (topReal !== location.top) {
     throw new ToolError("NOT_A_GIT_REPO", `the repository's work tree ${topReal} is outside the workspace`, {
       hint: "Git tools only work on a repository whose work tree is the workspace, inside it, or contains it.",
@@ -127,7 +123,7 @@ async function confirm(
 }
 
 /** A commit rev-parse prints for a revision: a sha, `^sha` for the excluded end of a range. */
-const TIP = /^\^?[0-9a-f]{40,64}$/;
+export const TIP = /^\^?[0-9a-f]{40,64}$/;
 
 // The top level and, `withTips`, the commit lines rev-parse printed after it, taken from the end: a top level with a
 // newline in its name stays whole unless its last line looks like a commit, and then it fails the on-disk check.
@@ -156,7 +152,7 @@ async function openPinned(
   target: string | null,
   options: OpenOptions & { pin?: string },
 ): Promise<{ repo: GitRepo; tips: string[] }> {
-  const found = await locate(git, target);
+  const found = locate(git, target);
   const { env, tips } = await confirm(git, found, options.readsWorkTree, options.signal, options.pin);
   return { repo: repoAt(git, found.location, found.repo.parent, env), tips };
 }
@@ -199,16 +195,15 @@ export async function openRepoAt(
   input: string | undefined,
   options: OpenOptions & { allowMissing: boolean; pin?: string },
 ): Promise<{ repo: GitRepo; target: string | null; tips: string[] }> {
-  if (input === undefined) return { ...(await openPinned(git, null, options)), target: null };
-  const abs = confinedPath(git.ws, input, options.allowMissing);
-  return { ...(await openPinned(git, abs, options)), target: abs };
+  const target = input === undefined ? null : confinedPath(git.ws, input, options.allowMissing);
+  return { ...(await openPinned(git, target, options)), target };
 }
 
-/** One read planned for a repository: git's arguments, and a fresh consumer of its stdout. */
+/** One read planned for a repository: git's arguments, and a fresh consumer of its stdout (collected without one). */
 export interface PlannedRead<C> {
   args: string[];
   consumer: C;
-  onStdout(chunk: Uint8Array): boolean | void;
+  onStdout?(chunk: Uint8Array): boolean | void;
 }
 
 /**
@@ -229,7 +224,7 @@ export async function readRepoAt<C>(
 ): Promise<{ repo: GitRepo; target: string | null; run: GitRun; consumer: C; tips: string[] }> {
   const { signal } = options;
   const target = input === undefined ? null : confinedPath(git.ws, input, options.allowMissing);
-  const found = await locate(git, target);
+  const found = locate(git, target);
   const read = plan(found.repo, target);
   const stop = new AbortController();
   const run = found.repo.run(read.args, {

@@ -6,7 +6,7 @@ import { gitFailure, gitMessage } from "./runner.ts";
 import { firstInvalidUtf8, isContinuation, utf8CutIndex } from "../text/utf8.ts";
 import { checkRevision, type GitRepo, openRepoAt } from "./repo.ts";
 import { type Commit, COMMIT_FORMAT, CommitParser } from "./log.ts";
-import { type KeptDiff, keptDiffPage, type PagedDiff, readDiff } from "./diff.ts";
+import { CURSOR_RESERVE_CHARS, type KeptDiff, keptDiffPage, type PagedDiff, readDiff } from "./diff.ts";
 import type { DiffFile } from "./diff_stream.ts";
 import type { DiffPosition } from "./diff_page.ts";
 import { fitLines, jsonChars } from "../paging/budget.ts";
@@ -64,7 +64,6 @@ export interface KeptShow {
 
 /** Context lines of a shown commit's patch. */
 export const SHOW_CONTEXT = 3;
-const CURSOR_RESERVE_CHARS = 160;
 
 const decoder = new TextDecoder();
 
@@ -159,7 +158,7 @@ async function showFile(
   page: PageRequest<ContentPosition>,
   sha: string,
   target: string,
-): Promise<Paged<GitShow>> {
+): Promise<ShownPage> {
   const rel = toRelative(repo.ws, target);
   const { object, size } = await blobAt(repo, options, sha, target, rel);
   const offset = page.after?.o ?? 0;
@@ -171,7 +170,6 @@ async function showFile(
   // A UTF-8 byte is at least a third of a JSON character: more bytes than that could never fit the page.
   const limit = Math.min(options.maxBytes, 3 * page.maxChars);
   const all = await blobBytes(repo, object, offset, limit, options.signal);
-  const kept = all.length;
   if (offset > 0 && all.length > 0 && isContinuation(all[0])) {
     throw new ToolError("INVALID_ARGUMENT", `cursor: offset ${offset} falls inside a UTF-8 character of ${rel}`, {
       details: { field: "cursor" },
@@ -179,7 +177,7 @@ async function showFile(
   }
   // Whole lines within the bound; a first line longer than it is cut on a character boundary.
   const lineEnd = all.lastIndexOf(0x0a, limit - 1) + 1;
-  const bytes = all.subarray(0, kept > limit ? (lineEnd > 0 ? lineEnd : utf8CutIndex(all, limit)) : kept);
+  const bytes = all.subarray(0, all.length > limit ? (lineEnd > 0 ? lineEnd : utf8CutIndex(all, limit)) : all.length);
   const bad = firstNonText(bytes);
   if (bad !== -1) {
     throw new ToolError("NOT_UTF8", `${rel} at ${options.rev} is not UTF-8 text (byte ${offset + bad})`, {
@@ -205,14 +203,11 @@ async function showFile(
   const text = decoder.decode(bytes);
   const content = fitLines(text, page.maxChars - jsonChars(base) - CURSOR_RESERVE_CHARS).text;
   const end = offset + new TextEncoder().encode(content).length;
-  const more = end < offset + kept;
+  const more = end < offset + all.length;
   const cursorAt = (position: number) => position < end || more ? page.encode({ o: position }) : null;
-  return {
-    data: { ...base, content, truncated: more, next_cursor: cursorAt(end) },
-    start: offset,
-    // For the content, "shown" counts bytes from the page start (the text cuts where it likes).
-    cursorAfter: (shown) => cursorAt(offset + shown),
-  };
+  const data = { ...base, content, truncated: more, next_cursor: cursorAt(end) };
+  // For the content, "shown" counts bytes from the page start (the text cuts where it likes).
+  return { kind: "file", page: { data, start: offset, cursorAfter: (shown) => cursorAt(offset + shown) } };
 }
 
 /**
@@ -244,12 +239,7 @@ export async function gitShow(git: GitService, options: ShowOptions): Promise<Sh
   const sha = tips.length === 1 && !tips[0].startsWith("^")
     ? tips[0]
     : await resolveCommit(repo, options.rev, options.signal);
-  if (target !== null) {
-    return {
-      kind: "file",
-      page: await showFile(repo, options, options.page as PageRequest<ContentPosition>, sha, target),
-    };
-  }
+  if (target !== null) return await showFile(repo, options, options.page as PageRequest<ContentPosition>, sha, target);
 
   const parser = new CommitParser();
   const meta = await repo.run(["show", "-s", "-z", `--format=tformat:${COMMIT_FORMAT}`, sha], {

@@ -1,7 +1,7 @@
 import { z } from "../zod.ts";
 import type { GitService } from "./service.ts";
 import { gitFailure } from "./runner.ts";
-import { type GitRepo, openRepoAt } from "./repo.ts";
+import { openRepoAt } from "./repo.ts";
 import { RecordSplitter } from "./records.ts";
 import { fitPage, type Paged, type PageRequest } from "../paging/cursor.ts";
 import type { SnapshotSlot } from "../paging/snapshots.ts";
@@ -60,48 +60,31 @@ function follows(entry: StatusEntry, position: StatusPosition): boolean {
   return g > position.g || (g === position.g && entry.path > position.p);
 }
 
-/** A parsed record before paths are mapped to the workspace. */
-export type StatusRecord =
-  | { kind: "header"; key: string; value: string }
-  | { kind: "entry"; entry: StatusEntry; needsOrigPath: boolean };
-
 /** Splits off the first `count` space-separated fields; the remainder (a path, may hold spaces) is last. */
 function fields(line: string, count: number): string[] {
-  const out: string[] = [];
-  let at = 0;
-  for (let i = 0; i < count; i++) {
-    const space = line.indexOf(" ", at);
-    out.push(line.slice(at, space));
-    at = space + 1;
-  }
-  out.push(line.slice(at));
-  return out;
+  const parts = line.split(" ");
+  return [...parts.slice(0, count), parts.slice(count).join(" ")];
 }
 
 /**
- * Parses one NUL-terminated porcelain v2 record; a rename/copy is followed by its original path (`needsOrigPath`).
+ * Parses one NUL-terminated porcelain v2 entry record (not a `#` header); a rename or copy is followed by a record of
+ * its original path.
  * @example
  * ```ts
- * parseStatusRecord("1 .M N... 100644 100644 100644 abc abc src/a b.ts");
+ * parseStatusEntry("1 .M N... 100644 100644 100644 abc abc src/a b.ts");
  * ```
  */
-export function parseStatusRecord(record: string): StatusRecord {
+export function parseStatusEntry(record: string): StatusEntry {
   const tag = record[0];
-  if (tag === "#") {
-    const [, key, value] = fields(record, 2);
-    return { kind: "header", key, value };
-  }
   if (tag === "?" || tag === "!") {
-    const type = tag === "?" ? "untracked" : "ignored";
-    const entry: StatusEntry = {
+    return {
       path: record.slice(2),
       index: tag,
       worktree: tag,
       orig_path: null,
-      type,
+      type: tag === "?" ? "untracked" : "ignored",
       submodule: false,
     };
-    return { kind: "entry", entry, needsOrigPath: false };
   }
   // 1 XY sub mH mI mW hH hI path | 2 XY sub mH mI mW hH hI Xscore path | u XY sub m1 m2 m3 mW h1 h2 h3 path
   const count = tag === "1" ? 8 : tag === "2" ? 9 : tag === "u" ? 10 : -1;
@@ -115,7 +98,7 @@ export function parseStatusRecord(record: string): StatusRecord {
     : parts[8].startsWith("C")
     ? "copied"
     : "renamed";
-  const entry: StatusEntry = {
+  return {
     path: parts[count],
     index: xy[0],
     worktree: xy[1],
@@ -123,11 +106,11 @@ export function parseStatusRecord(record: string): StatusRecord {
     type,
     submodule: parts[2].startsWith("S"),
   };
-  return { kind: "entry", entry, needsOrigPath: tag === "2" };
 }
 
-/** Applies a `# branch.*` header to the branch facts. */
-export function applyBranchHeader(info: BranchInfo, key: string, value: string): void {
+/** Applies a `# branch.*` header record to the branch facts. */
+export function applyBranchHeader(info: BranchInfo, record: string): void {
+  const [, key, value] = fields(record, 2);
   if (key === "branch.oid") info.head = value === "(initial)" ? null : value;
   else if (key === "branch.head") {
     info.detached = value === "(detached)";
@@ -151,15 +134,13 @@ export class StatusParser {
   /** Entries at or before `after`. */
   before = 0;
   #pending: StatusEntry | null = null;
-  readonly #split: RecordSplitter;
+  readonly #split = new RecordSplitter("\0", MAX_RECORD_CHARS, (record) => this.#record(record));
 
   constructor(
     private readonly mapPath: (gitPath: string) => string | null,
     private readonly maxEntries: number,
     private readonly after: StatusPosition | null = null,
-  ) {
-    this.#split = new RecordSplitter("\0", MAX_RECORD_CHARS, (record) => this.#record(record));
-  }
+  ) {}
 
   push(chunk: Uint8Array): void {
     this.#split.push(chunk);
@@ -178,10 +159,10 @@ export class StatusParser {
       return;
     }
     if (text.length === 0) return;
-    const record = parseStatusRecord(text);
-    if (record.kind === "header") applyBranchHeader(this.info, record.key, record.value);
-    else if (record.needsOrigPath) this.#pending = record.entry;
-    else this.#add(record.entry);
+    const entry = text[0] === "#" ? null : parseStatusEntry(text);
+    if (entry === null) applyBranchHeader(this.info, text);
+    else if (entry.type === "renamed" || entry.type === "copied") this.#pending = entry;
+    else this.#add(entry);
   }
 
   #add(entry: StatusEntry): void {
@@ -232,22 +213,6 @@ export function keptStatusBytes(status: KeptStatus): number {
   return bytes;
 }
 
-function statusArgs(repo: GitRepo, pathspec: string[], includeIgnored: boolean): string[] {
-  return [
-    "status",
-    "--porcelain=v2",
-    "-z",
-    "--branch",
-    "--untracked-files=normal",
-    "--renames",
-    // Inspecting a submodule's work tree would run git under the submodule's own, unvetted config.
-    "--ignore-submodules=dirty",
-    ...(includeIgnored ? ["--ignored=matching"] : []),
-    "--",
-    ...(pathspec.length > 0 ? pathspec : repo.scope()),
-  ];
-}
-
 /**
  * Runs git status for the workspace (or one path in it), keeping `keep` entries after `after`.
  * @example
@@ -268,8 +233,20 @@ export async function readStatus(
     signal: options.signal,
   });
   const parser = new StatusParser(repo.fromTop, keep, after);
-  const pathspec = target === null ? [] : [repo.toGit(target)];
-  const run = await repo.run(statusArgs(repo, pathspec, options.includeIgnored), {
+  const args = [
+    "status",
+    "--porcelain=v2",
+    "-z",
+    "--branch",
+    "--untracked-files=normal",
+    "--renames",
+    // Inspecting a submodule's work tree would run git under the submodule's own, unvetted config.
+    "--ignore-submodules=dirty",
+    ...(options.includeIgnored ? ["--ignored=matching"] : []),
+    "--",
+    ...(target === null ? repo.scope() : [repo.toGit(target)]),
+  ];
+  const run = await repo.run(args, {
     onStdout: (chunk) => parser.push(chunk),
     signal: options.signal,
   });

@@ -40,12 +40,12 @@ export function queryKey(args: Readonly<Record<string, unknown>>, pageArgs: read
   return hash(canonical(query));
 }
 
-function invalid(message: string, hint: string): ToolError {
-  return new ToolError("INVALID_ARGUMENT", message, { hint, details: { field: "cursor" } });
-}
-
 const REUSE_HINT = "A cursor continues only the call it came from: repeat that call's arguments with it " +
   "(the text's last line, next: …, is that call), or leave cursor out to start from the beginning.";
+
+function invalid(message: string): ToolError {
+  return new ToolError("INVALID_ARGUMENT", message, { hint: REUSE_HINT, details: { field: "cursor" } });
+}
 
 /** What a domain module needs to page: where the call resumes, and how to encode the next resume point. */
 export interface PageRequest<P> {
@@ -93,15 +93,15 @@ export class Cursors {
     try {
       parsed = JSON.parse(decoder.decode(Uint8Array.fromBase64(this.#given, { alphabet: "base64url" })));
     } catch {
-      throw invalid("cursor is not a cursor this server issued", REUSE_HINT);
+      throw invalid("cursor is not a cursor this server issued");
     }
     const { t, q, p } = (parsed ?? {}) as { t?: unknown; q?: unknown; p?: unknown };
     if (t !== this.#tool) {
-      throw invalid(`cursor belongs to ${typeof t === "string" ? t : "another tool"}, not ${this.#tool}`, REUSE_HINT);
+      throw invalid(`cursor belongs to ${typeof t === "string" ? t : "another tool"}, not ${this.#tool}`);
     }
-    if (q !== this.#key) throw invalid("cursor was issued for a call with other arguments", REUSE_HINT);
+    if (q !== this.#key) throw invalid("cursor was issued for a call with other arguments");
     const position = shape.safeParse(p);
-    if (!position.success) throw invalid("cursor is not a cursor this server issued", REUSE_HINT);
+    if (!position.success) throw invalid("cursor is not a cursor this server issued");
     return position.data;
   }
 
