@@ -33,7 +33,6 @@ export type StreamName = "stdout" | "stderr";
 export class Command {
   readonly id: string;
   readonly cmd: string;
-  readonly cwd: string;
   readonly tty: boolean;
   readonly pid: number;
   readonly startedAt = performance.now();
@@ -55,7 +54,7 @@ export class Command {
   #stdinClosing = false;
   #pending: Uint8Array<ArrayBuffer>[] = [];
   #ttySlave: number | null;
-  #drainTimer: ReturnType<typeof setTimeout> | null = null;
+  #drainTimer: ReturnType<typeof setTimeout> | undefined;
   readonly #readers: Partial<Record<StreamName, PipeReader>> = {};
   #pidfd = -1;
   #complete = false;
@@ -65,14 +64,12 @@ export class Command {
   private constructor(
     reactor: Reactor,
     options: CommandOptions,
-    cwd: string,
     pid: number,
     io: { fds: Partial<Record<StreamName, number>>; stdin: number; ttySlave: number | null },
   ) {
     this.#reactor = reactor;
     this.id = options.id;
     this.cmd = options.cmd;
-    this.cwd = cwd;
     this.tty = options.tty;
     this.pid = pid;
     this.streams = {
@@ -91,8 +88,7 @@ export class Command {
     // The child changes into the pinned directory through its fd (still open in the child until exec).
     const base = { argv: plan.argv, env, cwd: plan.chdir };
     let request: SpawnRequest;
-    let parentFds: number[];
-    let childFds: number[];
+    let fds: Parameters<typeof launchChild>[2];
     let io: { fds: Partial<Record<StreamName, number>>; stdin: number; ttySlave: number | null };
     if (options.tty) {
       let pty;
@@ -102,20 +98,18 @@ export class Command {
         throw new ToolError("TTY_UNSUPPORTED", `no pseudo-terminal can be opened: ${(error as Error).message}`);
       }
       request = { ...base, stdio: { stdin: -1, stdout: -1, stderr: -1 }, ttySlave: pty.slavePath };
-      parentFds = [pty.master, pty.slave];
-      childFds = [];
+      fds = { parent: [pty.master, pty.slave], child: [] };
       io = { fds: { stdout: pty.master }, stdin: pty.master, ttySlave: pty.slave };
     } else {
       const [inRead, inWrite] = makePipe();
       const [outRead, outWrite] = makePipe();
       const [errRead, errWrite] = makePipe();
       request = { ...base, stdio: { stdin: inRead, stdout: outWrite, stderr: errWrite } };
-      parentFds = [inWrite, outRead, errRead];
-      childFds = [inRead, outWrite, errWrite];
+      fds = { parent: [inWrite, outRead, errRead], child: [inRead, outWrite, errWrite] };
       io = { fds: { stdout: outRead, stderr: errRead }, stdin: inWrite, ttySlave: null };
     }
-    const { pid, pidfd } = await launchChild(plan.spawner, request, { parent: parentFds, child: childFds });
-    const command = new Command(reactor, options, plan.cwd, pid, io);
+    const { pid, pidfd } = await launchChild(plan.spawner, request, fds);
+    const command = new Command(reactor, options, pid, io);
     command.#pidfd = pidfd;
     command.#watchStreams();
     reactor.watch(pidfd, POLL.IN, () => command.#onLeaderExit());
@@ -176,16 +170,16 @@ export class Command {
 
   #onReady(name: StreamName, fd: number, revents: number): void {
     if (revents & POLL.OUT) this.#flush();
-    if (revents & ~POLL.OUT) this.#drain(name, fd, MAX_READS_PER_WAKE);
+    if (revents & ~POLL.OUT) this.#drain(name, fd);
   }
 
-  #drain(name: StreamName, fd: number, maxReads: number): void {
+  #drain(name: StreamName, fd: number): void {
     let reader = this.#readers[name];
     if (reader?.fd !== fd) reader = this.#readers[name] = new PipeReader(fd, !this.tty);
     const ended = reader.read(this.#reactor, (chunk) => {
       this.streams[name].append(chunk);
       this.#noteOutput();
-    }, maxReads);
+    }, MAX_READS_PER_WAKE);
     if (ended === "eof") this.#closeStream(name);
   }
 
@@ -259,11 +253,10 @@ export class Command {
 
   /** Reads what is buffered now and closes the streams a stray writer still holds. */
   #forceDrain(): void {
-    this.#drainTimer = null;
     for (const name of ["stdout", "stderr"] as const) {
       const fd = this.#fds[name];
       if (fd === undefined) continue;
-      this.#drain(name, fd, MAX_READS_PER_WAKE);
+      this.#drain(name, fd);
       this.#closeStream(name);
     }
   }
@@ -275,8 +268,7 @@ export class Command {
   #maybeFinish(): void {
     if (!this.#finished() || this.#complete) return;
     this.#complete = true;
-    if (this.#drainTimer !== null) clearTimeout(this.#drainTimer);
-    this.#drainTimer = null;
+    clearTimeout(this.#drainTimer);
     if (this.#stdin !== null) {
       this.#reactor.close(this.#stdin);
       this.#stdin = null;

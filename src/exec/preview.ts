@@ -19,7 +19,14 @@ export interface StreamPreview {
 
 const decoder = new TextDecoder();
 
-function decodeWhole(bytes: Uint8Array, atEnd: boolean): { text: string; from: number; to: number } {
+/**
+ * Decodes the whole characters of `bytes` (utf8Window: a cut one at the end kept only when `atEnd`) and their range.
+ * @example
+ * ```ts
+ * decodeWhole(new Uint8Array([0x61, 0xc3]), false); // { text: "a", from: 0, to: 1 }
+ * ```
+ */
+export function decodeWhole(bytes: Uint8Array, atEnd: boolean): { text: string; from: number; to: number } {
   const window = utf8Window(bytes, atEnd);
   return { text: decoder.decode(bytes.subarray(window.from, window.to)), ...window };
 }
@@ -76,15 +83,13 @@ export function previewRange(stream: OutputStream, from: number, maxBytes: numbe
   const tailRead = stream.read(Math.max(to - half, headEnd), half);
   const tail = decodeWhole(tailRead.bytes, atEnd);
   const tailStart = tailRead.start + tail.from;
-  const gaps: ByteRange[] = [];
-  if (headRead.start > from) gaps.push({ start: from, end: headRead.start });
-  if (tailStart > headEnd) gaps.push({ start: headEnd, end: tailStart });
-  const marker = (gap: ByteRange) => `\n${gapLine(gap, retained)}\n`;
-  const leading = headRead.start > from ? marker(gaps[0]) : "";
-  const middle = tailStart > headEnd ? marker(gaps.at(-1)!) : "";
+  const leading = headRead.start > from ? { start: from, end: headRead.start } : null;
+  const middle = tailStart > headEnd ? { start: headEnd, end: tailStart } : null;
+  const gaps = [leading, middle].filter((gap) => gap !== null);
+  const marker = (gap: ByteRange | null) => gap === null ? "" : `\n${gapLine(gap, retained)}\n`;
   const parts = [{ start: headRead.start + head.from, text: head.text }, { start: tailStart, text: tail.text }];
   return {
-    text: leading + head.text + middle + tail.text,
+    text: marker(leading) + head.text + marker(middle) + tail.text,
     truncated: gaps.length > 0,
     offset: from,
     end: tailRead.start + tail.to,

@@ -174,9 +174,8 @@ export class CommandRegistry {
     }
   }
 
-  poll(command: Command, maxBytes: number): CommandPoll {
-    return pollOf(command, maxBytes);
-  }
+  /** The output since the last poll, bounded per stream, advancing the cursors (views.ts). */
+  readonly poll: (command: Command, maxBytes: number) => CommandPoll = pollOf;
 
   /** Writes to stdin (and closes it when asked); COMMAND_EXITED once the command is done. */
   write(command: Command, chars: string, closeStdin: boolean): void {
@@ -224,17 +223,12 @@ export class CommandRegistry {
         details: { output_ref: outputRef },
       });
     }
-    let command: Command;
-    try {
-      command = this.get(match[1], owner);
-    } catch (error) {
-      if (error instanceof ToolError && error.code === "UNKNOWN_COMMAND") {
-        throw new ToolError("OUTPUT_REF_INVALID", `output_ref ${outputRef} names no command of this session`, {
-          details: { output_ref: outputRef },
-        });
-      }
-      throw error;
+    if (!owner.has(match[1])) {
+      throw new ToolError("OUTPUT_REF_INVALID", `output_ref ${outputRef} names no command of this session`, {
+        details: { output_ref: outputRef },
+      });
     }
+    const command = this.get(match[1], owner);
     const stream = command.streams[match[2] as StreamName];
     if (offset > stream.total) {
       throw new ToolError(
@@ -292,16 +286,14 @@ export class CommandRegistry {
     this.#pruneExpired();
     const running = this.running();
     const reservation = 2 * this.limits.perStreamBytes;
-    if (
-      running.length >= this.limits.maxActiveCommands ||
-      (running.length + 1) * reservation > this.limits.totalOutputBytes
-    ) {
+    const overBudget = (running.length + 1) * reservation > this.limits.totalOutputBytes;
+    if (running.length >= this.limits.maxActiveCommands || overBudget) {
       const mine = running.filter((command) => owner.has(command.id));
       const list = mine.slice(0, 10).map((command) => `${command.id} (${command.cmd.slice(0, 60)})`).join(", ");
       throw new ToolError(
         "COMMAND_LIMIT",
         `${running.length} commands are running, the limit is ${this.limits.maxActiveCommands}` +
-          (running.length * reservation + reservation > this.limits.totalOutputBytes
+          (overBudget
             ? ` (each reserves ${reservation} bytes of the ${this.limits.totalOutputBytes}-byte output budget)`
             : "") +
           (mine.length > 0 ? `; this session's: ${list}` : ""),

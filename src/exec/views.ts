@@ -1,8 +1,7 @@
 import type { Command, StreamName } from "./command.ts";
 import type { ByteRange, OutputStream } from "./output_stream.ts";
-import { previewRange, type StreamPreview } from "./preview.ts";
+import { decodeWhole, previewRange, type StreamPreview } from "./preview.ts";
 import { signalName } from "../os/libc.ts";
-import { utf8Window } from "../text/utf8.ts";
 
 /** The state of a command as one poll reports it. */
 export interface CommandPoll {
@@ -97,13 +96,12 @@ export function outputPageOf(
   limit: number,
 ): OutputPage {
   const page = stream.read(offset, limit);
-  const window = utf8Window(page.bytes, stream.closed && page.start + page.bytes.length === stream.total);
-  const start = page.start + window.from;
-  const next = page.start + window.to;
+  const decoded = decodeWhole(page.bytes, stream.closed && page.start + page.bytes.length === stream.total);
+  const next = page.start + decoded.to;
   return {
     output_ref: outputRef,
-    data: new TextDecoder().decode(page.bytes.subarray(window.from, window.to)),
-    offset: start,
+    data: decoded.text,
+    offset: page.start + decoded.from,
     next_offset: next,
     eof: stream.closed && next === stream.total,
     total_bytes: stream.total,

@@ -9,12 +9,12 @@
 import * as path from "node:path";
 import { eachLimited } from "../async/each_limited.ts";
 import { PathChanged } from "../workspace/confine.ts";
-import { type FileStat, type Handle, sameObject } from "../workspace/handle.ts";
+import { type Handle, sameObject } from "../workspace/handle.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import { type Change, sameBytes } from "./change.ts";
 import { commitFailure, conflictError, directoryError, labelled, lockTimeoutError } from "./commit_errors.ts";
 import { type FsOps, HANDLE_OPS } from "./fs_ops.ts";
-import { UndoJournal } from "./journal.ts";
+import { UndoJournal, unlessMissing } from "./journal.ts";
 import { PinnedDirs } from "./pinned_dirs.ts";
 import { type DurabilityOptions, syncStrategy } from "./durability.ts";
 
@@ -165,7 +165,7 @@ export class CommitTransaction implements Disposable {
 
   /** Runs `phase` if it is the next one; a failure leaves the transaction able only to roll back. */
   async #phase(phase: Phase, body: () => Promise<void>): Promise<void> {
-    const previous = PHASES.indexOf(phase) === 0 ? "new" : PHASES[PHASES.indexOf(phase) - 1];
+    const previous = PHASES[PHASES.indexOf(phase) - 1] ?? "new";
     if (this.#status !== previous) throw new Error(`a commit phase ${phase} cannot run after ${this.#status}`);
     this.#status = "failed"; // until the body returns
     await body();
@@ -219,12 +219,7 @@ export class CommitTransaction implements Disposable {
 
   /** The target must still be what was planned: absent, or the locked inode holding the planned bytes and mode. */
   async #checkBaseline(change: Change, dir: Handle): Promise<void> {
-    let info: FileStat | null = null;
-    try {
-      info = this.#fs.statEntry(dir, path.posix.basename(change.rel));
-    } catch (error) {
-      if (!(error instanceof Deno.errors.NotFound)) throw error;
-    }
+    const info = unlessMissing(() => this.#fs.statEntry(dir, path.posix.basename(change.rel)));
     const conflict = (why: string) => conflictError(change.rel, why);
     if (change.before === null) {
       if (info !== null) throw conflict("was created");

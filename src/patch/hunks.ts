@@ -14,6 +14,8 @@ const MIN_SHARED_PREFIX = 4;
 
 // deno-lint-ignore no-control-regex -- making control characters visible is the point
 const INVISIBLE = /[\t\r\u00A0\x0b\x0c\x85\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uFEFF]/g;
+/** The signs of the commonest invisible characters; the others show their code point. */
+const INVISIBLE_SIGNS: Record<string, string> = { "\t": "→", "\r": "␍", "\u00A0": "⍽" };
 
 /** A changed region, in 0-based line indexes of the old and the new lines. */
 export interface Region {
@@ -30,6 +32,15 @@ export interface NewText {
   removed: number;
   regions: Region[];
   warnings: string[];
+}
+
+/** The hunk a diagnostic is about, and the file it is matched in. */
+interface Site {
+  label: string;
+  hay: Haystack;
+  hunk: Hunk;
+  path: string;
+  order: number;
 }
 
 interface Placement {
@@ -50,14 +61,7 @@ export function visible(line: string): string {
   const body = line.replace(/ +$/, (spaces) => "·".repeat(spaces.length));
   return body.replace(
     INVISIBLE,
-    (ch) =>
-      ch === "\t"
-        ? "→"
-        : ch === "\r"
-        ? "␍"
-        : ch === "\u00A0"
-        ? "⍽"
-        : `⟨U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}⟩`,
+    (ch) => INVISIBLE_SIGNS[ch] ?? `⟨U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}⟩`,
   );
 }
 
@@ -91,12 +95,13 @@ export function computeNewText(lines: LineIndex, hunks: readonly Hunk[], path: s
   hunks.forEach((sent, order) => {
     const label = `${path} hunk ${order + 1} (patch line ${sent.line})`;
     const hunk = withoutTrailingBlankContext(sent, hay);
+    const site = { label, hay, hunk, path, order };
     const oldSide = hunk.lines.filter((line) => line.kind !== "add").map((line) => line.text);
     const newSide = hunk.lines.filter((line) => line.kind !== "remove").map((line) => line.text);
     added += hunk.lines.filter((line) => line.kind === "add").length;
     removed += hunk.lines.filter((line) => line.kind === "remove").length;
-    const warn = (result: SeekResult, what: string) => {
-      if (result.kind === "found" && result.pass !== "exact") {
+    const warn = (result: Extract<SeekResult, { kind: "found" }>, what: string) => {
+      if (result.pass !== "exact") {
         warnings.push(`${label}: ${what} matched ${PASS_DESCRIPTIONS[result.pass]} (line ${result.index + 1})`);
       }
     };
@@ -104,11 +109,9 @@ export function computeNewText(lines: LineIndex, hunks: readonly Hunk[], path: s
     for (const [k, anchor] of hunk.anchors.entries()) {
       const start = k === 0 ? from : anchorIndex + 1;
       const result = hay.seek([anchor], start, k === 0 ? "unique" : "first", false);
-      if (result.kind === "none") throw anchorNotFound(label, anchor, hay, start, hunk, path);
-      if (result.kind === "ambiguous") {
-        throw ambiguous(label, `the @@ anchor ${JSON.stringify(anchor)}`, result, hay, hunk, path);
-      }
-      if (result.kind === "found" && result.pass === "unicode") warn(result, `the @@ anchor ${JSON.stringify(anchor)}`);
+      if (result.kind === "none") throw anchorNotFound(site, anchor, start);
+      if (result.kind === "ambiguous") throw ambiguous(site, `the @@ anchor ${JSON.stringify(anchor)}`, result);
+      if (result.pass === "unicode") warn(result, `the @@ anchor ${JSON.stringify(anchor)}`);
       anchorIndex = result.index;
     }
     let start: number;
@@ -127,7 +130,7 @@ export function computeNewText(lines: LineIndex, hunks: readonly Hunk[], path: s
           result = anywhere;
         }
       }
-      if (result.kind === "ambiguous") throw ambiguous(label, "the hunk's context", result, hay, hunk, path);
+      if (result.kind === "ambiguous") throw ambiguous(site, "the hunk's context", result);
       if (result.kind === "none") {
         const applied = newSide.length > 0 ? hay.seek(newSide, 0, "unique", hunk.eof) : { kind: "none" as const };
         if (applied.kind === "found" && newSide.join("\n") !== oldSide.join("\n")) {
@@ -139,7 +142,7 @@ export function computeNewText(lines: LineIndex, hunks: readonly Hunk[], path: s
             { details: { path, hunk: order + 1, patch_line: hunk.line, line: applied.index + 1 } },
           );
         }
-        throw contextNotFound(label, oldSide, hay, anchorIndex >= 0 ? anchorIndex : 0, hunk, path, order);
+        throw contextNotFound(site, oldSide, anchorIndex >= 0 ? anchorIndex : 0);
       }
       warn(result, "the hunk's context");
       start = result.index;
@@ -212,10 +215,6 @@ function excerpt(hay: Haystack, start: number, end: number, mark?: (i: number) =
   return rows.join("\n");
 }
 
-function expectedBlock(oldSide: readonly string[]): string {
-  return oldSide.map((line) => `    | ${visible(line)}`).join("\n");
-}
-
 /** Comparison used only to find the nearest candidate: punctuation normalised, all whitespace dropped. */
 function loose(line: string): string {
   return normalise(line, "unicode").replace(/\s+/g, "");
@@ -231,11 +230,8 @@ function commonPrefix(a: string, b: string): number {
 function nearestWindow(hay: Haystack, oldSide: readonly string[]): { index: number; score: number } {
   const view = hay.lines.all().map(loose);
   const needle = oldSide.slice(0, NEAREST_SCORED_LINES).map(loose);
-  const positions = new Map<string, number[]>();
-  needle.forEach((line, k) => {
-    if (line === "") return; // blank lines say nothing about where a hunk belongs
-    positions.set(line, [...(positions.get(line) ?? []), k]);
-  });
+  // The needle indexes of each line; blank lines say nothing about where a hunk belongs.
+  const positions = Map.groupBy([...needle.keys()].filter((k) => needle[k] !== ""), (k) => needle[k]);
   const scores = new Map<number, number>();
   view.forEach((line, i) => {
     for (const k of positions.get(line) ?? []) {
@@ -262,24 +258,15 @@ function nearestWindow(hay: Haystack, oldSide: readonly string[]): { index: numb
   return best;
 }
 
-function contextNotFound(
-  label: string,
-  oldSide: readonly string[],
-  hay: Haystack,
-  from: number,
-  hunk: Hunk,
-  path: string,
-  order: number,
-): ToolError {
+function contextNotFound({ label, hay, hunk, path, order }: Site, oldSide: readonly string[], from: number): ToolError {
   const { index } = nearestWindow(hay, oldSide);
+  const expected = oldSide.map((line) => `    | ${visible(line)}`).join("\n");
   const parts = [
     `${label}: context not found${from > 0 ? ` after line ${from + 1}` : ""}${
       hunk.eof ? " at the end of the file" : ""
     }.`,
+    `Expected these lines (from the patch; → tab, · trailing space, ⍽ NBSP, ␍ CR):\n${expected}`,
   ];
-  parts.push(
-    `Expected these lines (from the patch; → tab, · trailing space, ⍽ NBSP, ␍ CR):\n${expectedBlock(oldSide)}`,
-  );
   let nearest: Record<string, unknown> | null = null;
   if (index >= 0) {
     const start = Math.max(0, index - NEAREST_CONTEXT_LINES);
@@ -294,7 +281,7 @@ function contextNotFound(
         index + oldSide.length
       }; = same, ~ differs only in whitespace or punctuation, ! differs):\n${excerpt(hay, start, end, mark)}`,
     );
-    nearest = { start_line: start + 1, lines: hay.lines.slice(start, end) };
+    nearest = { start_line: start + 1, lines: hay.lines.all().slice(start, end) };
   } else {
     parts.push("No line of the file resembles the hunk, even after normalising whitespace and punctuation.");
   }
@@ -303,14 +290,7 @@ function contextNotFound(
   });
 }
 
-function anchorNotFound(
-  label: string,
-  anchor: string,
-  hay: Haystack,
-  from: number,
-  hunk: Hunk,
-  path: string,
-): ToolError {
+function anchorNotFound({ label, hay, hunk, path }: Site, anchor: string, from: number): ToolError {
   const { index } = nearestWindow(hay, [anchor]);
   const near = index >= 0 ? `\nA similar line is at line ${index + 1}:\n${excerpt(hay, index, index + 1)}` : "";
   return new ToolError(
@@ -323,12 +303,9 @@ function anchorNotFound(
 }
 
 function ambiguous(
-  label: string,
+  { label, hay, hunk, path }: Site,
   what: string,
   result: Extract<SeekResult, { kind: "ambiguous" }>,
-  hay: Haystack,
-  hunk: Hunk,
-  path: string,
 ): ToolError {
   const lines = result.indexes.map((i) => i + 1);
   const shown = result.indexes.slice(0, MAX_AMBIGUOUS_SHOWN).map((i) => excerpt(hay, i, i + 1)).join("\n");

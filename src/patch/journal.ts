@@ -10,17 +10,25 @@ export type Undo =
   | { kind: "backup"; dir: Handle; name: string; backup: string; rel: string }
   | { kind: "create"; dir: Handle; name: string; rel: string };
 
-/** A temp file written and not yet installed. */
-interface Staged {
+/** A name in a pinned directory: a temp file not yet installed, or a backup link. */
+interface Entry {
   dir: Handle;
   name: string;
 }
 
-function unlessMissing(fn: () => void): void {
+/**
+ * Runs `fn`; null instead of its result when it throws NotFound (nothing there to act on).
+ * @example
+ * ```ts
+ * unlessMissing(() => Deno.lstatSync("/no/such/path")); // null
+ * ```
+ */
+export function unlessMissing<T>(fn: () => T): T | null {
   try {
-    fn();
+    return fn();
   } catch (error) {
     if (!(error instanceof Deno.errors.NotFound)) throw error;
+    return null;
   }
 }
 
@@ -41,7 +49,7 @@ function undo(step: Undo, fs: FsOps): void {
 /** A commit's steps, recorded as each succeeds; a rollback drops temp files, then undoes the steps newest first. */
 export class UndoJournal {
   readonly #steps: Undo[] = [];
-  readonly #staged = new Map<Change, Staged>();
+  readonly #staged = new Map<Change, Entry>();
 
   record(step: Undo): void {
     this.#steps.push(step);
@@ -62,7 +70,7 @@ export class UndoJournal {
   }
 
   /** The backup links, to remove once the commit stands. */
-  backups(): { dir: Handle; name: string }[] {
+  backups(): Entry[] {
     return this.#steps.flatMap((step) => step.kind === "backup" ? [{ dir: step.dir, name: step.backup }] : []);
   }
 

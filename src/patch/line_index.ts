@@ -58,12 +58,6 @@ export class LineIndex {
     return this.#end(i) - start === value.length && this.text.startsWith(value, start);
   }
 
-  slice(from: number, to: number): string[] {
-    const out: string[] = [];
-    for (let i = Math.max(0, from); i < Math.min(to, this.count); i++) out.push(this.line(i));
-    return out;
-  }
-
   /** Lines [from, to) joined with `\n` (no newline after the last one); requires from < to. */
   joined(from: number, to: number): string {
     return this.text.slice(this.#starts[from], this.#end(to - 1));

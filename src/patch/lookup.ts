@@ -67,26 +67,22 @@ export async function lookupPath(ws: Workspace, spelled: string): Promise<PathSt
   }
   for (let attempt = 1;; attempt++) {
     try {
-      return await lookupOnce(ws, spelled);
+      using target = ws.open(spelled, { expect: "any", allowMissing: true });
+      const gitDir = protectingGitDir(ws, spelled, target);
+      if (gitDir !== null) {
+        throw new ToolError(
+          "PATH_PROTECTED",
+          `${target.rel} is inside the git dir ${gitDir}; apply_patch never writes there ` +
+            "(a planted hook or config would later run outside any sandbox)",
+          { details: { path: target.rel, git_dir: gitDir } },
+        );
+      }
+      return { rel: target.rel, state: target.exists ? await readState(target) : null };
     } catch (error) {
       // A path-based backend found the file replaced between check and read (a concurrent rename): look it up again.
       if (!(error instanceof PathChanged) || attempt === LOOKUP_ATTEMPTS) throw error;
     }
   }
-}
-
-async function lookupOnce(ws: Workspace, spelled: string): Promise<PathState> {
-  using target = ws.open(spelled, { expect: "any", allowMissing: true });
-  const gitDir = protectingGitDir(ws, spelled, target);
-  if (gitDir !== null) {
-    throw new ToolError(
-      "PATH_PROTECTED",
-      `${target.rel} is inside the git dir ${gitDir}; apply_patch never writes there ` +
-        "(a planted hook or config would later run outside any sandbox)",
-      { details: { path: target.rel, git_dir: gitDir } },
-    );
-  }
-  return { rel: target.rel, state: target.exists ? await readState(target) : null };
 }
 
 /**
@@ -106,9 +102,8 @@ export async function lookupPaths(ws: Workspace, patch: Patch): Promise<LookupPa
   const found = new Map<string, Promise<PathState>>();
   await eachLimited(spelled, LOOKUP_CONCURRENCY, async (name) => {
     const result = lookupPath(ws, name);
-    result.catch(() => {}); // observed when its operation is planned
     found.set(name, result);
-    await result.catch(() => {});
+    await result.catch(() => {}); // handled here, observed when its operation is planned
   });
   return (name) => found.get(name)!;
 }

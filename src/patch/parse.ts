@@ -35,6 +35,8 @@ const DELETE = "*** Delete File:";
 const UPDATE = "*** Update File:";
 const MOVE = "*** Move to:";
 const END_OF_FILE = "*** End of File";
+/** A hunk line's kind by its first character (an empty line is context too). */
+const HUNK_LINE_KINDS: Partial<Record<string, HunkLine["kind"]>> = { " ": "context", "-": "remove", "+": "add" };
 const HEREDOC_OPEN = /^(?:[\w.-]+\s+)?<<-?\s*(['"]?)([A-Za-z_][\w-]*)\1\s*$/;
 
 /** A patch line with its 1-based number in the text as sent. */
@@ -47,21 +49,22 @@ function parseError(line: number, message: string): ToolError {
   return new ToolError("PATCH_PARSE_ERROR", `line ${line}: ${message}`, { details: { line } });
 }
 
+/** `lines` without the blank lines at either end. */
+function withoutBlankEnds(lines: Line[]): Line[] {
+  const content = (line: Line) => line.text.trim() !== "";
+  return lines.slice(lines.findIndex(content), lines.findLastIndex(content) + 1);
+}
+
 /** Splits on `\n` only, drops one `\r` before each `\n`, strips the envelope's surroundings. */
 function envelopeLines(text: string): Line[] {
-  let lines: Line[] = text.split("\n").map((raw, i) => ({ text: raw.replace(/\r$/, ""), number: i + 1 }));
-  const blank = (line: Line) => line.text.trim() === "";
-  while (lines.length > 0 && blank(lines[0])) lines = lines.slice(1);
-  while (lines.length > 0 && blank(lines[lines.length - 1])) lines = lines.slice(0, -1);
+  let lines = withoutBlankEnds(text.split("\n").map((raw, i) => ({ text: raw.replace(/\r$/, ""), number: i + 1 })));
   const heredoc = lines.length > 0 ? HEREDOC_OPEN.exec(lines[0].text.trim()) : null;
   if (heredoc) {
     const last = lines[lines.length - 1];
     if (lines.length < 2 || last.text.trim() !== heredoc[2]) {
       throw parseError(last.number, `the heredoc opened on line ${lines[0].number} is not closed by ${heredoc[2]}`);
     }
-    lines = lines.slice(1, -1);
-    while (lines.length > 0 && blank(lines[0])) lines = lines.slice(1);
-    while (lines.length > 0 && blank(lines[lines.length - 1])) lines = lines.slice(0, -1);
+    lines = withoutBlankEnds(lines.slice(1, -1));
   }
   return lines;
 }
@@ -238,17 +241,11 @@ function parseHunks(lines: Line[]): Hunk[] {
       close();
       continue;
     }
-    if (trimmed === MOVE || trimmed.startsWith(MOVE)) {
+    if (trimmed.startsWith(MOVE)) {
       throw parseError(line.number, `"${MOVE}" must come right after its *** Update File line or after its last hunk`);
     }
-    const kind = line.text === "" || line.text[0] === " "
-      ? "context"
-      : line.text[0] === "-"
-      ? "remove"
-      : line.text[0] === "+"
-      ? "add"
-      : null;
-    if (kind === null) {
+    const kind = line.text === "" ? "context" : HUNK_LINE_KINDS[line.text[0]];
+    if (kind === undefined) {
       throw parseError(
         line.number,
         `expected a hunk line starting with ' ', '-' or '+', an "@@" line, "${END_OF_FILE}" or a *** header, found ${

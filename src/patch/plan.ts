@@ -50,32 +50,6 @@ function previewLines(bytes: Uint8Array, rel: string): LineIndex | null {
   }
 }
 
-/** The tree as the operations so far left it, one slot per real path. */
-class VirtualTree {
-  readonly #slots = new Map<string, Slot>();
-  readonly #look: LookupPath;
-
-  constructor(look: LookupPath) {
-    this.#look = look;
-  }
-
-  async slot(spelled: string): Promise<Slot> {
-    const { rel, state } = await this.#look(spelled);
-    let found = this.#slots.get(rel);
-    if (!found) {
-      found = { rel, original: state, current: state };
-      this.#slots.set(rel, found);
-    }
-    return found;
-  }
-
-  changes(): Change[] {
-    return [...this.#slots.values()]
-      .filter((s) => !sameState(s.original, s.current))
-      .map((s) => ({ rel: s.rel, before: s.original, after: s.current }));
-  }
-}
-
 /** The current content of the file an Update or Delete works on; NOT_FOUND when there is none. */
 function existing(op: FileOp, target: Slot): FileState {
   if (target.current !== null) return target.current;
@@ -171,19 +145,27 @@ function planUpdate(op: UpdateOp, source: FileState, target: Slot, destination: 
  * ```
  */
 export async function planOps(ops: readonly FileOp[], look: LookupPath): Promise<Plan> {
-  const tree = new VirtualTree(look);
+  // The tree as the operations so far left it, one slot per real path.
+  const slots = new Map<string, Slot>();
+  const slot = async (spelled: string) => {
+    const { rel, state } = await look(spelled);
+    if (!slots.has(rel)) slots.set(rel, { rel, original: state, current: state });
+    return slots.get(rel)!;
+  };
   const plan: Plan = { changes: [], files: [], warnings: [], previews: [] };
   for (const op of ops) {
-    const target = await tree.slot(op.path);
+    const target = await slot(op.path);
     if (op.kind === "add") {
       planAdd(op.lines, target, plan);
       continue;
     }
     const source = existing(op, target); // before the destination is looked at: NOT_FOUND is the first error
     if (op.kind === "delete") planDelete(source, target, plan);
-    else planUpdate(op, source, target, op.moveTo === null ? target : await tree.slot(op.moveTo), plan);
+    else planUpdate(op, source, target, op.moveTo === null ? target : await slot(op.moveTo), plan);
   }
-  plan.changes = tree.changes();
+  plan.changes = [...slots.values()]
+    .filter((s) => !sameState(s.original, s.current))
+    .map((s) => ({ rel: s.rel, before: s.original, after: s.current }));
   return plan;
 }
 

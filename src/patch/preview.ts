@@ -36,11 +36,8 @@ function fileDiff(file: PreviewFile): { text: string; cut: boolean } {
   const header = `--- ${file.oldPath === null ? "/dev/null" : `a/${file.oldPath}`}\n+++ ${
     file.newPath === null ? "/dev/null" : `b/${file.newPath}`
   }\n`;
-  if (file.oldLines === null || file.newLines === null) {
-    return { text: `${header}Binary content not shown\n`, cut: false };
-  }
-  const oldLines = file.oldLines;
-  const newLines = file.newLines;
+  const { oldLines, newLines } = file;
+  if (oldLines === null || newLines === null) return { text: `${header}Binary content not shown\n`, cut: false };
   let cut = false;
   const rows: string[] = [];
   for (const region of clusters(file.regions)) {
@@ -93,8 +90,7 @@ export function renderPreview(files: readonly PreviewFile[]): { diff: string; tr
     truncated ||= cut;
     const size = encoder.encode(text).length;
     if (bytes + size > MAX_DIFF_BYTES) {
-      const lines = text.split("\n");
-      for (const line of lines) {
+      for (const line of text.split("\n")) {
         const lineBytes = encoder.encode(line).length + 1;
         if (bytes + lineBytes > MAX_DIFF_BYTES) break;
         diff += line + "\n";

@@ -95,7 +95,10 @@ export class Haystack {
     };
     const found: number[] = [];
     if (eof) {
-      for (const i of this.#eofStarts(m, pattern)) if (at(i) && found.length < limit) found.push(i);
+      // The starts from which an m-line match ends the file.
+      const starts = [n - m];
+      if (this.lines.equals(n - 1, "") && pattern[m - 1] !== "") starts.push(n - 1 - m);
+      for (const i of starts) if (at(i) && found.length < limit) found.push(i);
       return found;
     }
     if (pass === "exact" && needle[0] !== "" && from < n) {
@@ -110,13 +113,5 @@ export class Haystack {
     }
     for (let i = from; i + m <= n && found.length < limit; i++) if (at(i)) found.push(i);
     return found;
-  }
-
-  /** Start indexes from which an m-line match ends the file. */
-  #eofStarts(m: number, pattern: readonly string[]): number[] {
-    const n = this.lines.count;
-    const starts = [n - m];
-    if (this.lines.equals(n - 1, "") && pattern[m - 1] !== "") starts.push(n - 1 - m);
-    return starts;
   }
 }

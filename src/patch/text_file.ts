@@ -10,6 +10,8 @@ export interface TextFile {
 }
 
 const BOM = "\uFEFF";
+/** A `\n` without its `\r`. */
+const BARE_LF = /(?<!\r)\n/;
 const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 const encoder = new TextEncoder();
 
@@ -32,7 +34,7 @@ export function decodeText(bytes: Uint8Array, path: string): TextFile {
   }
   const bom = text.startsWith(BOM);
   if (bom) text = text.slice(1);
-  const crlf = text.includes("\r\n") && countOf(text, "\r\n") === countOf(text, "\n");
+  const crlf = text.includes("\r\n") && !BARE_LF.test(text);
   return { text: crlf ? text.replaceAll("\r\n", "\n") : text, bom, crlf };
 }
 
@@ -45,10 +47,4 @@ export function decodeText(bytes: Uint8Array, path: string): TextFile {
  */
 export function encodeText(file: TextFile): Uint8Array {
   return encoder.encode((file.bom ? BOM : "") + (file.crlf ? file.text.replaceAll("\n", "\r\n") : file.text));
-}
-
-function countOf(text: string, needle: string): number {
-  let count = 0;
-  for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + needle.length)) count++;
-  return count;
 }

@@ -28,10 +28,8 @@ export type {
   CallToolResult,
   ClientCapabilities,
   Implementation,
-  InitializeRequest,
   JSONRPCMessage,
   ServerNotification,
   ServerRequest,
   Tool,
-  ToolAnnotations,
 } from "@modelcontextprotocol/sdk/types.js";
