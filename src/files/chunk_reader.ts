@@ -34,15 +34,10 @@ export class ChunkReader {
     if (this.#buffer.length < this.#want) this.#buffer = new Uint8Array(this.#want);
     const n = await this.#file.read(this.#buffer.subarray(0, this.#want), this.base);
     this.#want = Math.min(READ_CHUNK_BYTES, this.#want * 2);
-    if (n === 0) {
-      this.chunk = new Uint8Array(0);
-      this.at = 0;
-      return false;
-    }
     this.bytesRead += n;
     this.chunk = this.#buffer.subarray(0, n);
     this.at = 0;
-    return true;
+    return n > 0;
   }
 
   /** Reads `length` bytes at `position` aside, into a new array, leaving the chunk as it is. */

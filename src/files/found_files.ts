@@ -1,6 +1,4 @@
 import { isInside } from "../workspace/confine.ts";
-import type { GlobFilter } from "../search/glob.ts";
-import { isHiddenPath } from "../search/glob.ts";
 import { decodeBytes } from "../text/utf8.ts";
 import { joinBytes } from "../text/join_bytes.ts";
 import { Smallest } from "./smallest.ts";
@@ -8,8 +6,8 @@ import { Smallest } from "./smallest.ts";
 /** Which files a FoundFiles keeps. */
 export interface FoundFilesOptions {
   rootAbs: string;
-  filter: GlobFilter | null;
-  includeHidden: boolean;
+  /** Whether the file at this path (relative to the listed directory) is listed: the globs, the hidden filter. */
+  wanted: (rel: string) => boolean;
   /** The page resumes after this path: files up to it (in UTF-16 code-unit order) are counted, not kept. */
   afterPath: string | null;
   /** Keep only this many paths, the first in order (the rest are counted); null to keep every file as found. */
@@ -17,21 +15,17 @@ export interface FoundFilesOptions {
   stopAt: number;
 }
 
-const strictDecoder = new TextDecoder("utf-8", { fatal: true });
-
 /** Splits NUL-separated names: the batch at once when it is valid UTF-8, else name by name, collecting lossy ones. */
 function splitNames(bytes: Uint8Array, lossy: Set<string>): string[] {
-  try {
-    return strictDecoder.decode(bytes).split("\0");
-  } catch {
-    const names: string[] = [];
-    let start = 0;
-    for (let at = bytes.indexOf(0);; start = at + 1, at = bytes.indexOf(0, start)) {
-      const decoded = decodeBytes(bytes.subarray(start, at < 0 ? bytes.length : at));
-      names.push(decoded.text);
-      if (decoded.lossy) lossy.add(decoded.text);
-      if (at < 0) return names;
-    }
+  const batch = decodeBytes(bytes);
+  if (!batch.lossy) return batch.text.split("\0");
+  const names: string[] = [];
+  let start = 0;
+  for (let at = bytes.indexOf(0);; start = at + 1, at = bytes.indexOf(0, start)) {
+    const decoded = decodeBytes(bytes.subarray(start, at < 0 ? bytes.length : at));
+    names.push(decoded.text);
+    if (decoded.lossy) lossy.add(decoded.text);
+    if (at < 0) return names;
   }
 }
 
@@ -78,13 +72,12 @@ export class FoundFiles {
   }
 
   #accept(names: string[]): void {
-    const { rootAbs, filter, includeHidden, afterPath } = this.#options;
+    const { rootAbs, wanted, afterPath } = this.#options;
     for (const name of names) {
       const rel = name.startsWith("./") ? name.slice(2) : name;
       // rg names what it found below its start: a name that could lead elsewhere is dropped (it never should be).
       if (rel === "" || !isInside(rootAbs, rel)) continue;
-      if (filter && !filter.matches(rel)) continue;
-      if (!includeHidden && isHiddenPath(rel)) continue;
+      if (!wanted(rel)) continue;
       this.matched++;
       if (afterPath !== null && rel <= afterPath) this.beforeCursor++;
       else if (this.#first) this.#first.offer(rel);

@@ -1,10 +1,10 @@
 import { assert, assertEquals } from "../testing/assert.ts";
 import { FoundFiles, type FoundFilesOptions } from "./found_files.ts";
+import { wantedFiles } from "../search/glob.ts";
 
 const OPTIONS: FoundFilesOptions = {
   rootAbs: "/repo",
-  filter: null,
-  includeHidden: false,
+  wanted: wantedFiles(null, false),
   afterPath: null,
   keepFirst: null,
   stopAt: Infinity,
@@ -24,7 +24,7 @@ Deno.test("FoundFiles: names split at NULs across any chunking; hidden, outside 
   const output = encode("./b.ts\0./.env\0./../x\0./sub/a.ts\0./c.md\0./last.ts");
   const filter = { matches: (path: string) => !path.endsWith(".md"), basenames: null, excludes: [] };
   for (const size of [1, 3, 7, 1000]) {
-    const found = walk({ filter }, output, size);
+    const found = walk({ wanted: wantedFiles(filter, false) }, output, size);
     assertEquals(found.kept(), ["b.ts", "sub/a.ts", "last.ts"], `chunks of ${size}`);
     assertEquals(found.matched, 3);
   }

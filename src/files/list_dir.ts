@@ -2,7 +2,7 @@
 import type { SnapshotSlot } from "../paging/snapshots.ts";
 import { z } from "../zod.ts";
 import type { Workspace } from "../workspace/workspace.ts";
-import type { FileStat, Handle, RawDirEntry } from "../workspace/handle.ts";
+import type { FileKind, FileStat, Handle, RawDirEntry } from "../workspace/handle.ts";
 import { fromOsError } from "../errors.ts";
 import { decodeBytes } from "../text/utf8.ts";
 import { fitPage, type Paged, type PageRequest } from "../paging/cursor.ts";
@@ -16,7 +16,7 @@ export const LIST_DIR_WALK_LIMIT = 100_000;
 export const LIST_DIR_MAX_SKIPPED = 50;
 
 /** Where a listing resumes: after the entry with this path. */
-export type DirPosition = { p: string };
+export type DirPosition = z.infer<typeof DIR_POSITION>;
 
 /** The shape of a resume position. */
 export const DIR_POSITION = z.strictObject({ p: z.string() });
@@ -111,9 +111,7 @@ export function listDir(ws: Workspace, input: string, options: ListDirOptions): 
 }
 
 function walkTree(ws: Workspace, top: Handle, options: ListDirOptions): Paged<DirListing> {
-  const topRel = top.rel;
   const entries: DirEntry[] = [];
-  const links: DirEntry[] = [];
   const skipped: DirListing["skipped"] = [];
   const after = options.page.after?.p ?? null;
   const wanted = options.limit + 1;
@@ -121,8 +119,7 @@ function walkTree(ws: Workspace, top: Handle, options: ListDirOptions): Paged<Di
   let hidden = 0;
   let before = 0;
   let exact = true;
-  const walked: WalkedEntry[] | null = options.keep !== null && after === null ? [] : null;
-  let lossyNames = false;
+  let walked: WalkedEntry[] | null = options.keep !== null && after === null ? [] : null;
 
   const walk = (dir: Handle, rel: string, below: string, level: number): void => {
     const children = dir.entries().map((raw) => ({ raw, ...decodeBytes(raw.name) }));
@@ -139,12 +136,11 @@ function walkTree(ws: Workspace, top: Handle, options: ListDirOptions): Paged<Di
       seen++;
       const childRel = rel === "." ? child.text : `${rel}/${child.text}`;
       walked?.push({ rel: childRel, dir: below, raw: child.raw, name: child.text });
-      lossyNames ||= child.lossy;
+      // A lossy name cannot be opened again by its text: such a walk is not kept.
+      if (child.lossy) walked = null;
       if (after !== null && treeOrder(childRel, after) <= 0) before++;
       else if (entries.length < wanted) {
-        const entry = describe(child.raw, childRel, child.text, child.lossy, statOrNull(dir, child.raw));
-        entries.push(entry);
-        if (entry.type === "symlink") links.push(entry);
+        entries.push(describe(child.raw.kind, childRel, child.text, child.lossy, statOrNull(dir, child.raw)));
       }
       if (child.raw.kind !== "dir" || level >= options.depth) continue;
       try {
@@ -158,28 +154,30 @@ function walkTree(ws: Workspace, top: Handle, options: ListDirOptions): Paged<Di
       }
     }
   };
-  walk(top, topRel, ".", 1);
+  walk(top, top.rel, ".", 1);
 
-  // Where a link leads is only reported, never read: Workspace.open resolves and pins it, nothing more.
-  for (const link of links) link.target = linkTarget(ws, link.path);
   const counts = { seen, hidden, skipped, exact };
-  const page = pageOf(topRel, entries, entries.length > options.limit, before, counts, options);
-  // A lossy name cannot be opened again by its text: such a walk is not kept.
-  if (walked !== null && exact && !lossyNames && page.data.next_cursor !== null) {
+  const page = pageOf(ws, top.rel, entries, entries.length > options.limit, before, counts, options);
+  if (walked !== null && exact && page.data.next_cursor !== null) {
     options.keep!.put({ entries: walked, seen, hidden, skipped });
   }
   return page;
 }
 
+/** The page of the first `limit` entries, with where each symlink among them leads. */
 function pageOf(
+  ws: Workspace,
   path: string,
   entries: DirEntry[],
   more: boolean,
   before: number,
-  counts: { seen: number; hidden: number; skipped: DirListing["skipped"]; exact: boolean },
+  counts: Omit<KeptTree, "entries"> & { exact: boolean },
   options: ListDirOptions,
 ): Paged<DirListing> {
-  return fitPage(entries.slice(0, options.limit), options.page, {
+  const shown = entries.slice(0, options.limit);
+  // Where a link leads is only reported, never read: Workspace.open resolves and pins it, nothing more.
+  for (const link of shown) if (link.type === "symlink") link.target = linkTarget(ws, link.path);
+  return fitPage(shown, options.page, {
     more,
     start: before,
     positionAfter: (entry) => ({ p: entry.path }),
@@ -209,11 +207,10 @@ function fromKept(ws: Workspace, top: Handle, kept: KeptTree, options: ListDirOp
     const dir = dirs.get(walked.dir);
     const info = dir === null ? null : statOrNull(dir, walked.raw);
     // Its kind as it is now (a directory swapped for a symlink since is one), as a new walk would say.
-    if (info !== null) entries.push(describe({ ...walked.raw, kind: info.kind }, walked.rel, walked.name, false, info));
+    if (info !== null) entries.push(describe(info.kind, walked.rel, walked.name, false, info));
   }
-  for (const link of entries) if (link.type === "symlink") link.target = linkTarget(ws, link.path);
   const counts = { seen: kept.seen, hidden: kept.hidden, skipped: kept.skipped, exact: true };
-  return pageOf(top.rel, entries, next < all.length, low, counts, options);
+  return pageOf(ws, top.rel, entries, next < all.length, low, counts, options);
 }
 
 /** The workspace-relative real path a symlink leads to, or null (outside, dangling, a loop). */
@@ -234,12 +231,9 @@ function statOrNull(dir: Handle, raw: RawDirEntry): FileStat | null {
   }
 }
 
-function describe(raw: RawDirEntry, rel: string, name: string, lossy: boolean, info: FileStat | null): DirEntry {
-  const entry: DirEntry = { path: rel, name, type: raw.kind, size: null, mtime: null };
+function describe(kind: FileKind, rel: string, name: string, lossy: boolean, info: FileStat | null): DirEntry {
+  const size = info?.kind === "file" ? info.size : null;
+  const entry: DirEntry = { path: rel, name, type: kind, size, mtime: info?.mtime.toISOString() ?? null };
   if (lossy) entry.name_lossy = true;
-  if (info !== null) {
-    entry.size = info.kind === "file" ? info.size : null;
-    entry.mtime = info.mtime.toISOString();
-  }
   return entry;
 }

@@ -9,7 +9,7 @@ import { FoundFiles } from "./found_files.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import type { FileStat, Handle } from "../workspace/handle.ts";
 import { fromOsError, ToolError } from "../errors.ts";
-import { compileGlobs, type GlobFilter, prefilterArgs } from "../search/glob.ts";
+import { compileGlobs, type GlobFilter, prefilterArgs, wantedFiles } from "../search/glob.ts";
 import { rgWarnings, type RipgrepOutcome } from "../search/ripgrep.ts";
 import type { RipgrepRunner } from "../search/ripgrep_runner.ts";
 import { jsonChars } from "../paging/budget.ts";
@@ -19,8 +19,6 @@ import { firstIndex } from "../paging/first_index.ts";
 
 /** Files stat'ed between two yields to the event loop. */
 const STAT_BATCH = 2000;
-/** rg error lines kept as warnings. */
-export const MAX_WARNINGS = 20;
 
 /** By path (UTF-16 code-unit order), newest first, largest first, or as found (fastest: stops at the cap). */
 export type FileSort = "path" | "mtime" | "size" | "none";
@@ -206,8 +204,7 @@ async function listOpened(dir: Handle, runner: RipgrepRunner, options: ListFiles
   const keepsAll = options.keep !== null && after === null;
   const found = new FoundFiles({
     rootAbs: dir.abs,
-    filter,
-    includeHidden: options.includeHidden,
+    wanted: wantedFiles(filter, options.includeHidden),
     afterPath: after !== null && "p" in after && !("k" in after) ? after.p : null,
     keepFirst: options.sort === "path" && !keepsAll ? options.limit + 1 : null,
     stopAt: options.sort === "none" ? skip + options.limit + 1 : Infinity,
@@ -227,27 +224,21 @@ async function listOpened(dir: Handle, runner: RipgrepRunner, options: ListFiles
   if (options.signal?.aborted) {
     throw new ToolError("TIMEOUT", "list_files was cancelled", { details: { path: dir.rel } });
   }
-  const warnings = rgWarnings(outcome.stderr, prefix, MAX_WARNINGS);
+  const warnings = rgWarnings(outcome.stderr, prefix);
   const total = options.sort === "none" && found.full ? null : found.matched;
   const listing = (files: FileEntry[]) => listingOf(dir.rel, total, warnings, files);
   const fitting = fittingFor(listingOf(dir.rel, found.matched, warnings, []), prefix, options);
-  const keptListing = (rels: string[], keys: number[] | null): KeptListing => ({
-    rels,
-    keys,
-    lossy: found.lossy,
-    matched: found.matched,
-    warnings,
-  });
+  // What a kept listing holds besides its order.
+  const listed = { lossy: found.lossy, matched: found.matched, warnings };
   let candidates: Candidates;
   let keep: KeptListing | null = null;
   if (options.sort === "mtime" || options.sort === "size") {
     const sorted = await byKey(dir, found, options);
     candidates = sorted.page;
-    if (keepsAll) keep = keptListing(sorted.rels, sorted.keys);
+    if (keepsAll) keep = { ...listed, rels: sorted.rels, keys: sorted.keys };
   } else if (keepsAll && options.sort === "path") {
-    const byPath = keptListing(found.kept().sort(), null);
-    candidates = await fromKept(dir, byPath, options, fitting);
-    keep = byPath;
+    keep = { ...listed, rels: found.kept().sort(), keys: null };
+    candidates = await fromKept(dir, keep, options, fitting);
   } else {
     candidates = await inOrder(dir, found, options, skip, fitting);
   }

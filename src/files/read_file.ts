@@ -98,8 +98,10 @@ async function readOpenLines(file: Handle, options: ReadLinesOptions): Promise<R
   const bom = headBom || found.bom;
   if (found.start === null) {
     const totalLines = found.line - 1 + (found.lastByte >= 0 && found.lastByte !== LF ? 1 : 0);
-    const offset = byteOffset === undefined ? options.offset : found.line;
-    return emptyPage(rel, offset, size, reader.bytesRead, bom, totalLines);
+    const line = byteOffset === undefined ? options.offset : found.line;
+    const facts: PageFacts = { rel, size, bom, bytesRead: reader.bytesRead, line, start: size };
+    const empty: Range = { bytes: new Uint8Array(0), lines: 0, cutLine: false, truncatedBy: null };
+    return { ...pageOf(facts, "", empty), total_lines: totalLines };
   }
   if (byteOffset !== undefined && !reader.exhausted && isContinuation(reader.chunk[reader.at])) {
     throw invalidByteOffset(byteOffset, "falls inside a UTF-8 character");
@@ -112,7 +114,7 @@ async function readOpenLines(file: Handle, options: ReadLinesOptions): Promise<R
   );
   const invalid = firstInvalidUtf8(range.bytes);
   if (invalid >= 0) {
-    const badLine = found.line + count(range.bytes.subarray(0, invalid), LF);
+    const badLine = found.line + countNewlines(range.bytes, 0, invalid);
     const at = found.start + invalid;
     throw new ToolError("NOT_UTF8", `${rel} is not valid UTF-8: byte ${at} (line ${badLine})`, {
       details: { path: rel, byte_offset: at, line: badLine },
@@ -258,7 +260,7 @@ function pageOf(facts: PageFacts, text: string, range: Range): ReadLinesResult {
   const endPos = start + bytes.length;
   const hasMore = endPos < size;
   const crlf = countCrlf(bytes);
-  const lf = count(bytes, LF) - crlf;
+  const lf = countNewlines(bytes, 0, bytes.length) - crlf;
   return {
     path: facts.rel,
     text,
@@ -281,38 +283,5 @@ function pageOf(facts: PageFacts, text: string, range: Range): ReadLinesResult {
 function countCrlf(bytes: Uint8Array): number {
   let n = 0;
   for (let at = bytes.indexOf(LF); at >= 0; at = bytes.indexOf(LF, at + 1)) if (at > 0 && bytes[at - 1] === CR) n++;
-  return n;
-}
-
-function emptyPage(
-  rel: string,
-  offset: number,
-  size: number,
-  bytesRead: number,
-  bom: boolean,
-  totalLines: number,
-): ReadLinesResult {
-  return {
-    path: rel,
-    text: "",
-    start_line: offset,
-    end_line: offset - 1,
-    lines_returned: 0,
-    has_more: false,
-    next_offset: null,
-    next_byte_offset: null,
-    bytes_read: bytesRead,
-    file_size: size,
-    newline: "none",
-    bom,
-    truncated_by: null,
-    total_lines: totalLines,
-    start_byte: size,
-  };
-}
-
-function count(bytes: Uint8Array, byte: number): number {
-  let n = 0;
-  for (let at = bytes.indexOf(byte); at >= 0; at = bytes.indexOf(byte, at + 1)) n++;
   return n;
 }

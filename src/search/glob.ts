@@ -70,8 +70,8 @@ function compilePattern(raw: string): { compiled: CompiledPattern; basename: str
  */
 export function compileGlobs(patterns: readonly string[]): GlobFilter {
   const compiled: CompiledPattern[] = [];
-  const basenames: string[] = [];
-  let everyPositiveHasBasename = true;
+  // The basename of each positive pattern, null for one that has none.
+  const basenames: (string | null)[] = [];
   let excludes: string[] = [];
   for (const raw of patterns) {
     const { compiled: pattern, basename } = compilePattern(raw);
@@ -81,10 +81,9 @@ export function compileGlobs(patterns: readonly string[]): GlobFilter {
       continue;
     }
     excludes = [];
-    if (basename === null) everyPositiveHasBasename = false;
-    else basenames.push(basename);
+    basenames.push(basename);
   }
-  const hasPositive = compiled.some((pattern) => !pattern.negated);
+  const hasPositive = basenames.length > 0;
   return {
     matches(path: string): boolean {
       for (let i = compiled.length - 1; i >= 0; i--) {
@@ -92,7 +91,7 @@ export function compileGlobs(patterns: readonly string[]): GlobFilter {
       }
       return !hasPositive;
     },
-    basenames: hasPositive && everyPositiveHasBasename ? basenames : null,
+    basenames: hasPositive && basenames.every((name) => name !== null) ? basenames : null,
     excludes,
   };
 }
@@ -125,4 +124,16 @@ export function prefilterArgs(filter: GlobFilter): string[] {
  */
 export function isHiddenPath(path: string): boolean {
   return path.startsWith(".") || path.includes("/.");
+}
+
+/**
+ * Whether a file, by its path relative to the searched directory, is wanted: `filter` passes it, and it is not hidden
+ * unless `includeHidden`.
+ * @example
+ * ```ts
+ * wantedFiles(compileGlobs(["*.ts"]), false)("src/.cache/a.ts"); // false
+ * ```
+ */
+export function wantedFiles(filter: GlobFilter | null, includeHidden: boolean): (path: string) => boolean {
+  return (path) => (filter === null || filter.matches(path)) && (includeHidden || !isHiddenPath(path));
 }

@@ -1,5 +1,5 @@
 import { assert, assertEquals } from "../testing/assert.ts";
-import { compileGlobs, isHiddenPath, prefilterArgs } from "./glob.ts";
+import { compileGlobs, isHiddenPath, prefilterArgs, wantedFiles } from "./glob.ts";
 import { ToolError } from "../errors.ts";
 
 const CASES: { globs: string[]; yes: string[]; no: string[] }[] = [
@@ -62,4 +62,11 @@ Deno.test("isHiddenPath", () => {
   assert(isHiddenPath(".env"));
   assert(isHiddenPath("a/.git/config"));
   assert(!isHiddenPath("a/b.c"));
+});
+
+Deno.test("wantedFiles: the filter, and the hidden filter unless hidden files are included", () => {
+  const ts = compileGlobs(["*.ts"]);
+  assertEquals(["a.ts", "a.md", ".a.ts", "src/.cache/a.ts"].map(wantedFiles(ts, false)), [true, false, false, false]);
+  assertEquals(["a.ts", "a.md", ".a.ts"].map(wantedFiles(ts, true)), [true, false, true]);
+  assertEquals(["a.md", ".env"].map(wantedFiles(null, false)), [true, false]);
 });

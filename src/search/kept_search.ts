@@ -28,8 +28,6 @@ export interface KeptSearch {
   bytes: number;
 }
 
-const lineBytes = (line: string) => 32 + 2 * line.length;
-
 /** Takes rg's JSON lines beside a page's collector and holds those a later page needs, from its first file's begin. */
 export class SearchReadAhead {
   #lines: string[] = [];
@@ -68,7 +66,7 @@ export class SearchReadAhead {
     if (message.type === "match" && !this.#skipping) this.#matches++;
     if (message.type === "end") this.#open = false;
     this.#lines.push(line);
-    this.#bytes += lineBytes(line);
+    this.#bytes += 32 + 2 * line.length; // UTF-16 and the string's header
     this.#read += line.length + 1;
     if (collector.done) return this.#read < this.#readUntil && this.#bytes <= KEPT_SEARCH_BYTES;
     collector.add(message);

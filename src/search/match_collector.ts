@@ -33,8 +33,7 @@ export interface RgLine {
 /** One message of `rg --json`. */
 export type RgMessage =
   | { type: "begin"; data: { path: RgData } }
-  | { type: "match"; data: RgLine }
-  | { type: "context"; data: RgLine }
+  | { type: "match" | "context"; data: RgLine }
   | { type: "end"; data: { path: RgData; binary_offset: number | null } }
   | { type: "summary"; data: unknown };
 
@@ -54,8 +53,7 @@ export function trimLine(text: string, focus: number, maxBytes: number): string 
   if (bytes.length <= maxBytes) return text;
   const marker = encoder.encode(TRIM_MARKER).length;
   const room = Math.max(1, maxBytes - 2 * marker);
-  let start = utf8CutIndex(bytes, Math.max(0, Math.min(focus - Math.floor(room / 4), bytes.length - room)));
-  if (start < 0) start = 0;
+  const start = utf8CutIndex(bytes, Math.max(0, Math.min(focus - Math.floor(room / 4), bytes.length - room)));
   const end = utf8CutIndex(bytes, start + room);
   return (start > 0 ? TRIM_MARKER : "") + decoder.decode(bytes.subarray(start, end)) +
     (end < bytes.length ? TRIM_MARKER : "");

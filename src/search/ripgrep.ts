@@ -71,15 +71,18 @@ export async function spawnRipgrep(launch: RipgrepLaunch, request: RipgrepReques
   }
 }
 
+/** rg error lines kept as warnings. */
+export const RG_MAX_WARNINGS = 20;
+
 /**
- * rg's stderr as at most `max` warnings, paths (`./x`, or the searched file's `name`) rebased on `prefix` (`dir/`, "").
+ * rg's stderr as at most RG_MAX_WARNINGS warnings, paths (`./x`, or the searched file's `name`) rebased on `prefix`.
  * @example
  * ```ts
- * rgWarnings("rg: ./x: Permission denied (os error 13)\n", "src/", 20); // ["rg: src/x: Permission denied ..."]
+ * rgWarnings("rg: ./x: Permission denied (os error 13)\n", "src/"); // ["rg: src/x: Permission denied ..."]
  * ```
  */
-export function rgWarnings(stderr: string, prefix: string, max: number, name = "."): string[] {
-  return stderr.split("\n").map((line) => line.trim()).filter(Boolean).slice(0, max).map((line) =>
+export function rgWarnings(stderr: string, prefix: string, name = "."): string[] {
+  return stderr.split("\n").map((line) => line.trim()).filter(Boolean).slice(0, RG_MAX_WARNINGS).map((line) =>
     line.startsWith("rg: ./")
       ? `rg: ${prefix}${line.slice("rg: ./".length)}`
       : name !== "." && line.startsWith(`rg: ${name}: `)

@@ -1,6 +1,13 @@
 import { openFds } from "../testing/fd_identity.ts";
 import { assert, assertEquals } from "../testing/assert.ts";
-import { decodeRgData, RG_BUFFERED_BYTES, rgWarnings, type RipgrepProcess, spawnRipgrep } from "./ripgrep.ts";
+import {
+  decodeRgData,
+  RG_BUFFERED_BYTES,
+  RG_MAX_WARNINGS,
+  rgWarnings,
+  type RipgrepProcess,
+  spawnRipgrep,
+} from "./ripgrep.ts";
 import { decodeBytes } from "../text/utf8.ts";
 import { rgPath } from "@vscode/ripgrep";
 import { Reactor } from "../os/reactor.ts";
@@ -158,11 +165,13 @@ Deno.test("decodeRgData and decodeBytes: text as is, bytes lossy with a flag", (
 
 Deno.test("rgWarnings: paths relative to rg's start become workspace-relative; other lines stay; bounded", () => {
   const stderr = "rg: ./a/b: Permission denied (os error 13)\nrg: some other message\n\n";
-  assertEquals(rgWarnings(stderr, "src/", 20), [
+  assertEquals(rgWarnings(stderr, "src/"), [
     "rg: src/a/b: Permission denied (os error 13)",
     "rg: some other message",
   ]);
-  assertEquals(rgWarnings(stderr, "", 1), ["rg: a/b: Permission denied (os error 13)"]);
+  const many = rgWarnings(stderr.repeat(RG_MAX_WARNINGS), "");
+  assertEquals(many.length, RG_MAX_WARNINGS);
+  assertEquals(many[0], "rg: a/b: Permission denied (os error 13)");
   // A single file: rg names it as it was given.
-  assertEquals(rgWarnings("rg: f.txt: Permission denied\n", "src/", 20, "f.txt"), ["rg: src/f.txt: Permission denied"]);
+  assertEquals(rgWarnings("rg: f.txt: Permission denied\n", "src/", "f.txt"), ["rg: src/f.txt: Permission denied"]);
 });

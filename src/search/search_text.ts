@@ -5,7 +5,7 @@ import type { Workspace } from "../workspace/workspace.ts";
 import { PathChanged } from "../workspace/confine.ts";
 import { type Handle, sameObject } from "../workspace/handle.ts";
 import { fromOsError, ToolError } from "../errors.ts";
-import { compileGlobs, type GlobFilter, isHiddenPath, prefilterArgs } from "./glob.ts";
+import { compileGlobs, prefilterArgs, wantedFiles } from "./glob.ts";
 import { rgWarnings, type RipgrepProcess } from "./ripgrep.ts";
 import type { RipgrepRunner } from "./ripgrep_runner.ts";
 import {
@@ -19,8 +19,6 @@ import { type KeptSearch, replayKept, SearchReadAhead } from "./kept_search.ts";
 import { fitPage, type Paged, type PageRequest } from "../paging/cursor.ts";
 import type { SnapshotSlot } from "../paging/snapshots.ts";
 
-/** rg error lines kept as warnings. */
-export const MAX_SEARCH_WARNINGS = 20;
 /** Worst-case growth of text in JSON (a control character becomes `\u00XX`). */
 const JSON_GROWTH = 6;
 
@@ -68,6 +66,9 @@ export function lineBytes(options: Pick<SearchOptions, "maxLineBytes" | "context
   return Math.max(16, Math.min(options.maxLineBytes, fits));
 }
 
+/** rg's flag for each case mode. */
+const CASE_FLAGS = { smart: "--smart-case", sensitive: "--case-sensitive", insensitive: "--ignore-case" } as const;
+
 /**
  * The rg arguments for a search (exported for the benchmark's baseline).
  * @example
@@ -81,28 +82,11 @@ export function searchArgs(
   prefilter: string[],
 ): string[] {
   // Sorted: one thread, the same order on every call, so pages line up.
-  const args = ["--json", "--sort=path", "--no-require-git", "--glob=!.git"];
-  args.push(
-    options.case === "smart" ? "--smart-case" : options.case === "sensitive" ? "--case-sensitive" : "--ignore-case",
-  );
+  const args = ["--json", "--sort=path", "--no-require-git", "--glob=!.git", CASE_FLAGS[options.case]];
   if (!options.regex) args.push("--fixed-strings");
   if (options.includeHidden) args.push("--hidden");
   if (options.context > 0) args.push("--context", String(options.context));
   return [...args, ...prefilter, "--regexp", options.pattern, "--", target];
-}
-
-/** Where rg starts and what it searches: `target` and ".", or a file's parent (still holding that file) and name. */
-function searchRoot(ws: Workspace, target: Handle): { dir: Handle; name: string } {
-  if (target.stat.kind === "dir") return { dir: target, name: "." };
-  const name = path.posix.basename(target.rel);
-  const dir = ws.open(path.posix.dirname(target.rel), { expect: "dir" });
-  try {
-    if (!sameObject(dir.statEntry(name), target.stat)) throw new PathChanged(target.rel);
-  } catch (error) {
-    dir[Symbol.dispose]();
-    throw error;
-  }
-  return { dir, name };
 }
 
 /**
@@ -138,7 +122,10 @@ export async function searchText(
   }
 }
 
-/** Starts rg in the directory that `target` is or lies in, checked to have started there. */
+/**
+ * Starts rg where it searches `name`: in `target` with ".", or in a file's parent (checked to still hold that file)
+ * with the file's name.
+ */
 async function startIn(
   ws: Workspace,
   target: Handle,
@@ -146,11 +133,14 @@ async function startIn(
   args: (name: string) => string[],
   signal?: AbortSignal,
 ) {
-  const root = searchRoot(ws, target);
-  // The directory is needed only until rg has started in it (it then holds it as its cwd).
-  using _parent = root.dir === target ? null : root.dir;
-  const rg = await runner.start({ args: args(root.name), cwd: root.dir.childCwd(), signal });
-  return { rg, rel: root.dir.rel, abs: root.dir.abs, name: root.name };
+  const isDir = target.stat.kind === "dir";
+  const name = isDir ? "." : path.posix.basename(target.rel);
+  // The parent is needed only until rg has started in it (it then holds it as its cwd).
+  using parent = isDir ? null : ws.open(path.posix.dirname(target.rel), { expect: "dir" });
+  if (parent !== null && !sameObject(parent.statEntry(name), target.stat)) throw new PathChanged(target.rel);
+  const dir = parent ?? target;
+  const rg = await runner.start({ args: args(name), cwd: dir.childCwd(), signal });
+  return { rg, rel: dir.rel, abs: dir.abs, name };
 }
 
 /** Refuses what rg cannot search safely: a FIFO would make it wait for a writer, a device would be read. */
@@ -160,10 +150,6 @@ function assertSearchable(target: Handle): void {
     hint: "search_text searches regular files and directories.",
     details: { path: target.rel },
   });
-}
-
-function wantedFiles(filter: GlobFilter | null, includeHidden: boolean): (below: string) => boolean {
-  return (below) => (filter === null || filter.matches(below)) && (includeHidden || !isHiddenPath(below));
 }
 
 async function searchOpened(
@@ -199,7 +185,7 @@ async function searchOpened(
   // rg stops before searching anything only when it cannot use its arguments.
   if (outcome.code === 2 && !collector.sawMessage) throw rgFailure(outcome.stderr, target.rel);
   if (options.signal?.aborted) throw new ToolError("TIMEOUT", "search_text was cancelled");
-  const warnings = rgWarnings(outcome.stderr, reported.prefix, MAX_SEARCH_WARNINGS, started.name);
+  const warnings = rgWarnings(outcome.stderr, reported.prefix, started.name);
   // Kept only when rg warned of nothing: a page read from it has no warning a new run would have given.
   const kept = warnings.length === 0 ? ahead?.kept(collector, !outcome.killed) : null;
   if (kept) options.keep!.put(kept);
@@ -233,20 +219,12 @@ async function collectMatches(rg: RipgrepProcess, collector: MatchCollector, ahe
   // Text of a message still missing its newline, in pieces: a line spanning many chunks is joined once.
   let partial: string[] = [];
   for await (const chunk of rg.chunks()) {
-    const text = streamDecoder.decode(chunk, { stream: true });
-    let newline = text.indexOf("\n");
-    if (newline < 0) {
-      partial.push(text);
-      continue;
-    }
-    partial.push(text.slice(0, newline));
+    const pieces = streamDecoder.decode(chunk, { stream: true }).split("\n");
+    partial.push(pieces[0]);
+    if (pieces.length === 1) continue;
     let more = take(partial.join(""));
-    let start = newline + 1;
-    for (newline = text.indexOf("\n", start); newline >= 0 && more; newline = text.indexOf("\n", start)) {
-      more = take(text.slice(start, newline));
-      start = newline + 1;
-    }
-    partial = [text.slice(start)];
+    for (let k = 1; k < pieces.length - 1 && more; k++) more = take(pieces[k]);
+    partial = [pieces[pieces.length - 1]];
     if (!more) {
       rg.kill();
       break;

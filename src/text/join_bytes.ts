@@ -6,8 +6,7 @@
  * ```
  */
 export function joinBytes(chunks: readonly Uint8Array[]): Uint8Array {
-  let total = 0;
-  for (const chunk of chunks) total += chunk.length;
+  const total = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
   const whole = chunks.find((chunk) => chunk.length === total);
   if (whole) return whole;
   const joined = new Uint8Array(total);

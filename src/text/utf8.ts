@@ -49,19 +49,11 @@ export function firstInvalidUtf8(bytes: Uint8Array): number {
       i++;
       continue;
     }
-    let need: number;
-    let low = 0x80;
-    let high = 0xbf;
-    if (lead >= 0xc2 && lead <= 0xdf) need = 1;
-    else if (lead >= 0xe0 && lead <= 0xef) {
-      need = 2;
-      if (lead === 0xe0) low = 0xa0;
-      if (lead === 0xed) high = 0x9f;
-    } else if (lead >= 0xf0 && lead <= 0xf4) {
-      need = 3;
-      if (lead === 0xf0) low = 0x90;
-      if (lead === 0xf4) high = 0x8f;
-    } else return i;
+    if (lead < 0xc2 || lead > 0xf4) return i;
+    const need = utf8SequenceLength(lead) - 1;
+    // The second byte's range is narrower after these leads: no overlong (E0, F0), surrogate (ED) or > U+10FFFF (F4).
+    const low = lead === 0xe0 ? 0xa0 : lead === 0xf0 ? 0x90 : 0x80;
+    const high = lead === 0xed ? 0x9f : lead === 0xf4 ? 0x8f : 0xbf;
     for (let k = 1; k <= need; k++) {
       const next = bytes[i + k];
       if (next === undefined || next < (k === 1 ? low : 0x80) || next > (k === 1 ? high : 0xbf)) return i;
