@@ -6,16 +6,11 @@ import type { ImageFormat } from "./sniff.ts";
 /** JPEG quality of a re-encoded JPEG: visually clean, about a tenth of the RGBA size. */
 export const JPEG_QUALITY = 85;
 
-interface EncodeOptions {
-  width: number;
-  height: number;
-  quality?: number;
+interface NativeEncoder {
+  encode_async(rgba: Uint8Array, options: { width: number; height: number; quality?: number }): Promise<Uint8Array>;
 }
 
-interface NativeCodecs {
-  png: { encode_async(rgba: Uint8Array, options: EncodeOptions): Promise<Uint8Array> };
-  jpeg: { encode_async(rgba: Uint8Array, options: EncodeOptions): Promise<Uint8Array> };
-}
+type NativeCodecs = Record<"png" | "jpeg", NativeEncoder>;
 
 let codecs: Promise<NativeCodecs> | undefined;
 
@@ -33,13 +28,8 @@ function loadCodecs(): Promise<NativeCodecs> {
   return codecs;
 }
 
-/** What a source format is re-encoded as: JPEG stays JPEG; PNG and GIF (first frame) become PNG. */
-export function outputFormat(source: ImageFormat): "png" | "jpeg" {
-  return source === "jpeg" ? "jpeg" : "png";
-}
-
 /**
- * Encodes `bitmap` in the output format for `source` (see {@linkcode outputFormat}).
+ * Encodes `bitmap` in the output format for `source`: JPEG stays JPEG; PNG and GIF (first frame) become PNG.
  * @example
  * ```ts
  * await encodeBitmap({ width: 1, height: 1, channels: 4, pixels: new Uint8Array(4) }, "gif"); // as "image/png"
@@ -51,7 +41,7 @@ export async function encodeBitmap(
 ): Promise<{ bytes: Uint8Array; mediaType: "image/png" | "image/jpeg" }> {
   const native = await loadCodecs();
   const options = { width: bitmap.width, height: bitmap.height };
-  if (outputFormat(source) === "jpeg") {
+  if (source === "jpeg") {
     const bytes = await native.jpeg.encode_async(bitmap.pixels, { ...options, quality: JPEG_QUALITY });
     return { bytes, mediaType: "image/jpeg" };
   }

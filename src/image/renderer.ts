@@ -2,23 +2,20 @@ import { ToolError } from "../errors.ts";
 import type { Rendering } from "./render.ts";
 import type { RenderJob, RenderReply, RenderRequest } from "./render_worker.ts";
 import { codecModules } from "./codecs.ts";
-import { SerialQueue } from "./serial.ts";
 
 /** How long a spare worker is kept after a view, for the next one. */
 export const RENDERER_IDLE_MS = 10_000;
 
-/** A fresh worker per render frees its memory; each starts ahead of its render, so a view skips the ~100 ms start. */
+/**
+ * A fresh worker per render frees its memory; each starts ahead of its render, so a view skips the ~100 ms start.
+ * Callers queue their renders (view_image through Services.imageQueue), so one image is in memory at a time.
+ */
 export class ImageRenderer {
   #spare: Worker | null = null;
   #idle: ReturnType<typeof setTimeout> | undefined;
-  readonly #queue = new SerialQueue();
 
   /** Renders in a worker (transferring, so emptying, `request.source`); aborting `signal` terminates it and rejects. */
-  render(request: RenderRequest, signal?: AbortSignal): Promise<Rendering> {
-    return this.#queue.run(() => this.#render(request, signal));
-  }
-
-  async #render(request: RenderRequest, signal: AbortSignal | undefined): Promise<Rendering> {
+  async render(request: RenderRequest, signal?: AbortSignal): Promise<Rendering> {
     clearTimeout(this.#idle);
     const worker = this.#spare ?? startWorker();
     this.#spare = null;
@@ -42,7 +39,7 @@ export class ImageRenderer {
       signal?.removeEventListener("abort", onAbort);
       // Terminating frees the image's memory at once (a reused worker held 437 MiB after five views).
       worker.terminate();
-      this.#spare = startWorker();
+      this.#spare ??= startWorker();
       const idle = setTimeout(() => this.close(), RENDERER_IDLE_MS);
       Deno.unrefTimer(idle);
       this.#idle = idle;

@@ -3,6 +3,7 @@ import { fromOsError, ToolError } from "../errors.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import type { Size } from "./decode.ts";
 import { formatBytes } from "../text/format_bytes.ts";
+import type { Rendering } from "./render.ts";
 import type { ImageRenderer } from "./renderer.ts";
 import { decodedPixels, formatFromName, type ImageHeader, sniffImage } from "./sniff.ts";
 
@@ -35,21 +36,15 @@ const ORIENTATIONS: Record<number, string> = {
   8: "rotate 90° counter-clockwise",
 };
 
-/** The result of {@linkcode viewImage}. */
-export interface ImageView {
+/** The result of {@linkcode viewImage}: the rendering (its warnings joined by the view's own) and the source. */
+export interface ImageView extends Rendering {
   path: string;
-  /** The bytes to send: the file's own when `resized` is false. */
-  bytes: Uint8Array;
-  mediaType: string;
   /** Media type detected from the file's bytes. */
   sourceMediaType: string;
   fileBytes: number;
   original: Size;
-  output: Size;
-  resized: boolean;
   /** Output over original size, the smaller of the two axes' ratios (1 when not resized). */
   scale: number;
-  warnings: string[];
 }
 
 function tooLarge(rel: string, size: number): ToolError {
@@ -69,15 +64,9 @@ async function readImageFile(ws: Workspace, input: string): Promise<{ rel: strin
   try {
     if (file.stat.size > MAX_IMAGE_BYTES) throw tooLarge(file.rel, file.stat.size);
     // The file may grow between stat and read: read at most one byte past the cap.
-    const buffer = new Uint8Array(file.stat.size + 1);
-    let length = 0;
-    while (length < buffer.length) {
-      const read = await file.read(buffer.subarray(length), length);
-      if (read === 0) break;
-      length += read;
-    }
-    if (length > MAX_IMAGE_BYTES) throw tooLarge(file.rel, file.restat().size);
-    return { rel: file.rel, bytes: buffer.subarray(0, length) };
+    const bytes = await file.readPrefix(file.stat.size + 1);
+    if (bytes.length > MAX_IMAGE_BYTES) throw tooLarge(file.rel, file.restat().size);
+    return { rel: file.rel, bytes };
   } catch (error) {
     throw fromOsError(error, file.rel);
   }
@@ -144,14 +133,11 @@ export async function viewImage(
   const original = { width: header.width, height: header.height };
   const { output } = rendering;
   return {
+    ...rendering,
     path: file.rel,
-    bytes: rendering.bytes,
-    mediaType: rendering.mediaType,
     sourceMediaType: header.mediaType,
     fileBytes,
     original,
-    output,
-    resized: rendering.resized,
     scale: Math.min(output.width / original.width, output.height / original.height),
     warnings: [...warnings, ...rendering.warnings],
   };

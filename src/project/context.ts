@@ -1,4 +1,3 @@
-import * as path from "node:path";
 import type { Workspace } from "../workspace/workspace.ts";
 import type { Handle } from "../workspace/handle.ts";
 import { isInside, toRelative } from "../workspace/confine.ts";
@@ -91,17 +90,11 @@ async function excerpt(ws: Workspace, name: string) {
   if (file === null) return null;
   try {
     // One byte beyond the excerpt tells whether a character continues across the cut.
-    const buffer = new Uint8Array(Math.min(EXCERPT_BYTES + 1, file.stat.size));
-    let filled = 0;
-    while (filled < buffer.length) {
-      const n = await file.read(buffer.subarray(filled), filled);
-      if (n === 0) break;
-      filled += n;
-    }
-    const end = utf8CutIndex(buffer.subarray(0, filled), EXCERPT_BYTES);
+    const bytes = await file.readPrefix(Math.min(EXCERPT_BYTES + 1, file.stat.size));
+    const end = utf8CutIndex(bytes, EXCERPT_BYTES);
     return {
       path: file.rel,
-      excerpt: decoder.decode(buffer.subarray(0, end)),
+      excerpt: decoder.decode(bytes.subarray(0, end)),
       truncated: end < file.stat.size,
       bytes: file.stat.size,
     };
@@ -121,14 +114,14 @@ async function excerpt(ws: Workspace, name: string) {
  */
 export async function projectContext(git: GitService): Promise<ProjectContext> {
   const ws = git.ws;
-  const [gitInfo, manifestFlags, excerpts] = await Promise.all([
+  const [gitInfo, manifests, excerpts] = await Promise.all([
     gitContext(git),
-    MANIFEST_NAMES.map((name) => exists(ws, name)),
-    Promise.all(INSTRUCTION_NAMES.map((name) => excerpt(ws, path.join(name)))),
+    MANIFEST_NAMES.filter((name) => exists(ws, name)),
+    Promise.all(INSTRUCTION_NAMES.map((name) => excerpt(ws, name))),
   ]);
   return {
     git: gitInfo,
-    manifests: MANIFEST_NAMES.filter((_, i) => manifestFlags[i]),
+    manifests,
     instructions: excerpts.filter((e) => e !== null),
   };
 }

@@ -76,10 +76,8 @@ function lexicalRelative(place: CheckedRoot, input: string): string {
   if (input.length === 0) throw invalid(input, "is empty");
   if (input.includes("\0")) throw invalid(input, "contains a NUL byte");
   if (encoder.encode(input).length > MAX_PATH_BYTES) throw invalid(input, `is longer than ${MAX_PATH_BYTES} bytes`);
-  for (const part of input.split("/")) {
-    if (encoder.encode(part).length > MAX_COMPONENT_BYTES) {
-      throw invalid(input, `has a component longer than ${MAX_COMPONENT_BYTES} bytes`);
-    }
+  if (input.split("/").some((part) => encoder.encode(part).length > MAX_COMPONENT_BYTES)) {
+    throw invalid(input, `has a component longer than ${MAX_COMPONENT_BYTES} bytes`);
   }
   if (path.isAbsolute(input)) {
     const normal = path.resolve(input);

@@ -1,16 +1,15 @@
 /** The Linux backend: each handle's fd is opened beneath the root's with O_NOFOLLOW; no path is looked up again. */
 import * as path from "node:path";
-import { fdDirectory, openAt, openBeneath, openDirectory, reopenFd } from "../os/fs_at.ts";
+import { openAt, openBeneath, openDirectory, reopenFd } from "../os/fs_at.ts";
 import { readDirFd } from "../os/fs_dir.ts";
 import { statAt, statFd } from "../os/fs_stat.ts";
 import { syncFs } from "../os/fs_change.ts";
-import { type Name, nameText } from "../os/fs_call.ts";
+import type { Name } from "../os/fs_call.ts";
 import { closeFd } from "../os/fd.ts";
 import { O } from "../os/libc.ts";
 import { resolutionError } from "./confine.ts";
-import { FdHandle, statOrClose } from "./fd_handle.ts";
+import { FdHandle, READ_FLAGS, statOrClose } from "./fd_handle.ts";
 import {
-  entryPath,
   type FileBackend,
   type FileStat,
   type Handle,
@@ -21,9 +20,6 @@ import {
 } from "./handle.ts";
 
 type Access = "path" | "read";
-
-/** Flags a regular file is read with: O_NONBLOCK and O_NOCTTY so that no open can hang or take a terminal. */
-const READ_FLAGS = O.RDONLY | O.NONBLOCK | O.NOCTTY;
 
 /** Opens the directory `name` of `dirFd` readable, or (searchable but not readable) by O_PATH only. */
 function openDirAt(dirFd: number, name: Name): { fd: number; access: Access } {
@@ -62,8 +58,7 @@ class LinuxFdHandle extends FdHandle {
   }
 
   openEntry(name: Name, expect: Reach): Handle {
-    const rel = entryPath(this.rel, nameText(name));
-    const abs = path.join(this.abs, nameText(name));
+    const [rel, abs] = this.entryPaths(name);
     if (expect === "any") return new LinuxFdHandle(this.root, openAt(this.fd, name, O.PATH), "path", rel, abs);
     const { fd, access } = openDirAt(this.fd, name);
     return new LinuxFdHandle(this.root, fd, access, rel, abs);
@@ -76,24 +71,15 @@ class LinuxFdHandle extends FdHandle {
   }
 
   isCurrent(): boolean {
-    let fd: number;
+    let fd = -1;
     try {
       fd = openBeneath(this.root, this.rel, O.PATH);
-    } catch {
-      return false;
-    }
-    try {
       return sameObject(statFd(fd), this.stat);
     } catch {
       return false;
     } finally {
-      closeFd(fd);
+      if (fd >= 0) closeFd(fd);
     }
-  }
-
-  childCwd(): string {
-    // Resolved by the child before exec, while this fd is still open: the very directory, whatever its path.
-    return fdDirectory(this.fd);
   }
 
   readonly syncsFileSystem = true;

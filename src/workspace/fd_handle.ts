@@ -1,10 +1,14 @@
 /** What both fd-pinned backends share: acts through the held fd; opening, stat and listing are each backend's own. */
 import * as path from "node:path";
-import { openAt, readAllFd, readAt } from "../os/fs_at.ts";
+import { fdDirectory, openAt, readAllFd, readAt } from "../os/fs_at.ts";
 import { chmodFd, linkAt, lockFd, mkdirAt, renameAt, syncFd, unlinkAt, writeAllFd } from "../os/fs_change.ts";
+import { type Name, nameText } from "../os/fs_call.ts";
 import { closeFd } from "../os/fd.ts";
 import { O } from "../os/libc.ts";
 import { entryPath, type FileStat, Handle } from "./handle.ts";
+
+/** Flags a regular file is read with: O_NONBLOCK and O_NOCTTY so that no open can hang or take a terminal. */
+export const READ_FLAGS = O.RDONLY | O.NONBLOCK | O.NOCTTY;
 
 /**
  * The stat of the fd just opened, through `stat`; the fd is closed when that fails (the handle never took it).
@@ -46,6 +50,17 @@ export abstract class FdHandle extends Handle {
   /** An fd fsync accepts for the object held. */
   protected abstract syncable(): number;
 
+  /** The workspace-relative and absolute paths of the entry `name` of the directory held. */
+  protected entryPaths(name: Name): [rel: string, abs: string] {
+    const text = nameText(name);
+    return [entryPath(this.rel, text), path.join(this.abs, text)];
+  }
+
+  childCwd(): string {
+    // The child enters this very fd (fchdir, or posix_spawn's addfchdir) while it is open, whatever its path now.
+    return fdDirectory(this.fd);
+  }
+
   read(buffer: Uint8Array<ArrayBuffer>, position: number): Promise<number> {
     return readAt(this.reader(), buffer, position);
   }
@@ -64,7 +79,7 @@ export abstract class FdHandle extends Handle {
 
   create(name: string, mode: number, exact: boolean): Handle {
     const fd = openAt(this.fd, name, O.RDWR | O.CREAT | O.EXCL, mode);
-    const file = this.adopt(fd, entryPath(this.rel, name), path.join(this.abs, name));
+    const file = this.adopt(fd, ...this.entryPaths(name));
     try {
       // The creation mode went through the umask; the fd names the file created, whatever its path now leads to.
       if (exact) chmodFd(fd, mode);

@@ -25,13 +25,15 @@ export function looksLikeGitDir(dir: string): boolean {
 /** Largest `.git` file read (a `gitdir:` line is short; anything bigger is not one). */
 const GIT_FILE_MAX_BYTES = 4096;
 
+const decoder = new TextDecoder();
+
 /** The absolute git dir a `.git` file names (relative names are against the file's directory), or null. */
 export function gitFileTarget(file: string): string | null {
   let text: string;
   try {
     const bytes = Deno.readFileSync(file);
     if (bytes.length > GIT_FILE_MAX_BYTES) return null;
-    text = new TextDecoder().decode(bytes);
+    text = decoder.decode(bytes);
   } catch {
     return null;
   }
@@ -62,14 +64,13 @@ function realInside(root: string, p: string): string | null {
   }
 }
 
-/** The bytes of the small regular file `name` in `dir`, opened without following a symlink; null otherwise. */
-async function readSmallFileAt(dir: Handle, name: string, max: number): Promise<Uint8Array | null> {
+/** The git dir `dir`'s `.git` file names, read (at most GIT_FILE_MAX_BYTES) following no symlink; else null. */
+async function gitFileTargetAt(dir: Handle): Promise<string | null> {
   try {
-    using file = dir.openEntry(name, "any");
+    using file = dir.openEntry(".git", "any");
     if (file.stat.kind !== "file") return null;
-    const buffer = new Uint8Array(max + 1);
-    const n = await file.read(buffer, 0);
-    return n <= max ? buffer.subarray(0, n) : null;
+    const bytes = await file.readPrefix(GIT_FILE_MAX_BYTES + 1);
+    return bytes.length <= GIT_FILE_MAX_BYTES ? gitFileTargetOf(decoder.decode(bytes), dir.abs) : null;
   } catch {
     return null;
   }
@@ -100,8 +101,7 @@ export async function gitDirsAt(root: string, handle: Handle): Promise<string[]>
   let gitDir: string | null = dotGit;
   if (kind === "file") {
     found.add(dotGit);
-    const bytes = await readSmallFileAt(handle, ".git", GIT_FILE_MAX_BYTES);
-    gitDir = bytes === null ? null : gitFileTargetOf(new TextDecoder().decode(bytes), dir);
+    gitDir = await gitFileTargetAt(handle);
   }
   const real = gitDir === null ? null : realInside(root, gitDir);
   if (real !== null && looksLikeGitDir(real)) {
@@ -134,7 +134,7 @@ export async function findGitDirs(ws: Workspace): Promise<FoundGitDirs> {
   let complete = true;
   let visited = 0;
   let level: Handle[] = [ws.open(".", { expect: "dir" })];
-  const decoder = new TextDecoder("utf-8", { fatal: true });
+  const strict = new TextDecoder("utf-8", { fatal: true });
   try {
     for (let depth = 0; level.length > 0; depth++) {
       const next: Handle[] = [];
@@ -160,7 +160,7 @@ export async function findGitDirs(ws: Workspace): Promise<FoundGitDirs> {
           if (entry.kind !== "dir") continue;
           let name: string;
           try {
-            name = decoder.decode(entry.name);
+            name = strict.decode(entry.name);
           } catch {
             continue; // a name that is not UTF-8 could not be bound by path anyway
           }

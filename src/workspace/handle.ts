@@ -76,6 +76,18 @@ export abstract class Handle implements Disposable {
   /** The whole content of the regular file held (the result may view a slightly longer buffer). */
   abstract readAll(): Promise<Uint8Array<ArrayBuffer>>;
 
+  /** The first `length` bytes of the regular file held, fewer when it ends before. */
+  async readPrefix(length: number): Promise<Uint8Array<ArrayBuffer>> {
+    const buffer = new Uint8Array(length);
+    let filled = 0;
+    while (filled < length) {
+      const n = await this.read(buffer.subarray(filled), filled);
+      if (n === 0) break;
+      filled += n;
+    }
+    return buffer.subarray(0, filled);
+  }
+
   abstract entries(): RawDirEntry[];
 
   /** The entry `name` of the directory held, not following a symlink there (lstat). */

@@ -4,16 +4,15 @@
  * (its fd's stat must match), symlinks and special files are held by stat, never opened; a patch fsyncs each file.
  */
 import * as path from "node:path";
-import { fdDirectory, openAt, openBeneath, openDirectory } from "../os/fs_at.ts";
+import { openAt, openBeneath, openDirectory } from "../os/fs_at.ts";
 import { readDirPosix } from "../os/fs_dir.ts";
 import { statAtPosix, statFdPosix } from "../os/fs_stat.ts";
-import { beneathParts, type Name, nameText } from "../os/fs_call.ts";
+import { beneathParts, type Name } from "../os/fs_call.ts";
 import { closeFd } from "../os/fd.ts";
 import { O } from "../os/libc.ts";
 import { PathChanged, resolutionError } from "./confine.ts";
-import { FdHandle, statOrClose } from "./fd_handle.ts";
+import { FdHandle, READ_FLAGS, statOrClose } from "./fd_handle.ts";
 import {
-  entryPath,
   type FileBackend,
   type FileStat,
   type Handle,
@@ -23,16 +22,18 @@ import {
   sameObject,
 } from "./handle.ts";
 
-/** As in fd_backend.ts: no open can hang or take a terminal. */
-const READ_FLAGS = O.RDONLY | O.NONBLOCK | O.NOCTTY;
 const DIRECTORY_FLAGS = O.RDONLY | O.DIRECTORY;
 const READABLE = { readable: true };
 
-/** The fd of the directory holding the last of `parts` (at least one), walked from `root`; `root` for one name. */
-function parentOf(root: number, parts: readonly string[]): { fd: number; name: string; owned: boolean } {
-  const name = parts[parts.length - 1];
-  if (parts.length === 1) return { fd: root, name, owned: false };
-  return { fd: openBeneath(root, parts.slice(0, -1).join("/"), DIRECTORY_FLAGS, 0, READABLE), name, owned: true };
+/** `act` on the directory holding the last of `parts`, walked from `root`, and that name ("." for no parts). */
+function inParent<T>(root: number, parts: readonly string[], act: (dirFd: number, name: string) => T): T {
+  if (parts.length <= 1) return act(root, parts[0] ?? ".");
+  const fd = openBeneath(root, parts.slice(0, -1).join("/"), DIRECTORY_FLAGS, 0, READABLE);
+  try {
+    return act(fd, parts[parts.length - 1]);
+  } finally {
+    closeFd(fd);
+  }
 }
 
 /** An object held by a readable fd, or (a symlink, a special file, an unreadable file) by its stat alone. */
@@ -61,26 +62,14 @@ class PosixFdHandle extends FdHandle {
   }
 
   openEntry(name: Name, expect: Reach): Handle {
-    return this.#openIn(
-      this.fd,
-      name,
-      expect,
-      entryPath(this.rel, nameText(name)),
-      path.join(this.abs, nameText(name)),
-    );
+    return this.#openIn(this.fd, name, expect, ...this.entryPaths(name));
   }
 
   openBeneath(rel: string, expect: Reach): Handle {
     const parts = beneathParts(rel);
     const joined = path.posix.join(this.rel, ...parts);
     const abs = path.join(this.abs, ...parts);
-    if (parts.length === 0) return this.#openIn(this.fd, ".", expect, joined, abs);
-    const parent = parentOf(this.fd, parts);
-    try {
-      return this.#openIn(parent.fd, parent.name, expect, joined, abs);
-    } finally {
-      if (parent.owned) closeFd(parent.fd);
-    }
+    return inParent(this.fd, parts, (dirFd, name) => this.#openIn(dirFd, name, expect, joined, abs));
   }
 
   isCurrent(): boolean {
@@ -89,11 +78,6 @@ class PosixFdHandle extends FdHandle {
     } catch {
       return false;
     }
-  }
-
-  childCwd(): string {
-    // The spawner changes into this very fd (posix_spawn's addfchdir), while it is still open.
-    return fdDirectory(this.fd);
   }
 
   readonly syncsFileSystem = false;
@@ -119,12 +103,7 @@ class PosixFdHandle extends FdHandle {
   #lookAgain(): FileStat {
     const parts = beneathParts(this.rel);
     if (parts.length === 0) return statFdPosix(this.root);
-    const parent = parentOf(this.root, parts);
-    try {
-      return statAtPosix(parent.fd, parent.name);
-    } finally {
-      if (parent.owned) closeFd(parent.fd);
-    }
+    return inParent(this.root, parts, statAtPosix);
   }
 
   /** Opens the entry `name` of `dirFd`: as a directory, or as whatever lstat finds there (checked to be it). */

@@ -2,8 +2,9 @@
 import * as path from "node:path";
 import { ToolError } from "../errors.ts";
 import { checkPath, type ConfinedPath, PathChanged, resolutionError } from "./confine.ts";
+import { statPath } from "../os/fs_stat.ts";
 import { FD_BACKEND } from "./fd_backend.ts";
-import { type FileBackend, type Handle, type MissingPath, notAFile } from "./handle.ts";
+import { type FileBackend, type Handle, type MissingPath, notAFile, sameObject } from "./handle.ts";
 import { POSIX_FD_BACKEND } from "./posix_fd_backend.ts";
 
 /** The environment variable that selects the file backend: `posix-fd`, or unset (the system's own). */
@@ -30,11 +31,6 @@ export interface OpenOptions {
   allowMissing?: boolean;
 }
 
-/** The backends `WORKCELL_FILE_BACKEND` can name, for the test suite's runs. */
-const SELECTABLE: Readonly<Record<string, FileBackend>> = {
-  "posix-fd": POSIX_FD_BACKEND,
-};
-
 /**
  * The backend `WORKCELL_FILE_BACKEND` names on `os`: `posix-fd`, or if unset or empty the system's (posix-fd on macOS).
  * @example
@@ -44,13 +40,9 @@ const SELECTABLE: Readonly<Record<string, FileBackend>> = {
  */
 export function chosenBackend(name: string | undefined, os: typeof Deno.build.os = Deno.build.os): FileBackend {
   if (name === undefined || name === "") return os === "darwin" ? POSIX_FD_BACKEND : FD_BACKEND;
-  const chosen = SELECTABLE[name];
-  if (chosen) return chosen;
-  throw new WorkspaceError(
-    `${FILE_BACKEND_ENV}=${name} names no file backend (use ${
-      Object.keys(SELECTABLE).map((key) => `"${key}"`).join(" or ")
-    }, or leave it unset)`,
-  );
+  // The one backend it can name, for the test suite's runs.
+  if (name === POSIX_FD_BACKEND.name) return POSIX_FD_BACKEND;
+  throw new WorkspaceError(`${FILE_BACKEND_ENV}=${name} names no file backend (use "posix-fd", or leave it unset)`);
 }
 
 function missing(target: ConfinedPath): MissingPath {
@@ -121,14 +113,8 @@ export class Workspace implements Disposable {
 
   /** Throws when the workspace's path no longer leads to the pinned root: the server keeps acting on the pinned one. */
   #assertRootInPlace(): void {
-    const now = (() => {
-      try {
-        return Deno.statSync(this.root);
-      } catch {
-        return null;
-      }
-    })();
-    if (now?.ino === this.#pinned.stat.ino && now?.dev === this.#pinned.stat.dev && this.#pinned.isCurrent()) return;
+    const now = statPath(this.root);
+    if (now !== null && sameObject(now, this.#pinned.stat) && this.#pinned.isCurrent()) return;
     throw new ToolError(
       "INTERNAL",
       `the workspace directory ${this.root} was removed or replaced since the server started`,
