@@ -2,7 +2,7 @@
  * Answers a stdio client's `initialize` and an immediate `tools/list` while the server still loads (src/serve.ts).
  * No input is consumed: the server handles both; its answers, already sent, are dropped (LineTransport.skipAnswer).
  */
-import { initializeResponse, plainInitialize } from "./initialize.ts";
+import { initializeResponse, isRecord, onlyKeys, plainInitialize, plainRequest, responseLine } from "./initialize.ts";
 import { MAX_MESSAGE_BYTES } from "../transport/message_size.ts";
 
 /** How long the early answer waits for tools/list before the server loads (blocking ~150 ms); clients take 1-2 ms. */
@@ -27,12 +27,6 @@ export interface EarlyOptions {
   serverReady?: Promise<void>;
 }
 
-type Json = Record<string, unknown>;
-
-const isRecord = (value: unknown): value is Json =>
-  value !== null && typeof value === "object" && !Array.isArray(value);
-const onlyKeys = (value: Json, keys: readonly string[]) => Object.keys(value).every((key) => keys.includes(key));
-
 /**
  * The id of a tools/list the SDK surely accepts, whose answer no params could change (none, or `{}`); else null.
  * @example
@@ -41,22 +35,15 @@ const onlyKeys = (value: Json, keys: readonly string[]) => Object.keys(value).ev
  * ```
  */
 export function plainToolsList(message: unknown): string | number | null {
-  if (!isRecord(message) || !onlyKeys(message, ["jsonrpc", "id", "method", "params"])) return null;
-  const { jsonrpc, id, method, params } = message;
-  if (jsonrpc !== "2.0" || method !== "tools/list") return null;
-  if (!(typeof id === "string" || Number.isSafeInteger(id))) return null;
-  if (params !== undefined && !(isRecord(params) && Object.keys(params).length === 0)) return null;
-  return id as string | number;
+  const request = plainRequest(message, "tools/list");
+  if (request === null) return null;
+  const { id, params } = request;
+  return params === undefined || (isRecord(params) && Object.keys(params).length === 0) ? id : null;
 }
 
 function isInitialized(message: unknown): boolean {
   return isRecord(message) && onlyKeys(message, ["jsonrpc", "method", "params"]) && message.jsonrpc === "2.0" &&
     message.method === "notifications/initialized" && (message.params === undefined || isRecord(message.params));
-}
-
-/** The JSON-RPC response line the stdio transport would write for a tools/list result (key order included). */
-function toolsListResponse(id: string | number, tools: unknown[]): Uint8Array {
-  return new TextEncoder().encode(JSON.stringify({ result: { tools }, jsonrpc: "2.0", id }) + "\n");
 }
 
 class LineReader {
@@ -165,7 +152,7 @@ async function answerToolsList(
     if (isInitialized(message)) continue;
     const id = plainToolsList(message);
     if (id === null) return null;
-    await writeTo(output, toolsListResponse(id, tools()));
+    await writeTo(output, responseLine(id, { tools: tools() }));
     return id;
   }
 }

@@ -62,13 +62,15 @@ export interface PlainInitialize {
 
 type Json = Record<string, unknown>;
 
-const isRecord = (value: unknown): value is Json =>
+/** Whether `value` is a JSON object (not null, not an array). */
+export const isRecord = (value: unknown): value is Json =>
   value !== null && typeof value === "object" && !Array.isArray(value);
+/** Whether `value` has no keys but `keys`. */
+export const onlyKeys = (value: Json, keys: readonly string[]) => Object.keys(value).every((key) => keys.includes(key));
 const isOptional = (value: unknown, check: (value: unknown) => boolean) => value === undefined || check(value);
 const isString = (value: unknown) => typeof value === "string";
 const isObject = (value: unknown) => value !== null && typeof value === "object";
 const isBoolean = (value: unknown) => typeof value === "boolean";
-const onlyKeys = (value: Json, keys: readonly string[]) => Object.keys(value).every((key) => keys.includes(key));
 const everyValue = (value: unknown, check: (value: unknown) => boolean) =>
   isRecord(value) && Object.values(value).every(check);
 
@@ -105,6 +107,21 @@ function isClientCapabilities(value: unknown): boolean {
 }
 
 /**
+ * The id and params of a `method` request with JSON-RPC's keys only and an id the SDK accepts, else null.
+ * @example
+ * ```ts
+ * plainRequest({ jsonrpc: "2.0", id: 2, method: "tools/list" }, "tools/list"); // { id: 2, params: undefined }
+ * ```
+ */
+export function plainRequest(message: unknown, method: string): { id: string | number; params: unknown } | null {
+  if (!isRecord(message) || !onlyKeys(message, ["jsonrpc", "id", "method", "params"])) return null;
+  const { jsonrpc, id, params } = message;
+  if (jsonrpc !== "2.0" || message.method !== method) return null;
+  if (!(typeof id === "string" || Number.isSafeInteger(id))) return null;
+  return { id: id as string | number, params };
+}
+
+/**
  * The id and version of an initialize request the SDK's schemas certainly accept (no `_meta`), else null.
  * @example
  * ```ts
@@ -113,27 +130,32 @@ function isClientCapabilities(value: unknown): boolean {
  * ```
  */
 export function plainInitialize(message: unknown): PlainInitialize | null {
-  if (!isRecord(message) || !onlyKeys(message, ["jsonrpc", "id", "method", "params"])) return null;
-  const { jsonrpc, id, method, params } = message;
-  if (jsonrpc !== "2.0" || method !== "initialize") return null;
-  if (!(typeof id === "string" || Number.isSafeInteger(id))) return null;
+  const request = plainRequest(message, "initialize");
+  if (request === null) return null;
+  const { id, params } = request;
   if (!isRecord(params) || params._meta !== undefined || !isString(params.protocolVersion)) return null;
   if (!isClientCapabilities(params.capabilities) || !isImplementation(params.clientInfo)) return null;
-  return { id: id as string | number, protocolVersion: params.protocolVersion as string };
+  return { id, protocolVersion: params.protocolVersion as string };
 }
 
 /**
- * The JSON-RPC response line the stdio transport would write for this request (key order included).
+ * The JSON-RPC response line the stdio transport would write for `result` (key order included).
+ * @example
+ * ```ts
+ * await Deno.stdout.write(responseLine(2, { tools: [] }));
+ * ```
+ */
+export function responseLine(id: string | number, result: unknown): Uint8Array {
+  return new TextEncoder().encode(JSON.stringify({ result, jsonrpc: "2.0", id }) + "\n");
+}
+
+/**
+ * The response line for this initialize request.
  * @example
  * ```ts
  * await Deno.stdout.write(initializeResponse({ id: 1, protocolVersion: "2025-06-18" }, "workcell serves /repo."));
  * ```
  */
 export function initializeResponse(request: PlainInitialize, instructions: string): Uint8Array {
-  const response = {
-    result: initializeResult(request.protocolVersion, instructions),
-    jsonrpc: "2.0",
-    id: request.id,
-  };
-  return new TextEncoder().encode(JSON.stringify(response) + "\n");
+  return responseLine(request.id, initializeResult(request.protocolVersion, instructions));
 }

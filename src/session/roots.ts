@@ -3,7 +3,7 @@
  * open. A change never moves a running session's workspace (root pinned, sandbox built); server_info reports it.
  */
 import { RootsListChangedNotificationSchema, type Server } from "../sdk/mod.ts";
-import { pickRoot, type RootsPick } from "../workspace/resolve.ts";
+import { type ClientRoot, pickRoot, type RootsPick } from "../workspace/resolve.ts";
 
 /** How long the client may take to answer roots/list before the working directory is used instead. */
 export const ROOTS_TIMEOUT_MS = 5000;
@@ -35,26 +35,16 @@ export interface RootsAnswer {
  * ```
  */
 export async function askRoots(server: Server): Promise<RootsAnswer> {
+  let roots: ClientRoot[] = [];
+  let error: string | null = null;
   try {
-    const { roots } = await server.listRoots(undefined, { timeout: ROOTS_TIMEOUT_MS });
-    const pick = pickRoot(roots);
-    return {
-      pick,
-      report: {
-        uris: roots.map((root) => root.uri),
-        others: pick.others,
-        ignored: pick.ignored,
-        error: null,
-        changed_to: null,
-      },
-    };
-  } catch (error) {
-    const reason = `roots/list failed: ${(error as Error).message}`;
-    return {
-      pick: { choice: null, others: [], ignored: [] },
-      report: { uris: [], others: [], ignored: [], error: reason, changed_to: null },
-    };
+    ({ roots } = await server.listRoots(undefined, { timeout: ROOTS_TIMEOUT_MS }));
+  } catch (failure) {
+    error = `roots/list failed: ${(failure as Error).message}`;
   }
+  const pick = pickRoot(roots);
+  const uris = roots.map((root) => root.uri);
+  return { pick, report: { uris, others: pick.others, ignored: pick.ignored, error, changed_to: null } };
 }
 
 /**

@@ -18,6 +18,11 @@ export const MAX_CMD_ECHO_CHARS = 1000;
 /** Room kept for what is not stream text (gap lines, offsets' digits, next lines). */
 const SLACK = 512;
 
+/** The max_output_bytes argument of exec_command and write_stdin. */
+export const maxOutputBytesSchema = z.int().min(256).max(1048576).default(DEFAULT_PREVIEW_BYTES).describe(
+  "Bytes of each stream shown in this result's preview (the result ceiling may show less).",
+);
+
 /** The machine-readable next step a command result suggests. */
 export const nextActionSchema = z.object({
   tool: z.enum(["write_stdin", "read_output"]),

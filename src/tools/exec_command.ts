@@ -1,7 +1,7 @@
 import { z } from "../zod.ts";
 import { defineTool } from "./tool.ts";
 import { readOnlyGitHint } from "../policy/modes.ts";
-import { commandOutput, commandResultSchema, DEFAULT_PREVIEW_BYTES } from "./command_result.ts";
+import { commandOutput, commandResultSchema, maxOutputBytesSchema } from "./command_result.ts";
 import { ToolError } from "../errors.ts";
 import { waitForCommand } from "./command_wait.ts";
 
@@ -17,9 +17,7 @@ export const execCommandTool = defineTool({
     yield_time_ms: z.int().min(0).max(300000).default(10000).describe("How long to wait before returning."),
     tty: z.boolean().default(false).describe("Run on a real pseudo-terminal (POSIX only)."),
     env: z.record(z.string(), z.string()).optional().describe("Extra environment variables."),
-    max_output_bytes: z.int().min(256).max(1048576).default(DEFAULT_PREVIEW_BYTES).describe(
-      "Bytes of each stream shown in this result's preview (the result ceiling may show less).",
-    ),
+    max_output_bytes: maxOutputBytesSchema,
   }),
   output: commandResultSchema,
   handler: async (args, ctx) => {

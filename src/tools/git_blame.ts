@@ -1,9 +1,9 @@
 import { z } from "../zod.ts";
-import { defineTool } from "./tool.ts";
+import { defineTool, nextPageCall } from "./tool.ts";
 import { BLAME_POSITION, type GitBlame, gitBlame, MAX_BLAME_LINE_CHARS, MAX_BLAME_LINES } from "../git/blame.ts";
 import { dataBudget } from "../paging/budget.ts";
 import { Cursors, type Paged } from "../paging/cursor.ts";
-import { layoutText, nextCall } from "../paging/text_layout.ts";
+import { layoutText } from "../paging/text_layout.ts";
 
 /** Default lines per page: about 27,000 characters of JSON at ~130 per line, each commit once (docs/results.md). */
 export const DEFAULT_BLAME_LIMIT = 200;
@@ -24,10 +24,7 @@ function render(page: Paged<GitBlame>, given: Readonly<Record<string, unknown>>)
         return `[${sha.slice(0, 8)} ${commit.time.slice(0, 10)} ${commit.author}: ${commit.summary}]`;
       });
     },
-    next: (shown) => {
-      const cursor = page.cursorAfter(shown);
-      return cursor === null ? null : nextCall("git_blame", given, { cursor });
-    },
+    next: nextPageCall("git_blame", given, page),
   }).text;
 }
 

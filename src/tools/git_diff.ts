@@ -1,10 +1,9 @@
 import { z } from "../zod.ts";
-import { defineTool } from "./tool.ts";
+import { defineTool, pagedCall } from "./tool.ts";
 import { gitDiff, type KeptDiff, type PagedDiff } from "../git/diff.ts";
 import { type DiffFile, MAX_DIFF_FILES } from "../git/diff_stream.ts";
 import { cutPatch, DIFF_POSITION, overflowAt, type PatchLine } from "../git/diff_page.ts";
-import { dataBudget, MAX_TEXT_BYTES } from "../paging/budget.ts";
-import { Cursors } from "../paging/cursor.ts";
+import { MAX_TEXT_BYTES } from "../paging/budget.ts";
 import { nextCall } from "../paging/text_layout.ts";
 
 /** Default bytes of patch text in a page: with the files' stats, under 32,000 characters of JSON (docs/results.md). */
@@ -106,16 +105,14 @@ export const gitDiffTool = defineTool({
     next_cursor: z.string().nullable().describe("Pass as cursor for the next page; null at the end."),
   }),
   handler: async (args, ctx) => {
-    const cursors = new Cursors("git_diff", args, ["max_bytes"]);
     const diff = await gitDiff(ctx.services.git, {
       staged: args.staged,
       paths: args.paths,
       context: args.context,
       maxBytes: args.max_bytes,
       rev: args.rev,
-      page: cursors.request(DIFF_POSITION, dataBudget(ctx.config.maxResultChars)),
       // The pages of one query read the whole diff as its first page kept it (the cursor binds them to the query).
-      keep: ctx.sessionState.snapshots.slot<KeptDiff>(cursors.query, (kept) => kept.bytes),
+      ...pagedCall(ctx, "git_diff", args, ["max_bytes"], DIFF_POSITION, (kept: KeptDiff) => kept.bytes),
       signal: ctx.signal,
     });
     const what = args.rev ?? (args.staged ? "staged changes" : "unstaged changes");

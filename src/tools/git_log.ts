@@ -1,9 +1,8 @@
 import { z } from "../zod.ts";
-import { defineTool } from "./tool.ts";
+import { defineTool, nextPageCall, pagedCall } from "./tool.ts";
 import { type GitLog, gitLog, type KeptLog, LOG_POSITION, MAX_LOG_COUNT, MAX_MESSAGE_CHARS } from "../git/log.ts";
-import { dataBudget } from "../paging/budget.ts";
-import { Cursors, type Paged } from "../paging/cursor.ts";
-import { layoutText, nextCall } from "../paging/text_layout.ts";
+import type { Paged } from "../paging/cursor.ts";
+import { layoutText } from "../paging/text_layout.ts";
 
 /** Name, email and ISO 8601 time; shared with git_show. */
 export const personSchema = z.object({ name: z.string(), email: z.string(), time: z.string() });
@@ -19,10 +18,7 @@ function render(page: Paged<GitLog>, given: Readonly<Record<string, unknown>>): 
       `${commit.sha.slice(0, 12)} ${commit.author.time.slice(0, 10)} ${commit.author.name}: ${commit.subject}` +
       (commit.parents.length > 1 ? " (merge)" : "")
     ),
-    next: (shown) => {
-      const cursor = page.cursorAfter(shown);
-      return cursor === null ? null : nextCall("git_log", given, { cursor });
-    },
+    next: nextPageCall("git_log", given, page),
   }).text;
 }
 
@@ -59,7 +55,6 @@ export const gitLogTool = defineTool({
     next_cursor: z.string().nullable().describe("Pass as cursor for the next page; null at the end."),
   }),
   handler: async (args, ctx) => {
-    const cursors = new Cursors("git_log", args, ["max_count"]);
     const page = await gitLog(ctx.services.git, {
       maxCount: args.max_count,
       rev: args.rev,
@@ -68,8 +63,7 @@ export const gitLogTool = defineTool({
       until: args.until,
       author: args.author,
       grep: args.grep,
-      page: cursors.request(LOG_POSITION, dataBudget(ctx.config.maxResultChars)),
-      keep: ctx.sessionState.snapshots.slot<KeptLog>(cursors.query, (kept) => kept.bytes),
+      ...pagedCall(ctx, "git_log", args, ["max_count"], LOG_POSITION, (kept: KeptLog) => kept.bytes),
       signal: ctx.signal,
     });
     return { text: render(page, ctx.arguments), data: { ...page.data } };

@@ -1,11 +1,11 @@
 import { z } from "../zod.ts";
-import { defineTool } from "./tool.ts";
+import { defineTool, pagedCall } from "./tool.ts";
 import { CONTENT_POSITION, type GitShow, gitShow, type KeptShow } from "../git/show.ts";
 import { DIFF_POSITION } from "../git/diff_page.ts";
 import { DEFAULT_PATCH_BYTES, diffFileSchema, renderPatch } from "./git_diff.ts";
 import { personSchema } from "./git_log.ts";
-import { dataBudget, MAX_TEXT_BYTES } from "../paging/budget.ts";
-import { Cursors, type Paged } from "../paging/cursor.ts";
+import { MAX_TEXT_BYTES } from "../paging/budget.ts";
+import type { Paged } from "../paging/cursor.ts";
 import { nextCall } from "../paging/text_layout.ts";
 import { utf8CutIndex } from "../text/utf8.ts";
 
@@ -76,19 +76,15 @@ export const gitShowTool = defineTool({
     next_cursor: z.string().nullable().describe("Pass as cursor for the next page; null at the end."),
   }),
   handler: async (args, ctx) => {
-    const cursors = new Cursors("git_show", args, ["max_bytes"]);
-    const budget = dataBudget(ctx.config.maxResultChars);
+    const bytes = (kept: KeptShow) =>
+      kept.diff.bytes + 2 * (kept.commit.subject.length + kept.commit.body.length) + 512;
     const shown = await gitShow(ctx.services.git, {
       rev: args.rev,
       path: args.path,
       maxBytes: args.max_bytes,
-      page: args.path === undefined
-        ? cursors.request(DIFF_POSITION, budget)
-        : cursors.request(CONTENT_POSITION, budget),
-      keep: ctx.sessionState.snapshots.slot<KeptShow>(
-        cursors.query,
-        (kept) => kept.diff.bytes + 2 * (kept.commit.subject.length + kept.commit.body.length) + 512,
-      ),
+      ...(args.path === undefined
+        ? pagedCall(ctx, "git_show", args, ["max_bytes"], DIFF_POSITION, bytes)
+        : pagedCall(ctx, "git_show", args, ["max_bytes"], CONTENT_POSITION, bytes)),
       signal: ctx.signal,
     });
     const next = (cursor: string) => nextCall("git_show", ctx.arguments, { cursor });

@@ -1,17 +1,15 @@
 import { z } from "../zod.ts";
-import { defineTool } from "./tool.ts";
+import { defineTool, nextPageCall, pagedCall } from "./tool.ts";
 import {
   type GitStatus,
   gitStatus,
-  type KeptStatus,
   keptStatusBytes,
   MAX_STATUS_ENTRIES,
   STATUS_POSITION,
   type StatusEntry,
 } from "../git/status.ts";
-import { dataBudget } from "../paging/budget.ts";
-import { Cursors, type Paged } from "../paging/cursor.ts";
-import { layoutText, nextCall } from "../paging/text_layout.ts";
+import type { Paged } from "../paging/cursor.ts";
+import { layoutText } from "../paging/text_layout.ts";
 
 /** Default entries per page: about 21,000 characters of JSON at ~105 per entry (docs/results.md). */
 export const DEFAULT_STATUS_LIMIT = 200;
@@ -43,10 +41,7 @@ function render(page: Paged<GitStatus>, given: Readonly<Record<string, unknown>>
       `${where}${tracking}\nentries ${page.start + 1}-${page.start + shown} of ${status.total_entries}` +
       (status.clean ? " (ignored files only)" : ""),
     items: status.entries.map(describe),
-    next: (shown) => {
-      const cursor = page.cursorAfter(shown);
-      return cursor === null ? null : nextCall("git_status", given, { cursor });
-    },
+    next: nextPageCall("git_status", given, page),
   }).text;
 }
 
@@ -86,13 +81,11 @@ export const gitStatusTool = defineTool({
     next_cursor: z.string().nullable().describe("Pass as cursor for the next page; null at the end."),
   }),
   handler: async (args, ctx) => {
-    const cursors = new Cursors("git_status", args, ["limit"]);
     const page = await gitStatus(ctx.services.git, {
       path: args.path,
       includeIgnored: args.include_ignored,
       limit: args.limit,
-      page: cursors.request(STATUS_POSITION, dataBudget(ctx.config.maxResultChars)),
-      keep: ctx.sessionState.snapshots.slot<KeptStatus>(cursors.query, keptStatusBytes),
+      ...pagedCall(ctx, "git_status", args, ["limit"], STATUS_POSITION, keptStatusBytes),
       signal: ctx.signal,
     });
     return { text: render(page, ctx.arguments), data: { ...page.data } };

@@ -1,16 +1,8 @@
 import { z } from "../zod.ts";
-import { defineTool } from "./tool.ts";
-import {
-  DIR_POSITION,
-  type DirEntry,
-  type DirListing,
-  type KeptTree,
-  keptTreeBytes,
-  listDir,
-} from "../files/list_dir.ts";
-import { dataBudget } from "../paging/budget.ts";
-import { Cursors, type Paged } from "../paging/cursor.ts";
-import { layoutText, nextCall } from "../paging/text_layout.ts";
+import { defineTool, nextPageCall, pagedCall } from "./tool.ts";
+import { DIR_POSITION, type DirEntry, type DirListing, keptTreeBytes, listDir } from "../files/list_dir.ts";
+import type { Paged } from "../paging/cursor.ts";
+import { layoutText } from "../paging/text_layout.ts";
 
 /** Default entries per page: about 24,000 characters of JSON at ~120 per entry (docs/results.md). */
 export const DEFAULT_LIST_DIR_LIMIT = 200;
@@ -43,10 +35,7 @@ function render(page: Paged<DirListing>, given: Readonly<Record<string, unknown>
     header: (shown) => `${data.path}: entries ${page.start + 1}-${page.start + shown} of ${total} (tree order)`,
     items: data.entries.map(line),
     footer: () => notes,
-    next: (shown) => {
-      const cursor = page.cursorAfter(shown);
-      return cursor === null ? null : nextCall("list_dir", given, { cursor });
-    },
+    next: nextPageCall("list_dir", given, page),
   }).text;
 }
 
@@ -87,13 +76,11 @@ export const listDirTool = defineTool({
     next_cursor: z.string().nullable().describe("Pass as cursor for the next page; null at the end."),
   }),
   handler: (args, ctx) => {
-    const cursors = new Cursors("list_dir", args, ["limit"]);
     const page = listDir(ctx.workspace, args.path, {
       depth: args.depth,
       limit: args.limit,
       includeHidden: args.include_hidden,
-      page: cursors.request(DIR_POSITION, dataBudget(ctx.config.maxResultChars)),
-      keep: ctx.sessionState.snapshots.slot<KeptTree>(cursors.query, keptTreeBytes),
+      ...pagedCall(ctx, "list_dir", args, ["limit"], DIR_POSITION, keptTreeBytes),
     });
     return Promise.resolve({ text: render(page, ctx.arguments), data: { ...page.data } });
   },

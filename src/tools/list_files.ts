@@ -1,9 +1,8 @@
 import { z } from "../zod.ts";
-import { defineTool } from "./tool.ts";
-import { type FileListing, keptBytes, type KeptListing, listFiles, listPositionSchema } from "../files/list_files.ts";
-import { dataBudget } from "../paging/budget.ts";
-import { Cursors, type Paged } from "../paging/cursor.ts";
-import { layoutText, nextCall } from "../paging/text_layout.ts";
+import { defineTool, nextPageCall, pagedCall } from "./tool.ts";
+import { type FileListing, keptBytes, listFiles, listPositionSchema } from "../files/list_files.ts";
+import type { Paged } from "../paging/cursor.ts";
+import { layoutText } from "../paging/text_layout.ts";
 
 /** Default files per page: a few hundred entries, about 25,000 characters of JSON (docs/results.md). */
 export const DEFAULT_LIST_FILES_LIMIT = 250;
@@ -18,10 +17,7 @@ function render(page: Paged<FileListing>, sort: string, given: Readonly<Record<s
     header: (shown) => `${data.path}: files ${page.start + 1}-${page.start + shown} of ${total} (sort ${sort})`,
     items: data.files.map((file) => `${file.path}${file.path_lossy ? "  [name not UTF-8]" : ""}`),
     footer: () => warnings,
-    next: (shown) => {
-      const cursor = page.cursorAfter(shown);
-      return cursor === null ? null : nextCall("list_files", given, { cursor });
-    },
+    next: nextPageCall("list_files", given, page),
   }).text;
 }
 
@@ -61,7 +57,6 @@ export const listFilesTool = defineTool({
     next_cursor: z.string().nullable().describe("Pass as cursor for the next page; null at the end."),
   }),
   handler: async (args, ctx) => {
-    const cursors = new Cursors("list_files", args, ["limit"]);
     const page = await listFiles(ctx.workspace, args.path, ctx.services.ripgrepRunner, {
       globs: args.glob === undefined ? [] : typeof args.glob === "string" ? [args.glob] : args.glob,
       ignore: args.ignore ?? [],
@@ -69,8 +64,7 @@ export const listFilesTool = defineTool({
       includeHidden: args.include_hidden,
       sort: args.sort,
       limit: args.limit,
-      page: cursors.request(listPositionSchema(args.sort), dataBudget(ctx.config.maxResultChars)),
-      keep: ctx.sessionState.snapshots.slot<KeptListing>(cursors.query, keptBytes),
+      ...pagedCall(ctx, "list_files", args, ["limit"], listPositionSchema(args.sort), keptBytes),
       signal: ctx.signal,
     });
     return { text: render(page, args.sort, ctx.arguments), data: { ...page.data } };

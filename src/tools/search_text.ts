@@ -1,25 +1,21 @@
 import { z } from "../zod.ts";
-import { defineTool } from "./tool.ts";
+import { defineTool, nextPageCall, pagedCall } from "./tool.ts";
 import { SEARCH_POSITION, type SearchResult, searchText } from "../search/search_text.ts";
 import type { KeptSearch } from "../search/kept_search.ts";
 import type { SearchMatch } from "../search/match_collector.ts";
-import { dataBudget } from "../paging/budget.ts";
-import { Cursors, type Paged } from "../paging/cursor.ts";
-import { layoutText, nextCall } from "../paging/text_layout.ts";
+import type { Paged } from "../paging/cursor.ts";
+import { layoutText } from "../paging/text_layout.ts";
 
 /** Default matches per page: 100 one-line matches are about 20,000 characters of JSON (docs/results.md). */
 export const DEFAULT_MAX_RESULTS = 100;
 
 /** One match as grep shows it: `path:line:column:text`, context as `path-line-text` after a `--` separator. */
 function block(match: SearchMatch, context: number): string {
-  const lines: string[] = [];
-  if (context > 0) {
-    lines.push("--");
-    match.before.forEach((text, i) => lines.push(`${match.path}-${match.line - match.before.length + i}-${text}`));
-  }
-  lines.push(`${match.path}:${match.line}:${match.column}:${match.text}`);
-  if (context > 0) match.after.forEach((text, i) => lines.push(`${match.path}-${match.line + 1 + i}-${text}`));
-  return lines.join("\n");
+  const line = `${match.path}:${match.line}:${match.column}:${match.text}`;
+  if (context === 0) return line;
+  const before = match.before.map((text, i) => `${match.path}-${match.line - match.before.length + i}-${text}`);
+  const after = match.after.map((text, i) => `${match.path}-${match.line + 1 + i}-${text}`);
+  return ["--", ...before, line, ...after].join("\n");
 }
 
 function render(page: Paged<SearchResult>, context: number, given: Readonly<Record<string, unknown>>): string {
@@ -36,10 +32,7 @@ function render(page: Paged<SearchResult>, context: number, given: Readonly<Reco
     },
     items: data.matches.map((match) => block(match, context)),
     footer: () => warnings,
-    next: (shown) => {
-      const cursor = page.cursorAfter(shown);
-      return cursor === null ? null : nextCall("search_text", given, { cursor });
-    },
+    next: nextPageCall("search_text", given, page),
   }).text;
 }
 
@@ -84,7 +77,6 @@ export const searchTextTool = defineTool({
     next_cursor: z.string().nullable().describe("Pass as cursor for the next page; null at the end."),
   }),
   handler: async (args, ctx) => {
-    const cursors = new Cursors("search_text", args, ["max_results"]);
     const page = await searchText(ctx.workspace, args.path, ctx.services.ripgrepRunner, {
       pattern: args.pattern,
       regex: args.regex,
@@ -94,8 +86,7 @@ export const searchTextTool = defineTool({
       context: args.context,
       maxResults: args.max_results,
       maxLineBytes: args.max_line_bytes,
-      page: cursors.request(SEARCH_POSITION, dataBudget(ctx.config.maxResultChars)),
-      keep: ctx.sessionState.snapshots.slot<KeptSearch>(cursors.query, (kept) => kept.bytes),
+      ...pagedCall(ctx, "search_text", args, ["max_results"], SEARCH_POSITION, (kept: KeptSearch) => kept.bytes),
       signal: ctx.signal,
     });
     return { text: render(page, args.context, ctx.arguments), data: { ...page.data } };

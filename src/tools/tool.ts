@@ -8,6 +8,10 @@ import type { SessionInfo, SessionState } from "../session/info.ts";
 import type { ProgramName } from "../exec/programs.ts";
 import type { AuditTrail } from "../audit/trail.ts";
 import type { Annotations, ToolSummary } from "../catalog_listing.ts";
+import { dataBudget } from "../paging/budget.ts";
+import { Cursors, type Paged, type PageRequest } from "../paging/cursor.ts";
+import type { SnapshotSlot } from "../paging/snapshots.ts";
+import { nextCall, type TextLayout } from "../paging/text_layout.ts";
 
 /** A form elicitation request; the answer is the client's action and content. */
 export interface ElicitForm {
@@ -98,4 +102,44 @@ export function defineTool<Input extends z.ZodObject, Output extends z.ZodObject
   definition: ToolDefinition<Input, Output>,
 ): ToolDefinition<Input, Output> {
   return definition;
+}
+
+/**
+ * What a paged domain module gets for one call of tool `name`: the page its cursor resumes, within the result
+ * ceiling, and the query's snapshot slot, its values sized by `bytes`. `pageArgs` may change between pages.
+ * @example
+ * ```ts
+ * import { z } from "zod";
+ * declare const ctx: ToolContext;
+ * const { page, keep } = pagedCall(ctx, "list_dir", { path: "." }, ["limit"], z.string(), (kept: string[]) => 8);
+ * ```
+ */
+export function pagedCall<S extends z.ZodType, T>(
+  ctx: ToolContext,
+  name: string,
+  args: Readonly<Record<string, unknown>>,
+  pageArgs: readonly string[],
+  position: S,
+  bytes: (kept: T) => number,
+): { page: PageRequest<z.infer<S>>; keep: SnapshotSlot<T> } {
+  const cursors = new Cursors(name, args, pageArgs);
+  return {
+    page: cursors.request(position, dataBudget(ctx.config.maxResultChars)),
+    keep: ctx.sessionState.snapshots.slot(cursors.query, bytes),
+  };
+}
+
+/**
+ * A paged text's next-call line after its first `shown` items: tool `name` with the `given` arguments and the cursor.
+ * @example
+ * ```ts
+ * declare const page: import("../paging/cursor.ts").Paged<unknown>;
+ * nextPageCall("git_log", { rev: "main" }, page)(5); // 'next: git_log {"rev":"main","cursor":"…"}', or null
+ * ```
+ */
+export function nextPageCall(name: string, given: ToolContext["arguments"], page: Paged<unknown>): TextLayout["next"] {
+  return (shown) => {
+    const cursor = page.cursorAfter(shown);
+    return cursor === null ? null : nextCall(name, given, { cursor });
+  };
 }

@@ -1,7 +1,7 @@
 import { z } from "../zod.ts";
 import { defineTool } from "./tool.ts";
 import { readOnlyGitHint } from "../policy/modes.ts";
-import { commandOutput, commandResultSchema, DEFAULT_PREVIEW_BYTES } from "./command_result.ts";
+import { commandOutput, commandResultSchema, maxOutputBytesSchema } from "./command_result.ts";
 import { waitForCommand } from "./command_wait.ts";
 
 export const writeStdinTool = defineTool({
@@ -15,9 +15,7 @@ export const writeStdinTool = defineTool({
     chars: z.string().default("").describe("Text to write; empty to poll."),
     yield_time_ms: z.int().min(0).max(300000).default(10000).describe("The longest wait for an answer or exit."),
     close_stdin: z.boolean().default(false).describe("Close stdin after writing (end-of-file)."),
-    max_output_bytes: z.int().min(256).max(1048576).default(DEFAULT_PREVIEW_BYTES).describe(
-      "Bytes of each stream shown in this result's preview (the result ceiling may show less).",
-    ),
+    max_output_bytes: maxOutputBytesSchema,
   }),
   output: commandResultSchema,
   handler: async (args, ctx) => {

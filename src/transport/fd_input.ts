@@ -28,30 +28,27 @@ export class FdInput {
 
   /** Whether input (or its end) is there now: a zero-timeout poll(2) on this thread, so it never waits. */
   ready(): boolean {
-    const pollfd = new Uint8Array(8);
-    const view = new DataView(pollfd.buffer);
-    view.setInt32(0, this.#fd, true);
-    view.setInt16(4, POLL.IN, true);
-    return libc().poll_now(pollfd, 1n, 0) > 0;
+    return libc().poll_now(this.#pollfd(), 1n, 0) > 0;
   }
 
   /** Whether input (or its end) is there within `ms`: poll(2) on the blocking pool, so the thread stays free. */
   async readyWithin(ms: number): Promise<boolean> {
+    return await libc().poll(this.#pollfd(), 1n, Math.max(0, Math.ceil(ms))) > 0;
+  }
+
+  /** A struct pollfd asking whether this fd is readable (poll(2) writes only its revents). */
+  #pollfd(): Uint8Array {
     const pollfd = new Uint8Array(8);
     const view = new DataView(pollfd.buffer);
     view.setInt32(0, this.#fd, true);
     view.setInt16(4, POLL.IN, true);
-    return await libc().poll(pollfd, 1n, Math.max(0, Math.ceil(ms))) > 0;
+    return pollfd;
   }
 
   async #read(): Promise<Uint8Array | null> {
-    const pollfd = new Uint8Array(8);
-    const view = new DataView(pollfd.buffer);
+    const pollfd = this.#pollfd();
     let failures = 0;
     for (;;) {
-      view.setInt32(0, this.#fd, true);
-      view.setInt16(4, POLL.IN, true);
-      view.setInt16(6, 0, true);
       const ready = await libc().poll(pollfd, 1n, POLL_SLICE_MS);
       if (ready < 0) {
         // errno is another thread's after a call on the blocking pool: an EINTR is retried, a stuck failure ends.

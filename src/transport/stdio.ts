@@ -15,8 +15,6 @@ const INVALID_REQUEST = -32600;
 
 const NEWLINE = 0x0a;
 
-type Id = string | number | null;
-
 /** A JSON-RPC transport over one readable and one writable byte stream. */
 export class LineTransport implements Transport {
   onclose?: () => void;
@@ -65,11 +63,6 @@ export class LineTransport implements Transport {
     return this.#inFlight;
   }
 
-  /** Resolves once everything sent so far is written out. */
-  async flush(): Promise<void> {
-    await this.#writes.catch(() => {});
-  }
-
   /** Waits until every request received has been answered, at most DRAIN_GRACE_MS. */
   async #drain(): Promise<void> {
     if (this.#inFlight.size === 0) return;
@@ -94,7 +87,7 @@ export class LineTransport implements Transport {
     return this.#writes;
   }
 
-  #refuse(id: Id, code: number, message: string): void {
+  #refuse(id: string | number | null, code: number, message: string): void {
     void this.#write({ jsonrpc: "2.0", id, error: { code, message } }).catch((error) => this.onerror?.(error));
   }
 
@@ -148,10 +141,7 @@ export class LineTransport implements Transport {
       return;
     }
     // Answer what can be answered: a request with a usable id. Notifications and stray responses get nothing.
-    const candidate = value as { id?: unknown; method?: unknown } | null;
-    const id = candidate !== null && typeof candidate === "object" && !Array.isArray(candidate)
-      ? candidate.id
-      : undefined;
+    const id = (value as { id?: unknown } | null)?.id;
     if (typeof id === "string" || typeof id === "number") {
       const issue = parsed.error.issues[0];
       this.#refuse(
