@@ -49,8 +49,3 @@ export function loadTool(name: ToolName): Promise<ToolDefinition> {
 export function loadCatalog(): Promise<ToolDefinition[]> {
   return Promise.all(TOOL_NAMES.map(loadTool));
 }
-
-/** The names a server with these capability flags advertises. */
-export function advertisedToolNames(options: { viewImageEnabled: boolean }): readonly ToolName[] {
-  return options.viewImageEnabled ? TOOL_NAMES : TOOL_NAMES.filter((name) => name !== "view_image");
-}

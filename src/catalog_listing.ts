@@ -22,6 +22,10 @@ export type ListingOptions = Pick<Config, "fakeReadonlyAnnotations" | "maxResult
 
 const STORED: readonly Tool[] = (stored as unknown as { tools: Tool[] }).tools;
 
+function advertised(options: Pick<ListingOptions, "viewImageEnabled">): readonly Tool[] {
+  return options.viewImageEnabled ? STORED : STORED.filter((tool) => tool.name !== "view_image");
+}
+
 /**
  * The tools/list entries for these options, fresh per call, but their schemas are the stored objects: never edit them.
  * @example
@@ -30,8 +34,7 @@ const STORED: readonly Tool[] = (stored as unknown as { tools: Tool[] }).tools;
  * ```
  */
 export function listedTools(options: ListingOptions): Tool[] {
-  const tools = options.viewImageEnabled ? STORED : STORED.filter((tool) => tool.name !== "view_image");
-  return tools.map((tool) => ({
+  return advertised(options).map((tool) => ({
     ...tool,
     annotations: options.fakeReadonlyAnnotations ? { title: tool.title, ...FAKE_READONLY } : { ...tool.annotations },
     _meta: { [MAX_RESULT_SIZE_META]: options.maxResultChars },
@@ -39,12 +42,7 @@ export function listedTools(options: ListingOptions): Tool[] {
 }
 
 /** The four MCP behaviour hints, all required so none is left to a client's default. */
-export interface Annotations {
-  readOnlyHint: boolean;
-  destructiveHint: boolean;
-  idempotentHint: boolean;
-  openWorldHint: boolean;
-}
+export type Annotations = Record<keyof typeof FAKE_READONLY, boolean>;
 
 /** A tool as server_info describes it: name, title and its real annotations. */
 export interface ToolSummary {
@@ -55,8 +53,7 @@ export interface ToolSummary {
 
 /** The advertised tools' summaries, in catalog order, from the stored listing (no tool module loads). */
 export function toolSummaries(options: Pick<ListingOptions, "viewImageEnabled">): ToolSummary[] {
-  const tools = options.viewImageEnabled ? STORED : STORED.filter((tool) => tool.name !== "view_image");
-  return tools.map((tool) => {
+  return advertised(options).map((tool) => {
     const { title: _, ...annotations } = tool.annotations as Annotations & { title: string };
     return { name: tool.name, title: tool.title!, annotations };
   });

@@ -182,17 +182,14 @@ export class ToolError extends Error {
  */
 export function fromOsError(error: unknown, path: string): ToolError {
   if (error instanceof ToolError) return error;
-  if (error instanceof Deno.errors.NotFound) {
-    return new ToolError("NOT_FOUND", `${path} does not exist`, { details: { path } });
-  }
+  const about = (code: ErrorCode, message: string) => new ToolError(code, message, { details: { path } });
+  if (error instanceof Deno.errors.NotFound) return about("NOT_FOUND", `${path} does not exist`);
   if (error instanceof Deno.errors.PermissionDenied || error instanceof Deno.errors.NotCapable) {
-    return new ToolError("PERMISSION_DENIED", `${path}: permission denied`, { details: { path } });
+    return about("PERMISSION_DENIED", `${path}: permission denied`);
   }
-  if (error instanceof Deno.errors.IsADirectory) {
-    return new ToolError("NOT_A_FILE", `${path} is a directory`, { details: { path } });
-  }
+  if (error instanceof Deno.errors.IsADirectory) return about("NOT_A_FILE", `${path} is a directory`);
   if (error instanceof Deno.errors.NotADirectory) {
-    return new ToolError("NOT_A_DIRECTORY", `${path}: a parent is not a directory`, { details: { path } });
+    return about("NOT_A_DIRECTORY", `${path}: a parent is not a directory`);
   }
   const message = error instanceof Error ? error.message : String(error);
   return new ToolError("INTERNAL", `${path}: ${message}`, { details: { path }, cause: error });

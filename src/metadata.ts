@@ -36,9 +36,7 @@ export const SERVER_INFO_ICON_FILE: URL = new URL("./icon-64.png", import.meta.u
 export const SERVER_INFO_ICON_SIZE = "64x64";
 
 /** The icon as an https URL of this version's tag (server.json and the card require https). */
-export function iconUrl(version = SERVER_VERSION): string {
-  return `https://raw.githubusercontent.com/${REPOSITORY}/v${version}/${ICON_REPO_PATH}`;
-}
+const ICON_URL = `https://raw.githubusercontent.com/${REPOSITORY}/v${SERVER_VERSION}/${ICON_REPO_PATH}`;
 
 /** The identity fields server.json and the server card share (the registry's `ServerDetail`). */
 export interface RegistryIdentity {
@@ -60,7 +58,7 @@ export function registryIdentity(): RegistryIdentity {
     version: SERVER_VERSION,
     websiteUrl: WEBSITE_URL,
     repository: { url: REPOSITORY_URL, source: "github" },
-    icons: [{ src: iconUrl(), mimeType: "image/png", sizes: [ICON_SIZE] }],
+    icons: [{ src: ICON_URL, mimeType: "image/png", sizes: [ICON_SIZE] }],
   };
 }
 

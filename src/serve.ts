@@ -6,7 +6,7 @@ import { createMcpServer, initializeTap, type Runtime } from "./server.ts";
 import { LineTransport } from "./transport/stdio.ts";
 import { SERVER_NAME } from "./version.ts";
 import { serverCard } from "./card/server_card.ts";
-import { AuthSetupError, loadAuthToken } from "./http/auth.ts";
+import { loadAuthToken } from "./http/auth.ts";
 import { type Bound, openChoice, type OpenOptions, withServices, WorkspaceBinding } from "./session/binding.ts";
 import type { Pinned, Refusal } from "./session/pin.ts";
 import type { EarlyStart } from "./session/early_initialize.ts";
@@ -15,25 +15,10 @@ import { chooseWorkspaceLate } from "./session/late_workspace.ts";
 import { launchWorkspace, PROJECT_DIR_ENV, type WorkspaceChoice } from "./workspace/resolve.ts";
 import { AuditTrail } from "./audit/trail.ts";
 import { resolveLogPath } from "./audit/file.ts";
-import { printAuditSummary as printSummary } from "./audit/summary.ts";
 import { routeByShape } from "./sdk/route_by_shape.ts";
 
-interface Settling {
-  binding: WorkspaceBinding;
-  audit: AuditTrail | null;
-  refuse(message: string, choice: WorkspaceChoice): Promise<void>;
-}
-
-async function settle(settling: Settling, outcome: Bound | Refusal): Promise<Bound | Refusal> {
-  settling.binding.settle(outcome);
-  if (!("workspace" in outcome)) {
-    console.error(`${SERVER_NAME}: no workspace: ${outcome.reason}`);
-    return outcome;
-  }
-  const refused = await auditPlacement(settling.audit, outcome);
-  if (refused !== null) await settling.refuse(refused, outcome.choice);
-  return outcome;
-}
+/** `--audit-summary FILE`, FILE resolved against the directory main.ts was launched in. */
+export { printAuditSummary } from "./audit/summary.ts";
 
 /** A log that cannot be opened is a UsageError with --audit-required; else calls go unrecorded until it can be. */
 function openAuditTrail(
@@ -62,30 +47,44 @@ function openAuditTrail(
   return trail;
 }
 
-/** Warns when the workspace's commands could write the audit log; with --audit-required, returns the refusal. */
-async function auditPlacement(audit: AuditTrail | null, bound: Bound): Promise<string | null> {
-  if (audit === null) return null;
-  const { commands } = await bound.services.policy.sandbox(new Set());
-  const problem = audit.notePlacement(commands.writes);
-  return problem !== null && audit.status().required
-    ? `${problem} (--audit-required: choose a log outside the workspace and the private TMPDIR)`
-    : null;
-}
-
-/** --audit-required refusing the command line's own workspace is a usage error; a later refusal stops the server. */
-function settling(
+/**
+ * What settles the binding on an outcome, warning when the workspace's commands could write the audit log. With
+ * --audit-required, refusing the command line's own workspace is a usage error; a later refusal stops the server.
+ */
+function settler(
   binding: WorkspaceBinding,
   audit: AuditTrail | null,
   stop: (message: string) => Promise<void>,
-): Settling {
-  return {
-    binding,
-    audit,
-    refuse: async (message, choice) => {
-      if (choice.source === "flag") throw new UsageError(message);
-      await stop(message);
-    },
+): (outcome: Bound | Refusal) => Promise<Bound | Refusal> {
+  return async (outcome) => {
+    binding.settle(outcome);
+    if (!("workspace" in outcome)) {
+      console.error(`${SERVER_NAME}: no workspace: ${outcome.reason}`);
+      return outcome;
+    }
+    if (audit === null) return outcome;
+    const { commands } = await outcome.services.policy.sandbox(new Set());
+    const problem = audit.notePlacement(commands.writes);
+    if (problem === null || !audit.status().required) return outcome;
+    const refused = `${problem} (--audit-required: choose a log outside the workspace and the private TMPDIR)`;
+    if (outcome.choice.source === "flag") throw new UsageError(refused);
+    await stop(refused);
+    return outcome;
   };
+}
+
+/** The sessions end (`first`: the HTTP listener stops), then the workspace is released and the log closed. */
+async function closeAndExit(
+  binding: WorkspaceBinding,
+  audit: AuditTrail | null,
+  code: number,
+  first?: () => Promise<void>,
+): Promise<never> {
+  audit?.stopping();
+  await first?.();
+  await binding.close();
+  await audit?.close();
+  Deno.exit(code);
 }
 
 function stopper(binding: WorkspaceBinding): (message: string) => Promise<void> {
@@ -124,16 +123,11 @@ export async function serveStdio(start: StdioStart): Promise<void> {
   const binding = new WorkspaceBinding();
   const stop = stopper(binding);
   const audit = openAuditTrail(config, start.launchCwd, null, stop);
-  const settles = settling(binding, audit, stop);
-  if (start.pinned) await settle(settles, await withServices(start.pinned, config, facts));
+  const settle = settler(binding, audit, stop);
+  if (start.pinned) await settle(await withServices(start.pinned, config, facts));
   const runtime: Runtime = { config, facts, binding, audit };
   const { termination } = start;
-  termination.set(async () => {
-    audit?.stopping();
-    await binding.close();
-    await audit?.close();
-    Deno.exit(0);
-  });
+  termination.set(() => closeAndExit(binding, audit, 0));
   const server = createMcpServer(runtime, "stdio");
   // Chain, do not replace: createMcpServer's own close handling releases the session's commands.
   const closeSession = server.onclose;
@@ -146,24 +140,13 @@ export async function serveStdio(start: StdioStart): Promise<void> {
   for (const id of early.answered) transport.skipAnswer(id);
   if (binding.pending && start.fallback) {
     const options: OpenOptions = { config, facts, home: start.home };
-    const bind = async (choice: WorkspaceChoice) => await settle(settles, await openChoice(choice, options));
+    const bind = async (choice: WorkspaceChoice) => await settle(await openChoice(choice, options));
     chooseWorkspaceLate({ server, binding, fallback: start.fallback, bind });
   }
   const tap = initializeTap(server);
   transport.onmessage = tap; // chained by the SDK's connect (1.32.2)
   await server.connect(transport);
   routeByShape(server, transport, tap);
-}
-
-/**
- * Prints the summary of the audit log `file` (resolved against `launchCwd`) for `--audit-summary`; its exit code.
- * @example
- * ```ts
- * Deno.exit(await printAuditSummary("audit.jsonl", Deno.cwd()));
- * ```
- */
-export async function printAuditSummary(file: string, launchCwd: string): Promise<number> {
-  return await printSummary(path.resolve(launchCwd, file));
 }
 
 /**
@@ -194,24 +177,17 @@ export async function serveHttp(
   home: string | null,
   termination: Termination,
 ): Promise<void> {
-  let token: string | null;
-  try {
-    token = await loadAuthToken(config, launchCwd);
-  } catch (error) {
-    if (error instanceof AuthSetupError) throw new UsageError(error.message);
-    throw error;
-  }
+  const token = await loadAuthToken(config, launchCwd);
   const facts = await probeFacts();
-  const options: OpenOptions = { config, facts, home };
   const binding = new WorkspaceBinding();
   const stop = stopper(binding);
   const audit = openAuditTrail(config, launchCwd, token, stop);
   const plan = launchWorkspace({ flag: config.workspace, projectDir: Deno.env.get(PROJECT_DIR_ENV), cwd: launchCwd });
   // One process serves every HTTP session: no roots.
   const choice = plan.kind === "fixed" ? plan.choice : plan.fallback;
-  const outcome = await openChoice(choice, options);
+  const outcome = await openChoice(choice, { config, facts, home });
   if (!("workspace" in outcome) && choice.source === "flag") throw new UsageError(outcome.reason);
-  await settle(settling(binding, audit, stop), outcome);
+  await settler(binding, audit, stop)(outcome);
   const runtime: Runtime = { config, facts, binding, audit };
   // Loaded only here: stdio servers never pay for the HTTP transport's modules.
   const { endpointUrl, serveHttp: listen } = await import("./http/serve.ts");
@@ -228,18 +204,10 @@ export async function serveHttp(
     });
   } catch (error) {
     console.error(`${SERVER_NAME}: cannot listen on ${endpointUrl(config.http!)}: ${(error as Error).message}`);
-    await binding.close();
-    await audit?.close();
-    Deno.exit(1);
+    return await closeAndExit(binding, audit, 1);
   }
   console.error(
     `${SERVER_NAME}: serving MCP Streamable HTTP at ${http.url} (${token === null ? "no auth" : "bearer auth"})`,
   );
-  termination.set(async () => {
-    audit?.stopping();
-    await http.shutdown();
-    await binding.close();
-    await audit?.close();
-    Deno.exit(0);
-  });
+  termination.set(() => closeAndExit(binding, audit, 0, () => http.shutdown()));
 }

@@ -14,7 +14,7 @@ import {
   type ServerNotification,
   type ServerRequest,
 } from "./sdk/mod.ts";
-import { advertisedToolNames, isToolName, loadTool, type ToolName } from "./catalog.ts";
+import { isToolName, loadTool } from "./catalog.ts";
 import { fail, ok } from "./envelope.ts";
 import { ToolError } from "./errors.ts";
 import { listedTools, toolSummaries, type ToolSummary } from "./catalog_listing.ts";
@@ -85,7 +85,6 @@ type CallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 class ServedSession {
   readonly server: Server;
   readonly #runtime: Runtime;
-  readonly #toolNames: readonly ToolName[];
   readonly #summaries: readonly ToolSummary[];
   readonly #session: SessionInfo;
   readonly #state: SessionState = { grants: new Set(), commandIds: new Set(), snapshots: new Snapshots() };
@@ -96,7 +95,6 @@ class ServedSession {
     const instructions = serverInstructions(runtime.config, runtime.binding.bound?.workspace.root ?? null);
     this.server = new Server(serverInfo(), { capabilities: SERVER_CAPABILITIES, instructions });
     this.#runtime = runtime;
-    this.#toolNames = advertisedToolNames(runtime.config);
     this.#summaries = toolSummaries(runtime.config);
     this.#session = {
       id: crypto.randomUUID(),
@@ -179,7 +177,7 @@ class ServedSession {
     const { config, binding } = this.#runtime;
     const name = request.params.name;
     if (!isToolName(name)) throw unknownTool(name);
-    if (!this.#toolNames.includes(name)) {
+    if (!this.#summaries.some((tool) => tool.name === name)) {
       return fail(new ToolError("TOOL_DISABLED", `${name} is disabled on this server (--disable-view-image)`));
     }
     const tool = await loadTool(name);
@@ -205,7 +203,6 @@ class ServedSession {
   #context(request: CallRequest, extra: CallExtra): ToolContext {
     const { config, facts, binding } = this.#runtime;
     const progressToken = request.params._meta?.progressToken;
-    const server = this.server;
     return {
       config,
       facts,
@@ -230,7 +227,7 @@ class ServedSession {
         });
       },
       elicit: async (form) => {
-        const answer = await server.elicitInput({ mode: "form", ...form } as never);
+        const answer = await this.server.elicitInput({ mode: "form", ...form } as never);
         return { action: answer.action, content: answer.content as Record<string, unknown> | undefined };
       },
     };

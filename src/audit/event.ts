@@ -125,6 +125,7 @@ export const auditEventSchema = z.discriminatedUnion("event", [sessionStartSchem
 
 export type AuditEvent = z.infer<typeof auditEventSchema>;
 export type SessionStartEvent = z.infer<typeof sessionStartSchema>;
+export type SessionEndEvent = z.infer<typeof sessionEndSchema>;
 export type ToolCallEvent = z.infer<typeof toolCallSchema>;
 export type CallFacts = ToolCallEvent["facts"];
 export type CommandFacts = z.infer<typeof commandFactsSchema>;

@@ -83,19 +83,15 @@ export class AuditFile {
   }
 
   sync(): Promise<void> {
-    return this.#queue(async () => {
-      if (this.#fd !== null) await syncFd(this.#fd);
-    });
+    return this.#queue(() => this.#sync());
   }
 
   close(): Promise<void> {
-    return this.#queue(async () => {
-      try {
-        if (this.#fd !== null) await syncFd(this.#fd);
-      } finally {
-        this.#closeFds();
-      }
-    });
+    return this.#queue(() => this.#sync().finally(() => this.#closeFds()));
+  }
+
+  async #sync(): Promise<void> {
+    if (this.#fd !== null) await syncFd(this.#fd);
   }
 
   #queue<T>(step: () => Promise<T>): Promise<T> {
@@ -118,17 +114,13 @@ export class AuditFile {
     }
   }
 
-  #reopen(): void {
-    if (this.#fd !== null) closeFd(this.#fd);
-    this.#fd = null;
-    this.open();
-  }
-
   async #append(line: Uint8Array): Promise<void> {
     this.open();
     let mine = statFd(this.#fd!);
     if (!sameFile(this.#named(), mine)) {
-      this.#reopen();
+      closeFd(this.#fd!);
+      this.#fd = null;
+      this.open();
       mine = statFd(this.#fd!);
     }
     if (mine.size > 0 && mine.size + line.length > this.#maxBytes) await this.#rotate();

@@ -2,7 +2,7 @@
 import * as path from "node:path";
 import { AUDIT_LIMITS } from "./limits.ts";
 import { rotatedName } from "./file.ts";
-import type { AuditEvent, CommandFacts, ToolCallEvent } from "./event.ts";
+import type { AuditEvent, CommandFacts, SessionEndEvent, SessionStartEvent, ToolCallEvent } from "./event.ts";
 
 /** Items listed per session and kind (commands, files, refusals); the rest is counted. */
 export const SUMMARY_LISTED = 20;
@@ -18,12 +18,9 @@ async function* lines(file: string): AsyncGenerator<string> {
   using handle = await Deno.open(file);
   let buffered = "";
   for await (const chunk of handle.readable.pipeThrough(new TextDecoderStream())) {
-    buffered += chunk;
-    let newline;
-    while ((newline = buffered.indexOf("\n")) >= 0) {
-      yield buffered.slice(0, newline);
-      buffered = buffered.slice(newline + 1);
-    }
+    const parts = (buffered + chunk).split("\n");
+    buffered = parts.pop()!;
+    yield* parts;
   }
   if (buffered !== "") yield buffered;
 }
@@ -58,52 +55,26 @@ export async function readAuditLog(file: string): Promise<AuditLogRead> {
   return { files, events, unreadable };
 }
 
-interface SessionTally {
-  id: string;
-  transport: string;
-  client: string | null;
-  mode: string | null;
-  workspace: string | null;
-  start: string | null;
-  end: string | null;
-  reason: string | null;
-  durationMs: number | null;
-  calls: number;
-  failed: number;
-  perTool: Map<string, { calls: number; failed: number }>;
-  commands: Map<string, { cmd: string; state: CommandFacts }>;
+/** What the summary gathers of one session. */
+class SessionTally {
+  readonly id: string;
+  readonly transport: string;
+  start: SessionStartEvent | null = null;
+  end: SessionEndEvent | null = null;
+  calls = 0;
+  failed = 0;
+  readonly perTool = new Map<string, { calls: number; failed: number }>();
+  readonly commands = new Map<string, { cmd: string; state: CommandFacts }>();
   /** Commands that never started: [cmd, why]. */
-  unstarted: [string, string][];
-  files: Map<string, { op: string; movedTo: string | null; added: number; removed: number }>;
-  refusals: string[];
-  permissions: string[];
-}
+  readonly unstarted: [string, string][] = [];
+  readonly files = new Map<string, { op: string; movedTo: string | null; added: number; removed: number }>();
+  readonly refusals: string[] = [];
+  readonly permissions: string[] = [];
 
-function tally(sessions: Map<string, SessionTally>, event: AuditEvent): SessionTally {
-  let session = sessions.get(event.session);
-  if (!session) {
-    session = {
-      id: event.session,
-      transport: event.transport,
-      client: null,
-      mode: null,
-      workspace: null,
-      start: null,
-      end: null,
-      reason: null,
-      durationMs: null,
-      calls: 0,
-      failed: 0,
-      perTool: new Map(),
-      commands: new Map(),
-      unstarted: [],
-      files: new Map(),
-      refusals: [],
-      permissions: [],
-    };
-    sessions.set(event.session, session);
+  constructor(event: AuditEvent) {
+    this.id = event.session;
+    this.transport = event.transport;
   }
-  return session;
 }
 
 function subject(call: ToolCallEvent): string {
@@ -173,10 +144,12 @@ export function formatDuration(ms: number): string {
   return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
 
-function listed<T>(items: T[], render: (item: T) => string): string[] {
-  const shown = items.slice(0, SUMMARY_LISTED).map((item) => `    ${render(item)}`);
+/** A titled list of the session's summary, or nothing when `items` is empty. */
+function section(title: string, items: string[]): string[] {
+  if (items.length === 0) return [];
+  const shown = items.slice(0, SUMMARY_LISTED).map((item) => `    ${item}`);
   if (items.length > SUMMARY_LISTED) shown.push(`    … and ${items.length - SUMMARY_LISTED} more`);
-  return shown;
+  return [`  ${title}:`, ...shown];
 }
 
 function ending(state: CommandFacts): string {
@@ -189,58 +162,47 @@ function commandLine(session: SessionTally, cmd: string, state: CommandFacts): s
   const line = `${ending(state).padEnd(9)} ${cmd}`;
   if (state.status !== "running") return line;
   return `${line} (${
-    session.reason ? "left running when the session ended, which killed it" : "running when the log ends"
+    session.end?.reason ? "left running when the session ended, which killed it" : "running when the log ends"
   })`;
 }
 
 const OP_LETTERS: Record<string, string> = { add: "A", update: "M", delete: "D", move: "R" };
 
 function renderSession(session: SessionTally): string[] {
+  const { start, end } = session;
   const about = [
     session.transport,
-    session.client ? `client ${session.client}` : "client unknown",
-    ...(session.mode ? [`${session.mode} mode`] : []),
-    ...(session.workspace ? [`workspace ${session.workspace}`] : []),
+    start?.client ? `client ${start.client.name} ${start.client.version}` : "client unknown",
+    ...(start?.mode ? [`${start.mode} mode`] : []),
+    ...(start?.workspace ? [`workspace ${start.workspace}`] : []),
   ];
-  const when = session.start
-    ? `${session.start}${session.durationMs !== null ? `, ${formatDuration(session.durationMs)}` : ""}`
+  const when = start?.time
+    ? `${start.time}${end ? `, ${formatDuration(end.duration_ms)}` : ""}`
     : "start not in the log";
-  const end = session.reason ? `ended: ${session.reason}` : "no end recorded (still running, or the server died)";
+  const ended = end?.reason ? `ended: ${end.reason}` : "no end recorded (still running, or the server died)";
   const tools = [...session.perTool].sort((a, b) => b[1].calls - a[1].calls).map(([tool, count]) =>
     `${tool} ${count.calls}${count.failed ? ` (${count.failed} failed)` : ""}`
   );
-  const out = [
-    `session ${session.id} (${about.join(", ")})`,
-    `  ${when}; ${end}`,
-    `  calls: ${session.calls}${session.failed ? `, ${session.failed} failed` : ""}${
-      tools.length ? ` — ${tools.join(", ")}` : ""
-    }`,
-  ];
   const commands = [
     ...[...session.commands.values()].map(({ cmd, state }) => commandLine(session, cmd, state)),
     ...session.unstarted.map(([cmd, why]) => `${"not run".padEnd(9)} ${cmd} (${why})`),
   ];
-  if (commands.length) out.push(`  commands (${commands.length}):`, ...listed(commands, (line) => line));
-  const files = [...session.files];
-  if (files.length) {
-    out.push(
-      `  files changed (${files.length}):`,
-      ...listed(
-        files,
-        ([file, change]) =>
-          `${OP_LETTERS[change.op] ?? "?"} ${file}${change.movedTo ? ` -> ${change.movedTo}` : ""}${
-            change.op === "delete" ? "" : ` (+${change.added} -${change.removed})`
-          }`,
-      ),
-    );
-  }
-  if (session.refusals.length) {
-    out.push(`  refusals (${session.refusals.length}):`, ...listed(session.refusals, (line) => line));
-  }
-  if (session.permissions.length) {
-    out.push(`  permissions:`, ...listed(session.permissions, (line) => line));
-  }
-  return out;
+  const files = [...session.files].map(([file, change]) =>
+    `${OP_LETTERS[change.op] ?? "?"} ${file}${change.movedTo ? ` -> ${change.movedTo}` : ""}${
+      change.op === "delete" ? "" : ` (+${change.added} -${change.removed})`
+    }`
+  );
+  return [
+    `session ${session.id} (${about.join(", ")})`,
+    `  ${when}; ${ended}`,
+    `  calls: ${session.calls}${session.failed ? `, ${session.failed} failed` : ""}${
+      tools.length ? ` — ${tools.join(", ")}` : ""
+    }`,
+    ...section(`commands (${commands.length})`, commands),
+    ...section(`files changed (${files.length})`, files),
+    ...section(`refusals (${session.refusals.length})`, session.refusals),
+    ...section("permissions", session.permissions),
+  ];
 }
 
 /**
@@ -253,17 +215,11 @@ function renderSession(session: SessionTally): string[] {
 export function summarizeEvents(log: AuditLogRead): string {
   const sessions = new Map<string, SessionTally>();
   for (const event of log.events) {
-    const session = tally(sessions, event);
-    if (event.event === "session_start") {
-      session.start = event.time;
-      session.client = event.client ? `${event.client.name} ${event.client.version}` : null;
-      session.mode = event.mode;
-      session.workspace = event.workspace;
-    } else if (event.event === "session_end") {
-      session.end = event.time;
-      session.reason = event.reason;
-      session.durationMs = event.duration_ms;
-    } else if (event.event === "tool_call") addCall(session, event);
+    const session = sessions.get(event.session) ?? new SessionTally(event);
+    sessions.set(event.session, session);
+    if (event.event === "session_start") session.start = event;
+    else if (event.event === "session_end") session.end = event;
+    else if (event.event === "tool_call") addCall(session, event);
   }
   const names = log.files.map((file) => path.basename(file)).join(", ");
   const calls = [...sessions.values()].reduce((sum, session) => sum + session.calls, 0);
@@ -274,18 +230,20 @@ export function summarizeEvents(log: AuditLogRead): string {
 }
 
 /**
- * Prints the summary of the log at `file` to stdout, or why it cannot be read to stderr; returns the exit status.
+ * Prints the summary of the log at `file` (resolved against `launchCwd`) to stdout, or why it cannot be read to
+ * stderr; returns the exit status.
  * @example
  * ```ts
- * Deno.exit(await printAuditSummary("/var/log/workcell.jsonl"));
+ * Deno.exit(await printAuditSummary("audit.jsonl", Deno.cwd()));
  * ```
  */
-export async function printAuditSummary(file: string): Promise<number> {
+export async function printAuditSummary(file: string, launchCwd = Deno.cwd()): Promise<number> {
+  const resolved = path.resolve(launchCwd, file);
   try {
-    console.log(summarizeEvents(await readAuditLog(file)));
+    console.log(summarizeEvents(await readAuditLog(resolved)));
     return 0;
   } catch (error) {
-    console.error(`workcell: --audit-summary ${file}: ${(error as Error).message}`);
+    console.error(`workcell: --audit-summary ${resolved}: ${(error as Error).message}`);
     return 1;
   }
 }

@@ -179,11 +179,11 @@ export class AuditTrail {
 
   status(): AuditStatus {
     return {
+      ...AUDIT_OFF,
       enabled: true,
       path: this.path,
       required: this.#options.required,
       max_bytes: this.#options.maxBytes,
-      kept_files: AUDIT_LIMITS.keptFiles,
       state: this.#lastError === null ? "ok" : "failing",
       events_written: this.#written,
       events_lost: this.#lost,
@@ -215,7 +215,7 @@ export class AuditTrail {
     endReason: () => this.#stopping ? "shutdown" : "closed",
     track: (session, open) => open ? this.#open.add(session) : this.#open.delete(session),
     emit: (event) => this.#emit(event),
-    sync: () => this.#sync(),
+    sync: () => this.#file.sync().catch((error) => this.#failed(error, false)),
   };
 
   /** Writes one event (bounded); resolves when it is written or its failure handled, never rejects. */
@@ -238,10 +238,6 @@ export class AuditTrail {
     } catch (error) {
       await this.#failed(error, true);
     }
-  }
-
-  async #sync(): Promise<void> {
-    await this.#file.sync().catch((error) => this.#failed(error, false));
   }
 
   #failed(error: unknown, lostEvent: boolean): void | Promise<void> {

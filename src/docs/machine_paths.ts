@@ -13,10 +13,6 @@ export interface PathRoot {
 /** Characters that continue a path, so a root preceded or followed by one is part of a longer name. */
 const PATH_CHAR = String.raw`[\w.@+~$-]`;
 
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-
 function realOrSelf(dir: string): string {
   try {
     return Deno.realPathSync(dir);
@@ -56,7 +52,7 @@ export function machineRoots(
 }
 
 function rootPattern(root: PathRoot): RegExp {
-  return new RegExp(`(?<!${PATH_CHAR}|/)${escape(root.dir)}(?:/|(?!${PATH_CHAR}))`, "g");
+  return new RegExp(`(?<!${PATH_CHAR}|/)${RegExp.escape(root.dir)}(?:/|(?!${PATH_CHAR}))`, "g");
 }
 
 /**

@@ -1,6 +1,5 @@
-import { commandExecution, MODE_POLICIES } from "../policy/modes.ts";
+import { commandExecution, type Mode, MODE_POLICIES, MODES } from "../policy/modes.ts";
 import { type Rule, RULES } from "../policy/rules.ts";
-import { type Mode, MODES } from "../policy/modes.ts";
 import { ENV_RULES } from "../policy/child_environment.ts";
 
 /** One row per mode: execution, gates, sandbox, network. */

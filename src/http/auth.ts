@@ -1,5 +1,6 @@
+import { timingSafeEqual } from "node:crypto";
 import * as path from "node:path";
-import { isLoopbackHost } from "../config.ts";
+import { isLoopbackHost, UsageError } from "../config.ts";
 import { jsonRpcError } from "./responses.ts";
 
 /** Environment variable that may carry the token instead of --auth-token-file. */
@@ -8,14 +9,6 @@ export const AUTH_TOKEN_ENV = "WORKCELL_AUTH_TOKEN";
 export const MIN_TOKEN_LENGTH = 16;
 /** The realm named in the `WWW-Authenticate` challenge. */
 export const AUTH_REALM = "workcell";
-
-/** Why the server refuses to start its HTTP transport; main.ts prints it and exits 2. */
-export class AuthSetupError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "AuthSetupError";
-  }
-}
 
 /** What the token decision depends on (a subset of Config). */
 export interface AuthSettings {
@@ -26,6 +19,7 @@ export interface AuthSettings {
 
 /**
  * The bearer token (--auth-token-file or WORKCELL_AUTH_TOKEN, then unset: no child inherits it); null: --http-no-auth.
+ * Without a usable one it throws a UsageError: main.ts prints it and exits 2.
  * @example
  * ```ts
  * await loadAuthToken({ authTokenFile: null, httpNoAuth: true, http: { host: "127.0.0.1" } }, "/"); // null
@@ -43,7 +37,7 @@ export async function loadAuthToken(settings: AuthSettings, cwd: string): Promis
     try {
       token = (await Deno.readTextFile(file)).trim();
     } catch (error) {
-      throw new AuthSetupError(`cannot read ${source}: ${(error as Error).message}`);
+      throw new UsageError(`cannot read ${source}: ${(error as Error).message}`);
     }
   } else if (fromEnv !== undefined) {
     source = AUTH_TOKEN_ENV;
@@ -53,27 +47,20 @@ export async function loadAuthToken(settings: AuthSettings, cwd: string): Promis
     const where = isLoopbackHost(host)
       ? "give --auth-token-file FILE or set WORKCELL_AUTH_TOKEN (or --http-no-auth, loopback only)"
       : `refusing to serve non-loopback host ${host} without one; give --auth-token-file FILE or set WORKCELL_AUTH_TOKEN`;
-    throw new AuthSetupError(`--http needs a bearer token: ${where}`);
+    throw new UsageError(`--http needs a bearer token: ${where}`);
   }
   if (token.length < MIN_TOKEN_LENGTH) {
-    throw new AuthSetupError(
+    throw new UsageError(
       `the bearer token from ${source} is ${token.length} characters; use at least ${MIN_TOKEN_LENGTH} ` +
         "(e.g. `openssl rand -hex 32`)",
     );
   }
-  if (/\s/.test(token)) throw new AuthSetupError(`the bearer token from ${source} contains whitespace`);
+  if (/\s/.test(token)) throw new UsageError(`the bearer token from ${source} contains whitespace`);
   return token;
 }
 
 async function sha256(text: string): Promise<Uint8Array> {
   return new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
-}
-
-/** Compares two equal-length byte strings without an early exit. */
-function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
-  let diff = a.length ^ b.length;
-  for (let i = 0; i < Math.min(a.length, b.length); i++) diff |= a[i] ^ b[i];
-  return diff === 0;
 }
 
 /** The presented token of an `Authorization: Bearer …` header, or null. */
@@ -99,7 +86,7 @@ export class BearerGate {
   async accepts(request: Request): Promise<boolean> {
     const token = presentedToken(request.headers.get("authorization"));
     if (token === null) return false;
-    return constantTimeEqual(await sha256(token), this.#digest);
+    return timingSafeEqual(await sha256(token), this.#digest);
   }
 
   /** The 401 answer: a `WWW-Authenticate` challenge (RFC 6750) and a JSON-RPC error body. */

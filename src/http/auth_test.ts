@@ -1,5 +1,6 @@
 import { assert, assertEquals, assertRejects } from "../testing/assert.ts";
-import { AUTH_TOKEN_ENV, AuthSetupError, BearerGate, loadAuthToken, presentedToken } from "./auth.ts";
+import { UsageError } from "../config.ts";
+import { AUTH_TOKEN_ENV, BearerGate, loadAuthToken, presentedToken } from "./auth.ts";
 
 const TOKEN = "0123456789abcdef0123";
 
@@ -31,7 +32,7 @@ Deno.test("loadAuthToken: env token is taken and removed from the environment; n
   assertEquals(await loadAuthToken({ authTokenFile: null, httpNoAuth: false, http }, "/"), TOKEN);
   assertEquals(Deno.env.get(AUTH_TOKEN_ENV), undefined);
   const error = await assertRejects(() => loadAuthToken({ authTokenFile: null, httpNoAuth: false, http }, "/"));
-  assert(error instanceof AuthSetupError);
+  assert(error instanceof UsageError);
   Deno.env.set(AUTH_TOKEN_ENV, TOKEN);
   assertEquals(await loadAuthToken({ authTokenFile: null, httpNoAuth: true, http }, "/"), null);
   assertEquals(Deno.env.get(AUTH_TOKEN_ENV), undefined, "removed even when unused");

@@ -26,9 +26,8 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
     }
     chunks.push(value);
   }
-  const bytes = joinBytes(chunks);
   try {
-    return { value: JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes)) };
+    return { value: JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(joinBytes(chunks))) };
   } catch (error) {
     return jsonRpcError(400, -32700, `Parse error: ${(error as Error).message}`);
   }

@@ -1,3 +1,5 @@
+import { createHash } from "node:crypto";
+
 /** The media type the Server Card proposal registers for the card. */
 export const SERVER_CARD_MEDIA_TYPE = "application/mcp-server-card+json";
 /** How long a client may reuse a card: short, as a server restarted with other flags lists other tools. */
@@ -13,11 +15,6 @@ export const CARD_CORS_HEADERS: Readonly<Record<string, string>> = {
   "Access-Control-Expose-Headers": "ETag",
 };
 
-async function etagOf(body: string): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(body)));
-  return `"${Array.from(digest.subarray(0, 16), (byte) => byte.toString(16).padStart(2, "0")).join("")}"`;
-}
-
 /** Whether an If-None-Match header names `etag` (or `*`); weak and strong forms compare alike here. */
 function matches(ifNoneMatch: string | null, etag: string): boolean {
   if (ifNoneMatch === null) return false;
@@ -25,7 +22,7 @@ function matches(ifNoneMatch: string | null, etag: string): boolean {
 }
 
 /** The card's answer: 200 (HEAD: no body), 304 on a matching If-None-Match, 204 to a CORS preflight, else 405. */
-export async function cardResponse(request: Request, card: unknown): Promise<Response> {
+export function cardResponse(request: Request, card: unknown): Response {
   if (request.method === "OPTIONS") {
     return new Response(null, { status: 204, headers: { ...CARD_CORS_HEADERS, "Access-Control-Max-Age": "86400" } });
   }
@@ -33,7 +30,7 @@ export async function cardResponse(request: Request, card: unknown): Promise<Res
     return new Response(null, { status: 405, headers: { ...CARD_CORS_HEADERS, Allow: CARD_METHODS } });
   }
   const body = JSON.stringify(card);
-  const etag = await etagOf(body);
+  const etag = `"${createHash("sha256").update(body).digest("hex").slice(0, 32)}"`;
   const headers = {
     ...CARD_CORS_HEADERS,
     "Content-Type": SERVER_CARD_MEDIA_TYPE,

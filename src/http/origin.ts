@@ -40,16 +40,11 @@ export class OriginCheck {
     }
     const origin = request.headers.get("origin");
     if (origin === null) return null;
-    let url: URL;
-    try {
-      url = new URL(origin);
-    } catch {
-      return `Origin ${JSON.stringify(origin)} is not allowed`;
-    }
-    if (url.protocol !== "http:" && url.protocol !== "https:") return `Origin ${JSON.stringify(origin)} is not allowed`;
-    const allowed = this.#names === null ? url.host.toLowerCase() === hostHeader.toLowerCase() : this.#names.includes(
-      url.hostname.toLowerCase(),
-    );
+    const url = URL.parse(origin);
+    const allowed = (url?.protocol === "http:" || url?.protocol === "https:") &&
+      (this.#names === null
+        ? url.host.toLowerCase() === hostHeader.toLowerCase()
+        : this.#names.includes(url.hostname.toLowerCase()));
     return allowed ? null : `Origin ${JSON.stringify(origin)} is not allowed`;
   }
 }

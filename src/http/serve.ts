@@ -25,8 +25,7 @@ export interface HttpServeOptions {
 
 /** A running HTTP server. */
 export interface HttpService {
-  /** Where it listens (the real port). */
-  readonly addr: Deno.NetAddr;
+  /** Where it listens, with the real port. */
   readonly url: string;
   /** Ends every session, stops listening and waits (bounded) for open responses. */
   shutdown(): Promise<void>;
@@ -64,7 +63,7 @@ export async function createHttpHandler(
     const url = new URL(request.url);
 
     if (CARD_PATHS.includes(url.pathname)) {
-      return await cardResponse(
+      return cardResponse(
         request,
         serverCard(config, { url: `${url.protocol}//${request.headers.get("host")}${MCP_PATH}` }),
       );
@@ -93,26 +92,18 @@ export async function createHttpHandler(
 export async function serveHttp(options: HttpServeOptions): Promise<HttpService> {
   const sessions = new HttpSessions(options.openSession);
   const handler = await createHttpHandler(options, sessions);
-  const { promise: listening, resolve, reject } = Promise.withResolvers<Deno.NetAddr>();
-  let server: Deno.HttpServer<Deno.NetAddr>;
-  try {
-    server = Deno.serve({
-      hostname: options.address.host,
-      port: options.address.port,
-      onListen: (addr) => resolve(addr),
-      onError: (error) => {
-        console.error("workcell: HTTP request failed:", error);
-        return jsonRpcError(500, -32603, "Internal error");
-      },
-    }, handler);
-  } catch (error) {
-    reject(error);
-    throw error;
-  }
-  const addr = await listening;
+  // Binds at once (a failure throws here); onListen only silences Deno's own "Listening on" line.
+  const server = Deno.serve({
+    hostname: options.address.host,
+    port: options.address.port,
+    onListen: () => {},
+    onError: (error) => {
+      console.error("workcell: HTTP request failed:", error);
+      return jsonRpcError(500, -32603, "Internal error");
+    },
+  }, handler);
   return {
-    addr,
-    url: endpointUrl({ host: options.address.host, port: addr.port }),
+    url: endpointUrl({ host: options.address.host, port: server.addr.port }),
     async shutdown() {
       await sessions.closeAll();
       const grace = new Promise<void>((done) => {

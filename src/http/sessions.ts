@@ -49,7 +49,7 @@ export class HttpSessions {
     const session = this.#sessions.get(sessionId);
     if (!session) return jsonRpcError(404, -32001, "Session not found");
     session.lastSeen = Date.now();
-    return await session.transport.handleRequest(request, parsedBody === undefined ? undefined : { parsedBody });
+    return await session.transport.handleRequest(request, { parsedBody });
   }
 
   async initialize(request: Request, parsedBody: unknown): Promise<Response> {

@@ -98,7 +98,6 @@ export async function fastImport(dir: string, produce: (write: (text: string) =>
  */
 export async function importHistory(dir: string, count: number): Promise<void> {
   await initRepo(dir);
-  const data = fastImportData;
   await fastImport(dir, async (write) => {
     for (let i = 1; i <= count; i++) {
       const when = 1_700_000_000 + i * 60;
@@ -106,10 +105,10 @@ export async function importHistory(dir: string, count: number): Promise<void> {
         `commit refs/heads/main\nmark :${i}\n` +
           `author Ada Lovelace <ada@example.org> ${when} +0200\n` +
           `committer Charles Babbage <charles@example.org> ${when} +0200\n` +
-          data(`commit ${i}\n\nBody of commit ${i}.\n`) +
+          fastImportData(`commit ${i}\n\nBody of commit ${i}.\n`) +
           (i > 1 ? `from :${i - 1}\n` : "") +
-          `M 100644 inline log.txt\n${data(`entry ${i}\n`)}` +
-          `M 100644 inline files/f${i % 10}.txt\n${data(`version ${i}\n`)}\n`,
+          `M 100644 inline log.txt\n${fastImportData(`entry ${i}\n`)}` +
+          `M 100644 inline files/f${i % 10}.txt\n${fastImportData(`version ${i}\n`)}\n`,
       );
     }
   });

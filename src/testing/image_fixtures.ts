@@ -105,16 +105,9 @@ export async function rawPng(options: {
   view.setUint32(0, options.width);
   view.setUint32(4, options.height);
   header.set([options.bitDepth, options.colorType, 0, 0, 0], 8);
-  const raw = new Uint8Array(options.rows.reduce((sum, row) => sum + row.length + 1, 0));
-  let at = 0;
-  for (const row of options.rows) {
-    raw[at++] = 0; // filter type None
-    raw.set(row, at);
-    at += row.length;
-  }
-  const zlib = new Uint8Array(
-    await new Response(new Blob([raw]).stream().pipeThrough(new CompressionStream("deflate"))).arrayBuffer(),
-  );
+  // Each row is preceded by its filter type, 0 (None).
+  const raw = options.rows.flatMap((row) => [new Uint8Array([0]), row]) as Uint8Array<ArrayBuffer>[];
+  const zlib = await new Response(new Blob(raw).stream().pipeThrough(new CompressionStream("deflate"))).bytes();
   const parts = [
     new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
     chunk("IHDR", header),

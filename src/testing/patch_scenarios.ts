@@ -26,13 +26,8 @@ export interface Scenario {
   hasOutside: boolean;
 }
 
-async function exists(p: string): Promise<boolean> {
-  try {
-    await Deno.lstat(p);
-    return true;
-  } catch {
-    return false;
-  }
+function exists(p: string): Promise<boolean> {
+  return Deno.lstat(p).then(() => true, () => false);
 }
 
 async function lines(file: string): Promise<string[]> {
@@ -120,11 +115,8 @@ export async function prepare(scenario: Scenario, workspace: string, outside: st
 /** Sets (true) or lifts (false) the scenario's immutable directories; returns false when chattr cannot. */
 export async function setImmutable(scenario: Scenario, workspace: string, on: boolean): Promise<boolean> {
   for (const rel of scenario.immutable) {
-    const result = await new Deno.Command("chattr", {
-      args: [on ? "+i" : "-i", path.join(workspace, rel)],
-      stderr: "null",
-    })
-      .output().catch(() => null);
+    const chattr = new Deno.Command("chattr", { args: [on ? "+i" : "-i", path.join(workspace, rel)], stderr: "null" });
+    const result = await chattr.output().catch(() => null);
     if (!result?.success) return false;
   }
   return true;
