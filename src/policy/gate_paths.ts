@@ -50,7 +50,8 @@ export function diskPaths(workspace: string, tmpdir: string): PathQuestions {
         }
       }
     },
-    exists: (abs) => lstatPath(abs) !== null,
+    // A NUL names nothing on disk (cString would throw on it).
+    exists: (abs) => !abs.includes("\0") && lstatPath(abs) !== null,
   };
 }
 

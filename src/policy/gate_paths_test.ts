@@ -80,3 +80,10 @@ Deno.test("describedPaths: a chain of links resolves hop by hop; the last compon
   assertEquals(paths.realParent("/w/a", true), "/etc");
   assertEquals([paths.exists("/usr"), paths.exists("/w"), paths.exists("/nope")], [true, true, false]);
 });
+
+Deno.test("gate paths: a path with a NUL exists nowhere on disk, and the gate still answers a verdict", () => {
+  const paths = diskPaths(Deno.cwd(), "/tmp");
+  assertEquals(paths.exists("/a\0b"), false);
+  const options = { mode: "safe" as const, gates: gatesInForce("safe", new Set()), workspace: "/w", cwd: "/w", paths };
+  assertEquals(checkCommand("cat /a\0b", {}, options).ok, true);
+});
