@@ -17,7 +17,7 @@ import { rgPath } from "@vscode/ripgrep";
 import { Client, StdioClientTransport } from "../src/sdk/client.ts";
 import { sourceRunArgs } from "../src/permissions.ts";
 import { createClientViewsRepo } from "../tests/client_views_repo.ts";
-import { commitAll, git, importHistory, initRepo, writeFiles } from "../src/testing/git_fixtures.ts";
+import { commitAll, git, importHistory, initRepo, writeFiles } from "../testing/git_fixtures.ts";
 import { RG_BASE_ARGS } from "../src/search/ripgrep.ts";
 import { listFilesArgs } from "../src/files/list_files.ts";
 import { searchArgs } from "../src/search/search_text.ts";

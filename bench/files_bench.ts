@@ -22,7 +22,7 @@ import { RG_BASE_ARGS } from "../src/search/ripgrep.ts";
 import { searchArgs, type SearchOptions } from "../src/search/search_text.ts";
 import { listFilesArgs } from "../src/files/list_files.ts";
 import { peerEntry, PEERS } from "./peers.ts";
-import { seededRandom } from "../src/testing/random.ts";
+import { seededRandom } from "../testing/random.ts";
 import { median } from "./timing.ts";
 import { openWorkspace } from "../src/workspace/workspace.ts";
 import { ChildSandboxes } from "../src/policy/linux_spawners.ts";

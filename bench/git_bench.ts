@@ -15,9 +15,9 @@
 import * as path from "node:path";
 import { Client, StdioClientTransport } from "../src/sdk/client.ts";
 import { sourceRunArgs } from "../src/permissions.ts";
-import { git, importHistory, initRepo } from "../src/testing/git_fixtures.ts";
+import { git, importHistory, initRepo } from "../testing/git_fixtures.ts";
 import { COMMIT_FORMAT } from "../src/git/log.ts";
-import { gitServiceFor } from "../src/testing/git_service.ts";
+import { gitServiceFor } from "../testing/git_service.ts";
 import { connectPeer, PEERS } from "./peers.ts";
 
 const DATA = new URL("./.data/", import.meta.url).pathname;

@@ -8,7 +8,7 @@
  */
 import { Client, StdioClientTransport } from "../src/sdk/client.ts";
 import { sourceRunArgs } from "../src/permissions.ts";
-import { makeBitmap } from "../src/testing/image_fixtures.ts";
+import { makeBitmap } from "../testing/image_fixtures.ts";
 import { encodeBitmap } from "../src/image/encode.ts";
 import { fitWithin } from "../src/image/resize.ts";
 import { DEFAULT_MAX_DIMENSION } from "../src/image/view.ts";

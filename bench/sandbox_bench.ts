@@ -16,7 +16,7 @@ import { exportCommit } from "./baseline_tree.ts";
 import * as path from "node:path";
 import { Client, StdioClientTransport } from "../src/sdk/client.ts";
 import { sourceRunArgs } from "../src/permissions.ts";
-import { commitAll, importHistory, writeFiles } from "../src/testing/git_fixtures.ts";
+import { commitAll, importHistory, writeFiles } from "../testing/git_fixtures.ts";
 
 /** The last commit before the launcher. */
 const BASELINE_REF = Deno.env.get("WORKCELL_BENCH_BASELINE") ?? "6e0851b8362b8d10f097e316f363004bab50fcd8";

@@ -1,4 +1,4 @@
-import { assert, assertEquals } from "../src/testing/assert.ts";
+import { assert, assertEquals } from "../testing/assert.ts";
 import { inputDigest, packageInputs } from "./built_package.ts";
 
 Deno.test("the build's inputs: what goes into the package and the code that builds it, never a test", async () => {
@@ -7,7 +7,7 @@ Deno.test("the build's inputs: what goes into the package and the code that buil
     assert(inputs.includes(file), file);
   }
   assert(inputs.includes("packaging/built_package.ts") && inputs.includes("src/serve.ts"));
-  assertEquals(inputs.filter((file) => file.endsWith("_test.ts") || file.startsWith("src/testing/")), []);
+  assertEquals(inputs.filter((file) => file.endsWith("_test.ts") || file.startsWith("testing/")), []);
   assertEquals(inputs, [...inputs].sort());
 });
 

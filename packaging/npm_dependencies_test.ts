@@ -1,4 +1,4 @@
-import { assertEquals } from "../src/testing/assert.ts";
+import { assertEquals } from "../testing/assert.ts";
 import * as path from "node:path";
 import { lockedPackages, packagedDenoConfig, platformPackages, TARGETS, unusedAtRunTime } from "./npm_dependencies.ts";
 

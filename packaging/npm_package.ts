@@ -44,16 +44,13 @@ export const APP_DIR = "app";
  */
 export const SERVER_FLAGS_FILE = "server-flags.json";
 
-/**
- * The files below the repository's `dir`, relative to the repository, without test files and without what lies in
- * the directories `skip` names.
- */
-export async function filesBelow(dir: string, skip: readonly string[] = []): Promise<string[]> {
+/** The files below the repository's `dir`, relative to the repository, without test files. */
+export async function filesBelow(dir: string): Promise<string[]> {
   const files: string[] = [];
   for await (const entry of Deno.readDir(path.join(ROOT, dir))) {
     const rel = `${dir}/${entry.name}`;
     if (entry.isDirectory) {
-      if (!skip.includes(rel)) files.push(...await filesBelow(rel, skip));
+      files.push(...await filesBelow(rel));
     } else if (entry.isFile && !entry.name.endsWith("_test.ts")) files.push(rel);
   }
   return files;
@@ -63,7 +60,7 @@ export async function filesBelow(dir: string, skip: readonly string[] = []): Pro
 export async function appFiles(): Promise<string[]> {
   // schemas/tools.json: the stored tools/list the server answers with (src/catalog_listing.ts).
   const files = ["deno.json", "deno.lock", "main.ts", "schemas/tools.json"];
-  return [...files, ...await filesBelow("src", ["src/testing"])].sort();
+  return [...files, ...await filesBelow("src")].sort();
 }
 
 /** The package's package.json. */

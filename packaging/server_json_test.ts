@@ -1,4 +1,4 @@
-import { assert, assertEquals } from "../src/testing/assert.ts";
+import { assert, assertEquals } from "../testing/assert.ts";
 import { parseArgs } from "../src/config.ts";
 import { REGISTRY_NAME } from "../src/metadata.ts";
 import { REGISTRY_SCHEMA_FILE, REGISTRY_SCHEMA_URL, serverJson, validateServerJson } from "./server_json.ts";

@@ -1,4 +1,4 @@
-import { assertEquals } from "../src/testing/assert.ts";
+import { assertEquals } from "../testing/assert.ts";
 import { jsSpecifiers } from "./transpile.ts";
 
 Deno.test("jsSpecifiers: relative .ts imports, dynamic imports and URLs become .js; the rest stays", () => {

@@ -1,4 +1,4 @@
-import { assertEquals } from "./testing/assert.ts";
+import { assertEquals } from "../testing/assert.ts";
 import { loadTool, TOOL_NAMES } from "./catalog.ts";
 import { listedTools, type ListingOptions, toolSummaries } from "./catalog_listing.ts";
 import { toolListing } from "./tool_schemas.ts";

@@ -1,4 +1,4 @@
-import { assert, assertEquals, assertThrows } from "./testing/assert.ts";
+import { assert, assertEquals, assertThrows } from "../testing/assert.ts";
 import { parseArgs, parseHttpAddress, parseSize, UsageError } from "./config.ts";
 import { AUDIT_LIMITS } from "./audit/limits.ts";
 

@@ -1,4 +1,4 @@
-import { assert, assertEquals } from "./testing/assert.ts";
+import { assert, assertEquals } from "../testing/assert.ts";
 import { boundText, fail, ok } from "./envelope.ts";
 import { MAX_TEXT_BYTES } from "./paging/budget.ts";
 import { ToolError } from "./errors.ts";

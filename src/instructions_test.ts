@@ -1,4 +1,4 @@
-import { assert } from "./testing/assert.ts";
+import { assert } from "../testing/assert.ts";
 import { MAX_INSTRUCTIONS_BYTES, serverInstructions } from "./instructions.ts";
 import { MODES } from "./policy/modes.ts";
 

@@ -1,4 +1,4 @@
-import { assertEquals } from "./testing/assert.ts";
+import { assertEquals } from "../testing/assert.ts";
 import { Termination } from "./termination.ts";
 
 Deno.test("Termination runs the shutdown set last, once", async () => {

@@ -1,4 +1,4 @@
-import { assertEquals } from "../src/testing/assert.ts";
+import { assertEquals } from "../testing/assert.ts";
 import plugin, { MAX_FILE_LINES, MAX_FUNCTION_LINES } from "./lint_plugin.ts";
 
 const rules = (file: string, source: string) => Deno.lint.runPlugin(plugin, file, source).map((d) => d.id).sort();

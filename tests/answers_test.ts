@@ -1,7 +1,7 @@
 /**
  * Rough edges in answers (issue 32), each seen through the SDK client against the real server.
  */
-import { assert, assertEquals } from "../src/testing/assert.ts";
+import { assert, assertEquals } from "../testing/assert.ts";
 import { startServer } from "./harness.ts";
 
 Deno.test("exec_command: an empty or blank cmd is INVALID_ARGUMENT 'cmd is empty', before the gate", async () => {

@@ -10,11 +10,11 @@
 import * as path from "node:path";
 import { Ajv } from "ajv";
 import formats from "ajv-formats";
-import { assert, assertEquals } from "../src/testing/assert.ts";
+import { assert, assertEquals } from "../testing/assert.ts";
 import { type CallResult, NOBODY, serverCommand, startServer, tempWorkspace, unprivileged } from "./harness.ts";
 import { startHttpServer, TEST_TOKEN } from "./http_harness.ts";
-import { commitAll, initRepo, writeFiles } from "../src/testing/git_fixtures.ts";
-import { encodeFixture, makeBitmap } from "../src/testing/image_fixtures.ts";
+import { commitAll, initRepo, writeFiles } from "../testing/git_fixtures.ts";
+import { encodeFixture, makeBitmap } from "../testing/image_fixtures.ts";
 import { TOOL_NAMES } from "../src/catalog.ts";
 import { parseArgs } from "../src/config.ts";
 import { AUDIT_LIMITS } from "../src/audit/limits.ts";

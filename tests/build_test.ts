@@ -1,5 +1,5 @@
 import * as path from "node:path";
-import { assert, assertEquals } from "../src/testing/assert.ts";
+import { assert, assertEquals } from "../testing/assert.ts";
 import { tempWorkspace } from "./harness.ts";
 import { Client, StdioClientTransport } from "../src/sdk/client.ts";
 import {

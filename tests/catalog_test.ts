@@ -1,4 +1,4 @@
-import { assert, assertEquals, assertRejects } from "../src/testing/assert.ts";
+import { assert, assertEquals, assertRejects } from "../testing/assert.ts";
 import { ErrorCode, McpError } from "../src/sdk/mod.ts";
 import { startServer } from "./harness.ts";
 import { loadCatalog } from "../src/catalog.ts";

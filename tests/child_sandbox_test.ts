@@ -8,9 +8,9 @@
  */
 import * as path from "node:path";
 import dgram from "node:dgram";
-import { assert, assertEquals } from "../src/testing/assert.ts";
+import { assert, assertEquals } from "../testing/assert.ts";
 import { startServer, type TestServer } from "./harness.ts";
-import { commitAll, initRepo, writeFiles } from "../src/testing/git_fixtures.ts";
+import { commitAll, initRepo, writeFiles } from "../testing/git_fixtures.ts";
 import { parseProbe } from "./sandbox_probe.ts";
 import { openPty } from "../src/os/pty.ts";
 import { closeFd, readSome, setNonblocking } from "../src/os/fd.ts";

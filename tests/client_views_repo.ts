@@ -10,8 +10,8 @@
  * repo.sourceFiles.length; // 1500
  */
 import * as path from "node:path";
-import { fastImport, fastImportData, initRepo } from "../src/testing/git_fixtures.ts";
-import { seededRandom } from "../src/testing/random.ts";
+import { fastImport, fastImportData, initRepo } from "../testing/git_fixtures.ts";
+import { seededRandom } from "../testing/random.ts";
 
 /** What was generated. */
 export interface ClientViewsRepo {

@@ -14,10 +14,10 @@
  *     point right after the structured page; (d) paging to the end returns
  *     every item exactly once.
  */
-import { assert, assertEquals } from "../src/testing/assert.ts";
+import { assert, assertEquals } from "../testing/assert.ts";
 import { type CallResult, startServer, tempWorkspace, type TestServer } from "./harness.ts";
 import { createClientViewsRepo } from "./client_views_repo.ts";
-import { git } from "../src/testing/git_fixtures.ts";
+import { git } from "../testing/git_fixtures.ts";
 import { DEFAULT_MAX_RESULT_CHARS, DEFAULT_PAGE_TARGET_CHARS, MAX_TEXT_BYTES } from "../src/paging/budget.ts";
 import { MAX_INSTRUCTIONS_BYTES } from "../src/instructions.ts";
 

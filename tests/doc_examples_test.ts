@@ -4,7 +4,7 @@
  * example would go unchecked.
  */
 import * as path from "node:path";
-import { assertEquals } from "../src/testing/assert.ts";
+import { assertEquals } from "../testing/assert.ts";
 
 const SRC = new URL("../src/", import.meta.url).pathname;
 

@@ -1,5 +1,5 @@
 import * as path from "node:path";
-import { assertEquals } from "../src/testing/assert.ts";
+import { assertEquals } from "../testing/assert.ts";
 import { startServer } from "./harness.ts";
 import { DOC_BLOCKS } from "../src/docs/blocks.ts";
 import { replaceGenerated } from "../src/docs/render.ts";

@@ -6,7 +6,7 @@
  * server is up (answered by the server, from the same stored listing), for
  * the options that change the listing; and the session goes on as usual.
  */
-import { assertEquals } from "../src/testing/assert.ts";
+import { assertEquals } from "../testing/assert.ts";
 import { type RawMessage, type RawServer, startRawServer } from "./harness.ts";
 
 const INITIALIZE = {

@@ -2,7 +2,7 @@
  * A 1 GiB output flood through exec_command: bounded server memory, exact
  * gap accounting in read_output.
  */
-import { assert, assertEquals } from "../src/testing/assert.ts";
+import { assert, assertEquals } from "../testing/assert.ts";
 import { startServer } from "./harness.ts";
 import { COMMAND_LIMITS } from "../src/exec/limits.ts";
 

@@ -2,7 +2,7 @@
  * exec_command, write_stdin, kill_command and read_output through the SDK
  * client against the real server.
  */
-import { assert, assertEquals } from "../src/testing/assert.ts";
+import { assert, assertEquals } from "../testing/assert.ts";
 import { type CallResult, startServer, type TestServer } from "./harness.ts";
 
 /** Linux-only: these find a command's fds and state in /proc. */

@@ -2,7 +2,7 @@
  * End-to-end: read_file, list_dir and list_files through the SDK client,
  * every parameter and error code, with break-out attempts.
  */
-import { assert, assertEquals } from "../src/testing/assert.ts";
+import { assert, assertEquals } from "../testing/assert.ts";
 import { type CallResult, startServer, tempWorkspace } from "./harness.ts";
 
 const encoder = new TextEncoder();

@@ -13,9 +13,9 @@
  * Deterministic: the pseudo-random bytes come from a fixed seed
  * (FUZZ_SEED overrides it).
  */
-import { assert, assertEquals } from "../src/testing/assert.ts";
+import { assert, assertEquals } from "../testing/assert.ts";
 import { type RawMessage, type RawServer, startRawServer } from "./harness.ts";
-import { scale } from "../src/testing/scale.ts";
+import { scale } from "../testing/scale.ts";
 
 const SEED = Number(Deno.env.get("FUZZ_SEED") ?? 20261202);
 

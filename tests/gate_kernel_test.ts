@@ -9,7 +9,7 @@
  * the refusals that stayed and why.
  */
 import * as path from "node:path";
-import { assertEquals } from "../src/testing/assert.ts";
+import { assertEquals } from "../testing/assert.ts";
 import { NOBODY, startServer, tempWorkspace, unprivileged } from "./harness.ts";
 import { parseProbe } from "./sandbox_probe.ts";
 

@@ -6,10 +6,10 @@
  * from apply_patch and from safe-mode commands as `.git/` itself.
  */
 import * as path from "node:path";
-import { assert, assertEquals } from "../src/testing/assert.ts";
-import { commitAll, git, initRepo, writeFiles } from "../src/testing/git_fixtures.ts";
+import { assert, assertEquals } from "../testing/assert.ts";
+import { commitAll, git, initRepo, writeFiles } from "../testing/git_fixtures.ts";
 import { type CallResult, startServer, tempWorkspace } from "./harness.ts";
-import { scale } from "../src/testing/scale.ts";
+import { scale } from "../testing/scale.ts";
 
 const SECRET = "OUTSIDE-SECRET-7f3a";
 

@@ -3,9 +3,9 @@
  * repositories built in temp directories.
  */
 import * as path from "node:path";
-import { assert, assertEquals } from "../src/testing/assert.ts";
+import { assert, assertEquals } from "../testing/assert.ts";
 import { type CallResult, startServer, tempWorkspace } from "./harness.ts";
-import { commitAll, git, importHistory, initRepo, writeFiles } from "../src/testing/git_fixtures.ts";
+import { commitAll, git, importHistory, initRepo, writeFiles } from "../testing/git_fixtures.ts";
 import { MAX_STATUS_ENTRIES } from "../src/git/status.ts";
 import { MAX_DIFF_FILES } from "../src/git/diff_stream.ts";
 import { MAX_LOG_COUNT, MAX_MESSAGE_CHARS } from "../src/git/log.ts";

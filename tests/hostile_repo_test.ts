@@ -9,10 +9,10 @@
  * config between clean and hostile during hundreds of calls.
  */
 import * as path from "node:path";
-import { assert, assertEquals } from "../src/testing/assert.ts";
-import { commitAll, git, initRepo, writeFiles } from "../src/testing/git_fixtures.ts";
+import { assert, assertEquals } from "../testing/assert.ts";
+import { commitAll, git, initRepo, writeFiles } from "../testing/git_fixtures.ts";
 import { type CallResult, startServer, tempWorkspace } from "./harness.ts";
-import { scale } from "../src/testing/scale.ts";
+import { scale } from "../testing/scale.ts";
 import { ERROR_CODE_NAMES } from "../src/errors.ts";
 
 /** A directory outside every workspace where the hostile programs leave their markers. */

@@ -1,5 +1,5 @@
 import * as path from "node:path";
-import { assert, assertEquals, assertRejects } from "../src/testing/assert.ts";
+import { assert, assertEquals, assertRejects } from "../testing/assert.ts";
 import { serverCommand, tempWorkspace } from "./harness.ts";
 import { startHttpServer, TEST_TOKEN } from "./http_harness.ts";
 import { loadCatalog, TOOL_NAMES } from "../src/catalog.ts";

@@ -3,7 +3,7 @@
  * stdio. Installed on first use into .tools/inspector (gitignored).
  */
 import * as path from "node:path";
-import { assert, assertEquals } from "../src/testing/assert.ts";
+import { assert, assertEquals } from "../testing/assert.ts";
 import { tempWorkspace } from "./harness.ts";
 import { sourceRunArgs } from "../src/permissions.ts";
 import { ensureNpmTool } from "../tasks/npm_tools.ts";

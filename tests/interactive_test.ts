@@ -3,7 +3,7 @@
  * once the program has answered, a cancelled call ends the command it
  * started, and the session's commands are listed so a lost id can be found.
  */
-import { assert, assertEquals } from "../src/testing/assert.ts";
+import { assert, assertEquals } from "../testing/assert.ts";
 import { startServer, type TestServer } from "./harness.ts";
 
 /** The bound for one write_stdin to a program that answers at once (the settle interval is 200 ms). */

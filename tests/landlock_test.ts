@@ -5,7 +5,7 @@
  * cannot see any of that; only the sandbox can stop it. Tests run as root,
  * so file modes stop nothing: every denial below is Landlock's.
  */
-import { assert, assertEquals } from "../src/testing/assert.ts";
+import { assert, assertEquals } from "../testing/assert.ts";
 import { startServer } from "./harness.ts";
 import { parseProbe, probeTargets } from "./sandbox_probe.ts";
 import { probeLandlock } from "../src/policy/landlock_probe.ts";

@@ -4,7 +4,7 @@
  * architecture is checked where its assembler is installed: the host's
  * always, the other one where binutils for it is (.ci/run installs it).
  */
-import { assert, assertEquals } from "../src/testing/assert.ts";
+import { assert, assertEquals } from "../testing/assert.ts";
 import { assembleLauncher, LAUNCHER_ARCHES } from "../tasks/launcher_assemble.ts";
 import { LAUNCHER_CODE_HEX } from "../src/os/launcher_code.ts";
 

@@ -12,7 +12,7 @@
  *   the node_modules set-up for each local module that does (about 3 ms
  *   each, while it builds the graph before anything runs).
  */
-import { assert, assertEquals } from "../src/testing/assert.ts";
+import { assert, assertEquals } from "../testing/assert.ts";
 
 const ROOT = new URL("..", import.meta.url);
 

@@ -2,11 +2,11 @@
  * docs/architecture.md's module map matches the imports of src/: every
  * folder and root file has an entry, each entry's `Imports:` line names
  * exactly what its modules import, the graph has no cycle, nothing in
- * src/ imports from tests/, and every `src/` path docs/ and README.md name
- * exists.
+ * src/ imports from tests/ (nor, outside unit tests, from testing/), and
+ * every `src/` path docs/ and README.md name exists.
  */
 import * as path from "node:path";
-import { assert, assertEquals } from "../src/testing/assert.ts";
+import { assert, assertEquals } from "../testing/assert.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const SRC = path.join(ROOT, "src");
@@ -47,7 +47,7 @@ function nodeOf(file: string): string {
 interface Imports {
   /** Node → the nodes its non-test modules import. */
   edges: Map<string, Set<string>>;
-  /** Imports of tests/ from anywhere in src/. */
+  /** Imports of tests/ from anywhere in src/, and of testing/ from its non-test modules. */
   fromTests: string[];
 }
 
@@ -61,7 +61,8 @@ async function actualImports(): Promise<Imports> {
     for (const specifier of specifiersOf(await Deno.readTextFile(file))) {
       const target = path.resolve(path.dirname(file), specifier);
       if (!target.startsWith(SRC + "/")) {
-        if (target.startsWith(path.join(ROOT, "tests") + "/")) {
+        const testing = !unitTest && target.startsWith(path.join(ROOT, "testing") + "/");
+        if (testing || target.startsWith(path.join(ROOT, "tests") + "/")) {
           fromTests.push(`${path.relative(ROOT, file)}: ${specifier}`);
         }
         continue;
@@ -179,7 +180,7 @@ Deno.test("module map: folders and root files import each other without a cycle"
   assertEquals(cycle((await actualImports()).edges), []);
 });
 
-Deno.test("module map: nothing in src/ imports from tests/", async () => {
+Deno.test("module map: nothing in src/ imports from tests/, nor outside unit tests from testing/", async () => {
   assertEquals((await actualImports()).fromTests, []);
 });
 

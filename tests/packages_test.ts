@@ -11,7 +11,7 @@
  * filled in).
  */
 import * as path from "node:path";
-import { assert, assertEquals } from "../src/testing/assert.ts";
+import { assert, assertEquals } from "../testing/assert.ts";
 import { NOBODY, tempWorkspace, toCallResult } from "./harness.ts";
 import { Client, StdioClientTransport } from "../src/sdk/client.ts";
 import { APP_DIR } from "../packaging/npm_package.ts";

@@ -5,9 +5,9 @@
  * adds (the per-file report, the bounded diff, the summary text, argument
  * checks).
  */
-import { assert, assertEquals } from "../src/testing/assert.ts";
+import { assert, assertEquals } from "../testing/assert.ts";
 import { startServer, tempWorkspace } from "./harness.ts";
-import { clearDir, loadScenarios, runScenario } from "../src/testing/patch_scenarios.ts";
+import { clearDir, loadScenarios, runScenario } from "../testing/patch_scenarios.ts";
 
 /** One of each kind: every operation, a tolerant match, CRLF, a miss with the nearest lines, confinement, a git dir, a real fault. */
 const SAMPLE = [

@@ -3,9 +3,9 @@
  * exec_command in safe and trusted mode, a sample of allowed ones run for
  * real, the child environment, and the private TMPDIR's life cycle.
  */
-import { assert, assertEquals } from "../src/testing/assert.ts";
+import { assert, assertEquals } from "../testing/assert.ts";
 import { startServer, type TestServer } from "./harness.ts";
-import { ALLOWED_IN_SAFE, REFUSED_IN_SAFE, TRUSTED_ONLY } from "../src/policy/gate_corpus.ts";
+import { ALLOWED_IN_SAFE, REFUSED_IN_SAFE, TRUSTED_ONLY } from "../testing/gate_corpus.ts";
 
 /** The files the corpus names. */
 async function corpusFiles(workspace: string): Promise<void> {

@@ -7,7 +7,7 @@
  * of the suite runs on the system's own backend.
  */
 import * as path from "node:path";
-import { assert, assertEquals } from "../src/testing/assert.ts";
+import { assert, assertEquals } from "../testing/assert.ts";
 import { FILE_BACKEND_ENV } from "../src/workspace/workspace.ts";
 import { startServer, type TestServer } from "./harness.ts";
 import { fixture, outsideChanges, race, SECRET, snapshot } from "./reliability/outside.ts";

@@ -7,7 +7,7 @@
  */
 import * as path from "node:path";
 import { parse as parseToml } from "smol-toml";
-import { assert, assertEquals } from "../src/testing/assert.ts";
+import { assert, assertEquals } from "../testing/assert.ts";
 import { parseArgs } from "../src/config.ts";
 import { TOOL_NAMES as CATALOG_NAMES } from "../src/catalog.ts";
 import { MCP_PATH } from "../src/http/serve.ts";

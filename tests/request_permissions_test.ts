@@ -3,7 +3,7 @@
  * and cancelled, no elicitation capability, the mode's ceiling, and what a
  * grant changes for the session's commands (gates and the sandbox).
  */
-import { assert, assertEquals } from "../src/testing/assert.ts";
+import { assert, assertEquals } from "../testing/assert.ts";
 import { type ElicitAnswer, startServer } from "./harness.ts";
 import { parseProbe, probeTargets } from "./sandbox_probe.ts";
 import { probeLandlock } from "../src/policy/landlock_probe.ts";

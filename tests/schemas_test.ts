@@ -1,4 +1,4 @@
-import { assertEquals } from "../src/testing/assert.ts";
+import { assertEquals } from "../testing/assert.ts";
 import { startServer } from "./harness.ts";
 import { ERROR_CODES } from "../src/errors.ts";
 import { auditEventJsonSchema } from "../src/audit/event.ts";

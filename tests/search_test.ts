@@ -3,7 +3,7 @@
  * code, symlink escapes, binary files, non-UTF-8 names, and the cap that
  * ends rg at once.
  */
-import { assert, assertEquals } from "../src/testing/assert.ts";
+import { assert, assertEquals } from "../testing/assert.ts";
 import { type CallResult, startServer, tempWorkspace } from "./harness.ts";
 import { children, eventually, fdTargets } from "./reliability/proc.ts";
 

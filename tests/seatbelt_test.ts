@@ -5,7 +5,7 @@
  * src/policy/seatbelt_policy_test.ts test the text and the plan instead).
  */
 import * as path from "node:path";
-import { assert, assertEquals } from "../src/testing/assert.ts";
+import { assert, assertEquals } from "../testing/assert.ts";
 import { canonicalPath, renderProfile, SANDBOX_EXEC, sandboxExecArgv } from "../src/os/seatbelt.ts";
 import { seatbeltProfile } from "../src/policy/seatbelt_policy.ts";
 import type { CommandChild } from "../src/policy/child_sandbox_plan.ts";

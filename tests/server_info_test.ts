@@ -1,5 +1,5 @@
 import * as path from "node:path";
-import { assert, assertEquals } from "../src/testing/assert.ts";
+import { assert, assertEquals } from "../testing/assert.ts";
 import { startServer, tempWorkspace } from "./harness.ts";
 import { EXCERPT_BYTES } from "../src/project/context.ts";
 import {

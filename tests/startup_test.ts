@@ -4,7 +4,7 @@
  * and a PATH without git, perl or python3. initialize and the file tools
  * always work; what is missing is reported and refused with a clear code.
  */
-import { assert, assertEquals } from "../src/testing/assert.ts";
+import { assert, assertEquals } from "../testing/assert.ts";
 import { startServer, type TestServer } from "./harness.ts";
 
 /** A workspace outside /tmp (tests below hide /tmp behind other mounts), with one file. */

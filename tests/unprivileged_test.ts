@@ -7,8 +7,8 @@
  * non-root run exercises this path with every other test anyway.
  */
 import * as path from "node:path";
-import { assert, assertEquals } from "../src/testing/assert.ts";
-import { commitAll, initRepo, writeFiles } from "../src/testing/git_fixtures.ts";
+import { assert, assertEquals } from "../testing/assert.ts";
+import { commitAll, initRepo, writeFiles } from "../testing/git_fixtures.ts";
 import { type CallResult, NOBODY, startServer, tempWorkspace, unprivileged } from "./harness.ts";
 import { parseProbe } from "./sandbox_probe.ts";
 

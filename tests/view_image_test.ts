@@ -1,6 +1,6 @@
-import { assert, assertEquals } from "../src/testing/assert.ts";
+import { assert, assertEquals } from "../testing/assert.ts";
 import { type CallResult, startServer, tempWorkspace } from "./harness.ts";
-import { decodeFixture, encodeFixture, exifSegment, makeBitmap, pixelAt } from "../src/testing/image_fixtures.ts";
+import { decodeFixture, encodeFixture, exifSegment, makeBitmap, pixelAt } from "../testing/image_fixtures.ts";
 
 const encoder = new TextEncoder();
 

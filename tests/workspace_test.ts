@@ -4,7 +4,7 @@
  * MCP roots, else the working directory — never `/` or the home directory
  * unless `--workspace` names it.
  */
-import { assert, assertEquals } from "../src/testing/assert.ts";
+import { assert, assertEquals } from "../testing/assert.ts";
 import { startServer, tempWorkspace, type TestServer } from "./harness.ts";
 import { startHttpServer } from "./http_harness.ts";
 

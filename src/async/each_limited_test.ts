@@ -1,4 +1,4 @@
-import { assertEquals, assertRejects } from "../testing/assert.ts";
+import { assertEquals, assertRejects } from "../../testing/assert.ts";
 import { eachLimited } from "./each_limited.ts";
 
 /** A promise with its resolve, to hold a call in flight until the test lets it go. */

@@ -1,4 +1,4 @@
-import { assert, assertEquals, assertRejects } from "../testing/assert.ts";
+import { assert, assertEquals, assertRejects } from "../../testing/assert.ts";
 import { tryUntil } from "./try_until.ts";
 
 Deno.test("tryUntil: resolves once the attempt succeeds, rejects with TimedOut when the time is up, stops on a throw", async () => {

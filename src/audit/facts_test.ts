@@ -1,4 +1,4 @@
-import { assertEquals } from "../testing/assert.ts";
+import { assertEquals } from "../../testing/assert.ts";
 import { callFacts, type FactContext, gateDecision, outcomeOf } from "./facts.ts";
 import { describeSandbox } from "../policy/child_sandbox_plan.ts";
 import { AUDIT_LIMITS } from "./limits.ts";

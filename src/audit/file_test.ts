@@ -1,5 +1,5 @@
 import * as path from "node:path";
-import { assert, assertEquals, assertRejects } from "../testing/assert.ts";
+import { assert, assertEquals, assertRejects } from "../../testing/assert.ts";
 import { AuditFile, resolveLogPath, rotatedName } from "./file.ts";
 import { AUDIT_LIMITS } from "./limits.ts";
 

@@ -1,4 +1,4 @@
-import { assert, assertEquals } from "../testing/assert.ts";
+import { assert, assertEquals } from "../../testing/assert.ts";
 import { digest, isCredentialName, REDACTED, Redactor } from "./redact.ts";
 import { AUDIT_LIMITS } from "./limits.ts";
 

@@ -1,5 +1,5 @@
 import * as path from "node:path";
-import { assert, assertEquals } from "../testing/assert.ts";
+import { assert, assertEquals } from "../../testing/assert.ts";
 import { formatDuration, readAuditLog, summarizeEvents, SUMMARY_LISTED } from "./summary.ts";
 import type { AuditEvent, ToolCallEvent } from "./event.ts";
 

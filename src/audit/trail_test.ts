@@ -1,5 +1,5 @@
 import * as path from "node:path";
-import { assert, assertEquals } from "../testing/assert.ts";
+import { assert, assertEquals } from "../../testing/assert.ts";
 import { type AuditOptions, AuditTrail, type CallRecord, placementProblems } from "./trail.ts";
 import { AUDIT_LIMITS } from "./limits.ts";
 import { auditEventSchema } from "./event.ts";

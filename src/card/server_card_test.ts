@@ -1,4 +1,4 @@
-import { assert, assertEquals } from "../testing/assert.ts";
+import { assert, assertEquals } from "../../testing/assert.ts";
 import { parseArgs } from "../config.ts";
 import { TOOL_NAMES } from "../catalog.ts";
 import { CARD_META_KEY, SERVER_CARD_SCHEMA, serverCard } from "./server_card.ts";

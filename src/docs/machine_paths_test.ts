@@ -1,4 +1,4 @@
-import { assertEquals } from "../testing/assert.ts";
+import { assertEquals } from "../../testing/assert.ts";
 import { checkoutEntries, machinePaths, machineRoots, type PathRoot, portablePaths } from "./machine_paths.ts";
 
 const ROOTS: PathRoot[] = [

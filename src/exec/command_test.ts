@@ -1,8 +1,8 @@
-import { assert, assertEquals, assertRejects } from "../testing/assert.ts";
+import { assert, assertEquals, assertRejects } from "../../testing/assert.ts";
 import { Reactor } from "../os/reactor.ts";
 import { directSpawner, isProgramNotFound } from "../os/spawn.ts";
 import type { Spawner } from "../os/spawn_request.ts";
-import { fdIdentities, fdIdentity, heldFds } from "../testing/fd_identity.ts";
+import { fdIdentities, fdIdentity, heldFds } from "../../testing/fd_identity.ts";
 import { probePty } from "../os/pty.ts";
 import { SIGNALS } from "../os/libc.ts";
 import { Command, type StreamName } from "./command.ts";

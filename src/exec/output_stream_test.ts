@@ -1,4 +1,4 @@
-import { assertEquals } from "../testing/assert.ts";
+import { assertEquals } from "../../testing/assert.ts";
 import { OutputStream } from "./output_stream.ts";
 
 Deno.test("OutputStream: random appends match a reference model of head + tail", () => {

@@ -1,4 +1,4 @@
-import { assertEquals } from "../testing/assert.ts";
+import { assertEquals } from "../../testing/assert.ts";
 import { probePrograms } from "./programs.ts";
 
 Deno.test("probePrograms: a program on no PATH entry is null", async () => {

@@ -1,4 +1,4 @@
-import { assert, assertEquals } from "../testing/assert.ts";
+import { assert, assertEquals } from "../../testing/assert.ts";
 import { Reactor } from "../os/reactor.ts";
 import { ToolError } from "../errors.ts";
 import { CommandRegistry } from "./registry.ts";

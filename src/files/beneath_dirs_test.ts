@@ -1,7 +1,7 @@
-import { assert, assertEquals } from "../testing/assert.ts";
+import { assert, assertEquals } from "../../testing/assert.ts";
 import { BeneathDirs, DIR_HANDLES_KEPT } from "./beneath_dirs.ts";
 import { openWorkspace } from "../workspace/workspace.ts";
-import { openFds } from "../testing/fd_identity.ts";
+import { openFds } from "../../testing/fd_identity.ts";
 
 Deno.test("BeneathDirs: many directories, never more than DIR_HANDLES_KEPT open; a symlink is null", async () => {
   const base = await Deno.realPath(await Deno.makeTempDir({ prefix: "workcell-beneath-dirs-" }));

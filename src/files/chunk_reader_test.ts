@@ -1,4 +1,4 @@
-import { assertEquals } from "../testing/assert.ts";
+import { assertEquals } from "../../testing/assert.ts";
 import { ChunkReader, countNewlines, FIRST_READ_BYTES, READ_CHUNK_BYTES } from "./chunk_reader.ts";
 
 /** A file of `bytes` as a handle reads it, recording the size of each read asked for. */

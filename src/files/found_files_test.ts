@@ -1,4 +1,4 @@
-import { assert, assertEquals } from "../testing/assert.ts";
+import { assert, assertEquals } from "../../testing/assert.ts";
 import { FoundFiles, type FoundFilesOptions } from "./found_files.ts";
 import { wantedFiles } from "../search/glob.ts";
 

@@ -1,6 +1,6 @@
-import { assert, assertEquals } from "../testing/assert.ts";
+import { assert, assertEquals } from "../../testing/assert.ts";
 import type { SnapshotSlot } from "../paging/snapshots.ts";
-import { memorySlot } from "../testing/memory_slot.ts";
+import { memorySlot } from "../../testing/memory_slot.ts";
 import type { Paged } from "../paging/cursor.ts";
 import { type DirListing, type DirPosition, type KeptTree, keptTreeBytes, listDir } from "./list_dir.ts";
 import { openWorkspace } from "../workspace/workspace.ts";

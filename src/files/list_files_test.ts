@@ -1,5 +1,5 @@
-import { assert, assertEquals, assertRejects } from "../testing/assert.ts";
-import { memorySlot } from "../testing/memory_slot.ts";
+import { assert, assertEquals, assertRejects } from "../../testing/assert.ts";
+import { memorySlot } from "../../testing/memory_slot.ts";
 import {
   type FileListing,
   type KeptListing,

@@ -1,4 +1,4 @@
-import { assert, assertEquals, assertRejects } from "../testing/assert.ts";
+import { assert, assertEquals, assertRejects } from "../../testing/assert.ts";
 import { readLines, type ReadLinesOptions } from "./read_file.ts";
 import { FIRST_READ_BYTES, READ_CHUNK_BYTES } from "./chunk_reader.ts";
 import { ToolError } from "../errors.ts";

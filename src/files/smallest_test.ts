@@ -1,4 +1,4 @@
-import { assertEquals } from "../testing/assert.ts";
+import { assertEquals } from "../../testing/assert.ts";
 import { Smallest } from "./smallest.ts";
 
 Deno.test("Smallest keeps the k smallest strings of any order, sorted", () => {

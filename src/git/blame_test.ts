@@ -1,4 +1,4 @@
-import { assertEquals } from "../testing/assert.ts";
+import { assertEquals } from "../../testing/assert.ts";
 import { BlameParser, isoTime } from "./blame.ts";
 
 // Captured from `git blame --porcelain -- sub/a.txt` (git 2.39): a committed line and an uncommitted one.

@@ -1,4 +1,4 @@
-import { assertEquals } from "../testing/assert.ts";
+import { assertEquals } from "../../testing/assert.ts";
 import { cutPatch, type DiffPosition, KEPT_PATCH_BYTES, overflowAt, type PatchLine, PatchLines } from "./diff_page.ts";
 
 const encode = (text: string) => new TextEncoder().encode(text);

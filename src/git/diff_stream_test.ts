@@ -1,4 +1,4 @@
-import { assertEquals } from "../testing/assert.ts";
+import { assertEquals } from "../../testing/assert.ts";
 import { DiffStatsParser } from "./diff_stream.ts";
 
 const encode = (text: string) => new TextEncoder().encode(text);

@@ -1,10 +1,10 @@
-import { assert, assertEquals } from "../testing/assert.ts";
+import { assert, assertEquals } from "../../testing/assert.ts";
 import { gitDiff, type KeptDiff, type PagedDiff } from "./diff.ts";
 import { gitShow, type KeptShow } from "./show.ts";
 import type { DiffPosition } from "./diff_page.ts";
-import { commitAll, git, initRepo, writeFiles } from "../testing/git_fixtures.ts";
-import { gitServiceFor } from "../testing/git_service.ts";
-import { memorySlot } from "../testing/memory_slot.ts";
+import { commitAll, git, initRepo, writeFiles } from "../../testing/git_fixtures.ts";
+import { gitServiceFor } from "../../testing/git_service.ts";
+import { memorySlot } from "../../testing/memory_slot.ts";
 
 /** Eight files of 40 lines, each changed in three places, one renamed, one binary, one added and one deleted. */
 async function changeFiles(root: string, round: number): Promise<void> {

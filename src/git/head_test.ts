@@ -1,6 +1,6 @@
-import { assertEquals } from "../testing/assert.ts";
-import { commitAll, initRepo, writeFiles } from "../testing/git_fixtures.ts";
-import { gitServiceFor } from "../testing/git_service.ts";
+import { assertEquals } from "../../testing/assert.ts";
+import { commitAll, initRepo, writeFiles } from "../../testing/git_fixtures.ts";
+import { gitServiceFor } from "../../testing/git_service.ts";
 import { readHead } from "./head.ts";
 
 Deno.test("readHead: the branch before its first commit, then its commit, then a detached HEAD", async () => {

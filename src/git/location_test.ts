@@ -1,6 +1,6 @@
 import * as path from "node:path";
-import { assert, assertEquals, assertThrows } from "../testing/assert.ts";
-import { git, initRepo, writeFiles } from "../testing/git_fixtures.ts";
+import { assert, assertEquals, assertThrows } from "../../testing/assert.ts";
+import { git, initRepo, writeFiles } from "../../testing/git_fixtures.ts";
 import type { ToolError } from "../errors.ts";
 import { findRepository, locateRepository, trustedLocation } from "./location.ts";
 

@@ -1,7 +1,7 @@
-import { assert, assertEquals } from "../testing/assert.ts";
+import { assert, assertEquals } from "../../testing/assert.ts";
 import { CommitParser, gitLog, type KeptLog, type LogPosition, MAX_MESSAGE_CHARS } from "./log.ts";
-import { importHistory } from "../testing/git_fixtures.ts";
-import { gitServiceFor } from "../testing/git_service.ts";
+import { importHistory } from "../../testing/git_fixtures.ts";
+import { gitServiceFor } from "../../testing/git_service.ts";
 import type { GitService } from "./service.ts";
 
 // Captured from `git log -z --format=tformat:<COMMIT_FORMAT>` (git 2.39).

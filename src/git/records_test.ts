@@ -1,4 +1,4 @@
-import { assertEquals } from "../testing/assert.ts";
+import { assertEquals } from "../../testing/assert.ts";
 import { RecordSplitter } from "./records.ts";
 
 const bytes = (text: string) => new TextEncoder().encode(text);

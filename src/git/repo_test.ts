@@ -1,7 +1,7 @@
 import * as path from "node:path";
-import { assertEquals, assertRejects, assertThrows } from "../testing/assert.ts";
-import { commitAll, initRepo, writeFiles } from "../testing/git_fixtures.ts";
-import { gitServiceFor } from "../testing/git_service.ts";
+import { assertEquals, assertRejects, assertThrows } from "../../testing/assert.ts";
+import { commitAll, initRepo, writeFiles } from "../../testing/git_fixtures.ts";
+import { gitServiceFor } from "../../testing/git_service.ts";
 import { checkRevision, openRepo, type PlannedRead, readRepoAt } from "./repo.ts";
 import { ToolError } from "../errors.ts";
 

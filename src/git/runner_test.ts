@@ -1,6 +1,6 @@
-import { assert, assertEquals } from "../testing/assert.ts";
-import { commitAll, initRepo, writeFiles } from "../testing/git_fixtures.ts";
-import { gitServiceFor } from "../testing/git_service.ts";
+import { assert, assertEquals } from "../../testing/assert.ts";
+import { commitAll, initRepo, writeFiles } from "../../testing/git_fixtures.ts";
+import { gitServiceFor } from "../../testing/git_service.ts";
 import { gitEnv, gitFailure, type GitRequest } from "./runner.ts";
 
 Deno.test("gitEnv passes nothing of the parent's git environment", () => {

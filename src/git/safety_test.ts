@@ -1,4 +1,4 @@
-import { assert, assertEquals } from "../testing/assert.ts";
+import { assert, assertEquals } from "../../testing/assert.ts";
 import { driverOverrides, fixedConfigArgs } from "./safety.ts";
 
 Deno.test("driverOverrides blanks every program-valued driver key, whatever its subsection", () => {

@@ -1,4 +1,4 @@
-import { assertEquals } from "../testing/assert.ts";
+import { assertEquals } from "../../testing/assert.ts";
 import { firstNonText } from "./show.ts";
 
 Deno.test("firstNonText finds NULs, bad bytes, overlongs, surrogates and a character missing its end", () => {

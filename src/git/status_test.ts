@@ -1,4 +1,4 @@
-import { assertEquals } from "../testing/assert.ts";
+import { assertEquals } from "../../testing/assert.ts";
 import {
   gitStatus,
   type KeptStatus,
@@ -7,9 +7,9 @@ import {
   type StatusPosition,
   type StatusType,
 } from "./status.ts";
-import { commitAll, git, initRepo, writeFiles } from "../testing/git_fixtures.ts";
-import { gitServiceFor } from "../testing/git_service.ts";
-import { memorySlot } from "../testing/memory_slot.ts";
+import { commitAll, git, initRepo, writeFiles } from "../../testing/git_fixtures.ts";
+import { gitServiceFor } from "../../testing/git_service.ts";
+import { memorySlot } from "../../testing/memory_slot.ts";
 
 // Captured from `git status --porcelain=v2 -z --branch --ignored=matching` (git 2.39).
 const CAPTURED = [

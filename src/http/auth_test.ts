@@ -1,4 +1,4 @@
-import { assert, assertEquals, assertRejects } from "../testing/assert.ts";
+import { assert, assertEquals, assertRejects } from "../../testing/assert.ts";
 import { UsageError } from "../config.ts";
 import { AUTH_TOKEN_ENV, BearerGate, loadAuthToken, presentedToken } from "./auth.ts";
 

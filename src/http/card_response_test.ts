@@ -1,4 +1,4 @@
-import { assert, assertEquals } from "../testing/assert.ts";
+import { assert, assertEquals } from "../../testing/assert.ts";
 import { CARD_MAX_AGE_SECONDS, cardResponse, SERVER_CARD_MEDIA_TYPE } from "./card_response.ts";
 
 const URL_ = "http://127.0.0.1:8080/.well-known/mcp/server-card.json";

@@ -1,4 +1,4 @@
-import { assertEquals } from "../testing/assert.ts";
+import { assertEquals } from "../../testing/assert.ts";
 import { OriginCheck } from "./origin.ts";
 
 function request(headers: Record<string, string>): Request {

@@ -1,4 +1,4 @@
-import { assert, assertEquals } from "../testing/assert.ts";
+import { assert, assertEquals } from "../../testing/assert.ts";
 import { parseArgs } from "../config.ts";
 import { probeFacts } from "../services.ts";
 import { openChoice, WorkspaceBinding } from "../session/binding.ts";

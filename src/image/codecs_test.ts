@@ -1,5 +1,5 @@
-import { assert, assertEquals } from "../testing/assert.ts";
-import { encodeFixture, makeBitmap } from "../testing/image_fixtures.ts";
+import { assert, assertEquals } from "../../testing/assert.ts";
+import { encodeFixture, makeBitmap } from "../../testing/image_fixtures.ts";
 import gifBindings from "imagescript/wasm/node/gif.js";
 import jpegBindings from "imagescript/wasm/node/jpeg.js";
 import pngBindings from "imagescript/wasm/node/png.js";

@@ -1,5 +1,5 @@
-import { assert, assertEquals, assertRejects, assertThrows } from "../testing/assert.ts";
-import { encodeFixture, makeBitmap, pixelAt, rawPng } from "../testing/image_fixtures.ts";
+import { assert, assertEquals, assertRejects, assertThrows } from "../../testing/assert.ts";
+import { encodeFixture, makeBitmap, pixelAt, rawPng } from "../../testing/image_fixtures.ts";
 import { sniffImage } from "./sniff.ts";
 import { ToolError } from "../errors.ts";
 import { decodeImage, jpegBitmap, jpegDecodeSize } from "./decode.ts";

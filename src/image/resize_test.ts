@@ -1,5 +1,5 @@
-import { assertEquals, assertThrows } from "../testing/assert.ts";
-import { makeBitmap, pixelAt } from "../testing/image_fixtures.ts";
+import { assertEquals, assertThrows } from "../../testing/assert.ts";
+import { makeBitmap, pixelAt } from "../../testing/image_fixtures.ts";
 import { fitWithin, reduceBitmap } from "./resize.ts";
 
 Deno.test("fitWithin keeps the aspect ratio, never enlarges, never goes below 1 pixel", () => {

@@ -1,4 +1,4 @@
-import { assertEquals, assertRejects } from "../testing/assert.ts";
+import { assertEquals, assertRejects } from "../../testing/assert.ts";
 import { SerialQueue } from "./serial.ts";
 
 Deno.test("SerialQueue runs tasks one at a time in call order, and a failure does not stop the queue", async () => {

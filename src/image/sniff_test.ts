@@ -1,7 +1,7 @@
-import { assert, assertEquals, assertThrows } from "../testing/assert.ts";
+import { assert, assertEquals, assertThrows } from "../../testing/assert.ts";
 import { ToolError } from "../errors.ts";
 import { decodedPixels, formatFromName, sniffImage } from "./sniff.ts";
-import { exifSegment } from "../testing/image_fixtures.ts";
+import { exifSegment } from "../../testing/image_fixtures.ts";
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 

@@ -4,8 +4,8 @@
  * a view or as UNSUPPORTED_IMAGE / FILE_TOO_LARGE, never as another error,
  * a trap escaping as INTERNAL, or a hang. Deterministic (FUZZ_SEED).
  */
-import { assert } from "../testing/assert.ts";
-import { encodeFixture, makeBitmap } from "../testing/image_fixtures.ts";
+import { assert } from "../../testing/assert.ts";
+import { encodeFixture, makeBitmap } from "../../testing/image_fixtures.ts";
 import { ToolError } from "../errors.ts";
 import { viewImage } from "./view.ts";
 import { ImageRenderer } from "./renderer.ts";

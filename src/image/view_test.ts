@@ -1,5 +1,5 @@
-import { assert, assertEquals, assertRejects } from "../testing/assert.ts";
-import { encodeFixture, makeBitmap } from "../testing/image_fixtures.ts";
+import { assert, assertEquals, assertRejects } from "../../testing/assert.ts";
+import { encodeFixture, makeBitmap } from "../../testing/image_fixtures.ts";
 import { MAX_COSTLY_PIXELS, MAX_IMAGE_PIXELS, viewImage } from "./view.ts";
 import { ImageRenderer } from "./renderer.ts";
 import { openWorkspace } from "../workspace/workspace.ts";

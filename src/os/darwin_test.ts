@@ -1,4 +1,4 @@
-import { assert, assertEquals } from "../testing/assert.ts";
+import { assert, assertEquals } from "../../testing/assert.ts";
 import { controllingTerminalArgv, kqueueExitFd, pipeWakeChannel } from "./darwin.ts";
 import { closeFd, hasExited, killGroup, makePipe, reap, writeSome } from "./fd.ts";
 import { libc, POLL, SIGNALS } from "./libc.ts";

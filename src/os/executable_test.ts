@@ -1,6 +1,6 @@
 import * as path from "node:path";
 import { rgPath } from "@vscode/ripgrep";
-import { assert, assertEquals } from "../testing/assert.ts";
+import { assert, assertEquals } from "../../testing/assert.ts";
 import { cachedExecutable, defaultCacheDir, materializeExecutable, memfdExecutable, sha256Hex } from "./executable.ts";
 import { fdPath } from "./fs_at.ts";
 

@@ -1,5 +1,5 @@
 import * as path from "node:path";
-import { assert, assertEquals, assertRejects, assertThrows } from "../testing/assert.ts";
+import { assert, assertEquals, assertRejects, assertThrows } from "../../testing/assert.ts";
 import { fdDirectory, fdOfDirectory, openAt, openBeneath, openDirectory, readAllFd } from "./fs_at.ts";
 import { readDirFd } from "./fs_dir.ts";
 import { statAt, statFd } from "./fs_stat.ts";

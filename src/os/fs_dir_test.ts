@@ -1,5 +1,5 @@
 import * as path from "node:path";
-import { assert, assertEquals } from "../testing/assert.ts";
+import { assert, assertEquals } from "../../testing/assert.ts";
 import { openAt, openDirectory } from "./fs_at.ts";
 import { DIRENT_LAYOUTS, kindOfDirentType, readDirPosix } from "./fs_dir.ts";
 import { statFdPosix } from "./fs_stat.ts";

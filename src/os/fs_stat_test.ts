@@ -1,5 +1,5 @@
 import * as path from "node:path";
-import { assert, assertEquals, assertThrows } from "../testing/assert.ts";
+import { assert, assertEquals, assertThrows } from "../../testing/assert.ts";
 import { openAt, openDirectory } from "./fs_at.ts";
 import { parseStat, STAT_LAYOUTS, statAt, statAtPosix, statFd, statFdPosix } from "./fs_stat.ts";
 import { closeFd } from "./fd.ts";

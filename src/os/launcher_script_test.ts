@@ -1,4 +1,4 @@
-import { assertEquals, assertThrows } from "../testing/assert.ts";
+import { assertEquals, assertThrows } from "../../testing/assert.ts";
 import { at, deref, LauncherScript, STEP_BYTES } from "./launcher_script.ts";
 
 const BASE = 0x10000000n;

@@ -1,4 +1,4 @@
-import { assert, assertEquals, assertRejects } from "../testing/assert.ts";
+import { assert, assertEquals, assertRejects } from "../../testing/assert.ts";
 import { Launcher, LAUNCHER_DATA_ADDRESS, LAUNCHER_FDS, launcherImage, LaunchStepError } from "./launcher.ts";
 import { deref, LauncherScript } from "./launcher_script.ts";
 import { SYSCALLS, syscallTable } from "./syscalls.ts";

@@ -1,4 +1,4 @@
-import { assertEquals } from "../testing/assert.ts";
+import { assertEquals } from "../../testing/assert.ts";
 import { mountFlagsOf } from "./mount_flags.ts";
 
 /** Linux-only: mount flags come from /proc/self/mountinfo (the Linux sandbox remounts git dirs read-only). */

@@ -1,10 +1,10 @@
-import { assert, assertEquals } from "../testing/assert.ts";
+import { assert, assertEquals } from "../../testing/assert.ts";
 import { Reactor } from "./reactor.ts";
 import { closeFd, type ExitStatus, makePipe, readSome, reap, setNonblocking, writeSome } from "./fd.ts";
 import { F, libc, POLL } from "./libc.ts";
 import { PROCESS } from "./platform.ts";
 import { spawnChild } from "./spawn.ts";
-import { fdIdentities, fdIdentity, heldFds } from "../testing/fd_identity.ts";
+import { fdIdentities, fdIdentity, heldFds } from "../../testing/fd_identity.ts";
 
 /**
  * One reactor for the whole file: its wake-up channel opens on first use and, having no close, lives as long

@@ -1,4 +1,4 @@
-import { assertEquals } from "../testing/assert.ts";
+import { assertEquals } from "../../testing/assert.ts";
 import { ACCESS_FS } from "./landlock.ts";
 import { sandboxScript } from "./sandbox_script.ts";
 import { SYSCALLS } from "./syscalls.ts";

@@ -1,4 +1,4 @@
-import { assertEquals } from "../testing/assert.ts";
+import { assertEquals } from "../../testing/assert.ts";
 import { AF, SOCK_FILTER_BYTES, socketFamilyFilter } from "./seccomp.ts";
 import { SYSCALLS } from "./syscalls.ts";
 

@@ -1,4 +1,4 @@
-import { assert, assertEquals, assertThrows } from "../testing/assert.ts";
+import { assert, assertEquals, assertThrows } from "../../testing/assert.ts";
 import { execProgram, findOnPath, isProgramNotFound, spawnChild, SpawnError } from "./spawn.ts";
 import { closeFd, makePipe, reap } from "./fd.ts";
 import { ERRNO, libc } from "./libc.ts";

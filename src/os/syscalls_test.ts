@@ -1,4 +1,4 @@
-import { assertEquals } from "../testing/assert.ts";
+import { assertEquals } from "../../testing/assert.ts";
 import { SYSCALLS, syscallTable } from "./syscalls.ts";
 import { ARCH_OPEN_FLAGS } from "./libc.ts";
 

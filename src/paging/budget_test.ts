@@ -1,4 +1,4 @@
-import { assertEquals } from "../testing/assert.ts";
+import { assertEquals } from "../../testing/assert.ts";
 import { fitCount, fitLines, jsonChars, jsonStringChars, prefixWithinJson } from "./budget.ts";
 
 Deno.test("jsonChars and jsonStringChars count what JSON.stringify gives", () => {

@@ -1,5 +1,5 @@
 import { z } from "../zod.ts";
-import { assert, assertEquals, assertThrows } from "../testing/assert.ts";
+import { assert, assertEquals, assertThrows } from "../../testing/assert.ts";
 import { Cursors, fitPage, queryKey, resumeChars } from "./cursor.ts";
 import { ToolError } from "../errors.ts";
 

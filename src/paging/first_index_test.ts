@@ -1,4 +1,4 @@
-import { assertEquals } from "../testing/assert.ts";
+import { assertEquals } from "../../testing/assert.ts";
 import { firstIndex } from "./first_index.ts";
 
 Deno.test("firstIndex finds where a predicate starts to hold, at either end too", () => {

@@ -1,4 +1,4 @@
-import { assertEquals } from "../testing/assert.ts";
+import { assertEquals } from "../../testing/assert.ts";
 import { MAX_SNAPSHOT_BYTES, MAX_SNAPSHOTS, Snapshots } from "./snapshots.ts";
 
 Deno.test("Snapshots: keeps at most MAX_SNAPSHOTS, dropping the least recently used", () => {

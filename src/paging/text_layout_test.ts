@@ -1,4 +1,4 @@
-import { assert, assertEquals } from "../testing/assert.ts";
+import { assert, assertEquals } from "../../testing/assert.ts";
 import { layoutText, nextCall } from "./text_layout.ts";
 
 const bytes = (text: string) => new TextEncoder().encode(text).length;

@@ -1,4 +1,4 @@
-import { assertEquals } from "../testing/assert.ts";
+import { assertEquals } from "../../testing/assert.ts";
 import { treeOrder } from "./tree_order.ts";
 
 Deno.test("treeOrder: components compared in turn, a directory right before its contents", () => {

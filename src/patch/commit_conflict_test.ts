@@ -4,10 +4,10 @@
  * replaced by a symlink to outside or by another directory.
  */
 import * as path from "node:path";
-import { assert, assertEquals, assertRejects } from "../testing/assert.ts";
-import { interrupted } from "../testing/patch_faults.ts";
-import { openFds } from "../testing/fd_identity.ts";
-import { snapshot, treeDifferences } from "../testing/tree_snapshot.ts";
+import { assert, assertEquals, assertRejects } from "../../testing/assert.ts";
+import { interrupted } from "../../testing/patch_faults.ts";
+import { openFds } from "../../testing/fd_identity.ts";
+import { snapshot, treeDifferences } from "../../testing/tree_snapshot.ts";
 import { ToolError } from "../errors.ts";
 import { openWorkspace, type Workspace } from "../workspace/workspace.ts";
 import type { FileBackend } from "../workspace/handle.ts";
@@ -15,7 +15,7 @@ import { commitChanges } from "./commit.ts";
 import { type FsOps, HANDLE_OPS } from "./fs_ops.ts";
 import { planPatch } from "./plan.ts";
 import { parsePatch } from "./parse.ts";
-import { TEST_BACKENDS } from "../testing/backend.ts";
+import { TEST_BACKENDS } from "../../testing/backend.ts";
 
 /** Both fd backends: a swap mid-commit lands in the directory pinned, never outside. */
 const BACKENDS = TEST_BACKENDS;

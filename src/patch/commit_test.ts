@@ -1,12 +1,12 @@
 import * as path from "node:path";
-import { assert, assertEquals, assertRejects } from "../testing/assert.ts";
-import { FaultyFs } from "../testing/patch_faults.ts";
-import { openFds } from "../testing/fd_identity.ts";
-import { snapshot, treeDifferences } from "../testing/tree_snapshot.ts";
+import { assert, assertEquals, assertRejects } from "../../testing/assert.ts";
+import { FaultyFs } from "../../testing/patch_faults.ts";
+import { openFds } from "../../testing/fd_identity.ts";
+import { snapshot, treeDifferences } from "../../testing/tree_snapshot.ts";
 import { ToolError } from "../errors.ts";
 import { openWorkspace, type Workspace } from "../workspace/workspace.ts";
 import { FD_BACKEND } from "../workspace/fd_backend.ts";
-import { TEST_BACKENDS } from "../testing/backend.ts";
+import { TEST_BACKENDS } from "../../testing/backend.ts";
 import { applyPatch } from "./apply.ts";
 import { commitChanges, CommitTransaction, type Phase, PHASES } from "./commit.ts";
 import { HANDLE_OPS } from "./fs_ops.ts";

@@ -1,4 +1,4 @@
-import { assertEquals } from "../testing/assert.ts";
+import { assertEquals } from "../../testing/assert.ts";
 import {
   machineDirtyBytes,
   SYNCFS_MAX_DIRTY_BYTES,

@@ -1,4 +1,4 @@
-import { assert, assertEquals, assertThrows } from "../testing/assert.ts";
+import { assert, assertEquals, assertThrows } from "../../testing/assert.ts";
 import { ToolError } from "../errors.ts";
 import { computeNewText, MAX_AMBIGUOUS_SHOWN, visible } from "./hunks.ts";
 import { LineIndex } from "./line_index.ts";

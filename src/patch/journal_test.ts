@@ -1,4 +1,4 @@
-import { assertEquals } from "../testing/assert.ts";
+import { assertEquals } from "../../testing/assert.ts";
 import type { Change } from "./change.ts";
 import { type FsOps, HANDLE_OPS } from "./fs_ops.ts";
 import { UndoJournal } from "./journal.ts";

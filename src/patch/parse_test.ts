@@ -1,4 +1,4 @@
-import { assert, assertEquals, assertThrows } from "../testing/assert.ts";
+import { assert, assertEquals, assertThrows } from "../../testing/assert.ts";
 import { ToolError } from "../errors.ts";
 import { parsePatch } from "./parse.ts";
 

@@ -1,6 +1,6 @@
 import * as path from "node:path";
-import { assert, assertEquals, assertThrows } from "../testing/assert.ts";
-import { openFds } from "../testing/fd_identity.ts";
+import { assert, assertEquals, assertThrows } from "../../testing/assert.ts";
+import { openFds } from "../../testing/fd_identity.ts";
 import { ToolError } from "../errors.ts";
 import { openWorkspace, type Workspace } from "../workspace/workspace.ts";
 import { HANDLE_OPS } from "./fs_ops.ts";

@@ -1,5 +1,5 @@
 import * as path from "node:path";
-import { assert, assertEquals, assertRejects } from "../testing/assert.ts";
+import { assert, assertEquals, assertRejects } from "../../testing/assert.ts";
 import { ToolError } from "../errors.ts";
 import { openWorkspace } from "../workspace/workspace.ts";
 import { MAX_PATCH_FILE_BYTES } from "./lookup.ts";

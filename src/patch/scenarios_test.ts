@@ -6,8 +6,8 @@
  * to `before/` (no partial writes, no stray temp files). tests/patch_test.ts
  * runs a sample of them through the MCP client.
  */
-import { assert } from "../testing/assert.ts";
-import { clearDir, loadScenarios, type Outcome, runScenario } from "../testing/patch_scenarios.ts";
+import { assert } from "../../testing/assert.ts";
+import { clearDir, loadScenarios, type Outcome, runScenario } from "../../testing/patch_scenarios.ts";
 import { fail } from "../envelope.ts";
 import { openWorkspace } from "../workspace/workspace.ts";
 import { applyPatch } from "./apply.ts";

@@ -1,4 +1,4 @@
-import { assertEquals } from "../testing/assert.ts";
+import { assertEquals } from "../../testing/assert.ts";
 import { LineIndex } from "./line_index.ts";
 import { Haystack, normalise } from "./seek.ts";
 

@@ -1,4 +1,4 @@
-import { assert, assertEquals } from "../testing/assert.ts";
+import { assert, assertEquals } from "../../testing/assert.ts";
 import { LineIndex } from "./line_index.ts";
 import { decodeText, encodeText } from "./text_file.ts";
 

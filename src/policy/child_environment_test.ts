@@ -1,4 +1,4 @@
-import { assertEquals } from "../testing/assert.ts";
+import { assertEquals } from "../../testing/assert.ts";
 import {
   childEnvironment,
   CLIENT_DENO_DIR_ENV,

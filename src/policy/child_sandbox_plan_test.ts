@@ -1,4 +1,4 @@
-import { assert, assertEquals } from "../testing/assert.ts";
+import { assert, assertEquals } from "../../testing/assert.ts";
 import { ACCESS_FS } from "../os/landlock.ts";
 import { type ChildFacts, childSandbox, type CommandChild, describeSandbox } from "./child_sandbox_plan.ts";
 

@@ -1,5 +1,5 @@
 import { rgPath } from "@vscode/ripgrep";
-import { assert, assertEquals, assertRejects } from "../testing/assert.ts";
+import { assert, assertEquals, assertRejects } from "../../testing/assert.ts";
 import { ToolError } from "../errors.ts";
 import { createCommandPolicy, SHELL } from "./command_policy.ts";
 import { ChildSandboxes } from "./linux_spawners.ts";

@@ -1,4 +1,4 @@
-import { assertEquals } from "../testing/assert.ts";
+import { assertEquals } from "../../testing/assert.ts";
 import { ACCESS_FS } from "../os/landlock.ts";
 import { credentialPaths, homeDirectories, readRulesExcept, type WalkIo } from "./credentials.ts";
 

@@ -1,6 +1,6 @@
-import { assertEquals } from "../testing/assert.ts";
+import { assertEquals } from "../../testing/assert.ts";
 import { checkCommand } from "./gate.ts";
-import { ALLOWED_IN_SAFE, corpusTree, REFUSED_IN_SAFE, TRUSTED_ONLY } from "./gate_corpus.ts";
+import { ALLOWED_IN_SAFE, corpusTree, REFUSED_IN_SAFE, TRUSTED_ONLY } from "../../testing/gate_corpus.ts";
 import { describedPaths, diskPaths, pathCandidate, type PathQuestions, Places } from "./gate_paths.ts";
 import { gatesInForce } from "./modes.ts";
 

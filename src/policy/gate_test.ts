@@ -1,6 +1,12 @@
-import { assert, assertEquals } from "../testing/assert.ts";
+import { assert, assertEquals } from "../../testing/assert.ts";
 import { checkCommand, type GateOptions } from "./gate.ts";
-import { ALLOWED_IN_SAFE, type CorpusEntry, corpusTree, REFUSED_IN_SAFE, TRUSTED_ONLY } from "./gate_corpus.ts";
+import {
+  ALLOWED_IN_SAFE,
+  type CorpusEntry,
+  corpusTree,
+  REFUSED_IN_SAFE,
+  TRUSTED_ONLY,
+} from "../../testing/gate_corpus.ts";
 import { describedPaths } from "./gate_paths.ts";
 import { gatesInForce } from "./modes.ts";
 import type { Mode } from "./modes.ts";

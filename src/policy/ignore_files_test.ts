@@ -1,4 +1,4 @@
-import { assertEquals } from "../testing/assert.ts";
+import { assertEquals } from "../../testing/assert.ts";
 import { ancestorIgnoreFiles } from "./ignore_files.ts";
 
 Deno.test("ancestorIgnoreFiles: the regular ignore files of every ancestor, not the root's own nor symlinks", async () => {

@@ -1,4 +1,4 @@
-import { assert, assertEquals } from "../testing/assert.ts";
+import { assert, assertEquals } from "../../testing/assert.ts";
 import { kernelSandbox } from "./kernel_sandbox.ts";
 
 const NO_LANDLOCK = { abi: null, reason: "Landlock is Linux-only (this is darwin)" };

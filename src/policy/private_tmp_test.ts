@@ -1,4 +1,4 @@
-import { assert, assertEquals } from "../testing/assert.ts";
+import { assert, assertEquals } from "../../testing/assert.ts";
 import { choosePrivateTmp, createPrivateTmp, tmpParents } from "./private_tmp.ts";
 
 Deno.test("tmpParents: $TMPDIR when absolute, then /tmp, then /dev/shm", () => {

@@ -1,4 +1,4 @@
-import { assert, assertEquals } from "../testing/assert.ts";
+import { assert, assertEquals } from "../../testing/assert.ts";
 import { type CommandChild, describeSandbox, type GitImage } from "./child_sandbox_plan.ts";
 import { CREDENTIAL_STORES } from "./credentials.ts";
 import {

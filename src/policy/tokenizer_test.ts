@@ -1,4 +1,4 @@
-import { assert, assertEquals, assertThrows } from "../testing/assert.ts";
+import { assert, assertEquals, assertThrows } from "../../testing/assert.ts";
 import { HEREDOC_BODY, tokenize, TokenizeError, type WordToken } from "./tokenizer.ts";
 
 const values = (cmd: string) => tokenize(cmd).map((token) => token.kind === "word" ? token.value : `<${token.value}>`);

@@ -1,4 +1,4 @@
-import { assert, assertEquals, assertThrows } from "../testing/assert.ts";
+import { assert, assertEquals, assertThrows } from "../../testing/assert.ts";
 import { type JSONRPCMessage, ListToolsRequestSchema, Server, type Transport } from "./mod.ts";
 import { routeByShape } from "./route_by_shape.ts";
 

@@ -1,4 +1,4 @@
-import { assert, assertEquals } from "../testing/assert.ts";
+import { assert, assertEquals } from "../../testing/assert.ts";
 import { KEPT_SEARCH_BYTES, type KeptSearch, replayKept, SearchReadAhead } from "./kept_search.ts";
 import { MatchCollector, type MatchCollectorOptions, type SearchPosition } from "./match_collector.ts";
 

@@ -1,4 +1,4 @@
-import { assert, assertEquals } from "../testing/assert.ts";
+import { assert, assertEquals } from "../../testing/assert.ts";
 import { RipgrepRunner } from "./ripgrep_runner.ts";
 import type { RipgrepProcess } from "./ripgrep.ts";
 import { memfdExecutable } from "../os/executable.ts";

@@ -1,5 +1,5 @@
-import { openFds } from "../testing/fd_identity.ts";
-import { assert, assertEquals } from "../testing/assert.ts";
+import { openFds } from "../../testing/fd_identity.ts";
+import { assert, assertEquals } from "../../testing/assert.ts";
 import {
   decodeRgData,
   RG_BUFFERED_BYTES,

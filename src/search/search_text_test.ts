@@ -1,4 +1,4 @@
-import { assertEquals } from "../testing/assert.ts";
+import { assertEquals } from "../../testing/assert.ts";
 import { lineBytes } from "./search_text.ts";
 
 Deno.test("lineBytes keeps max_line_bytes unless a match with its context could outgrow half the page", () => {

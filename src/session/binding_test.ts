@@ -1,4 +1,4 @@
-import { assert, assertEquals } from "../testing/assert.ts";
+import { assert, assertEquals } from "../../testing/assert.ts";
 import { ToolError } from "../errors.ts";
 import { parseArgs } from "../config.ts";
 import { probeFacts } from "../services.ts";

@@ -1,4 +1,4 @@
-import { assert, assertEquals } from "../testing/assert.ts";
+import { assert, assertEquals } from "../../testing/assert.ts";
 import { JSONRPCMessageSchema, ListToolsRequestSchema } from "../sdk/mod.ts";
 import { answerInitializeEarly, plainToolsList } from "./early_initialize.ts";
 import { initializeResponse } from "./initialize.ts";

@@ -1,4 +1,4 @@
-import { assert, assertEquals } from "../testing/assert.ts";
+import { assert, assertEquals } from "../../testing/assert.ts";
 import { joinBytes } from "./join_bytes.ts";
 
 Deno.test("joinBytes concatenates in order", () => {

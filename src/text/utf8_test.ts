@@ -1,5 +1,5 @@
-import { assert, assertEquals } from "../testing/assert.ts";
-import { seededRandom } from "../testing/random.ts";
+import { assert, assertEquals } from "../../testing/assert.ts";
+import { seededRandom } from "../../testing/random.ts";
 import { decodeBytes, firstInvalidUtf8, utf8CutIndex, utf8SequenceLength, utf8Window } from "./utf8.ts";
 
 const encoder = new TextEncoder();

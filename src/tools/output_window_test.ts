@@ -1,4 +1,4 @@
-import { assertEquals } from "../testing/assert.ts";
+import { assertEquals } from "../../testing/assert.ts";
 import { BYTES, headWithin, JSON_CHARS, windowOutput } from "./output_window.ts";
 
 Deno.test("windowOutput keeps what fits, else a head and a tail at line ends, with the ranges left out", () => {

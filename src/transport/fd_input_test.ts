@@ -1,4 +1,4 @@
-import { assertEquals } from "../testing/assert.ts";
+import { assertEquals } from "../../testing/assert.ts";
 import { closeFd, makePipe, writeSome } from "../os/fd.ts";
 import { FdInput } from "./fd_input.ts";
 

@@ -1,4 +1,4 @@
-import { assertEquals } from "../testing/assert.ts";
+import { assertEquals } from "../../testing/assert.ts";
 import { LineTransport } from "./stdio.ts";
 
 /** Feeds `input` through a transport and collects what it emits and answers. */

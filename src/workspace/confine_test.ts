@@ -1,6 +1,6 @@
 import * as path from "node:path";
-import { assertEquals } from "../testing/assert.ts";
-import { codeOf, confineFixture, REFUSED } from "../testing/confine_fixture.ts";
+import { assertEquals } from "../../testing/assert.ts";
+import { codeOf, confineFixture, REFUSED } from "../../testing/confine_fixture.ts";
 import { checkPath, isInside, toRelative } from "./confine.ts";
 
 Deno.test("checkPath refuses every attack in the table", async (t) => {

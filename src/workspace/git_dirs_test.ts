@@ -1,6 +1,6 @@
 import * as path from "node:path";
-import { assertEquals } from "../testing/assert.ts";
-import { git, initRepo } from "../testing/git_fixtures.ts";
+import { assertEquals } from "../../testing/assert.ts";
+import { git, initRepo } from "../../testing/git_fixtures.ts";
 import { openWorkspace } from "./workspace.ts";
 import { findGitDirs, gitDirContaining, gitDirsAt, gitFileTarget, looksLikeGitDir } from "./git_dirs.ts";
 

@@ -6,9 +6,9 @@
  * tests/posix_fd_backend_test.ts.
  */
 import * as path from "node:path";
-import { assert, assertEquals, assertRejects, assertThrows } from "../testing/assert.ts";
-import { startFlipper } from "../testing/flipper.ts";
-import { scale } from "../testing/scale.ts";
+import { assert, assertEquals, assertRejects, assertThrows } from "../../testing/assert.ts";
+import { startFlipper } from "../../testing/flipper.ts";
+import { scale } from "../../testing/scale.ts";
 import { ToolError } from "../errors.ts";
 import type { Handle } from "./handle.ts";
 import { POSIX_FD_BACKEND } from "./posix_fd_backend.ts";

@@ -1,4 +1,4 @@
-import { assertEquals } from "../testing/assert.ts";
+import { assertEquals } from "../../testing/assert.ts";
 import { implicitRefusal, launchWorkspace, pickRoot } from "./resolve.ts";
 
 Deno.test("launchWorkspace: --workspace, then CLAUDE_PROJECT_DIR, else pending on the roots with the cwd behind them", () => {

@@ -4,13 +4,13 @@
  * backend does when the path is swapped after the open.
  */
 import * as path from "node:path";
-import { assert, assertEquals, assertRejects, assertThrows } from "../testing/assert.ts";
-import { codeOf, confineFixture, REFUSED } from "../testing/confine_fixture.ts";
+import { assert, assertEquals, assertRejects, assertThrows } from "../../testing/assert.ts";
+import { codeOf, confineFixture, REFUSED } from "../../testing/confine_fixture.ts";
 import { ToolError } from "../errors.ts";
 import { FD_BACKEND } from "./fd_backend.ts";
 import { POSIX_FD_BACKEND } from "./posix_fd_backend.ts";
 import { chosenBackend, openWorkspace, WorkspaceError } from "./workspace.ts";
-import { TEST_BACKENDS } from "../testing/backend.ts";
+import { TEST_BACKENDS } from "../../testing/backend.ts";
 import { spawnChild } from "../os/spawn.ts";
 import { closeFd, makePipe, reap } from "../os/fd.ts";
 import { libc } from "../os/libc.ts";

@@ -5,10 +5,10 @@
  * no process of any command survives anywhere, and the server has no fd
  * more than before (/proc/<server>/fd counted, and compared by target).
  */
-import { assert, assertEquals } from "../../src/testing/assert.ts";
+import { assert, assertEquals } from "../../testing/assert.ts";
 import { type CallResult, startServer, type TestServer } from "../harness.ts";
 import { children, eventually, fdTargets } from "./proc.ts";
-import { scale } from "../../src/testing/scale.ts";
+import { scale } from "../../testing/scale.ts";
 
 const COMMANDS = scale(100, 1000);
 /** Commands alive at once (the server allows 32 per process). */

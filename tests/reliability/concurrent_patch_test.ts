@@ -6,10 +6,10 @@
  * reported success one after the other gives: a success whose change is not
  * in the tree (a lost update) or half a patch in the tree fails the test.
  */
-import { assert, assertEquals } from "../../src/testing/assert.ts";
+import { assert, assertEquals } from "../../testing/assert.ts";
 import { type CallResult, startServer, tempWorkspace } from "../harness.ts";
 import { startHttpServer, TEST_TOKEN } from "../http_harness.ts";
-import { scale } from "../../src/testing/scale.ts";
+import { scale } from "../../testing/scale.ts";
 
 const ROUNDS = scale(40, 400);
 const LINES = 20;

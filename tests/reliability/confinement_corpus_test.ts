@@ -6,7 +6,7 @@
  * outside tree are compared before and after).
  */
 import * as path from "node:path";
-import { assertEquals } from "../../src/testing/assert.ts";
+import { assertEquals } from "../../testing/assert.ts";
 import { startServer } from "../harness.ts";
 import { type Fixture, fixture, outsideChanges, SECRET, snapshot } from "./outside.ts";
 

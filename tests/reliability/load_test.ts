@@ -6,11 +6,11 @@
  * client validates structuredContent against each outputSchema) and
  * correct; the server's RSS, sampled from /proc/<pid>/status, stays bounded.
  */
-import { assert, assertEquals } from "../../src/testing/assert.ts";
+import { assert, assertEquals } from "../../testing/assert.ts";
 import { type HttpClient, startHttpServer, TEST_TOKEN } from "../http_harness.ts";
 import { type CallResult, tempWorkspace } from "../harness.ts";
 import { rssMiB } from "./proc.ts";
-import { FULL, scale } from "../../src/testing/scale.ts";
+import { FULL, scale } from "../../testing/scale.ts";
 
 const CLIENTS = 8;
 const CALLS_PER_CLIENT = scale(25, 1250);

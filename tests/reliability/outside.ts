@@ -11,9 +11,9 @@
  * const leaks = await race((server) => server.call("read_file", { path: "race/secret.txt" }));
  */
 import * as path from "node:path";
-import { assert, assertEquals } from "../../src/testing/assert.ts";
-import { scale } from "../../src/testing/scale.ts";
-import { rawPng } from "../../src/testing/image_fixtures.ts";
+import { assert, assertEquals } from "../../testing/assert.ts";
+import { scale } from "../../testing/scale.ts";
+import { rawPng } from "../../testing/image_fixtures.ts";
 import { type CallResult, startServer, tempWorkspace, type TestServer } from "../harness.ts";
 
 export const SECRET = `OUTSIDE-SECRET-${crypto.randomUUID()}`;

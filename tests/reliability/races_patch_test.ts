@@ -8,7 +8,7 @@
  * their alternation for one call); race/ stays real for about a millisecond in each flip, so that some calls get
  * through and others are cut anywhere in the commit, not only at the matcher's check.
  */
-import { assertEquals } from "../../src/testing/assert.ts";
+import { assertEquals } from "../../testing/assert.ts";
 import { race } from "./outside.ts";
 
 const patch = (...lines: string[]) => ["*** Begin Patch", ...lines, "*** End Patch", ""].join("\n");

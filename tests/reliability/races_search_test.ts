@@ -5,7 +5,7 @@
  * may be created, removed or changed, and no answer may carry outside names
  * or content.
  */
-import { assertEquals } from "../../src/testing/assert.ts";
+import { assertEquals } from "../../testing/assert.ts";
 import { race } from "./outside.ts";
 import type { CallResult, TestServer } from "../harness.ts";
 

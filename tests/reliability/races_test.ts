@@ -3,7 +3,7 @@
  * outside tree while a tool works in it. Nothing outside may be created,
  * removed or changed, and no answer may carry outside names or content.
  */
-import { assertEquals } from "../../src/testing/assert.ts";
+import { assertEquals } from "../../testing/assert.ts";
 import { race } from "./outside.ts";
 import type { TestServer } from "../harness.ts";
 

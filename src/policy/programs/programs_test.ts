@@ -3,7 +3,7 @@
  * contradicted example fails the check, one module per program, and the
  * findings come in the order they apply.
  */
-import { assert, assertEquals, assertThrows } from "../../testing/assert.ts";
+import { assert, assertEquals, assertThrows } from "../../../testing/assert.ts";
 import { checkCommand } from "../gate.ts";
 import { describedPaths, Places } from "../gate_paths.ts";
 import { gatesInForce } from "../modes.ts";

@@ -1,8 +1,8 @@
 import { Frame, GIF, Image } from "imagescript";
-import { type Bitmap, decodeImage, type RgbaBitmap } from "../image/decode.ts";
-import { encodeBitmap } from "../image/encode.ts";
-import { type ImageFormat, sniffImage } from "../image/sniff.ts";
-import { joinBytes } from "../text/join_bytes.ts";
+import { type Bitmap, decodeImage, type RgbaBitmap } from "../src/image/decode.ts";
+import { encodeBitmap } from "../src/image/encode.ts";
+import { type ImageFormat, sniffImage } from "../src/image/sniff.ts";
+import { joinBytes } from "../src/text/join_bytes.ts";
 
 /** A bitmap whose pixel (x, y) is `pixel(x, y)` as [r, g, b, a]. */
 export function makeBitmap(

@@ -1,9 +1,9 @@
 import { rgPath } from "@vscode/ripgrep";
-import { openWorkspace } from "../workspace/workspace.ts";
-import { createChildSpawners } from "../policy/child_spawners.ts";
-import { probeLandlock } from "../policy/landlock_probe.ts";
-import { GitService } from "../git/service.ts";
-import { Reactor } from "../os/reactor.ts";
+import { openWorkspace } from "../src/workspace/workspace.ts";
+import { createChildSpawners } from "../src/policy/child_spawners.ts";
+import { probeLandlock } from "../src/policy/landlock_probe.ts";
+import { GitService } from "../src/git/service.ts";
+import { Reactor } from "../src/os/reactor.ts";
 
 /**
  * The git tools' GitService on `root`, children probed as the server would; dispose it to release the pinned fd.

@@ -1,4 +1,4 @@
-import type { SnapshotSlot } from "../paging/snapshots.ts";
+import type { SnapshotSlot } from "../src/paging/snapshots.ts";
 
 /** A snapshot slot (src/paging/snapshots.ts) in memory, counting reads that found a value and writes. */
 export function memorySlot<T>(): SnapshotSlot<T> & { kept: T | undefined; reads: number; puts: number } {

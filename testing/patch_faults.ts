@@ -1,4 +1,4 @@
-import { type FsOps, HANDLE_OPS } from "../patch/fs_ops.ts";
+import { type FsOps, HANDLE_OPS } from "../src/patch/fs_ops.ts";
 
 /**
  * HANDLE_OPS whose chosen call fails (a throw, or a rejection for an async call): the `at`-th (1-based) of all

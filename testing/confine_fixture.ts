@@ -1,7 +1,7 @@
 /** The confinement attack table and its tree (src/workspace/confine_test.ts, src/workspace/workspace_test.ts). */
 import * as path from "node:path";
 import { assert, assertThrows } from "./assert.ts";
-import { ToolError } from "../errors.ts";
+import { ToolError } from "../src/errors.ts";
 
 /**
  * A workspace with an outside sibling, symlinks of every kind and a loop.
@@ -76,7 +76,7 @@ export const REFUSED: [string, string, { allowMissing?: boolean }?][] = [
  * The code `fn` throws (a ToolError's).
  * @example
  * ```ts
- * import { ToolError } from "../errors.ts";
+ * import { ToolError } from "../src/errors.ts";
  * codeOf(() => { throw new ToolError("NOT_FOUND", "x"); }); // "NOT_FOUND"
  * ```
  */

@@ -2,9 +2,9 @@
  * The walker's bypass corpus (program modules keep their own `corpus` rows): each command with the rule that must
  * refuse it in safe and in trusted mode (null: it runs). gate_test.ts and tests/policy_test.ts run every row.
  */
-import type { DescribedTree } from "./gate_paths.ts";
-import { PROGRAMS } from "./programs/mod.ts";
-import type { CorpusEntry } from "./programs/program.ts";
+import type { DescribedTree } from "../src/policy/gate_paths.ts";
+import { PROGRAMS } from "../src/policy/programs/mod.ts";
+import type { CorpusEntry } from "../src/policy/programs/program.ts";
 
 export type { CorpusEntry };
 

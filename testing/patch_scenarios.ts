@@ -10,7 +10,7 @@ import { assert, assertEquals } from "./assert.ts";
 import { type Entry, snapshot, treeDifferences } from "./tree_snapshot.ts";
 
 /** Where the scenario folders live. */
-export const SCENARIO_DIR = new URL("../../tests/patch_scenarios/", import.meta.url).pathname;
+export const SCENARIO_DIR = new URL("../tests/patch_scenarios/", import.meta.url).pathname;
 
 /** A scenario as read from disk. */
 export interface Scenario {
