@@ -14,13 +14,8 @@ const DRAIN_GRACE_MS = 500;
 /** End-of-file on a terminal in canonical mode (Ctrl-D). */
 const TTY_EOF = "\x04";
 
-/** What identifies a command besides its plan. */
-export interface CommandOptions {
-  id: string;
-  cmd: string;
-  tty: boolean;
-  perStreamBytes: number;
-}
+/** What identifies a command besides its plan, and the retention budget of each of its streams. */
+export type CommandOptions = Pick<Command, "id" | "cmd" | "tty"> & { perStreamBytes: number };
 
 /** The streams of a command by name. */
 export type StreamName = "stdout" | "stderr";
@@ -164,13 +159,13 @@ export class Command {
     for (const name of ["stdout", "stderr"] as const) {
       const fd = this.#fds[name];
       if (fd === undefined) this.streams[name].close();
-      else this.#reactor.watch(fd, POLL.IN, (revents) => this.#onReady(name, fd, revents));
+      else {
+        this.#reactor.watch(fd, POLL.IN, (revents) => {
+          if (revents & POLL.OUT) this.#flush();
+          if (revents & ~POLL.OUT) this.#drain(name, fd);
+        });
+      }
     }
-  }
-
-  #onReady(name: StreamName, fd: number, revents: number): void {
-    if (revents & POLL.OUT) this.#flush();
-    if (revents & ~POLL.OUT) this.#drain(name, fd);
   }
 
   #drain(name: StreamName, fd: number): void {
@@ -178,15 +173,11 @@ export class Command {
     if (reader?.fd !== fd) reader = this.#readers[name] = new PipeReader(fd, !this.tty);
     const ended = reader.read(this.#reactor, (chunk) => {
       this.streams[name].append(chunk);
-      this.#noteOutput();
+      this.lastOutputAt = performance.now();
+      this.#outputArrived.resolve();
+      this.#outputArrived = Promise.withResolvers<void>();
     }, MAX_READS_PER_WAKE);
     if (ended === "eof") this.#closeStream(name);
-  }
-
-  #noteOutput(): void {
-    this.lastOutputAt = performance.now();
-    this.#outputArrived.resolve();
-    this.#outputArrived = Promise.withResolvers<void>();
   }
 
   #closeStream(name: StreamName): void {

@@ -6,15 +6,6 @@ export interface ByteRange {
   end: number;
 }
 
-/** What `OutputStream.read` returns. */
-export interface StreamRead {
-  /** Never spans an evicted gap. */
-  bytes: Uint8Array;
-  start: number;
-  /** Evicted bytes skipped between the requested offset and `start`. */
-  skipped: number;
-}
-
 const HEAD_FRACTION = 8;
 /** Smallest head or tail allocation; each grows by doubling up to its cap. */
 const INITIAL_ALLOCATION_BYTES = 4096;
@@ -94,10 +85,10 @@ export class OutputStream {
   }
 
   /**
-   * Up to `limit` retained bytes from `offset`; an offset in the evicted gap moves past it (counted in `skipped`), and
-   * a read crosses from head into tail only when no gap lies between.
+   * Up to `limit` retained bytes from `start` on, never spanning an evicted gap: an `offset` in the gap moves past it
+   * (the bytes `skipped`), and a read crosses from head into tail only when no gap lies between.
    */
-  read(offset: number, limit: number): StreamRead {
+  read(offset: number, limit: number): { bytes: Uint8Array; start: number; skipped: number } {
     const start = Math.min(offset, this.#total);
     const tailStart = this.#total - this.#tailLength;
     if (start < this.#headLength) {

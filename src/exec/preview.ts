@@ -1,21 +1,8 @@
 import type { ByteRange, OutputStream } from "./output_stream.ts";
 import { utf8Window } from "../text/utf8.ts";
 
-/** One stream's part of a poll. */
-export interface StreamPreview {
-  text: string;
-  truncated: boolean;
-  offset: number;
-  /** Where the next poll starts: the end of the whole characters shown. */
-  end: number;
-  /** The first range not shown, for read_output. */
-  omitted: ByteRange | null;
-  omittedBytes: number;
-  /** What `text` shows without its markers (the whole range, or head and tail), at absolute offsets. */
-  parts: { start: number; text: string }[];
-  /** Retained ranges at preview time (what a gap marker counts as evicted). */
-  retained: ByteRange[];
-}
+/** One stream's part of a poll (previewRange). */
+export type StreamPreview = ReturnType<typeof previewRange>;
 
 const decoder = new TextDecoder();
 
@@ -48,7 +35,9 @@ export function gapLine(range: ByteRange, retained: readonly ByteRange[]): strin
 
 /**
  * Previews `stream` from `from` (a character boundary: a previous preview's `end`) to its end within `maxBytes`: the
- * whole range when it fits, else its first and last halves (UTF-8-safe) around a marker of what was left out.
+ * whole range when it fits, else its first and last halves (UTF-8-safe) around a marker of what was left out. `end` is
+ * where the next poll starts, `omitted` the first range not shown (for read_output), `parts` what `text` shows without
+ * its markers at absolute offsets, `retained` the retained ranges now (what a gap marker counts as evicted).
  * @example
  * ```ts
  * import { OutputStream } from "./output_stream.ts";
@@ -57,7 +46,7 @@ export function gapLine(range: ByteRange, retained: readonly ByteRange[]): strin
  * previewRange(stream, 0, 16384).omitted; // { start, end } to page with read_output
  * ```
  */
-export function previewRange(stream: OutputStream, from: number, maxBytes: number): StreamPreview {
+export function previewRange(stream: OutputStream, from: number, maxBytes: number) {
   const to = stream.total;
   const atEnd = stream.closed;
   const retained = stream.retained();

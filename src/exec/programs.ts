@@ -26,13 +26,8 @@ export type ProgramFacts = Record<ProgramName, string | null>;
  * ```
  */
 export function probePrograms(searchPath: string): ProgramFacts {
-  const found = {} as ProgramFacts;
-  for (const [name, spec] of Object.entries(PROGRAMS) as [ProgramName, (typeof PROGRAMS)[ProgramName]][]) {
-    found[name] = spec.lookup === "PATH"
-      ? findOnPath(name, searchPath)
-      : isExecutableFile(spec.lookup)
-      ? spec.lookup
-      : null;
-  }
-  return found;
+  const found = Object.entries(PROGRAMS).map(([name, { lookup }]) =>
+    [name, lookup === "PATH" ? findOnPath(name, searchPath) : isExecutableFile(lookup) ? lookup : null] as const
+  );
+  return Object.fromEntries(found) as ProgramFacts;
 }

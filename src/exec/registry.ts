@@ -5,7 +5,7 @@ import { Command, type StreamName } from "./command.ts";
 import type { Reactor } from "../os/reactor.ts";
 import { isArgumentListTooLong, isProgramNotFound } from "../os/spawn.ts";
 import { SIGNALS } from "../os/libc.ts";
-import { type CommandListing, type CommandPoll, listingOf, type OutputPage, outputPageOf, pollOf } from "./views.ts";
+import { type CommandListing, listingOf, type OutputPage, outputPageOf, pollOf } from "./views.ts";
 
 /** The kernel's limit on one argument or environment string (MAX_ARG_STRLEN: 32 pages). */
 const MAX_ARG_STRLEN = 131072;
@@ -56,9 +56,7 @@ function hasUnreturnedOutput(command: Command): boolean {
 /** Owns every command of one server process; starts them through its CommandPolicy, never deciding policy itself. */
 export class CommandRegistry {
   readonly limits: CommandLimits;
-  readonly #policy: CommandPolicy;
-  readonly #tty: RegistryOptions["tty"];
-  readonly #reactor: Reactor;
+  readonly #options: RegistryOptions;
   /** In start order. */
   readonly #commands = new Map<string, Command>();
   /** Commands whose shell plan can report a missing program as exit 127. */
@@ -67,17 +65,15 @@ export class CommandRegistry {
   #closed = false;
 
   constructor(options: RegistryOptions) {
-    this.#policy = options.policy;
-    this.#tty = options.tty;
-    this.#reactor = options.reactor;
+    this.#options = options;
     this.limits = options.limits ?? { ...COMMAND_LIMITS };
   }
 
   /** Starts `request` for `owner` (the session's id set), after the policy planned it. */
   async start(request: CommandRequest, owner: Set<string>): Promise<Command> {
     if (this.#closed) throw new ToolError("COMMAND_LIMIT", "the server is shutting down; no new commands start");
-    if (request.tty && !this.#tty.supported) {
-      throw new ToolError("TTY_UNSUPPORTED", `tty:true is not available: ${this.#tty.reason}`);
+    if (request.tty && !this.#options.tty.supported) {
+      throw new ToolError("TTY_UNSUPPORTED", `tty:true is not available: ${this.#options.tty.reason}`);
     }
     const withNul = [["cmd", request.cmd], ...Object.entries(request.env).flat().map((text) => ["env", text])]
       .find(([, text]) => text.includes("\0"));
@@ -87,11 +83,11 @@ export class CommandRegistry {
       });
     }
     this.#makeRoom(owner);
-    const plan = await this.#policy.plan(request);
+    const plan = await this.#options.policy.plan(request);
     const id = `c${++this.#counter}-${crypto.randomUUID().slice(0, 4)}`;
     let command: Command;
     try {
-      command = await Command.launch(this.#reactor, plan, {
+      command = await Command.launch(this.#options.reactor, plan, {
         id,
         cmd: request.cmd,
         tty: request.tty,
@@ -175,7 +171,7 @@ export class CommandRegistry {
   }
 
   /** The output since the last poll, bounded per stream, advancing the cursors (views.ts). */
-  readonly poll: (command: Command, maxBytes: number) => CommandPoll = pollOf;
+  readonly poll = pollOf;
 
   /** Writes to stdin (and closes it when asked); COMMAND_EXITED once the command is done. */
   write(command: Command, chars: string, closeStdin: boolean): void {
@@ -234,9 +230,7 @@ export class CommandRegistry {
       throw new ToolError(
         "INVALID_ARGUMENT",
         `offset ${offset} is past the end of ${outputRef} (${stream.total} bytes)`,
-        {
-          details: { field: "offset", total_bytes: stream.total },
-        },
+        { details: { field: "offset", total_bytes: stream.total } },
       );
     }
     return outputPageOf(command, outputRef, stream, offset, limit);
@@ -252,19 +246,21 @@ export class CommandRegistry {
   }
 
   /** Kills every running command of `owner` (its session closed). */
-  async release(owner: ReadonlySet<string>): Promise<void> {
-    const mine = this.running().filter((command) => owner.has(command.id));
-    for (const command of mine) command.signal(SIGNALS.KILL);
-    await Promise.race([Promise.all(mine.map((command) => command.done)), sleep(CLOSE_WAIT_MS).promise]);
+  release(owner: ReadonlySet<string>): Promise<void> {
+    return this.#killAndWait(this.running().filter((command) => owner.has(command.id)));
   }
 
   /** Kills every running command, waits for them to be reaped, and refuses new ones. */
-  async close(): Promise<void> {
+  close(): Promise<void> {
     this.#closed = true;
-    const running = this.running();
-    for (const command of running) command.signal(SIGNALS.KILL);
+    return this.#killAndWait(this.running());
+  }
+
+  /** Kills `commands` and waits up to CLOSE_WAIT_MS for them to be reaped, leaving no timer behind. */
+  async #killAndWait(commands: Command[]): Promise<void> {
+    for (const command of commands) command.signal(SIGNALS.KILL);
     const timeout = sleep(CLOSE_WAIT_MS);
-    await Promise.race([Promise.all(running.map((command) => command.done)), timeout.promise]);
+    await Promise.race([Promise.all(commands.map((command) => command.done)), timeout.promise]);
     timeout.cancel();
   }
 

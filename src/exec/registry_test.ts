@@ -271,3 +271,34 @@ Deno.test("registry: list shows a session's commands with pid, status, start tim
   assert(Date.parse(listing[1].started_at) <= before);
   await commands.close();
 });
+
+Deno.test("registry: release kills a session's commands and leaves no timer pending once they are reaped", async () => {
+  const commands = registry();
+  const mine = new Set<string>();
+  const theirs = new Set<string>();
+  const command = await commands.start(request("sleep 30"), mine);
+  const other = await commands.start(request("sleep 30"), theirs);
+  // A pending timer keeps the event loop, and so a server whose last session closed, alive until it fires.
+  const pending = new Set<ReturnType<typeof setTimeout>>();
+  const real = { set: globalThis.setTimeout, clear: globalThis.clearTimeout };
+  globalThis.setTimeout = ((fn: () => void, ms?: number) => {
+    const id = real.set(() => {
+      pending.delete(id);
+      fn();
+    }, ms);
+    pending.add(id);
+    return id;
+  }) as typeof setTimeout;
+  globalThis.clearTimeout = ((id: ReturnType<typeof setTimeout>) => {
+    pending.delete(id);
+    real.clear(id);
+  }) as typeof clearTimeout;
+  try {
+    await commands.release(mine);
+  } finally {
+    globalThis.setTimeout = real.set;
+    globalThis.clearTimeout = real.clear;
+  }
+  assertEquals([command.status, other.status, pending.size], ["exited", "running", 0]);
+  await commands.close();
+});

@@ -1,51 +1,14 @@
 import type { Command, StreamName } from "./command.ts";
-import type { ByteRange, OutputStream } from "./output_stream.ts";
-import { decodeWhole, previewRange, type StreamPreview } from "./preview.ts";
+import type { OutputStream } from "./output_stream.ts";
+import { decodeWhole, previewRange } from "./preview.ts";
 import { signalName } from "../os/libc.ts";
 
 /** The state of a command as one poll reports it. */
-export interface CommandPoll {
-  command_id: string;
-  cmd: string;
-  status: "running" | "exited";
-  exit_code: number | null;
-  signal: string | null;
-  duration_ms: number;
-  tty: boolean;
-  stdin_open: boolean;
-  stdout: StreamPreview;
-  stderr: StreamPreview;
-  stdout_total_bytes: number;
-  stderr_total_bytes: number;
-}
-
+export type CommandPoll = ReturnType<typeof pollOf>;
 /** A page of read_output. */
-export interface OutputPage {
-  output_ref: string;
-  data: string;
-  offset: number;
-  next_offset: number;
-  eof: boolean;
-  total_bytes: number;
-  retained: ByteRange[];
-  evicted_gap_bytes: number;
-  omitted_bytes: number;
-  command_status: "running" | "exited";
-}
-
+export type OutputPage = ReturnType<typeof outputPageOf>;
 /** One command as the listing shows it (check_exec_environment, server_info). */
-export interface CommandListing {
-  command_id: string;
-  cmd: string;
-  status: "running" | "exited";
-  pid: number;
-  started_at: string;
-  exit_code: number | null;
-  signal: string | null;
-  tty: boolean;
-  stdout_bytes: number;
-  stderr_bytes: number;
-}
+export type CommandListing = ReturnType<typeof listingOf>;
 
 /**
  * The output since the last poll (bounded to `maxBytes` per stream), advancing the command's cursors.
@@ -56,7 +19,7 @@ export interface CommandListing {
  * pollOf(command, 4096).stdout; // the preview of what stdout wrote since the last poll
  * ```
  */
-export function pollOf(command: Command, maxBytes: number): CommandPoll {
+export function pollOf(command: Command, maxBytes: number) {
   const preview = (name: StreamName) => {
     const result = previewRange(command.streams[name], command.cursors[name], maxBytes);
     command.cursors[name] = result.end;
@@ -94,7 +57,7 @@ export function outputPageOf(
   stream: OutputStream,
   offset: number,
   limit: number,
-): OutputPage {
+) {
   const page = stream.read(offset, limit);
   const decoded = decodeWhole(page.bytes, stream.closed && page.start + page.bytes.length === stream.total);
   const next = page.start + decoded.to;
@@ -121,7 +84,7 @@ export function outputPageOf(
  * listingOf(command).started_at; // "2026-12-03T16:00:00.000Z"
  * ```
  */
-export function listingOf(command: Command): CommandListing {
+export function listingOf(command: Command) {
   const exit = command.status === "exited" ? command.exit : null;
   return {
     command_id: command.id,

@@ -3,13 +3,11 @@
  * the request's variables, then the anti-hang ones. Proxies, CA bundles and toolchain variables (JAVA_HOME, …) pass.
  */
 
-/** What a rule guards against. */
-export type EnvRuleKind = "server" | "loader" | "secret";
-
 /** One rule: the names it strips, with examples checked when the module loads. */
 export interface EnvRule {
   id: string;
-  kind: EnvRuleKind;
+  /** What it guards against. */
+  kind: "server" | "loader" | "secret";
   /** What it strips, for check_exec_environment and docs/permission-modes.md. */
   description: string;
   /** Upper-cased exact names; `patterns` are tested against the upper-cased name. */
@@ -151,14 +149,7 @@ export function sensitiveEnvKind(name: string): "loader" | "secret" | null {
 }
 
 /** What every child of one policy inherits from the server. */
-export interface InheritedEnvironment {
-  env: Record<string, string>;
-  /** Inherited names that were dropped (never their values), sorted. */
-  stripped: string[];
-  strippedBy: Record<string, string>;
-  /** Variables the server sets itself (TMPDIR, when there is a private temp dir). */
-  added: Record<string, string>;
-}
+export type InheritedEnvironment = ReturnType<typeof inheritedEnvironment>;
 
 /**
  * The DENO_DIR the npm launcher (packaging/npm/workcell.mjs) got ("" for none). Children get it back instead of the
@@ -167,7 +158,9 @@ export interface InheritedEnvironment {
 export const CLIENT_DENO_DIR_ENV = "WORKCELL_CLIENT_DENO_DIR";
 
 /**
- * The base environment: never the server's TMPDIR, and DENO_DIR as {@linkcode CLIENT_DENO_DIR_ENV} says, when set.
+ * The base environment: never the server's TMPDIR, and DENO_DIR as {@linkcode CLIENT_DENO_DIR_ENV} says, when set;
+ * with the inherited names `stripped` (never their values, sorted) and the variables `added` (TMPDIR, when there is a
+ * private temp dir).
  * @example
  * ```ts
  * inheritedEnvironment({ PATH: "/bin", JAVA_HOME: "/opt/jdk", AWS_SECRET_ACCESS_KEY: "x" }, { tmpdir: "/tmp/w", inheritAll: false });
@@ -177,7 +170,7 @@ export const CLIENT_DENO_DIR_ENV = "WORKCELL_CLIENT_DENO_DIR";
 export function inheritedEnvironment(
   inherited: Record<string, string>,
   options: { tmpdir: string | null; inheritAll: boolean },
-): InheritedEnvironment {
+) {
   const env: Record<string, string> = {};
   const strippedBy: Record<string, string> = {};
   for (const [name, value] of Object.entries(inherited)) {
@@ -221,16 +214,12 @@ export function childEnvironment(planEnv: Record<string, string>, tty: boolean):
   return { GIT_SSH_COMMAND: SSH_COMMAND, ...planEnv, ...ANTI_HANG_ENV, TERM: tty ? "xterm-256color" : "dumb" };
 }
 
-/** Throws when a rule does not match its own examples, or any rule strips what one should keep. */
-function checkRuleExamples(): void {
-  for (const rule of ENV_RULES) {
-    for (const name of rule.examples.stripped) {
-      if (!matches(rule, name)) throw new Error(`env rule ${rule.id} must strip ${name}`);
-    }
-    for (const name of rule.examples.kept) {
-      if (envRule(name) !== null) throw new Error(`env rule ${rule.id}: ${name} must pass (${envRule(name)?.id})`);
-    }
+// Each rule must strip its own examples, and no rule what one should keep.
+for (const rule of ENV_RULES) {
+  for (const name of rule.examples.stripped) {
+    if (!matches(rule, name)) throw new Error(`env rule ${rule.id} must strip ${name}`);
+  }
+  for (const name of rule.examples.kept) {
+    if (envRule(name) !== null) throw new Error(`env rule ${rule.id}: ${name} must pass (${envRule(name)?.id})`);
   }
 }
-
-checkRuleExamples();

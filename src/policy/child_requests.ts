@@ -1,10 +1,6 @@
 /** The requests child_sandbox_plan.ts (Linux) and seatbelt_policy.ts (darwin) plan every child's sandbox from. */
 import * as path from "node:path";
-import type { Mode } from "./modes.ts";
-import type { Workspace } from "../workspace/workspace.ts";
-import { findGitDirs, gitDirsAt } from "../workspace/git_dirs.ts";
 import { resolveProgram } from "../os/spawn.ts";
-import { lstatPath } from "../os/fs_stat.ts";
 import { elfInterpreter } from "../os/elf.ts";
 import { ancestorIgnoreFiles } from "./ignore_files.ts";
 import type { ChildRequest, GitImage } from "./child_sandbox_plan.ts";
@@ -21,13 +17,15 @@ export interface ChildOptions {
 }
 
 /**
- * The git on `searchPath` (real path), its exec path and its ELF loader (none for a Mach-O); null when none runs.
+ * The git on `searchPath` (real path), its exec path (`git --exec-path`: where git finds its own helper programs) and
+ * its ELF loader (none for a Mach-O) with the loader's real path, which the kernel opens for execution too; null when
+ * none runs.
  * @example
  * ```ts
  * const git = await gitImage("/usr/bin:/bin"); // { binary: "/usr/bin/git", execPath: "/usr/lib/git-core", loaders: [...] }
  * ```
  */
-export async function gitImage(searchPath: string | undefined): Promise<GitImage | null> {
+export async function gitImage(searchPath: string | undefined) {
   let binary: string;
   try {
     binary = Deno.realPathSync(resolveProgram("git", searchPath));
@@ -59,54 +57,16 @@ export async function gitImage(searchPath: string | undefined): Promise<GitImage
   return { binary, execPath, loaders };
 }
 
-/**
- * The key of a session's mode and grants: what the latest command's sandbox is remembered by.
- * @example
- * ```ts
- * planKey("safe", new Set(["network", "shell"])); // "safe:network,shell"
- * ```
- */
-export function planKey(mode: Mode, grants: ReadonlySet<string>): string {
-  return `${mode}:${[...grants].sort().join(",")}`;
+/** The request of the git of a git tool in the workspace `root`, which may read `readable` and the user's git config. */
+export function gitChild(root: string, env: Record<string, string>, git: GitImage, readable: string[]): ChildRequest {
+  const config = [
+    ...(env.HOME ? [path.join(env.HOME, ".gitconfig"), path.join(env.HOME, ".config", "git")] : []),
+    ...(env.XDG_CONFIG_HOME ? [path.join(env.XDG_CONFIG_HOME, "git")] : []),
+  ];
+  return { kind: "git", root, readable, git, config };
 }
 
-/** The requests of one workspace's children. */
-export class ChildRequests {
-  #git: Promise<GitImage | null> | null = null;
-  #nested: string[] | null = null;
-  readonly #registeredGitDirs = new Set<string>();
-
-  constructor(readonly ws: Workspace, readonly options: ChildOptions) {}
-
-  gitImage(): Promise<GitImage | null> {
-    return this.#git ??= gitImage(this.options.env.PATH);
-  }
-
-  registerGitDirs(paths: readonly string[]): void {
-    for (const p of paths) this.#registeredGitDirs.add(p);
-  }
-
-  /** The workspace's git dirs now: the root's (looked at each time), nested ones (found once), registered ones. */
-  async gitDirs(): Promise<string[]> {
-    this.#nested ??= (await findGitDirs(this.ws)).paths;
-    using top = this.ws.open(".", { expect: "dir" });
-    const all = new Set([...await gitDirsAt(this.ws.root, top), ...this.#nested, ...this.#registeredGitDirs]);
-    // Gone ones are left out (a failing lstatPath builds no error object: this runs at every spawn).
-    return [...all].filter((p) => lstatPath(p) !== null);
-  }
-
-  gitChild(git: GitImage, readable: string[]): ChildRequest {
-    const home = this.options.env.HOME;
-    const xdg = this.options.env.XDG_CONFIG_HOME;
-    const config = [
-      ...(home ? [path.join(home, ".gitconfig"), path.join(home, ".config", "git")] : []),
-      ...(xdg ? [path.join(xdg, "git")] : []),
-    ];
-    return { kind: "git", root: this.ws.root, readable, git, config };
-  }
-
-  /** The request of rg, which may execute `executables` (itself, where the sandbox can name it). */
-  ripgrepChild(executables: string[]): ChildRequest {
-    return { kind: "ripgrep", root: this.ws.root, executables, ignoreFiles: ancestorIgnoreFiles(this.ws.root) };
-  }
+/** The request of rg in the workspace `root`, which may execute `executables` (itself, where the sandbox can name it). */
+export function ripgrepChild(root: string, executables: string[]): ChildRequest {
+  return { kind: "ripgrep", root, executables, ignoreFiles: ancestorIgnoreFiles(root) };
 }

@@ -19,6 +19,7 @@ import { syscallTable } from "../os/syscalls.ts";
 import { ERRNO } from "../os/libc.ts";
 import { networkAllowed } from "./modes.ts";
 import { statPath } from "../os/fs_stat.ts";
+import type { gitImage } from "./child_requests.ts";
 
 /** Whether a layer of the sandbox can be had on this machine, and why not. */
 export type Availability = { available: true } | { available: false; reason: string };
@@ -34,14 +35,8 @@ export interface ChildFacts {
   lastCapability: number;
 }
 
-/** The git the git tools run (its real path), and what executing it takes. */
-export interface GitImage {
-  binary: string;
-  /** `git --exec-path`: where git finds its own helper programs. */
-  execPath: string;
-  /** Its ELF interpreter (loader) and the loader's real path, which the kernel opens for execution too. */
-  loaders: string[];
-}
+/** The git the git tools run (its real path), and what executing it takes (child_requests.ts finds it). */
+export type GitImage = NonNullable<Awaited<ReturnType<typeof gitImage>>>;
 
 /** A command of exec_command. */
 export interface CommandChild {

@@ -2,11 +2,12 @@
 import type { Workspace } from "../workspace/workspace.ts";
 import { HOST_OS } from "../os/libc.ts";
 import { ChildSandboxes } from "./linux_spawners.ts";
-import type { ChildSpawners } from "./sandboxed_spawners.ts";
+import type { SandboxedSpawners } from "./sandboxed_spawners.ts";
 import type { ChildOptions } from "./child_requests.ts";
 import { SeatbeltSandboxes } from "./darwin_spawners.ts";
 
-export type { ChildSpawners };
+/** The spawners of every child of one server process, each inside its sandbox: SandboxedSpawners' public methods. */
+export type ChildSpawners = Pick<SandboxedSpawners<unknown>, keyof SandboxedSpawners<unknown>>;
 
 /**
  * This system's child spawners for the workspace `ws`: Seatbelt's on darwin, the launcher's on Linux.

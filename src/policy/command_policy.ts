@@ -3,14 +3,12 @@ import type { Workspace } from "../workspace/workspace.ts";
 import { toRelative } from "../workspace/confine.ts";
 import { gitDirContaining } from "../workspace/git_dirs.ts";
 import { ToolError } from "../errors.ts";
-import type { CommandPolicy, CommandRequest, LaunchPlan } from "./policy.ts";
+import type { CommandRequest, LaunchPlan } from "./policy.ts";
 import { checkCommand } from "./gate.ts";
 import { diskPaths } from "./gate_paths.ts";
-import { type InheritedEnvironment, inheritedEnvironment } from "./child_environment.ts";
+import { inheritedEnvironment } from "./child_environment.ts";
 import { gatesInForce, gitDirsReadOnly, type Mode } from "./modes.ts";
-import type { SandboxReport } from "./sandboxed_spawners.ts";
 import type { ChildSpawners } from "./child_spawners.ts";
-import type { SandboxDescription } from "./child_sandbox_plan.ts";
 
 /** The shell that runs `cmd` in trusted and dangerous mode (and with a shell grant). */
 export const SHELL = "/bin/sh";
@@ -28,13 +26,7 @@ export interface PolicyFacts {
 }
 
 /** The policy plus what the adapters report about it. */
-export interface WorkcellPolicy extends CommandPolicy, Readonly<Pick<PolicyFacts, "tmpdir" | "tmpdirProblems">> {
-  readonly mode: Mode;
-  readonly environment: InheritedEnvironment;
-  sandbox(grants: ReadonlySet<string>): Promise<SandboxReport>;
-  /** The sandbox the latest command started with these grants runs under (`sandbox().commands` of its plan). */
-  appliedSandbox(grants: ReadonlySet<string>): SandboxDescription | null;
-}
+export type WorkcellPolicy = Readonly<ReturnType<typeof createCommandPolicy>>;
 
 /** Refuses a safe-mode workdir inside a git dir: it would keep the writable mount beneath the read-only bind. */
 function refuseGitDirWorkdir(workspace: Workspace, cwd: string): void {
@@ -62,7 +54,7 @@ export function createCommandPolicy(
   config: { mode: Mode },
   workspace: Workspace,
   facts: PolicyFacts,
-): WorkcellPolicy {
+) {
   const mode = config.mode;
   const { children, tmpdir } = facts;
   const environment = inheritedEnvironment(facts.inheritedEnv, { tmpdir, inheritAll: mode === "dangerous" });
@@ -96,7 +88,8 @@ export function createCommandPolicy(
         spawner: children.commandSpawner(mode, request.grants),
       });
     },
-    sandbox: (grants) => children.report(mode, grants, facts.gitReadable),
-    appliedSandbox: (grants) => children.appliedCommandSandbox(mode, grants),
+    sandbox: (grants: ReadonlySet<string>) => children.report(mode, grants, facts.gitReadable),
+    /** The sandbox the latest command started with these grants runs under (`sandbox().commands` of its plan). */
+    appliedSandbox: (grants: ReadonlySet<string>) => children.appliedCommandSandbox(mode, grants),
   };
 }

@@ -18,21 +18,12 @@ const READ_FILE_RIGHTS = ACCESS_FS.READ_FILE & FILE_ACCESS;
 
 /** The credential `stores` (Linux's by default) of each home directory (absolute). */
 export function credentialPaths(homes: readonly string[], stores: readonly string[] = CREDENTIAL_STORES): string[] {
-  const out = new Set<string>();
-  for (const home of homes) {
-    if (!path.isAbsolute(home)) continue;
-    for (const store of stores) out.add(path.join(home, store));
-  }
-  return [...out];
+  const absolute = homes.filter((home) => path.isAbsolute(home));
+  return [...new Set(absolute.flatMap((home) => stores.map((store) => path.join(home, store))))];
 }
 
-/** One directory entry as the walk needs it. */
-export interface Entry {
-  name: string;
-  /** What the entry is, or names when it is a symlink. */
-  isDirectory: boolean;
-  isSymlink: boolean;
-}
+/** One directory entry as the walk needs it; `isDirectory` of a symlink says what it names. */
+export type Entry = Pick<Deno.DirEntry, "name" | "isDirectory" | "isSymlink">;
 
 /** The file-system questions the walk asks. */
 export interface WalkIo {
@@ -75,8 +66,7 @@ export function readRulesExcept(denied: readonly string[], io: WalkIo): Landlock
       // missing: nothing to resolve
     }
   }
-  const walked = new Set<string>();
-  for (const store of blocked) for (const dir of ancestors(store)) walked.add(dir);
+  const walked = new Set([...blocked].flatMap(ancestors));
   const rules: LandlockRule[] = [];
   for (const dir of [...walked].sort()) {
     let entries: Entry[];
@@ -104,11 +94,7 @@ function grantable(link: string, blocked: Set<string>, walked: Set<string>, io: 
   } catch {
     return false; // dangling: nothing to grant
   }
-  if (walked.has(target)) return false;
-  for (const store of blocked) {
-    if (target === store || target.startsWith(`${store}/`)) return false;
-  }
-  return true;
+  return !walked.has(target) && ![...blocked].some((store) => target === store || target.startsWith(`${store}/`));
 }
 
 /** The real file system for {@linkcode readRulesExcept}. */

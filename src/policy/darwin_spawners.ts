@@ -24,9 +24,6 @@ import { DARWIN_CREDENTIAL_STORES, describeSeatbelt, type SeatbeltInputs, seatbe
 /** How a report's `missing` names Seatbelt when sandbox-exec cannot confine children here. */
 export const SEATBELT_MISSING = "seatbelt";
 
-/** The path Seatbelt matches, through the real file system. */
-const canonical = (p: string) => canonicalPath(p, Deno.realPathSync);
-
 /** Runs `/usr/bin/true` under `profile`: whether sandbox-exec takes it, or why not. */
 async function probeSandboxExec(profile: string): Promise<Availability> {
   try {
@@ -55,7 +52,7 @@ export class SeatbeltSandboxes extends SandboxedSpawners<SeatbeltProfile> {
     super(ws, options);
     // No /etc/passwd lookup as on Linux: macOS keeps accounts in Directory Services, so $HOME alone.
     const stores = credentialPaths(homeDirectories(options.env, null), DARWIN_CREDENTIAL_STORES);
-    this.#inputs = { canonical, credentialStores: stores };
+    this.#inputs = { canonical: (p) => canonicalPath(p, Deno.realPathSync), credentialStores: stores };
   }
 
   /**
@@ -83,9 +80,9 @@ export class SeatbeltSandboxes extends SandboxedSpawners<SeatbeltProfile> {
     };
   }
 
-  protected ripgrepChild(): ChildRequest {
+  protected ripgrepExecutables(): string[] {
     // darwin has no memfd: the compiled binary's rg is a file of its own (ripgrep_binary.ts), named here.
-    return this.requests.ripgrepChild([this.options.ripgrep.path]);
+    return [this.options.ripgrep.path];
   }
 
   async ripgrepConfined(): Promise<boolean> {

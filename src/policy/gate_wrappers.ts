@@ -95,8 +95,6 @@ export function shellFindings(args: readonly string[]): Finding[] {
  */
 export function secretName(rule: "secret_env.env" | "secret_env.inline", name: string): Finding[] {
   const kind = sensitiveEnvKind(name);
-  if (!kind) return [];
-  return [
-    refusal(rule, name, `${name} is a ${kind === "loader" ? "loader/code-injection" : "secret-looking"} variable`),
-  ];
+  const what = kind === "loader" ? "loader/code-injection" : "secret-looking";
+  return kind ? [refusal(rule, name, `${name} is a ${what} variable`)] : [];
 }

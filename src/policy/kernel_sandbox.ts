@@ -8,16 +8,17 @@ import { SEATBELT_MISSING } from "./darwin_spawners.ts";
 export type Dependency = { name: string; available: boolean; detail: string; needed_by: string };
 
 /**
- * What confines children, as a dependency line: Seatbelt on darwin (macOS has no Landlock), Landlock on Linux.
+ * What confines children on `os` (the server's by default), as a dependency line: Seatbelt on darwin (macOS has no
+ * Landlock), Landlock on Linux.
  * @example
  * ```ts
- * kernelSandbox("linux", { abi: 7, reason: null }, []).detail; // "ABI 7"
+ * hostKernelSandbox({ abi: 7, reason: null }, [], "linux").detail; // "ABI 7"
  * ```
  */
-export function kernelSandbox(
-  os: typeof HOST_OS,
+export function hostKernelSandbox(
   landlock: LandlockProbe,
   missing: readonly string[],
+  os: typeof HOST_OS = HOST_OS,
 ): Dependency {
   const neededBy = "kernel confinement of commands (safe and trusted mode), git and rg" +
     (missing.length > 0 ? ` (missing now: ${missing.join("; ")})` : "");
@@ -38,9 +39,4 @@ export function kernelSandbox(
     detail: landlock.abi !== null ? `ABI ${landlock.abi}` : landlock.reason ?? "unavailable",
     needed_by: neededBy,
   };
-}
-
-/** {@linkcode kernelSandbox} of the system the server runs on. */
-export function hostKernelSandbox(landlock: LandlockProbe, missing: readonly string[]): Dependency {
-  return kernelSandbox(HOST_OS, landlock, missing);
 }

@@ -2,10 +2,7 @@ import { libc } from "../os/libc.ts";
 import { syscallTable } from "../os/syscalls.ts";
 
 /** The probe's answer: an ABI number, or null with the reason. */
-export interface LandlockProbe {
-  abi: number | null;
-  reason: string | null;
-}
+export type LandlockProbe = ReturnType<typeof probeLandlock>;
 
 const LANDLOCK_CREATE_RULESET_VERSION = 1;
 
@@ -17,7 +14,7 @@ const LANDLOCK_CREATE_RULESET_VERSION = 1;
  * const { abi, reason } = probeLandlock(); // { abi: 7, reason: null } on Linux 6.18
  * ```
  */
-export function probeLandlock(): LandlockProbe {
+export function probeLandlock() {
   if (Deno.build.os !== "linux") return { abi: null, reason: `Landlock is Linux-only (this is ${Deno.build.os})` };
   let nr: number;
   try {

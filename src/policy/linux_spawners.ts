@@ -26,9 +26,7 @@ import {
 import { type CommandPaths, type MachineGaps, SandboxedSpawners, SandboxSetupError } from "./sandboxed_spawners.ts";
 
 /** The facts plus whether the launcher itself could be made (without it nothing is sandboxed). */
-export interface SandboxFacts extends ChildFacts {
-  launcher: Availability;
-}
+export type SandboxFacts = ChildFacts & { launcher: Availability };
 
 function lastCapability(): number {
   try {
@@ -129,11 +127,10 @@ export class ChildSandboxes extends SandboxedSpawners<SandboxPlan> {
     };
   }
 
-  protected ripgrepChild(): ChildRequest {
-    const { ripgrep } = this.options;
+  protected ripgrepExecutables(): string[] {
     // A memfd (the compiled binary's rg) lives on the kernel's internal shmem mount, which takes no Landlock
     // rule (add_rule says EBADFD) and which Landlock never restricts.
-    return this.requests.ripgrepChild(ripgrep.fd === null ? [ripgrep.path] : []);
+    return this.options.ripgrep.fd === null ? [this.options.ripgrep.path] : [];
   }
 
   async ripgrepConfined(): Promise<boolean> {

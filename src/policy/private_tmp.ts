@@ -11,20 +11,6 @@ const ONE_FILE_SYSTEM = HOST_OS === "darwin" ? "-x" : "--one-file-system";
 /** Name prefix of the directory, under the system temp dir. */
 export const PRIVATE_TMP_PREFIX = "workcell-tmp-";
 
-/** A created temp dir (its real path) and how to remove it. */
-export interface PrivateTmp {
-  path: string;
-  remove(): Promise<void>;
-}
-
-/** The result of {@linkcode choosePrivateTmp}. */
-export interface TmpChoice {
-  /** The directory, or null when no parent would take one (commands then run without a private TMPDIR). */
-  tmp: PrivateTmp | null;
-  /** Why each parent tried before it was refused, e.g. "/nope: mkdtemp failed (errno 2: No such file or directory)". */
-  problems: string[];
-}
-
 /**
  * Where the directory is tried: $TMPDIR when absolute, /tmp, then /dev/shm (a tmpfs, writable when /tmp is not).
  * @example
@@ -38,13 +24,16 @@ export function tmpParents(env: Record<string, string | undefined>): string[] {
 }
 
 /**
- * Creates the directory in the first of `parents` that takes it; an unusable one is not fatal.
+ * Creates the directory in the first of `parents` that takes it, or null when none would (commands then run without a
+ * private TMPDIR), with why each one tried before was refused (`problems`); an unusable one is not fatal.
  * @example
  * ```ts
  * const { tmp, problems } = choosePrivateTmp(["/read-only", "/tmp"]); // tmp under /tmp, one problem
  * ```
  */
-export function choosePrivateTmp(parents = tmpParents(Deno.env.toObject())): TmpChoice {
+export function choosePrivateTmp(
+  parents = tmpParents(Deno.env.toObject()),
+): { tmp: ReturnType<typeof createPrivateTmp> | null; problems: string[] } {
   const problems: string[] = [];
   for (const parent of parents) {
     try {
@@ -57,13 +46,14 @@ export function choosePrivateTmp(parents = tmpParents(Deno.env.toObject())): Tmp
 }
 
 /**
- * Creates the directory with mkdtemp(3) in `parent`; throws naming errno when it cannot.
+ * Creates the directory with mkdtemp(3) in `parent`: its real `path` and how to `remove` it; throws naming errno when
+ * it cannot.
  * @example
  * ```ts
  * const tmp = createPrivateTmp("/tmp"); // /tmp/workcell-tmp-XXXXXX, mode 0700
  * ```
  */
-export function createPrivateTmp(parent: string): PrivateTmp {
+export function createPrivateTmp(parent: string): { path: string; remove(): Promise<void> } {
   const template = new TextEncoder().encode(`${path.join(parent, PRIVATE_TMP_PREFIX)}XXXXXX\0`);
   if (libc().mkdtemp(template) === null) {
     const code = errno();

@@ -31,10 +31,6 @@ export const DARWIN_CREDENTIAL_STORES: readonly string[] = [
 export const DARWIN_SYSTEM_READABLE: readonly string[] =
   "/usr /bin /sbin /System /Library /Applications/Xcode.app /opt/homebrew /private/etc /private/var/db".split(" ");
 
-/** /usr/bin/git is Apple's shim: it starts the developer directory's git through xcrun. */
-const APPLE_GIT_SHIM = "/usr/bin/git";
-const XCRUN = "/usr/bin/xcrun";
-
 /**
  * The profile of `child`, or null for no sandbox (dangerous mode).
  * @example
@@ -66,7 +62,8 @@ export function seatbeltProfile(child: ChildRequest, inputs: SeatbeltInputs): Se
   if (child.kind === "git") {
     const prefix = path.dirname(path.dirname(child.git.execPath));
     const files = [child.git.binary, path.join(prefix, "bin", "git")];
-    if (child.git.binary === APPLE_GIT_SHIM) files.push(XCRUN);
+    // /usr/bin/git is Apple's shim: it starts the developer directory's git through xcrun.
+    if (child.git.binary === "/usr/bin/git") files.push("/usr/bin/xcrun");
     return {
       ...nothing,
       reads: all([child.root, ...child.readable, ...DARWIN_SYSTEM_READABLE, ...child.config]),

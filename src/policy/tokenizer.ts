@@ -1,18 +1,8 @@
 /** A POSIX-shell lexer: words unquoted, operators, comments, here-documents, and every expansion the shell would do. */
 
-/** Shell syntax that makes the shell do more than run one argv. */
-export type ExpansionKind =
-  | "variable"
-  | "command_substitution"
-  | "arithmetic"
-  | "process_substitution"
-  | "glob"
-  | "brace"
-  | "tilde";
-
-/** One expansion found in a word; `body` holds the inner command of `$(…)`, backticks or `<(…)`. */
+/** An expansion in a word (the shell would do more than run one argv); `body`: the command of `$(…)`, backticks, `<(…)`. */
 export interface Expansion {
-  kind: ExpansionKind;
+  kind: "variable" | "command_substitution" | "arithmetic" | "process_substitution" | "glob" | "brace" | "tilde";
   text: string;
   body?: string;
 }
@@ -94,7 +84,8 @@ export function tokenize(cmd: string): Token[] {
       tokens.push({ kind: "operator", value: operator });
       i += operator.length;
       if (operator === "<<" || operator === "<<-") {
-        const [delimiter, next] = readWord(cmd, skipBlanks(cmd, i));
+        while (i < cmd.length && BLANK.test(cmd[i])) i++;
+        const [delimiter, next] = readWord(cmd, i);
         if (delimiter) {
           tokens.push(delimiter);
           pendingHeredocs.push({ delimiter: delimiter.value, stripTabs: operator === "<<-" });
@@ -110,11 +101,6 @@ export function tokenize(cmd: string): Token[] {
   }
   skipHeredocs(cmd, cmd.length, pendingHeredocs, tokens);
   return tokens;
-}
-
-function skipBlanks(cmd: string, i: number): number {
-  while (i < cmd.length && BLANK.test(cmd[i])) i++;
-  return i;
 }
 
 /** Skips the bodies of `heredocs` from `i`, one {@linkcode HEREDOC_BODY} token each; returns where the code goes on. */
