@@ -10,18 +10,15 @@ export const MAX_READS_PER_WAKE = 8;
 /** A read this large means the default pipe buffer was full: grow it (growing all pipes up front costs ms a spawn). */
 const GROW_PIPE_AFTER_BYTES = 65536;
 
-/** A started child: its pid (also its process group) and a pidfd (darwin: a kqueue) readable once it exits. */
-export interface LaunchedChild {
-  pid: number;
-  pidfd: number;
-}
-
-/** Spawns `request`, always closing `fds.child`; on failure closes `fds.parent` and kills and reaps a spawned child. */
+/**
+ * Spawns `request`, always closing `fds.child`; on failure closes `fds.parent` and kills and reaps a spawned child.
+ * Resolves to its pid (also its process group) and a pidfd (darwin: a kqueue) readable once it exits.
+ */
 export async function launchChild(
   spawner: Spawner,
   request: SpawnRequest,
   fds: { parent: number[]; child: number[] },
-): Promise<LaunchedChild> {
+): Promise<{ pid: number; pidfd: number }> {
   let pid: number;
   try {
     pid = await spawner(request);

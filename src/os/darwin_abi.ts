@@ -1,6 +1,7 @@
 /** Darwin's constants, struct layouts and symbols that differ from Linux, with their SDK headers; tested on Linux. */
 
 type Native = Deno.NativeType;
+type SymbolTable = Record<string, Deno.ForeignFunction>;
 
 /** 0 for Linux-only constants (O_PATH, AT_EMPTY_PATH, memfd seals...) so modules load; their calls fail on darwin. */
 export const LINUX_ONLY = 0;
@@ -185,55 +186,29 @@ export function padVariadicArguments(args: readonly unknown[], fixed: number, ar
 /** The variadic functions workcell calls, with their count of fixed arguments. */
 export const VARIADIC_FIXED_ARGUMENTS = { open: 2, openat: 3, fcntl: 2, fcntl_wait: 2, ioctl: 2 } as const;
 
-/** Symbols libSystem declares as libc.ts's Linux table does (darwin's narrower mode_t, nfds_t: the same register). */
-export const SAME_AS_LINUX = [
-  "posix_spawnp",
-  "posix_spawn_file_actions_init",
-  "posix_spawn_file_actions_destroy",
-  "posix_spawn_file_actions_adddup2",
-  "posix_spawn_file_actions_addopen",
-  "posix_spawn_file_actions_addchdir_np",
-  "posix_spawn_file_actions_addfchdir_np",
-  "posix_spawnattr_init",
-  "posix_spawnattr_destroy",
-  "posix_spawnattr_setflags",
-  "posix_spawnattr_setsigmask",
-  "posix_spawnattr_setsigdefault",
-  "sigemptyset",
-  "sigfillset",
-  "read",
-  "write",
-  "close",
-  "poll",
-  "poll_now",
-  "waitpid",
-  "waitid",
-  "kill",
-  "posix_openpt",
-  "grantpt",
-  "unlockpt",
-  "fsync",
-  "fsync_now",
-  "fchmod",
-  "mkdtemp",
-  "access",
-  "strerror",
-  "lseek",
-  "mkdir",
-  "rename",
-  "getuid",
-  "getgid",
-  "read_wait",
-  "mkdirat",
-  "renameat",
-  "linkat",
-  "unlinkat",
-  "closedir",
-  "flock_now",
+/** libc.ts's symbols darwin lacks (or declares otherwise, unused there): unbound, they fail when used on darwin. */
+export const LINUX_ONLY_SYMBOLS = [
+  "posix_spawn_file_actions_addclosefrom_np",
+  "pipe2",
+  "syscall",
+  "syscall3",
+  "eventfd",
+  "ptsname_r",
+  "statx",
+  "getdents64",
+  "syncfs",
+  "memfd_create",
+  "execve",
+  "statvfs",
+  "prctl",
+  "mallopt",
 ] as const;
 
-/** Symbols whose darwin declaration differs; one in neither this nor SAME_AS_LINUX is Linux-only, failing when used. */
-export function darwinOwnSymbols(arch: string): Record<string, Deno.ForeignFunction> {
+/** The calls on `struct stat`/`struct dirent`: their 64-bit-inode versions (fs_stat.ts and fs_dir.ts read them). */
+const INODE64_SYMBOLS = ["fstat", "fstatat", "fdopendir", "readdir", "rewinddir"] as const;
+
+/** `linux`'s entries that darwin declares otherwise (its narrower mode_t and nfds_t need none: the same register). */
+export function darwinOwnSymbols(arch: string, linux: Readonly<SymbolTable>): SymbolTable {
   const variadic = (name: string, fixed: Native[], rest: Native[], result: Deno.NativeResultType) => ({
     name,
     parameters: variadicParameters(fixed, rest, arch),
@@ -244,21 +219,16 @@ export function darwinOwnSymbols(arch: string): Record<string, Deno.ForeignFunct
     fcntl_wait: { ...variadic("fcntl", ["i32", "i32"], ["i64"], "i32"), nonblocking: true },
     open: variadic("open", ["buffer", "i32"], ["i64"], "i32"),
     openat: variadic("openat", ["i32", "buffer", "i32"], ["i64"], "i32"),
-    // x86_64 keeps the 32-bit-inode structs under the plain names; the 64-bit ones (arm64's only) are suffixed.
-    fstat: { name: inode64("fstat", arch), parameters: ["i32", "buffer"], result: "i32" },
-    fstatat: { name: inode64("fstatat", arch), parameters: ["i32", "buffer", "buffer", "i32"], result: "i32" },
-    fdopendir: { name: inode64("fdopendir", arch), parameters: ["i32"], result: "pointer" },
-    readdir: { name: inode64("readdir", arch), parameters: ["pointer"], result: "pointer" },
-    rewinddir: { name: inode64("rewinddir", arch), parameters: ["pointer"], result: "void" },
     ioctl: variadic("ioctl", ["i32", "u64"], ["buffer"], "i32"),
-    pread: { parameters: ["i32", "buffer", "usize", "i64"], result: "isize", nonblocking: true },
-    __errno_location: { name: "__error", parameters: [], result: "pointer" },
+    ...Object.fromEntries(INODE64_SYMBOLS.map((name) => [name, { ...linux[name], name: inode64(name, arch) }])),
+    pread: { ...linux.pread, name: "pread" },
+    __errno_location: { ...linux.__errno_location, name: "__error" },
     ...DARWIN_ONLY_SYMBOLS,
   };
 }
 
 /**
- * libSystem's name for a function using 64-bit-inode `struct stat`/`struct dirent` (as fs_stat.ts and fs_dir.ts read).
+ * libSystem's name for a function using 64-bit-inode structs: x86_64 keeps the 32-bit ones under the plain names.
  * @example
  * ```ts
  * inode64("readdir", "x86_64"); // "readdir$INODE64"; "readdir" on aarch64

@@ -37,11 +37,8 @@ export function closeFd(fd: number): void {
   libc().close(fd);
 }
 
-/** Outcome of a nonblocking read: bytes read, "again" (nothing now), or "eof" (closed or hung up). */
-export type ReadResult = number | "again" | "eof";
-
-/** Reads into `buffer` without blocking. */
-export function readSome(fd: number, buffer: Uint8Array<ArrayBuffer>): ReadResult {
+/** Reads into `buffer` without blocking: bytes read, "again" (nothing now), or "eof" (closed or hung up). */
+export function readSome(fd: number, buffer: Uint8Array<ArrayBuffer>): number | "again" | "eof" {
   for (;;) {
     const n = Number(libc().read(fd, buffer, BigInt(buffer.length)));
     if (n > 0) return n;
@@ -53,11 +50,8 @@ export function readSome(fd: number, buffer: Uint8Array<ArrayBuffer>): ReadResul
   }
 }
 
-/** Outcome of a nonblocking write: bytes written (possibly 0 when full) or "closed" (reader gone). */
-export type WriteResult = number | "closed";
-
-/** Writes as much of `bytes` as fits without blocking. */
-export function writeSome(fd: number, bytes: Uint8Array<ArrayBuffer>): WriteResult {
+/** Writes as much of `bytes` as fits without blocking: bytes written (0 when full) or "closed" (reader gone). */
+export function writeSome(fd: number, bytes: Uint8Array<ArrayBuffer>): number | "closed" {
   for (;;) {
     const n = Number(libc().write(fd, bytes, BigInt(bytes.length)));
     if (n >= 0) return n;

@@ -5,14 +5,6 @@ import { osError } from "./os_error.ts";
 /** A path component for a `const char*`: a string, or the raw bytes getdents64 gave (names that are not UTF-8). */
 export type Name = string | Uint8Array;
 
-/** `name` NUL-terminated, for a `const char*`. */
-export function cName(name: Name): Uint8Array<ArrayBuffer> {
-  if (typeof name === "string") return cString(name);
-  const bytes = new Uint8Array(name.length + 1);
-  bytes.set(name);
-  return bytes;
-}
-
 /**
  * `name` NUL-terminated if one path component: an *at call given `a/b`, `..` or an absolute path would escape its fd.
  * @example
@@ -21,7 +13,7 @@ export function cName(name: Name): Uint8Array<ArrayBuffer> {
  * ```
  */
 export function cComponent(name: Name): Uint8Array<ArrayBuffer> {
-  const bytes = cName(name);
+  const bytes = typeof name === "string" ? cString(name) : Uint8Array.from([...name, 0]);
   const body = bytes.subarray(0, -1);
   const dots = body.length === 2 && body[0] === 0x2e && body[1] === 0x2e;
   if (body.includes(0x2f) || dots) throw new TypeError(`an *at call takes one path component, not ${show(name)}`);

@@ -11,18 +11,12 @@ export interface RawDirEntry {
   kind: FileKind;
 }
 
-/** Byte offsets in `struct dirent` of d_reclen (u16: the record's length, its name's NUL included), d_type, d_name. */
-export interface DirentLayout {
-  reclen: number;
-  type: number;
-  name: number;
-}
-
 /**
- * `struct dirent`: glibc's on 64-bit systems (d_ino, d_off, d_reclen, d_type, d_name) and darwin's with 64-bit inodes
- * (d_ino, d_seekoff, d_reclen, d_namlen, d_type, d_name).
+ * Byte offsets in `struct dirent` of d_reclen (u16: the record's length, its name's NUL included), d_type, d_name:
+ * glibc's on 64-bit systems (d_ino, d_off, d_reclen, d_type, d_name) and darwin's with 64-bit inodes (d_ino,
+ * d_seekoff, d_reclen, d_namlen, d_type, d_name).
  */
-export const DIRENT_LAYOUTS: Readonly<Record<"linux" | "darwin", DirentLayout>> = {
+export const DIRENT_LAYOUTS: Readonly<Record<"linux" | "darwin", { reclen: number; type: number; name: number }>> = {
   linux: { reclen: 16, type: 18, name: 19 },
   darwin: { reclen: 16, type: 20, name: 21 },
 };
@@ -39,17 +33,6 @@ export function kindOfDirentType(type: number): FileKind | null {
   return type === DT_UNKNOWN ? null : kindOfMode(type << 12);
 }
 
-/**
- * Whether a directory entry's name is "." or "..", which listings leave out.
- * @example
- * ```ts
- * isDotName(new Uint8Array([0x2e, 0x2e])); // true
- * ```
- */
-export function isDotName(name: Uint8Array): boolean {
-  return (name.length === 1 && name[0] === 0x2e) || (name.length === 2 && name[0] === 0x2e && name[1] === 0x2e);
-}
-
 /** The errno cell of this thread, writable: readdir's end and its failure differ only by errno. */
 function errnoCell(): Int32Array {
   const pointer = libc().__errno_location();
@@ -60,7 +43,9 @@ function errnoCell(): Int32Array {
 /** Adds the entry in dirent `record` to `entries` unless "." or ".."; `kindOf` stats it when d_type is unknown. */
 function addEntry(entries: RawDirEntry[], record: Uint8Array, kindOf: (name: Uint8Array) => FileKind): void {
   const name = record.slice(DIRENT_LAYOUT.name, record.indexOf(0, DIRENT_LAYOUT.name));
-  if (!isDotName(name)) entries.push({ name, kind: kindOfDirentType(record[DIRENT_LAYOUT.type]) ?? kindOf(name) });
+  // "." and "..": no entry's name is empty, and only these two are all dots and at most two long.
+  if (name.length <= 2 && name.every((byte) => byte === 0x2e)) return;
+  entries.push({ name, kind: kindOfDirentType(record[DIRENT_LAYOUT.type]) ?? kindOf(name) });
 }
 
 /**

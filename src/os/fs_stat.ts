@@ -1,6 +1,6 @@
 /**
  * What an fd, entry or path is: statx(2) on Linux; fstat/fstatat with `struct stat` tables on darwin and in the POSIX
- * fd backend, or Deno's stat for a darwin path. Identities (dev, ino) compare equal to Deno's own (deviceNumber).
+ * fd backend. Identities (dev, ino) compare equal to Deno's own (deviceNumber).
  */
 import { AT, cString, errno, HOST_OS, libc } from "./libc.ts";
 import { osError } from "./os_error.ts";
@@ -37,28 +37,13 @@ function statx(dirFd: number, name: Uint8Array<ArrayBuffer>, flags: number, what
   return parseStatx();
 }
 
-/** statx without an error: null when it fails (building an error costs more than the call, on hot paths). */
+/** statx without an error (darwin: fstatat): null when it fails (building an error costs more than the call). */
 function statxOrNull(abs: string, flags: number): FdStat | null {
-  if (HOST_OS === "darwin") return denoStatOrNull(abs, flags);
-  return libc().statx(AT.FDCWD, cString(abs), flags, STATX_BASIC, statxBuffer) < 0 ? null : parseStatx();
-}
-
-/** darwin has no statx: Deno's stat, whose read grant covers every path (src/permissions.ts). */
-function denoStatOrNull(abs: string, flags: number): FdStat | null {
-  let info: Deno.FileInfo;
-  try {
-    info = flags & AT.SYMLINK_NOFOLLOW ? Deno.lstatSync(abs) : Deno.statSync(abs);
-  } catch {
-    return null;
+  if (HOST_OS === "darwin") {
+    const buffer = new Uint8Array(STAT_LAYOUT.bytes);
+    return libc().fstatat(AT.FDCWD, cString(abs), buffer, flags) < 0 ? null : parseStat(buffer, STAT_LAYOUT);
   }
-  return {
-    kind: info.isFile ? "file" : info.isDirectory ? "dir" : info.isSymlink ? "symlink" : "other",
-    mode: (info.mode ?? 0) & 0o7777,
-    ino: info.ino ?? 0,
-    size: info.size,
-    mtime: info.mtime ?? new Date(0),
-    dev: info.dev,
-  };
+  return libc().statx(AT.FDCWD, cString(abs), flags, STATX_BASIC, statxBuffer) < 0 ? null : parseStatx();
 }
 
 /**
@@ -125,10 +110,8 @@ export function statAt(dirFd: number, name: Name): FdStat {
   return statx(dirFd, cComponent(name), AT.SYMLINK_NOFOLLOW, () => `lstat ${show(name)}`);
 }
 
-interface Field {
-  at: number;
-  bytes: 2 | 4 | 8;
-}
+/** A field of `struct stat`: its offset and its size in bytes. */
+type Field = readonly [at: number, bytes: 2 | 4 | 8];
 
 /** The fields of `struct stat` workcell reads. */
 export interface StatLayout {
@@ -141,26 +124,11 @@ export interface StatLayout {
   mtime: number;
 }
 
-/** The fields where both Linux architectures agree (x86_64 and arm64 differ in st_mode's place and the size). */
-const LINUX_STAT_FIELDS: Omit<StatLayout, "bytes" | "mode"> = {
-  dev: { at: 0, bytes: 8 },
-  ino: { at: 8, bytes: 8 },
-  size: { at: 48, bytes: 8 },
-  mtime: 88,
-};
-
 /** `struct stat`: glibc x86_64 <bits/struct_stat.h>, arm64 <asm-generic/stat.h>, darwin 64-bit-inode <sys/stat.h>. */
 export const STAT_LAYOUTS: Readonly<Record<"linux-x86_64" | "linux-aarch64" | "darwin", StatLayout>> = {
-  "linux-x86_64": { ...LINUX_STAT_FIELDS, bytes: 144, mode: { at: 24, bytes: 4 } },
-  "linux-aarch64": { ...LINUX_STAT_FIELDS, bytes: 128, mode: { at: 16, bytes: 4 } },
-  darwin: {
-    bytes: 144,
-    dev: { at: 0, bytes: 4 },
-    ino: { at: 8, bytes: 8 },
-    mode: { at: 4, bytes: 2 },
-    size: { at: 96, bytes: 8 },
-    mtime: 48,
-  },
+  "linux-x86_64": { bytes: 144, dev: [0, 8], ino: [8, 8], mode: [24, 4], size: [48, 8], mtime: 88 },
+  "linux-aarch64": { bytes: 128, dev: [0, 8], ino: [8, 8], mode: [16, 4], size: [48, 8], mtime: 88 },
+  darwin: { bytes: 144, dev: [0, 4], ino: [8, 8], mode: [4, 2], size: [96, 8], mtime: 48 },
 };
 
 /** Mode bits of each file type (S_IFMT; the same on both systems). */
@@ -183,10 +151,10 @@ export function kindOfMode(mode: number): FileKind {
   return type === S_IFREG ? "file" : type === S_IFDIR ? "dir" : type === S_IFLNK ? "symlink" : "other";
 }
 
-function readField(view: DataView, field: Field): number {
-  if (field.bytes === 2) return view.getUint16(field.at, true);
-  if (field.bytes === 4) return view.getInt32(field.at, true);
-  return Number(view.getBigUint64(field.at, true));
+function readField(view: DataView, [at, bytes]: Field): number {
+  if (bytes === 2) return view.getUint16(at, true);
+  if (bytes === 4) return view.getInt32(at, true);
+  return Number(view.getBigUint64(at, true));
 }
 
 /**

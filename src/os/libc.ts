@@ -7,10 +7,10 @@ import {
   DARWIN_LAYOUT,
   DARWIN_ONLY_SYMBOLS,
   darwinOwnSymbols,
+  LINUX_ONLY_SYMBOLS,
   padVariadicArguments,
   pipe2Shim,
   ptsnameShim,
-  SAME_AS_LINUX,
   VARIADIC_FIXED_ARGUMENTS,
 } from "./darwin_abi.ts";
 
@@ -194,7 +194,7 @@ const SYMBOLS = {
 } as const satisfies Deno.ForeignLibraryInterface;
 
 /**
- * The symbol table of `os` on `arch`: Linux's; on darwin the entries it shares with Linux and its own.
+ * The symbol table of `os` on `arch`: Linux's; on darwin Linux's without its Linux-only entries, with darwin's own.
  * @example
  * ```ts
  * symbolTable("darwin", "aarch64").__errno_location.name; // "__error"
@@ -202,7 +202,9 @@ const SYMBOLS = {
  */
 export function symbolTable(os: typeof HOST_OS, arch: string): Record<string, Deno.ForeignFunction> {
   if (os === "linux") return SYMBOLS;
-  return { ...Object.fromEntries(SAME_AS_LINUX.map((name) => [name, SYMBOLS[name]])), ...darwinOwnSymbols(arch) };
+  const shared: Record<string, Deno.ForeignFunction> = { ...SYMBOLS };
+  for (const name of LINUX_ONLY_SYMBOLS) delete shared[name];
+  return { ...shared, ...darwinOwnSymbols(arch, SYMBOLS) };
 }
 
 /** The typed libc handle (darwin's extra symbols fail on Linux when used, and Linux-only ones on darwin). */

@@ -106,8 +106,8 @@ class RunningChild implements PipedChild {
   #errKept = 0;
   /** Resolvers of whoever waits for the next change (a chunk, an EOF, the exit). */
   #waiters: (() => void)[] = [];
-  readonly ended: Promise<void>;
-  #resolveEnded!: () => void;
+  readonly #ended = Promise.withResolvers<void>();
+  readonly ended: Promise<void> = this.#ended.promise;
 
   constructor(
     reactor: Reactor,
@@ -125,7 +125,6 @@ class RunningChild implements PipedChild {
     this.#pidfd = pidfd;
     this.#stdout = new PipeReader(out);
     this.#stderr = new PipeReader(err);
-    this.ended = new Promise((resolve) => this.#resolveEnded = resolve);
     this.#reactor.watch(out, POLL.IN, () => this.#readStdout());
     this.#reactor.watch(err, POLL.IN, () => this.#readStderr());
     this.#reactor.watch(pidfd, POLL.IN, () => this.#onExit());
@@ -180,7 +179,7 @@ class RunningChild implements PipedChild {
 
   #notify(): void {
     for (const wake of this.#waiters.splice(0)) wake();
-    if (this.#stdout === null && this.#stderr === null && this.#exit !== null) this.#resolveEnded();
+    if (this.#stdout === null && this.#stderr === null && this.#exit !== null) this.#ended.resolve();
   }
 
   #readStdout(): void {

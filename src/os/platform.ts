@@ -3,25 +3,18 @@ import { HOST_OS } from "./libc.ts";
 import { eventfdOpen, pidfdOpen } from "./fd.ts";
 import { kqueueExitFd, pipeWakeChannel, type WakeChannel } from "./darwin.ts";
 
-export type { WakeChannel } from "./darwin.ts";
-
 /** The calls of running children that differ between the systems. */
-export interface ProcessCalls {
+const LINUX = {
   /** An fd that becomes readable once the child `pid` has exited (a pidfd on Linux, a kqueue on darwin). */
-  exitFd(pid: number): number;
-  /** A channel whose write end wakes a poll() on its read end (one eventfd on Linux, a pipe on darwin). */
-  wakeChannel(): WakeChannel;
-}
-
-const LINUX: ProcessCalls = {
   exitFd: pidfdOpen,
-  wakeChannel: () => {
+  /** A channel whose write end wakes a poll() on its read end (one eventfd on Linux, a pipe on darwin). */
+  wakeChannel: (): WakeChannel => {
     const fd = eventfdOpen();
     return { read: fd, write: fd };
   },
 };
 
-const DARWIN: ProcessCalls = { exitFd: kqueueExitFd, wakeChannel: pipeWakeChannel };
-
 /** This system's calls. */
-export const PROCESS: ProcessCalls = HOST_OS === "darwin" ? DARWIN : LINUX;
+export const PROCESS: typeof LINUX = HOST_OS === "darwin"
+  ? { exitFd: kqueueExitFd, wakeChannel: pipeWakeChannel }
+  : LINUX;

@@ -4,14 +4,13 @@
  */
 import { libc, POLL } from "./libc.ts";
 import { closeFd, readSome } from "./fd.ts";
-import { PROCESS, type WakeChannel } from "./platform.ts";
-
-/** Called on the JS thread with poll's revents for the fd. */
-export type ReadyCallback = (revents: number) => void;
+import { PROCESS } from "./platform.ts";
+import type { WakeChannel } from "./darwin.ts";
 
 interface Watch {
   events: number;
-  onReady: ReadyCallback;
+  /** Called on the JS thread with poll's revents for the fd. */
+  onReady: (revents: number) => void;
 }
 
 /** Bytes of one `struct pollfd` (int fd, short events, short revents). */
@@ -32,7 +31,7 @@ export class Reactor {
   readonly scratch = new Uint8Array(READ_CHUNK_BYTES);
 
   /** Watches `fd` for `events` (POLL.IN / POLL.OUT), replacing an earlier watch of the same fd. */
-  watch(fd: number, events: number, onReady: ReadyCallback): void {
+  watch(fd: number, events: number, onReady: Watch["onReady"]): void {
     this.#watches.set(fd, { events, onReady });
     this.#changed();
   }

@@ -1,6 +1,7 @@
 /** The path check run (by Workspace.open alone) before anything opens, and the one predicate of being inside. */
 import * as path from "node:path";
 import { fromOsError, ToolError } from "../errors.ts";
+import type { Workspace } from "./workspace.ts";
 
 /** Longest path accepted, in UTF-8 bytes (Linux PATH_MAX). */
 export const MAX_PATH_BYTES = 4096;
@@ -8,10 +9,7 @@ export const MAX_PATH_BYTES = 4096;
 export const MAX_COMPONENT_BYTES = 255;
 
 /** Where paths are checked: the workspace's real path, and the absolute path as the user spelled it. */
-export interface CheckedRoot {
-  readonly root: string;
-  readonly given: string;
-}
+type CheckedRoot = Pick<Workspace, "root" | "given">;
 
 /** A path that passed the check. */
 export interface ConfinedPath {

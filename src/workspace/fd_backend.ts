@@ -8,16 +8,8 @@ import type { Name } from "../os/fs_call.ts";
 import { closeFd } from "../os/fd.ts";
 import { O } from "../os/libc.ts";
 import { resolutionError } from "./confine.ts";
-import { FdHandle, READ_FLAGS, statOrClose } from "./fd_handle.ts";
-import {
-  type FileBackend,
-  type FileStat,
-  type Handle,
-  notAFile,
-  type RawDirEntry,
-  type Reach,
-  sameObject,
-} from "./handle.ts";
+import { Handle, READ_FLAGS, statOrClose } from "./fd_handle.ts";
+import { type FileBackend, type FileStat, notAFile, type RawDirEntry, type Reach, sameObject } from "./handle.ts";
 
 type Access = "path" | "read";
 
@@ -31,7 +23,7 @@ function openDirAt(dirFd: number, name: Name): { fd: number; access: Access } {
   }
 }
 
-class LinuxFdHandle extends FdHandle {
+class LinuxFdHandle extends Handle {
   readonly #access: Access;
   /** A readable fd reopened from an O_PATH one, when needed. */
   #readable: number | null = null;
@@ -41,7 +33,7 @@ class LinuxFdHandle extends FdHandle {
     this.#access = access;
   }
 
-  protected adopt(fd: number, rel: string, abs: string): FdHandle {
+  protected adopt(fd: number, rel: string, abs: string): Handle {
     return new LinuxFdHandle(this.root, fd, "read", rel, abs);
   }
 

@@ -11,16 +11,8 @@ import { beneathParts, type Name } from "../os/fs_call.ts";
 import { closeFd } from "../os/fd.ts";
 import { O } from "../os/libc.ts";
 import { PathChanged, resolutionError } from "./confine.ts";
-import { FdHandle, READ_FLAGS, statOrClose } from "./fd_handle.ts";
-import {
-  type FileBackend,
-  type FileStat,
-  type Handle,
-  notAFile,
-  type RawDirEntry,
-  type Reach,
-  sameObject,
-} from "./handle.ts";
+import { Handle, READ_FLAGS, statOrClose } from "./fd_handle.ts";
+import { type FileBackend, type FileStat, notAFile, type RawDirEntry, type Reach, sameObject } from "./handle.ts";
 
 const DIRECTORY_FLAGS = O.RDONLY | O.DIRECTORY;
 const READABLE = { readable: true };
@@ -37,12 +29,12 @@ function inParent<T>(root: number, parts: readonly string[], act: (dirFd: number
 }
 
 /** An object held by a readable fd, or (a symlink, a special file, an unreadable file) by its stat alone. */
-class PosixFdHandle extends FdHandle {
+class PosixFdHandle extends Handle {
   constructor(root: number | null, fd: number, rel: string, abs: string, stat?: FileStat) {
     super(root, fd, rel, abs, stat ?? statOrClose(fd, statFdPosix));
   }
 
-  protected adopt(fd: number, rel: string, abs: string): FdHandle {
+  protected adopt(fd: number, rel: string, abs: string): Handle {
     return new PosixFdHandle(this.root, fd, rel, abs);
   }
 

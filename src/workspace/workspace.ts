@@ -49,10 +49,6 @@ function missing(target: ConfinedPath): MissingPath {
   return { exists: false, rel: target.rel, abs: target.abs, [Symbol.dispose]() {} };
 }
 
-function notADirectory(rel: string): ToolError {
-  return new ToolError("NOT_A_DIRECTORY", `${rel} is not a directory`, { details: { path: rel } });
-}
-
 /** The confined root, resolved once at start and pinned by its backend for the life of the workspace. */
 export class Workspace implements Disposable {
   /** The real path (symlinks resolved). */
@@ -108,7 +104,8 @@ export class Workspace implements Disposable {
     const kind = handle.stat.kind;
     if (expect === "any" || kind === expect) return handle;
     handle[Symbol.dispose]();
-    throw expect === "file" ? notAFile(handle.rel, kind) : notADirectory(handle.rel);
+    if (expect === "file") throw notAFile(handle.rel, kind);
+    throw new ToolError("NOT_A_DIRECTORY", `${handle.rel} is not a directory`, { details: { path: handle.rel } });
   }
 
   /** Throws when the workspace's path no longer leads to the pinned root: the server keeps acting on the pinned one. */

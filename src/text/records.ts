@@ -27,12 +27,9 @@ export class RecordSplitter {
     const records = text.split(this.separator);
     const rest = records.pop()!;
     for (const record of records) this.#emit(record);
-    this.#keep(rest);
-  }
-
-  #keep(text: string): void {
-    if (this.#cut || text.length === 0) return;
-    this.#pending += text;
+    // The start of a record still arriving: kept up to the cap.
+    if (this.#cut || rest.length === 0) return;
+    this.#pending += rest;
     if (this.#pending.length > this.maxRecordChars) {
       this.#pending = cap(this.#pending, this.maxRecordChars);
       this.#cut = true;
