@@ -5,20 +5,17 @@ export const DIR_HANDLES_KEPT = 64;
 
 /** Directories beneath `top` by relative path, opened without following a symlink, at most DIR_HANDLES_KEPT open. */
 export class BeneathDirs implements Disposable {
-  readonly #top: Handle;
   readonly #open = new Map<string, Handle | null>();
 
-  constructor(top: Handle) {
-    this.#top = top;
-  }
+  constructor(private readonly top: Handle) {}
 
   /** The directory at `rel`, or null when it cannot be opened as one (gone, or swapped for a symlink). */
   get(rel: string): Handle | null {
-    if (rel === ".") return this.#top;
+    if (rel === ".") return this.top;
     let handle = this.#open.get(rel);
     if (handle !== undefined) return handle;
     try {
-      handle = this.#top.openBeneath(rel, "dir");
+      handle = this.top.openBeneath(rel, "dir");
     } catch {
       handle = null;
     }

@@ -15,12 +15,10 @@ export class ChunkReader {
   /** The file position of `chunk[0]`; at the end of the file, the file's end. */
   base: number;
   bytesRead = 0;
-  readonly #file: Pick<Handle, "read">;
   #buffer = new Uint8Array(FIRST_READ_BYTES);
   #want = FIRST_READ_BYTES;
 
-  constructor(file: Pick<Handle, "read">, start: number) {
-    this.#file = file;
+  constructor(private readonly file: Pick<Handle, "read">, start: number) {
     this.base = start;
   }
 
@@ -32,7 +30,7 @@ export class ChunkReader {
   async next(): Promise<boolean> {
     this.base += this.chunk.length;
     if (this.#buffer.length < this.#want) this.#buffer = new Uint8Array(this.#want);
-    const n = await this.#file.read(this.#buffer.subarray(0, this.#want), this.base);
+    const n = await this.file.read(this.#buffer.subarray(0, this.#want), this.base);
     this.#want = Math.min(READ_CHUNK_BYTES, this.#want * 2);
     this.bytesRead += n;
     this.chunk = this.#buffer.subarray(0, n);
@@ -43,7 +41,7 @@ export class ChunkReader {
   /** Reads `length` bytes at `position` aside, into a new array, leaving the chunk as it is. */
   async peek(position: number, length: number): Promise<Uint8Array> {
     const bytes = new Uint8Array(length);
-    const n = await this.#file.read(bytes, position);
+    const n = await this.file.read(bytes, position);
     this.bytesRead += n;
     return bytes.subarray(0, n);
   }

@@ -35,20 +35,18 @@ export class FoundFiles {
   beforeCursor = 0;
   /** The paths (relative to the listed directory) that had to be decoded lossily. */
   readonly lossy = new Set<string>();
-  readonly #options: FoundFilesOptions;
   readonly #first: Smallest | null;
   readonly #all: string[] = [];
   /** Output after the last NUL: the start of a name still arriving. */
   #pending: Uint8Array = new Uint8Array(0);
 
-  constructor(options: FoundFilesOptions) {
-    this.#options = options;
+  constructor(private readonly options: FoundFilesOptions) {
     this.#first = options.keepFirst === null ? null : new Smallest(options.keepFirst);
   }
 
   /** Enough files matched: the walk can be ended. */
   get full(): boolean {
-    return this.matched >= this.#options.stopAt;
+    return this.matched >= this.options.stopAt;
   }
 
   take(chunk: Uint8Array): void {
@@ -72,7 +70,7 @@ export class FoundFiles {
   }
 
   #accept(names: string[]): void {
-    const { rootAbs, wanted, afterPath } = this.#options;
+    const { rootAbs, wanted, afterPath } = this.options;
     for (const name of names) {
       const rel = name.startsWith("./") ? name.slice(2) : name;
       // rg names what it found below its start: a name that could lead elsewhere is dropped (it never should be).

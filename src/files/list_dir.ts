@@ -55,9 +55,7 @@ export interface KeptTree {
  * ```
  */
 export function keptTreeBytes(tree: KeptTree): number {
-  let bytes = 0;
-  for (const entry of tree.entries) bytes += 2 * (entry.rel.length + entry.dir.length + entry.name.length) + 160;
-  return bytes;
+  return tree.entries.reduce((sum, { rel, dir, name }) => sum + 2 * (rel.length + dir.length + name.length) + 160, 0);
 }
 
 /** One entry. */

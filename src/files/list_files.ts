@@ -63,9 +63,7 @@ export interface KeptListing {
  * ```
  */
 export function keptBytes(listing: KeptListing): number {
-  let bytes = 0;
-  for (const rel of listing.rels) bytes += 2 * rel.length + 48;
-  return bytes + (listing.keys?.length ?? 0) * 8;
+  return listing.rels.reduce((bytes, rel) => bytes + 2 * rel.length + 48, 0) + (listing.keys?.length ?? 0) * 8;
 }
 
 /** Options for listFiles. */

@@ -31,9 +31,6 @@ export interface ReadLinesOptions {
   maxChars?: number;
 }
 
-/** Newline style of the returned lines. */
-export type NewlineStyle = "lf" | "crlf" | "mixed" | "none";
-
 /** One page of a file. */
 export interface ReadLinesResult {
   path: string;
@@ -48,7 +45,8 @@ export interface ReadLinesResult {
   next_byte_offset: number | null;
   bytes_read: number;
   file_size: number;
-  newline: NewlineStyle;
+  /** Newline style of the returned lines. */
+  newline: "lf" | "crlf" | "mixed" | "none";
   bom: boolean;
   /** What ended the page: the line limit, max_bytes, or the result ceiling (`maxChars`). */
   truncated_by: "lines" | "bytes" | "result_size" | null;
@@ -106,12 +104,8 @@ async function readOpenLines(file: Handle, options: ReadLinesOptions): Promise<R
   if (byteOffset !== undefined && !reader.exhausted && isContinuation(reader.chunk[reader.at])) {
     throw invalidByteOffset(byteOffset, "falls inside a UTF-8 character");
   }
-  const range = await collectRange(
-    reader,
-    options.limit,
-    maxBytes,
-    maxBytes < options.maxBytes ? "result_size" : "bytes",
-  );
+  const byBytes = maxBytes < options.maxBytes ? "result_size" : "bytes";
+  const range = await collectRange(reader, options.limit, maxBytes, byBytes);
   const invalid = firstInvalidUtf8(range.bytes);
   if (invalid >= 0) {
     const badLine = found.line + countNewlines(range.bytes, 0, invalid);
@@ -259,7 +253,8 @@ function pageOf(facts: PageFacts, text: string, range: Range): ReadLinesResult {
   const { bytes, lines, cutLine } = range;
   const endPos = start + bytes.length;
   const hasMore = endPos < size;
-  const crlf = countCrlf(bytes);
+  let crlf = 0;
+  for (let at = bytes.indexOf(LF); at >= 0; at = bytes.indexOf(LF, at + 1)) if (at > 0 && bytes[at - 1] === CR) crlf++;
   const lf = countNewlines(bytes, 0, bytes.length) - crlf;
   return {
     path: facts.rel,
@@ -278,10 +273,4 @@ function pageOf(facts: PageFacts, text: string, range: Range): ReadLinesResult {
     total_lines: hasMore ? null : line + lines - 1,
     start_byte: start,
   };
-}
-
-function countCrlf(bytes: Uint8Array): number {
-  let n = 0;
-  for (let at = bytes.indexOf(LF); at >= 0; at = bytes.indexOf(LF, at + 1)) if (at > 0 && bytes[at - 1] === CR) n++;
-  return n;
 }

@@ -1,15 +1,12 @@
 /** Keeps the `k` smallest strings of a stream (code-unit order) in a bounded max-heap: no sort of every path needed. */
 export class Smallest {
-  readonly #k: number;
   readonly #heap: string[] = [];
 
-  constructor(k: number) {
-    this.#k = k;
-  }
+  constructor(private readonly k: number) {}
 
   offer(value: string): void {
     const heap = this.#heap;
-    if (heap.length < this.#k) {
+    if (heap.length < this.k) {
       heap.push(value);
       let i = heap.length - 1;
       while (i > 0) {
@@ -19,7 +16,7 @@ export class Smallest {
         i = parent;
       }
       heap[i] = value;
-    } else if (this.#k > 0 && value < heap[0]) {
+    } else if (this.k > 0 && value < heap[0]) {
       let i = 0;
       while (true) {
         const left = 2 * i + 1;

@@ -4,7 +4,7 @@ import type { GitService } from "./service.ts";
 
 import { gitFailure } from "./runner.ts";
 import { checkRevision, openRepoAt } from "./repo.ts";
-import { RecordSplitter } from "./records.ts";
+import { RecordSplitter } from "../text/records.ts";
 import { fitPage, type Paged, type PageRequest } from "../paging/cursor.ts";
 import { jsonChars } from "../paging/budget.ts";
 
@@ -39,10 +39,7 @@ export interface GitBlame {
   next_cursor: string | null;
 }
 
-/** Where a blame resumes: at this line. */
-export type BlamePosition = { l: number };
-
-/** The shape of a resume position. */
+/** The shape of a resume position: at this line. */
 export const BLAME_POSITION = z.strictObject({ l: z.int().min(1) });
 
 /** Options of {@linkcode gitBlame}. */
@@ -52,7 +49,7 @@ export interface BlameOptions {
   endLine?: number;
   limit: number;
   rev?: string;
-  page: PageRequest<BlamePosition>;
+  page: PageRequest<z.infer<typeof BLAME_POSITION>>;
   signal?: AbortSignal;
 }
 
@@ -159,20 +156,18 @@ export async function gitBlame(git: GitService, options: BlameOptions): Promise<
   // One line more than a page tells whether the range goes on past it.
   const asked = rangeLeft > wanted ? wanted + 1 : wanted;
   const parser = new BlameParser();
-  const run = await repo.run(
-    [
-      "blame",
-      "--porcelain",
-      "--no-textconv",
-      // Ignores no revisions: a blame.ignoreRevsFile list would attribute lines to other commits than git log shows.
-      "--ignore-revs-file=",
-      `-L${start},+${asked}`,
-      ...(worktree ? ["--contents", "-"] : rev),
-      "--",
-      repo.toGit(abs),
-    ],
-    { onStdout: (chunk) => parser.push(chunk), signal: options.signal, stdin },
-  );
+  const args = [
+    "blame",
+    "--porcelain",
+    "--no-textconv",
+    // Ignores no revisions: a blame.ignoreRevsFile list would attribute lines to other commits than git log shows.
+    "--ignore-revs-file=",
+    `-L${start},+${asked}`,
+    ...(worktree ? ["--contents", "-"] : rev),
+    "--",
+    repo.toGit(abs),
+  ];
+  const run = await repo.run(args, { onStdout: (chunk) => parser.push(chunk), signal: options.signal, stdin });
   const lines = run.code === 0 ? null : /has only (\d+) lines?/.exec(run.stderr);
   // An empty file has no line to blame: without a start_line asked for, that is an empty page.
   const emptyFile = lines !== null && Number(lines[1]) === 0 && options.startLine === undefined;
@@ -219,13 +214,10 @@ async function notCommitted(abs: string, rel: string, rev: string | undefined, s
   if (!inWorkTree) {
     return new ToolError("NOT_FOUND", `${rel} does not exist at ${at}`, { details: { path: rel, stderr } });
   }
-  return new ToolError(
-    "NOT_FOUND",
-    `${rel} is not committed${rev === undefined ? "" : ` at ${rev}`}: it is in the work tree, not in ${at}`,
-    {
-      hint: "git_blame attributes committed lines: read the file with read_file, or pass rev of a commit that has it " +
-        `(git_log {"path":${JSON.stringify(rel)}} lists them).`,
-      details: { path: rel, stderr },
-    },
-  );
+  const atRev = rev === undefined ? "" : ` at ${rev}`;
+  return new ToolError("NOT_FOUND", `${rel} is not committed${atRev}: it is in the work tree, not in ${at}`, {
+    hint: "git_blame attributes committed lines: read the file with read_file, or pass rev of a commit that has it " +
+      `(git_log {"path":${JSON.stringify(rel)}} lists them).`,
+    details: { path: rel, stderr },
+  });
 }

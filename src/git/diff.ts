@@ -109,9 +109,12 @@ export async function readDiff(
   const { files, total_files } = stats.result();
   const lines = patch.ahead;
   if (keep !== undefined && lines !== null && !patch.complete && files.length === total_files - filesFrom) {
-    keep({ lines, ends: patch.aheadEnds, files, filesFrom, total_files, bytes: keptDiffBytes(lines, files) });
+    // Strings as UTF-16 plus an object per line and file.
+    const bytes = lines.reduce((sum, line) => sum + keptLineBytes(line.text), 0) +
+      files.reduce((sum, file) => sum + 128 + 2 * (file.path.length + (file.old_path?.length ?? 0)), 0);
+    keep({ lines, ends: patch.aheadEnds, files, filesFrom, total_files, bytes });
   }
-  return diffPage({ patch, total_files, fileAt: (index) => stats.file(index) }, options);
+  return diffPage(patch, total_files, (index) => stats.file(index), options);
 }
 
 /**
@@ -128,7 +131,7 @@ export function keptDiffPage(kept: KeptDiff, options: PageOptions): PagedDiff | 
   const patch = PatchLines.replay(kept.lines, kept.ends, page.after!, page.maxChars, maxBytes);
   if (patch === null || page.after!.f < kept.filesFrom) return null;
   const fileAt = (index: number) => kept.files[index - kept.filesFrom];
-  return diffPage({ patch, total_files: kept.total_files, fileAt }, options);
+  return diffPage(patch, kept.total_files, fileAt, options);
 }
 
 interface PageOptions {
@@ -137,7 +140,12 @@ interface PageOptions {
   fixedChars: number;
 }
 
-function diffPage({ patch, total_files, fileAt }: DiffRead, options: PageOptions): PagedDiff {
+function diffPage(
+  patch: PatchLines,
+  total_files: number,
+  fileAt: PagedDiff["fileAt"],
+  options: PageOptions,
+): PagedDiff {
   const { page } = options;
   const after = page.after;
   const lines = patch.lines;
@@ -189,20 +197,6 @@ function diffPage({ patch, total_files, fileAt }: DiffRead, options: PageOptions
   };
 }
 
-interface DiffRead {
-  patch: PatchLines;
-  total_files: number;
-  fileAt(index: number): DiffFile | undefined;
-}
-
-/** Approximate bytes of a kept diff: strings as UTF-16 plus an object per line and file. */
-function keptDiffBytes(lines: readonly PatchLine[], files: readonly DiffFile[]): number {
-  let bytes = 0;
-  for (const line of lines) bytes += keptLineBytes(line.text);
-  for (const file of files) bytes += 128 + 2 * (file.path.length + (file.old_path?.length ?? 0));
-  return bytes;
-}
-
 /**
  * git_diff: work tree vs index, index vs HEAD (`staged`) or vs `rev`, a page at a time (cut by ./diff_page.ts).
  * @example
@@ -218,7 +212,7 @@ export async function gitDiff(git: GitService, options: DiffOptions): Promise<Pa
   if (fromKept) return fromKept;
   const targets = (options.paths ?? []).map((input) => confinedPath(git.ws, input, true));
   // Every form of diff may read the work tree (`rev` ":/.." compares one commit with it): drivers are blanked.
-  const repo = await openRepo(git, targets[0] ?? null, { readsWorkTree: true, signal: options.signal });
+  const { repo } = await openRepo(git, targets[0] ?? null, { readsWorkTree: true, signal: options.signal });
   const pathspec = targets.map((target) => repo.toGit(target));
   const outside = pathspec.find((spec) => !isInside(repo.cwd, spec));
   if (outside !== undefined) {

@@ -1,5 +1,5 @@
 import { z } from "../zod.ts";
-import { RecordSplitter } from "./records.ts";
+import { RecordSplitter } from "../text/records.ts";
 import { jsonStringChars } from "../paging/budget.ts";
 import { firstIndex } from "../paging/first_index.ts";
 

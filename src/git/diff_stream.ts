@@ -1,4 +1,4 @@
-import { RecordSplitter } from "./records.ts";
+import { RecordSplitter } from "../text/records.ts";
 
 /** Files kept from a page's first file on (a page never lists more); the rest are counted in total_files. */
 export const MAX_DIFF_FILES = 5000;
@@ -36,8 +36,8 @@ export class DiffStatsParser {
   readonly #byPath = new Map<string, DiffFile>();
   #total = 0;
   #lastPath: string | null = null;
-  #raw: { status: DiffStatus; paths: number; got: string[] } | null = null;
-  #numstat: { added: number | null; removed: number | null; got: string[] } | null = null;
+  /** A record naming its paths in the records after it: how many, those read so far, and what they complete. */
+  #paths: { count: number; got: string[]; then(paths: string[]): void } | null = null;
   readonly #split = new RecordSplitter("\0", MAX_RECORD_CHARS, (record) => this.#record(record));
 
   constructor(private readonly mapPath: (gitPath: string) => string | null, private readonly from: number) {}
@@ -47,20 +47,12 @@ export class DiffStatsParser {
   }
 
   #record(text: string): void {
-    if (this.#raw) {
-      this.#raw.got.push(text);
-      if (this.#raw.got.length === this.#raw.paths) {
-        const [first, second] = this.#raw.got;
-        this.#addFile(this.#raw.status, second === undefined ? first : second, second === undefined ? null : first);
-        this.#raw = null;
-      }
-      return;
-    }
-    if (this.#numstat) {
-      this.#numstat.got.push(text);
-      if (this.#numstat.got.length === 2) {
-        this.#applyNumstat(this.#numstat.got[1], this.#numstat.added, this.#numstat.removed);
-        this.#numstat = null;
+    const paths = this.#paths;
+    if (paths) {
+      paths.got.push(text);
+      if (paths.got.length === paths.count) {
+        this.#paths = null;
+        paths.then(paths.got);
       }
       return;
     }
@@ -70,13 +62,19 @@ export class DiffStatsParser {
       const letters = text.slice(text.lastIndexOf(" ") + 1);
       const combined = text.startsWith("::");
       const status = combined ? "unmerged" : (STATUS_LETTERS as Record<string, DiffStatus>)[letters[0]] ?? "unknown";
-      this.#raw = { status, paths: !combined && (status === "renamed" || status === "copied") ? 2 : 1, got: [] };
+      this.#paths = {
+        count: !combined && (status === "renamed" || status === "copied") ? 2 : 1,
+        got: [],
+        then: ([first, second]) => this.#addFile(status, second ?? first, second === undefined ? null : first),
+      };
       return;
     }
     const [added, removed, path] = text.split("\t");
     const count = (value: string) => value === "-" ? null : Number(value);
-    if (path === "") this.#numstat = { added: count(added), removed: count(removed), got: [] };
-    else this.#applyNumstat(path, count(added), count(removed));
+    const apply = (gitPath: string) => this.#applyNumstat(gitPath, count(added), count(removed));
+    // A rename's numstat names its old and new path in the two records after it.
+    if (path === "") this.#paths = { count: 2, got: [], then: ([, to]) => apply(to) };
+    else apply(path);
   }
 
   #addFile(status: DiffStatus, gitPath: string, gitOldPath: string | null): void {

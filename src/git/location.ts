@@ -89,15 +89,13 @@ export function locateRepository(root: string, dir: string, trusted: RepositoryL
   for (const gitDir of [found.gitDir, found.commonDir]) {
     if (isInside(root, gitDir) || trustedDirs.has(gitDir)) continue;
     const where = path.relative(root, found.top) || ".";
-    throw new ToolError(
-      "PATH_OUTSIDE_WORKSPACE",
-      `${where}/.git leads to a git dir outside the workspace (${gitDir}); git tools read only repositories of the workspace`,
-      {
-        hint: "Only the workspace's own repository (and one it lies in, as found at start-up) can be read. " +
-          "Start workcell with --workspace at that repository to inspect it.",
-        details: { path: where, git_dir: gitDir },
-      },
-    );
+    const message =
+      `${where}/.git leads to a git dir outside the workspace (${gitDir}); git tools read only repositories of the workspace`;
+    throw new ToolError("PATH_OUTSIDE_WORKSPACE", message, {
+      hint: "Only the workspace's own repository (and one it lies in, as found at start-up) can be read. " +
+        "Start workcell with --workspace at that repository to inspect it.",
+      details: { path: where, git_dir: gitDir },
+    });
   }
   if (!isInside(root, found.top) && !(trusted && found.top === trusted.top)) {
     throw new ToolError("NOT_A_GIT_REPO", `the repository's work tree ${found.top} is outside the workspace`, {

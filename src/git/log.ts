@@ -3,7 +3,7 @@ import { ToolError } from "../errors.ts";
 import type { GitService } from "./service.ts";
 import { gitFailure, gitMessage } from "./runner.ts";
 import { checkRevision, readRepoAt, TIP } from "./repo.ts";
-import { RecordSplitter } from "./records.ts";
+import { RecordSplitter } from "../text/records.ts";
 import { fitCount, jsonChars } from "../paging/budget.ts";
 import { fitPage, type Paged, type PageRequest } from "../paging/cursor.ts";
 import type { SnapshotSlot } from "../paging/snapshots.ts";
@@ -19,19 +19,12 @@ export const COMMIT_FORMAT = ["%H", "%P", "%an", "%ae", "%aI", "%cn", "%ce", "%c
 const FIELDS = 10;
 const BODY = 9;
 
-/** Name, email and strict ISO 8601 time with the person's own offset. */
-export interface Person {
-  name: string;
-  email: string;
-  time: string;
-}
-
-/** One commit. */
+/** One commit; a person's time is strict ISO 8601 with their own offset. */
 export interface Commit {
   sha: string;
   parents: string[];
-  author: Person;
-  committer: Person;
+  author: { name: string; email: string; time: string };
+  committer: Commit["author"];
   subject: string;
   body: string;
   body_truncated: boolean;

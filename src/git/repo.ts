@@ -135,19 +135,15 @@ function splitTopLevel(output: string, withTips: boolean): { topText: string; ti
 }
 
 /**
- * Opens the repository containing `target` (a confined workspace path) or the workspace root.
+ * Opens the repository containing `target` (a confined workspace path) or the workspace root, with the commits
+ * `options.pin` names as the confirmation saw them.
  * @example
  * ```ts
  * declare const git: import("./service.ts").GitService;
- * const repo = await openRepo(git, null, { readsWorkTree: true });
+ * const { repo } = await openRepo(git, null, { readsWorkTree: true });
  * ```
  */
-export async function openRepo(git: GitService, target: string | null, options: OpenOptions): Promise<GitRepo> {
-  return (await openPinned(git, target, options)).repo;
-}
-
-/** {@linkcode openRepo}, with the commits `options.pin` names as the confirmation saw them. */
-async function openPinned(
+export async function openRepo(
   git: GitService,
   target: string | null,
   options: OpenOptions & { pin?: string },
@@ -196,7 +192,7 @@ export async function openRepoAt(
   options: OpenOptions & { allowMissing: boolean; pin?: string },
 ): Promise<{ repo: GitRepo; target: string | null; tips: string[] }> {
   const target = input === undefined ? null : confinedPath(git.ws, input, options.allowMissing);
-  return { ...(await openPinned(git, target, options)), target };
+  return { ...(await openRepo(git, target, options)), target };
 }
 
 /** One read planned for a repository: git's arguments, and a fresh consumer of its stdout (collected without one). */

@@ -12,16 +12,16 @@ Deno.test("openRepo maps paths for a parent repository, a nested one and the wor
     await initRepo(path.join(root, "ws/nested"));
     using git = gitServiceFor(path.join(root, "ws"));
     const ws = git.ws;
-    const parent = await openRepo(git, null, { readsWorkTree: false });
+    const { repo: parent } = await openRepo(git, null, { readsWorkTree: false });
     assertEquals([parent.parent, parent.cwd, parent.scope()], [true, ws.root, ["."]]);
     assertEquals([parent.fromTop("ws/a.txt"), parent.fromTop("other.txt")], ["a.txt", null]);
     assertEquals([parent.fromTop("ws/dir/"), parent.fromTop("ws/"), parent.fromTop("wsx/")], ["dir/", "./", null]);
-    const nested = await openRepo(git, path.join(ws.root, "nested/missing/file"), { readsWorkTree: true });
+    const { repo: nested } = await openRepo(git, path.join(ws.root, "nested/missing/file"), { readsWorkTree: true });
     assertEquals([nested.parent, nested.scope(), nested.fromCwd("x.txt")], [false, [], "nested/x.txt"]);
     assertEquals(nested.toGit(path.join(ws.root, "nested/d/x.txt")), "d/x.txt");
     assertEquals(nested.env.GIT_CONFIG_COUNT, "0");
     using whole = gitServiceFor(root);
-    const self = await openRepo(whole, null, { readsWorkTree: false });
+    const { repo: self } = await openRepo(whole, null, { readsWorkTree: false });
     assertEquals([self.parent, self.fromTop("ws/a.txt")], [false, "ws/a.txt"]);
   } finally {
     await Deno.remove(root, { recursive: true });

@@ -14,6 +14,9 @@ export const DEFAULT_COLLECT_BYTES = 8 * 1024 * 1024;
 /** Unread stdout bytes at which reading pauses until the consumer catches up. */
 const BUFFERED_BYTES = 4 * 1024 * 1024;
 
+/** Global safety options every git command gets before its own (with ./safety.ts's `-c` pairs). */
+const GLOBAL_ARGS = ["--no-pager", "--no-optional-locks", "--literal-pathspecs"];
+
 /** How git is started: its binary, the spawner of its sandbox and the reactor its pipes are read through. */
 export interface GitLaunch {
   binary: string;
@@ -63,11 +66,6 @@ export function gitEnv(extra: Record<string, string> = {}): Record<string, strin
   return { ...env, ...extra };
 }
 
-/** The full argument list for a read: global safety options, then `args`. */
-export function gitArgs(args: readonly string[]): string[] {
-  return ["--no-pager", "--no-optional-locks", "--literal-pathspecs", ...fixedConfigArgs(), ...args];
-}
-
 /**
  * Runs git for reading (clean environment, ./safety.ts overrides, a time limit), streaming or collecting stdout; a
  * consumer may stop it early (git is killed: a bounded answer never costs an unbounded read). git's sandbox
@@ -87,7 +85,7 @@ export async function runGit(launch: GitLaunch, request: GitRequest): Promise<Gi
     let child;
     try {
       child = await startPipedChild(launch.reactor, launch.spawner, {
-        argv: [launch.binary, ...gitArgs(request.args)],
+        argv: [launch.binary, ...GLOBAL_ARGS, ...fixedConfigArgs(), ...request.args],
         env: gitEnv(request.env),
         cwd: request.cwd,
         stdin: request.stdin,
@@ -100,12 +98,20 @@ export async function runGit(launch: GitLaunch, request: GitRequest): Promise<Gi
         cause: error,
       });
     }
-    const stdout = new ByteCollector(request.collectBytes ?? DEFAULT_COLLECT_BYTES);
+    const collectBytes = request.collectBytes ?? DEFAULT_COLLECT_BYTES;
+    const collected: Uint8Array[] = [];
+    let size = 0;
     let stopped = false;
     let outcome;
     try {
       for await (const chunk of child.chunks()) {
-        stopped = request.onStdout ? request.onStdout(chunk) === false : !stdout.push(chunk);
+        if (request.onStdout) stopped = request.onStdout(chunk) === false;
+        else {
+          const part = chunk.subarray(0, collectBytes - size);
+          collected.push(part);
+          size += part.length;
+          stopped = size >= collectBytes;
+        }
         if (stopped) {
           child.kill();
           break;
@@ -117,26 +123,9 @@ export async function runGit(launch: GitLaunch, request: GitRequest): Promise<Gi
     if (timeout.signal.aborted) {
       throw new ToolError("TIMEOUT", `git ${request.args[0]} did not finish within ${GIT_TIMEOUT_MS / 1000} s`);
     }
-    return { code: outcome.code ?? -1, stdout: stdout.bytes(), stderr: outcome.stderr, stopped };
+    return { code: outcome.code ?? -1, stdout: joinBytes(collected), stderr: outcome.stderr, stopped };
   } finally {
     clearTimeout(timer);
-  }
-}
-
-class ByteCollector {
-  readonly #parts: Uint8Array[] = [];
-  #size = 0;
-  constructor(readonly limit: number) {}
-
-  push(chunk: Uint8Array): boolean {
-    const part = chunk.subarray(0, this.limit - this.#size);
-    this.#parts.push(part);
-    this.#size += part.length;
-    return this.#size < this.limit;
-  }
-
-  bytes(): Uint8Array {
-    return joinBytes(this.#parts);
   }
 }
 

@@ -7,7 +7,6 @@ import { firstInvalidUtf8, isContinuation, utf8CutIndex } from "../text/utf8.ts"
 import { checkRevision, type GitRepo, openRepoAt } from "./repo.ts";
 import { type Commit, COMMIT_FORMAT, CommitParser } from "./log.ts";
 import { CURSOR_RESERVE_CHARS, type KeptDiff, keptDiffPage, type PagedDiff, readDiff } from "./diff.ts";
-import type { DiffFile } from "./diff_stream.ts";
 import type { DiffPosition } from "./diff_page.ts";
 import { fitLines, jsonChars } from "../paging/budget.ts";
 import type { Paged, PageRequest } from "../paging/cursor.ts";
@@ -31,23 +30,17 @@ export interface ShowOptions {
   signal?: AbortSignal;
 }
 
-/** A page of the answer, for either kind. */
-export interface GitShow {
+/** A page of the answer, for either kind: a commit's patch pages as git_diff's does. */
+export type GitShow = Omit<PagedDiff["data"], "diff" | "shown_bytes"> & {
   rev: string;
   sha: string;
   kind: "commit" | "file";
   commit: Omit<Commit, "sha"> | null;
-  files: DiffFile[];
-  total_files: number;
   patch: string | null;
-  repeated_lines: number;
-  cut_files: string[];
   path: string | null;
   content: string | null;
   size: number | null;
-  truncated: boolean;
-  next_cursor: string | null;
-}
+};
 
 /** A page of a commit (with its patch lines for the text) or of a file's content (`start` is its byte offset). */
 export type ShownPage = { kind: "commit"; page: Paged<GitShow>; diff: PagedDiff } | {
@@ -70,14 +63,11 @@ const decoder = new TextDecoder();
 async function resolveCommit(repo: GitRepo, rev: string, signal?: AbortSignal): Promise<string> {
   const run = await repo.run(["rev-parse", "--verify", "--end-of-options", `${rev}^{commit}`], { signal });
   if (run.code !== 0) {
-    throw new ToolError(
-      "INVALID_ARGUMENT",
-      `rev: ${JSON.stringify(rev)} does not name a commit (${gitMessage(run.stderr)})`,
-      {
-        hint: "Check the revision with git_log; a sha, branch, tag or HEAD~N works.",
-        details: { field: "rev", stderr: run.stderr },
-      },
-    );
+    const message = `rev: ${JSON.stringify(rev)} does not name a commit (${gitMessage(run.stderr)})`;
+    throw new ToolError("INVALID_ARGUMENT", message, {
+      hint: "Check the revision with git_log; a sha, branch, tag or HEAD~N works.",
+      details: { field: "rev", stderr: run.stderr },
+    });
   }
   return decoder.decode(run.stdout).trim();
 }

@@ -2,7 +2,7 @@ import { z } from "../zod.ts";
 import type { GitService } from "./service.ts";
 import { gitFailure } from "./runner.ts";
 import { openRepoAt } from "./repo.ts";
-import { RecordSplitter } from "./records.ts";
+import { RecordSplitter } from "../text/records.ts";
 import { fitPage, type Paged, type PageRequest } from "../paging/cursor.ts";
 import type { SnapshotSlot } from "../paging/snapshots.ts";
 
@@ -66,15 +66,8 @@ function fields(line: string, count: number): string[] {
   return [...parts.slice(0, count), parts.slice(count).join(" ")];
 }
 
-/**
- * Parses one NUL-terminated porcelain v2 entry record (not a `#` header); a rename or copy is followed by a record of
- * its original path.
- * @example
- * ```ts
- * parseStatusEntry("1 .M N... 100644 100644 100644 abc abc src/a b.ts");
- * ```
- */
-export function parseStatusEntry(record: string): StatusEntry {
+/** One porcelain v2 entry record (not a `#` header); a rename or copy is followed by a record of its original path. */
+function parseStatusEntry(record: string): StatusEntry {
   const tag = record[0];
   if (tag === "?" || tag === "!") {
     return {
@@ -91,13 +84,8 @@ export function parseStatusEntry(record: string): StatusEntry {
   if (count < 0) throw new Error(`unexpected git status record ${JSON.stringify(record.slice(0, 40))}`);
   const parts = fields(record, count);
   const xy = parts[1];
-  const type: StatusType = tag === "1"
-    ? "changed"
-    : tag === "u"
-    ? "unmerged"
-    : parts[8].startsWith("C")
-    ? "copied"
-    : "renamed";
+  const moved = parts[8].startsWith("C") ? "copied" : "renamed"; // by a "2" entry's Xscore
+  const type: StatusType = tag === "1" ? "changed" : tag === "u" ? "unmerged" : moved;
   return {
     path: parts[count],
     index: xy[0],
@@ -109,7 +97,7 @@ export function parseStatusEntry(record: string): StatusEntry {
 }
 
 /** Applies a `# branch.*` header record to the branch facts. */
-export function applyBranchHeader(info: BranchInfo, record: string): void {
+function applyBranchHeader(info: BranchInfo, record: string): void {
   const [, key, value] = fields(record, 2);
   if (key === "branch.oid") info.head = value === "(initial)" ? null : value;
   else if (key === "branch.head") {
@@ -155,17 +143,18 @@ export class StatusParser {
       const entry = this.#pending;
       this.#pending = null;
       entry.orig_path = this.mapPath(text);
-      this.#add(entry);
+      this.add(entry);
       return;
     }
     if (text.length === 0) return;
     const entry = text[0] === "#" ? null : parseStatusEntry(text);
     if (entry === null) applyBranchHeader(this.info, text);
     else if (entry.type === "renamed" || entry.type === "copied") this.#pending = entry;
-    else this.#add(entry);
+    else this.add(entry);
   }
 
-  #add(entry: StatusEntry): void {
+  /** Counts an entry (its path as git printed it) and keeps it if it follows `after` and there is room. */
+  add(entry: StatusEntry): void {
     const mapped = this.mapPath(entry.path);
     if (mapped === null) return;
     entry.path = mapped;
@@ -176,28 +165,19 @@ export class StatusParser {
   }
 }
 
-/** What to read. */
+/** Options of {@linkcode gitStatus}: a page of at most `limit` entries of the workspace (or one path in it). */
 export interface StatusOptions {
   path?: string;
   includeIgnored: boolean;
-  signal?: AbortSignal;
-}
-
-/** Options of {@linkcode gitStatus}: a page of at most `limit` entries. */
-export interface StatusPageOptions extends StatusOptions {
   limit: number;
   page: PageRequest<StatusPosition>;
   /** Keeps a first page's whole status for its next pages; null to run git status for every page. */
   keep: SnapshotSlot<KeptStatus> | null;
+  signal?: AbortSignal;
 }
 
 /** A whole status kept for the next pages: the branch facts, every entry in git's order, and the counts. */
-export interface KeptStatus {
-  info: BranchInfo;
-  entries: StatusEntry[];
-  total: number;
-  changes: number;
-}
+export type KeptStatus = Pick<StatusParser, "info" | "entries" | "total" | "changes">;
 
 /**
  * About how many bytes a kept status holds (UTF-16 paths, objects).
@@ -208,51 +188,7 @@ export interface KeptStatus {
  * ```
  */
 export function keptStatusBytes(status: KeptStatus): number {
-  let bytes = 0;
-  for (const entry of status.entries) bytes += 2 * (entry.path.length + (entry.orig_path?.length ?? 0)) + 160;
-  return bytes;
-}
-
-/**
- * Runs git status for the workspace (or one path in it), keeping `keep` entries after `after`.
- * @example
- * ```ts
- * declare const git: import("./service.ts").GitService;
- * const parser = await readStatus(git, { includeIgnored: false }, 0); // branch facts and counts only
- * ```
- */
-export async function readStatus(
-  git: GitService,
-  options: StatusOptions,
-  keep: number,
-  after: StatusPosition | null = null,
-): Promise<StatusParser> {
-  const { repo, target } = await openRepoAt(git, options.path, {
-    allowMissing: true,
-    readsWorkTree: true,
-    signal: options.signal,
-  });
-  const parser = new StatusParser(repo.fromTop, keep, after);
-  const args = [
-    "status",
-    "--porcelain=v2",
-    "-z",
-    "--branch",
-    "--untracked-files=normal",
-    "--renames",
-    // Inspecting a submodule's work tree would run git under the submodule's own, unvetted config.
-    "--ignore-submodules=dirty",
-    ...(options.includeIgnored ? ["--ignored=matching"] : []),
-    "--",
-    ...(target === null ? repo.scope() : [repo.toGit(target)]),
-  ];
-  const run = await repo.run(args, {
-    onStdout: (chunk) => parser.push(chunk),
-    signal: options.signal,
-  });
-  if (run.code !== 0) throw gitFailure(run, "status");
-  parser.end();
-  return parser;
+  return status.entries.reduce((sum, entry) => sum + 2 * (entry.path.length + (entry.orig_path?.length ?? 0)) + 160, 0);
 }
 
 /**
@@ -266,41 +202,56 @@ export async function readStatus(
  * await gitStatus(git, { includeIgnored: true, limit: 200, page, keep: null });
  * ```
  */
-export async function gitStatus(git: GitService, options: StatusPageOptions): Promise<Paged<GitStatus>> {
+export async function gitStatus(git: GitService, options: StatusOptions): Promise<Paged<GitStatus>> {
   const limit = Math.min(options.limit, MAX_STATUS_ENTRIES);
   const page = options.page;
   const kept = page.after !== null ? options.keep?.get() : undefined;
-  let status: KeptStatus;
-  let entries: StatusEntry[];
-  let before: number;
+  let parser: StatusParser;
   if (kept !== undefined) {
-    // The same filter a new run applies while it streams, over the kept entries.
-    const after = page.after!;
-    entries = [];
-    before = 0;
-    for (const entry of kept.entries) {
-      if (!follows(entry, after)) before++;
-      else if (entries.length <= limit) entries.push(entry);
-    }
-    status = kept;
+    // The kept entries through the same filter a new run applies while it streams.
+    parser = new StatusParser((path) => path, limit + 1, page.after);
+    Object.assign(parser.info, kept.info);
+    for (const entry of kept.entries) parser.add(entry);
   } else {
+    const { repo, target } = await openRepoAt(git, options.path, {
+      allowMissing: true,
+      readsWorkTree: true,
+      signal: options.signal,
+    });
     const keeping = options.keep !== null && page.after === null;
     // One entry more than a page tells that more follow; a first page that may be kept takes them all.
-    const parser = await readStatus(git, options, keeping ? KEPT_STATUS_ENTRIES : limit + 1, page.after);
-    status = { info: parser.info, entries: parser.entries, total: parser.total, changes: parser.changes };
-    entries = parser.entries;
-    before = parser.before;
-    if (keeping && parser.entries.length > limit && parser.total <= KEPT_STATUS_ENTRIES) options.keep!.put(status);
+    parser = new StatusParser(repo.fromTop, keeping ? KEPT_STATUS_ENTRIES : limit + 1, page.after);
+    const args = [
+      "status",
+      "--porcelain=v2",
+      "-z",
+      "--branch",
+      "--untracked-files=normal",
+      "--renames",
+      // Inspecting a submodule's work tree would run git under the submodule's own, unvetted config.
+      "--ignore-submodules=dirty",
+      ...(options.includeIgnored ? ["--ignored=matching"] : []),
+      "--",
+      ...(target === null ? repo.scope() : [repo.toGit(target)]),
+    ];
+    const run = await repo.run(args, { onStdout: (chunk) => parser.push(chunk), signal: options.signal });
+    if (run.code !== 0) throw gitFailure(run, "status");
+    parser.end();
+    if (keeping && parser.entries.length > limit && parser.total <= KEPT_STATUS_ENTRIES) {
+      const { info, entries, total, changes } = parser;
+      options.keep!.put({ info, entries, total, changes });
+    }
   }
+  const { entries } = parser;
   return fitPage(entries.slice(0, limit), page, {
     more: entries.length > limit,
-    start: before,
+    start: parser.before,
     positionAfter: (entry) => ({ g: group(entry), p: entry.path }),
     build: (entries) => ({
-      ...status.info,
+      ...parser.info,
       entries,
-      clean: status.changes === 0,
-      total_entries: status.total,
+      clean: parser.changes === 0,
+      total_entries: parser.total,
       truncated: false,
       next_cursor: null,
     }),

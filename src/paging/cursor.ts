@@ -34,10 +34,8 @@ function hash(text: string): string {
  * ```
  */
 export function queryKey(args: Readonly<Record<string, unknown>>, pageArgs: readonly string[]): string {
-  const query = Object.fromEntries(
-    Object.entries(args).filter(([name]) => name !== "cursor" && !pageArgs.includes(name)),
-  );
-  return hash(canonical(query));
+  const query = Object.entries(args).filter(([name]) => name !== "cursor" && !pageArgs.includes(name));
+  return hash(canonical(Object.fromEntries(query)));
 }
 
 const REUSE_HINT = "A cursor continues only the call it came from: repeat that call's arguments with it " +
@@ -70,20 +68,18 @@ export interface Paged<D> {
  * cursor and page-size ones, which may change between pages) and a position; refused with other arguments.
  */
 export class Cursors {
-  readonly #tool: string;
   readonly #key: string;
   readonly #given: string | undefined;
 
   /** `args` are the call's parsed arguments (defaults applied), `cursor` among them when given. */
-  constructor(tool: string, args: Readonly<Record<string, unknown>>, pageArgs: readonly string[]) {
-    this.#tool = tool;
+  constructor(private readonly tool: string, args: Readonly<Record<string, unknown>>, pageArgs: readonly string[]) {
     this.#key = queryKey(args, pageArgs);
     this.#given = typeof args.cursor === "string" ? args.cursor : undefined;
   }
 
   /** The query this call's cursors are bound to, e.g. to find what its first page kept (src/paging/snapshots.ts). */
   get query(): string {
-    return `${this.#tool}:${this.#key}`;
+    return `${this.tool}:${this.#key}`;
   }
 
   /** The cursor's position checked against `shape`, or null; INVALID_ARGUMENT if malformed or from another query. */
@@ -96,8 +92,8 @@ export class Cursors {
       throw invalid("cursor is not a cursor this server issued");
     }
     const { t, q, p } = (parsed ?? {}) as { t?: unknown; q?: unknown; p?: unknown };
-    if (t !== this.#tool) {
-      throw invalid(`cursor belongs to ${typeof t === "string" ? t : "another tool"}, not ${this.#tool}`);
+    if (t !== this.tool) {
+      throw invalid(`cursor belongs to ${typeof t === "string" ? t : "another tool"}, not ${this.tool}`);
     }
     if (q !== this.#key) throw invalid("cursor was issued for a call with other arguments");
     const position = shape.safeParse(p);
@@ -110,7 +106,7 @@ export class Cursors {
   }
 
   encode(position: unknown): string {
-    const json = JSON.stringify({ t: this.#tool, q: this.#key, p: position });
+    const json = JSON.stringify({ t: this.tool, q: this.#key, p: position });
     return encoder.encode(json).toBase64({ alphabet: "base64url", omitPadding: true });
   }
 }

@@ -11,18 +11,12 @@ export interface SnapshotSlot<T> {
   put(value: T): void;
 }
 
-interface Kept {
-  value: unknown;
-  bytes: number;
-  timer: ReturnType<typeof setTimeout>;
-}
-
 /**
  * One session's snapshots (least recently used first): what a paged listing keeps, by its cursors' query, so a later
  * page reads from it instead of walking the tree again. A page whose snapshot is gone walks anew: slower, same answer.
  */
 export class Snapshots {
-  readonly #kept = new Map<string, Kept>();
+  readonly #kept = new Map<string, { value: unknown; bytes: number; timer: ReturnType<typeof setTimeout> }>();
   #bytes = 0;
 
   /** The snapshot kept under `key`, or undefined (never made, dropped or expired); a hit keeps it fresh. */

@@ -34,14 +34,6 @@ export interface TextLayout {
   next(shown: number): string | null;
 }
 
-/** What the text shows. */
-export interface LaidOut {
-  text: string;
-  /** Items shown whole (the first may be cut when it alone is over the bound; see `cutFirst`). */
-  shown: number;
-  cutFirst: boolean;
-}
-
 function compose(layout: TextLayout, shown: number, items: readonly string[]): string {
   const next = layout.next(shown);
   return [layout.header(shown), ...items.slice(0, shown), ...(layout.footer?.(shown) ?? []), ...(next ? [next] : [])]
@@ -51,13 +43,17 @@ function compose(layout: TextLayout, shown: number, items: readonly string[]): s
 /**
  * The text a tool shows (content-only clients read nothing else) within `maxBytes`: a header true to what follows, as
  * many whole items as fit, the footer lines, and when anything continues the exact next call last, resuming after the
- * last item shown (maybe before the structured page's end). An item too large even alone is cut with a marker.
+ * last item shown (maybe before the structured page's end). An item too large even alone is cut with a marker
+ * (`cutFirst`; `shown` counts it with the items shown whole).
  * @example
  * ```ts
  * layoutText({ header: (n) => `${n} lines`, items: ["a", "b"], next: () => null }).text; // "2 lines\na\nb"
  * ```
  */
-export function layoutText(layout: TextLayout, maxBytes = MAX_TEXT_BYTES): LaidOut {
+export function layoutText(
+  layout: TextLayout,
+  maxBytes = MAX_TEXT_BYTES,
+): { text: string; shown: number; cutFirst: boolean } {
   const { items } = layout;
   // The most items whose bytes alone fit; then back off until header, footer and next fit too.
   let shown = 0;

@@ -16,11 +16,6 @@ export interface GlobFilter {
   excludes: string[];
 }
 
-interface CompiledPattern {
-  negated: boolean;
-  test: (path: string) => boolean;
-}
-
 /**
  * picomatch's options: dot names match like any other (the hidden filter is separate) and a leading `!` is
  * ours to read. picomatch reads `[!a]` as the characters `!` and `a`, so the adapter writes it `[^a]`.
@@ -34,7 +29,7 @@ function invalidGlob(pattern: string, why: string): ToolError {
   });
 }
 
-function compilePattern(raw: string): { compiled: CompiledPattern; basename: string | null } {
+function compilePattern(raw: string): { negated: boolean; test: (path: string) => boolean; basename: string | null } {
   let glob = raw;
   const negated = glob.startsWith("!");
   if (negated) glob = glob.slice(1);
@@ -58,7 +53,7 @@ function compilePattern(raw: string): { compiled: CompiledPattern; basename: str
   const last = glob.slice(glob.lastIndexOf("/") + 1);
   const braceHidesSlash = /\{[^}]*\/[^}]*\}/.test(glob);
   const basename = dirOnly || negated || last.includes("**") || braceHidesSlash ? null : last;
-  return { compiled: { negated, test }, basename };
+  return { negated, test, basename };
 }
 
 /**
@@ -69,19 +64,19 @@ function compilePattern(raw: string): { compiled: CompiledPattern; basename: str
  * ```
  */
 export function compileGlobs(patterns: readonly string[]): GlobFilter {
-  const compiled: CompiledPattern[] = [];
+  const compiled: ReturnType<typeof compilePattern>[] = [];
   // The basename of each positive pattern, null for one that has none.
   const basenames: (string | null)[] = [];
   let excludes: string[] = [];
   for (const raw of patterns) {
-    const { compiled: pattern, basename } = compilePattern(raw);
+    const pattern = compilePattern(raw);
     compiled.push(pattern);
     if (pattern.negated) {
       excludes.push(raw);
       continue;
     }
     excludes = [];
-    basenames.push(basename);
+    basenames.push(pattern.basename);
   }
   const hasPositive = basenames.length > 0;
   return {

@@ -88,18 +88,18 @@ export class SearchReadAhead {
 }
 
 /**
- * The page at `options.after` replayed from `kept` (and whether rg would have stopped early); null if `kept` misses it.
+ * The page at `options.after` replayed from `kept` (`done` if rg would have stopped early); null if `kept` misses it.
  * @example
  * ```ts
  * declare const kept: KeptSearch;
  * declare const options: import("./match_collector.ts").MatchCollectorOptions;
- * replayKept(kept, { ...options, after: { p: "src/b.ts", l: 1 } })?.collector.matches;
+ * replayKept(kept, { ...options, after: { p: "src/b.ts", l: 1 } })?.matches;
  * ```
  */
 export function replayKept(
   kept: KeptSearch,
   options: MatchCollectorOptions,
-): { collector: MatchCollector; stoppedEarly: boolean } | null {
+): MatchCollector | null {
   const after = options.after!;
   const { files, lines } = kept;
   if (files.length === 0 || treeOrder(after.p, files[0].path) < 0) return null;
@@ -109,5 +109,5 @@ export function replayKept(
   collector.beforePage = first.before;
   for (let i = first.at; i < lines.length && !collector.done; i++) collector.add(JSON.parse(lines[i]) as RgMessage);
   if (!collector.done && !kept.ends) return null;
-  return { collector, stoppedEarly: collector.done };
+  return collector;
 }

@@ -59,11 +59,6 @@ export function trimLine(text: string, focus: number, maxBytes: number): string 
     (end < bytes.length ? TRIM_MARKER : "");
 }
 
-function lineText(data: RgData): string {
-  const text = decodeRgData(data).text;
-  return text.endsWith("\r\n") ? text.slice(0, -2) : text.endsWith("\n") ? text.slice(0, -1) : text;
-}
-
 /** What a MatchCollector keeps. */
 export interface MatchCollectorOptions {
   /** The absolute path of the directory rg started in: the names it reports are relative to it. */
@@ -80,17 +75,9 @@ export interface MatchCollectorOptions {
   trimTo: number;
 }
 
-/** The file rg is reporting on. */
-export interface ReportedFile {
-  /** Workspace-relative. */
-  path: string;
-  lossy: boolean;
-  /** Outside the start directory or not wanted: its lines are passed over. */
-  skip: boolean;
-}
-
 /**
- * The file rg names by `data` (relative to the directory it started in), as a page sees it.
+ * The file rg names by `data` (relative to the directory it started in), as a page sees it: its workspace-relative
+ * path, and `skip` when it is outside the start directory or not wanted (its lines are passed over).
  * @example
  * ```ts
  * reportedFile({ text: "./a.ts" }, { rootAbs: "/repo", prefix: "src/", wanted: () => true }); // path "src/a.ts"
@@ -99,7 +86,7 @@ export interface ReportedFile {
 export function reportedFile(
   data: RgData,
   options: Pick<MatchCollectorOptions, "rootAbs" | "prefix" | "wanted">,
-): ReportedFile {
+): { path: string; lossy: boolean; skip: boolean } {
   const decoded = decodeRgData(data);
   const below = decoded.text.startsWith("./") ? decoded.text.slice(2) : decoded.text;
   const skip = !isInside(options.rootAbs, below) || !options.wanted(below);
@@ -116,15 +103,12 @@ export class MatchCollector {
   done = false;
   /** rg sent a message, so it got as far as searching. */
   sawMessage = false;
-  readonly #options: MatchCollectorOptions;
-  #file: ReportedFile | null = null;
+  #file: ReturnType<typeof reportedFile> | null = null;
   #fileStart = 0;
   /** The file's last `context` lines, for the before-context of a match. */
   #recent: { line: number; text: string }[] = [];
 
-  constructor(options: MatchCollectorOptions) {
-    this.#options = options;
-  }
+  constructor(private readonly options: MatchCollectorOptions) {}
 
   add(message: RgMessage): void {
     this.sawMessage = true;
@@ -139,7 +123,7 @@ export class MatchCollector {
   }
 
   #open(data: RgData): void {
-    this.#file = reportedFile(data, this.#options);
+    this.#file = reportedFile(data, this.options);
     this.#fileStart = this.matches.length;
     this.#recent = [];
   }
@@ -148,15 +132,15 @@ export class MatchCollector {
     if (this.#file === null) this.#open(data.path);
     const file = this.#file!;
     if (file.skip) return;
-    const { context: ctx, after } = this.#options;
-    const text = lineText(data.lines);
+    const { context: ctx, after } = this.options;
+    const text = decodeRgData(data.lines).text.replace(/\r?\n$/, "");
     const number = data.line_number;
     this.#extendAfterContext(number, text);
     const skipped = kind === "match" && after !== null &&
       (treeOrder(file.path, after.p) < 0 || (file.path === after.p && number <= after.l));
     if (skipped) this.beforePage++;
     else if (kind === "match" && !this.capped) {
-      if (this.matches.length === this.#options.maxResults) this.capped = true;
+      if (this.matches.length === this.options.maxResults) this.capped = true;
       else this.#keep(file, data, text);
     }
     if (ctx > 0) {
@@ -173,13 +157,13 @@ export class MatchCollector {
   #extendAfterContext(number: number, text: string): void {
     for (let i = this.matches.length - 1; i >= this.#fileStart; i--) {
       const earlier = this.matches[i];
-      if (number - earlier.line > this.#options.context) break;
-      if (number > earlier.line) earlier.after.push(trimLine(text, 0, this.#options.trimTo));
+      if (number - earlier.line > this.options.context) break;
+      if (number > earlier.line) earlier.after.push(trimLine(text, 0, this.options.trimTo));
     }
   }
 
-  #keep(file: ReportedFile, data: RgLine, text: string): void {
-    const { context: ctx, trimTo } = this.#options;
+  #keep(file: ReturnType<typeof reportedFile>, data: RgLine, text: string): void {
+    const { context: ctx, trimTo } = this.options;
     const number = data.line_number;
     const focus = data.submatches?.[0]?.start ?? 0;
     const match: SearchMatch = {

@@ -1,4 +1,4 @@
-import { decodeBytes, type Decoded } from "../text/utf8.ts";
+import { decodeBytes } from "../text/utf8.ts";
 import { ToolError } from "../errors.ts";
 import type { Spawner } from "../os/spawn_request.ts";
 import type { Reactor } from "../os/reactor.ts";
@@ -60,14 +60,11 @@ export async function spawnRipgrep(launch: RipgrepLaunch, request: RipgrepReques
     }, { bufferedBytes: RG_BUFFERED_BYTES, stderrKeepBytes: RG_STDERR_KEEP_BYTES });
     return Object.assign(child, { confined: launch.confined });
   } catch (error) {
-    throw new ToolError(
-      "INTERNAL",
-      `the bundled ripgrep cannot be started (${launch.rgPath}): ${(error as Error).message}`,
-      {
-        hint: "server_info.runtime.ripgrep shows where rg was expected; reinstall or rebuild the server.",
-        cause: error,
-      },
-    );
+    const message = `the bundled ripgrep cannot be started (${launch.rgPath}): ${(error as Error).message}`;
+    throw new ToolError("INTERNAL", message, {
+      hint: "server_info.runtime.ripgrep shows where rg was expected; reinstall or rebuild the server.",
+      cause: error,
+    });
   }
 }
 
@@ -101,7 +98,7 @@ export type RgData = { text: string } | { bytes: string };
  * decodeRgData({ bytes: "YWL/" }); // { text: "ab\uFFFD", lossy: true }
  * ```
  */
-export function decodeRgData(data: RgData): Decoded {
+export function decodeRgData(data: RgData): ReturnType<typeof decodeBytes> {
   if ("text" in data) return { text: data.text, lossy: false };
   return decodeBytes(Uint8Array.from(atob(data.bytes), (char) => char.charCodeAt(0)));
 }

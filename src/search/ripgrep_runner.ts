@@ -19,14 +19,11 @@ export interface RipgrepRunnerOptions {
 
 /** Starts every rg of the process. */
 export class RipgrepRunner {
-  readonly #options: RipgrepRunnerOptions;
   #launch: Promise<RipgrepLaunch> | null = null;
   readonly #running = new Set<RipgrepProcess>();
   #closed = false;
 
-  constructor(options: RipgrepRunnerOptions) {
-    this.#options = options;
-  }
+  constructor(private readonly options: RipgrepRunnerOptions) {}
 
   /** Starts rg (see spawnRipgrep). */
   async start(request: RipgrepRequest): Promise<RipgrepProcess> {
@@ -39,7 +36,7 @@ export class RipgrepRunner {
   }
 
   async #prepare(): Promise<RipgrepLaunch> {
-    const { rg, children, reactor } = this.#options;
+    const { rg, children, reactor } = this.options;
     return {
       rgPath: rg.path,
       rgFd: rg.fd ?? undefined,

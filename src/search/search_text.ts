@@ -18,6 +18,7 @@ import {
 import { type KeptSearch, replayKept, SearchReadAhead } from "./kept_search.ts";
 import { fitPage, type Paged, type PageRequest } from "../paging/cursor.ts";
 import type { SnapshotSlot } from "../paging/snapshots.ts";
+import { RecordSplitter } from "../text/records.ts";
 
 /** Worst-case growth of text in JSON (a control character becomes `\u00XX`). */
 const JSON_GROWTH = 6;
@@ -113,7 +114,7 @@ export async function searchText(
   // A page an earlier run read past runs no rg (the cursor binds it to this query).
   const kept = options.page.after === null ? undefined : options.keep?.get();
   const fromKept = kept && replayKept(kept, { ...kept.reported, ...collecting(options) });
-  if (fromKept) return pageOf(fromKept.collector, options.page, fromKept.stoppedEarly, trimWarnings(options));
+  if (fromKept) return pageOf(fromKept, options, []);
   using target = ws.open(input, { expect: "any" });
   try {
     return await searchOpened(ws, target, runner, options);
@@ -143,31 +144,23 @@ async function startIn(
   return { rg, rel: dir.rel, abs: dir.abs, name };
 }
 
-/** Refuses what rg cannot search safely: a FIFO would make it wait for a writer, a device would be read. */
-function assertSearchable(target: Handle): void {
-  if (target.stat.kind === "dir" || target.stat.kind === "file") return;
-  throw new ToolError("NOT_A_FILE", `${target.rel} is a special file (device, FIFO or socket)`, {
-    hint: "search_text searches regular files and directories.",
-    details: { path: target.rel },
-  });
-}
-
 async function searchOpened(
   ws: Workspace,
   target: Handle,
   runner: RipgrepRunner,
   options: SearchOptions,
 ): Promise<Paged<SearchResult>> {
-  assertSearchable(target);
   const isDir = target.stat.kind === "dir";
+  // What rg cannot search safely: a FIFO would make it wait for a writer, a device would be read.
+  if (!isDir && target.stat.kind !== "file") {
+    throw new ToolError("NOT_A_FILE", `${target.rel} is a special file (device, FIFO or socket)`, {
+      hint: "search_text searches regular files and directories.",
+      details: { path: target.rel },
+    });
+  }
   const filter = isDir && options.globs.length > 0 ? compileGlobs(options.globs) : null;
-  const started = await startIn(
-    ws,
-    target,
-    runner,
-    (name) => searchArgs(options, name, filter ? prefilterArgs(filter) : []),
-    options.signal,
-  );
+  const prefilter = filter ? prefilterArgs(filter) : [];
+  const started = await startIn(ws, target, runner, (name) => searchArgs(options, name, prefilter), options.signal);
   await using rg = started.rg;
   const reported = {
     rootAbs: started.abs,
@@ -189,7 +182,7 @@ async function searchOpened(
   // Kept only when rg warned of nothing: a page read from it has no warning a new run would have given.
   const kept = warnings.length === 0 ? ahead?.kept(collector, !outcome.killed) : null;
   if (kept) options.keep!.put(kept);
-  return pageOf(collector, options.page, collector.done, [...warnings, ...trimWarnings(options)]);
+  return pageOf(collector, options, warnings);
 }
 
 function collecting(options: SearchOptions): Omit<MatchCollectorOptions, "rootAbs" | "prefix" | "wanted"> {
@@ -201,30 +194,18 @@ function collecting(options: SearchOptions): Omit<MatchCollectorOptions, "rootAb
   };
 }
 
-function trimWarnings(options: SearchOptions): string[] {
-  const trimTo = lineBytes(options, options.page.maxChars);
-  if (trimTo >= options.maxLineBytes) return [];
-  return [
-    `lines are trimmed to ${trimTo} bytes (not max_line_bytes ${options.maxLineBytes}) so that a match ` +
-    `with its context fits the result ceiling`,
-  ];
-}
-
 /** Feeds rg's JSON lines to `collector` (and `ahead`, which may read on past the page); ends rg once they are done. */
 async function collectMatches(rg: RipgrepProcess, collector: MatchCollector, ahead: SearchReadAhead | null) {
   const take = ahead
     ? (line: string) => ahead.push(line, collector)
     : (line: string) => (collector.add(JSON.parse(line) as RgMessage), !collector.done);
-  const streamDecoder = new TextDecoder();
-  // Text of a message still missing its newline, in pieces: a line spanning many chunks is joined once.
-  let partial: string[] = [];
+  let more = true;
+  // Uncapped: a message is parsed whole (rg ends each with a newline, the last too).
+  const lines = new RecordSplitter("\n", Infinity, (line) => {
+    if (more) more = take(line);
+  });
   for await (const chunk of rg.chunks()) {
-    const pieces = streamDecoder.decode(chunk, { stream: true }).split("\n");
-    partial.push(pieces[0]);
-    if (pieces.length === 1) continue;
-    let more = take(partial.join(""));
-    for (let k = 1; k < pieces.length - 1 && more; k++) more = take(pieces[k]);
-    partial = [pieces[pieces.length - 1]];
+    lines.push(chunk);
     if (!more) {
       rg.kill();
       break;
@@ -245,14 +226,17 @@ function rgFailure(stderr: string, rel: string): ToolError {
   return new ToolError("INTERNAL", `rg failed: ${reason}`, { details: { path: rel, stderr: reason } });
 }
 
-function pageOf(
-  collector: MatchCollector,
-  page: PageRequest<SearchPosition>,
-  stoppedEarly: boolean,
-  warnings: string[],
-): Paged<SearchResult> {
+/** The page of the collected matches, rg's `warnings` followed by the note of a trim below max_line_bytes. */
+function pageOf(collector: MatchCollector, options: SearchOptions, warnings: string[]): Paged<SearchResult> {
   const { matches } = collector;
-  return fitPage(matches, page, {
+  const trimTo = lineBytes(options, options.page.maxChars);
+  const trimmed = trimTo < options.maxLineBytes
+    ? [
+      `lines are trimmed to ${trimTo} bytes (not max_line_bytes ${options.maxLineBytes}) so that a match ` +
+      `with its context fits the result ceiling`,
+    ]
+    : [];
+  return fitPage(matches, options.page, {
     more: collector.capped,
     start: collector.beforePage,
     positionAfter: (match) => ({ p: match.path, l: match.line }),
@@ -260,8 +244,8 @@ function pageOf(
       matches: kept,
       files_matched: new Set(kept.map((match) => match.path)).size,
       truncated: false,
-      stopped_early: stoppedEarly,
-      warnings,
+      stopped_early: collector.done,
+      warnings: [...warnings, ...trimmed],
       next_cursor: null,
     }),
     // Room for files_matched's digits, which the empty page measured has one of.

@@ -89,20 +89,14 @@ export function utf8Window(bytes: Uint8Array, atEnd: boolean): { from: number; t
 const strict = new TextDecoder("utf-8", { fatal: true });
 const lossy = new TextDecoder("utf-8");
 
-/** A decoded name or text, and whether bytes that are not UTF-8 were replaced with U+FFFD. */
-export interface Decoded {
-  text: string;
-  lossy: boolean;
-}
-
 /**
- * Decodes bytes as UTF-8, falling back to a lossy decoding with the flag set.
+ * Decodes bytes as UTF-8, falling back to a lossy decoding (bytes that are not UTF-8 replaced with U+FFFD) flagged.
  * @example
  * ```ts
  * decodeBytes(new Uint8Array([0x61, 0xff])); // { text: "a\uFFFD", lossy: true }
  * ```
  */
-export function decodeBytes(bytes: Uint8Array): Decoded {
+export function decodeBytes(bytes: Uint8Array): { text: string; lossy: boolean } {
   try {
     return { text: strict.decode(bytes), lossy: false };
   } catch {
