@@ -8,6 +8,7 @@ import { closeFd } from "../os/fd.ts";
 import { openAt, openDirectory } from "../os/fs_at.ts";
 import { type FdStat, statAt, statFd } from "../os/fs_stat.ts";
 import { lockFd, renameAt, syncFd, writeAllFd } from "../os/fs_change.ts";
+import { SerialQueue } from "../async/serial.ts";
 import { AUDIT_LIMITS } from "./limits.ts";
 
 const LOG_MODE = 0o600;
@@ -56,7 +57,7 @@ export class AuditFile {
   #fd: number | null = null;
   /** A write failed part-way: the next line starts on a fresh line. */
   #torn = false;
-  #tail: Promise<unknown> = Promise.resolve();
+  readonly #queue = new SerialQueue();
 
   constructor(file: string, maxBytes: number) {
     this.path = file;
@@ -79,25 +80,19 @@ export class AuditFile {
 
   /** Appends `line` (one JSON line with its newline) in one write; rejects with why it could not. */
   append(line: Uint8Array): Promise<void> {
-    return this.#queue(() => this.#append(line));
+    return this.#queue.run(() => this.#append(line));
   }
 
   sync(): Promise<void> {
-    return this.#queue(() => this.#sync());
+    return this.#queue.run(() => this.#sync());
   }
 
   close(): Promise<void> {
-    return this.#queue(() => this.#sync().finally(() => this.#closeFds()));
+    return this.#queue.run(() => this.#sync().finally(() => this.#closeFds()));
   }
 
   async #sync(): Promise<void> {
     if (this.#fd !== null) await syncFd(this.#fd);
-  }
-
-  #queue<T>(step: () => Promise<T>): Promise<T> {
-    const run = this.#tail.then(step);
-    this.#tail = run.catch(() => {});
-    return run;
   }
 
   #closeFds(): void {
@@ -139,6 +134,8 @@ export class AuditFile {
     const fd = this.#fd!;
     await lockFd(fd, AUDIT_LIMITS.rotationLockWaitMs);
     try {
+      // Detached first: if a step below throws, the next append reopens the log by name, not a closed fd number.
+      this.#fd = null;
       await syncFd(fd);
       if (sameFile(this.#named(), statFd(fd))) {
         for (let index = AUDIT_LIMITS.keptFiles; index >= 2; index--) {
@@ -150,7 +147,6 @@ export class AuditFile {
         }
         renameAt(this.#dirFd!, this.#name, this.#dirFd!, rotatedName(this.#name, 1));
       }
-      this.#fd = null;
       this.open();
     } finally {
       // Closing the old file releases the lock: a waiting process then finds the new file under the name.

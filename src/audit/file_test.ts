@@ -118,3 +118,24 @@ Deno.test("AuditFile: a missing directory, a directory, a symlink or a FIFO in t
     }
   });
 });
+
+Deno.test("AuditFile: a rotation that fails leaves no closed fd behind; the next append reopens and rotates", async () => {
+  await withDir(async (dir) => {
+    const log = path.join(dir, "audit.jsonl");
+    const file = new AuditFile(log, 1000);
+    await file.append(line("a", 1, 600));
+    // FILE.4 cannot be renamed over a directory at FILE.5: the rotation throws part-way.
+    await Deno.writeTextFile(rotatedName(log, 4), "");
+    await Deno.mkdir(rotatedName(log, 5));
+    await assertRejects(() => file.append(line("a", 2, 600)));
+    // An unrelated file opened now may get the number of the fd the rotation closed.
+    const otherPath = path.join(dir, "other.txt");
+    using other = await Deno.open(otherPath, { write: true, create: true });
+    await Deno.remove(rotatedName(log, 5));
+    await file.append(line("a", 3, 600));
+    await other.write(encoder.encode("mine\n"));
+    await file.close();
+    assertEquals(await Deno.readTextFile(otherPath), "mine\n");
+    assertEquals((await allLines(log)).map((entry) => JSON.parse(entry).i), [1, 3]);
+  });
+});

@@ -152,16 +152,10 @@ function section(title: string, items: string[]): string[] {
   return [`  ${title}:`, ...shown];
 }
 
-function ending(state: CommandFacts): string {
-  if (state.status === "running") return "running";
-  return state.signal ? state.signal : `exit ${state.exit_code}`;
-}
-
 /** A command's line; one whose last state is running was stopped by the session's end (sessions kill theirs). */
 function commandLine(session: SessionTally, cmd: string, state: CommandFacts): string {
-  const line = `${ending(state).padEnd(9)} ${cmd}`;
-  if (state.status !== "running") return line;
-  return `${line} (${
+  if (state.status !== "running") return `${(state.signal || `exit ${state.exit_code}`).padEnd(9)} ${cmd}`;
+  return `${"running".padEnd(9)} ${cmd} (${
     session.end?.reason ? "left running when the session ended, which killed it" : "running when the log ends"
   })`;
 }

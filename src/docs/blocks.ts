@@ -4,16 +4,8 @@ import { renderErrorCodes, renderInventory, renderToolReference } from "./render
 import { renderLimits } from "./limits.ts";
 import { renderEnvRules, renderModes, renderRules } from "./modes.ts";
 
-/** One generated block. */
-export interface DocBlock {
-  /** Path relative to the repository root. */
-  file: string;
-  name: string;
-  render(tools: readonly Tool[]): string;
-}
-
-/** Every generated block in docs/. */
-export const DOC_BLOCKS: readonly DocBlock[] = [
+/** Every generated block in docs/: its file (relative to the repository root), its name, and how it is rendered. */
+export const DOC_BLOCKS: readonly { file: string; name: string; render(tools: readonly Tool[]): string }[] = [
   { file: "docs/tools-and-schemas.md", name: "inventory", render: renderInventory },
   { file: "docs/runtime-contract.md", name: "tools", render: renderToolReference },
   { file: "docs/runtime-contract.md", name: "errors", render: renderErrorCodes },

@@ -51,10 +51,6 @@ export function machineRoots(
   return roots.sort((a, b) => b.dir.length - a.dir.length);
 }
 
-function rootPattern(root: PathRoot): RegExp {
-  return new RegExp(`(?<!${PATH_CHAR}|/)${RegExp.escape(root.dir)}(?:/|(?!${PATH_CHAR}))`, "g");
-}
-
 /**
  * Rewrites every path under one of `roots` with its replacement, at a path boundary (`/tmpfoo`, `/var/tmp` stay).
  * @example
@@ -67,7 +63,8 @@ export function portablePaths(text: string, roots: readonly PathRoot[]): string 
   for (const root of roots) {
     // The root itself (no `/` after it) becomes ".", "$TMPDIR" or "~".
     const bare = root.as === "" ? "." : root.as.replace(/\/$/, "");
-    result = result.replace(rootPattern(root), (match) => (match.endsWith("/") ? root.as : bare));
+    const pattern = new RegExp(`(?<!${PATH_CHAR}|/)${RegExp.escape(root.dir)}(?:/|(?!${PATH_CHAR}))`, "g");
+    result = result.replace(pattern, (match) => (match.endsWith("/") ? root.as : bare));
   }
   return result;
 }
@@ -75,21 +72,18 @@ export function portablePaths(text: string, roots: readonly PathRoot[]): string 
 /** An absolute path with at least two components, not preceded by a path character. */
 const ABSOLUTE_PATH = new RegExp(`(?<!${PATH_CHAR}|/)/${PATH_CHAR}+(?:/${PATH_CHAR}+)+`, "g");
 
-/** What {@linkcode machinePaths} looks for. */
-export interface MachinePathCheck {
-  roots: readonly PathRoot[];
-  /** {@linkcode checkoutEntries}: a path that continues with one is another clone's (`/other/clone/bench/.data/x`). */
-  checkoutEntries: ReadonlySet<string>;
-}
-
 /**
- * The absolute paths in `text` under one of the roots, or naming the checkout from another clone's location.
+ * The absolute paths in `text` under one of the roots, or naming the checkout from another clone's location: a path
+ * that continues with one of the {@linkcode checkoutEntries} (`/other/clone/bench/.data/x`).
  * @example
  * ```ts
  * machinePaths("see /repo/src/a.ts", { roots: [{ dir: "/repo", as: "" }], checkoutEntries: new Set() });
  * ```
  */
-export function machinePaths(text: string, check: MachinePathCheck): string[] {
+export function machinePaths(
+  text: string,
+  check: { roots: readonly PathRoot[]; checkoutEntries: ReadonlySet<string> },
+): string[] {
   const found: string[] = [];
   for (const [candidate] of text.matchAll(ABSOLUTE_PATH)) {
     const underRoot = check.roots.some((root) => candidate === root.dir || candidate.startsWith(`${root.dir}/`));

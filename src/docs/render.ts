@@ -16,16 +16,11 @@ function typeOf(schema: Schema): string {
 
 function limitsOf(schema: Schema): string {
   const limits: string[] = [];
-  const push = (key: string, label: string) => {
+  for (const key of ["minimum", "maximum", "minLength", "maxLength", "minItems", "maxItems"]) {
     const value = schema[key];
+    const label = key.replace(/imum$/, "").replace(/[A-Z]/, (letter) => ` ${letter.toLowerCase()}`); // "min length"
     if (typeof value === "number" && Math.abs(value) !== SAFE_INTEGER) limits.push(`${label} ${value}`);
-  };
-  push("minimum", "min");
-  push("maximum", "max");
-  push("minLength", "min length");
-  push("maxLength", "max length");
-  push("minItems", "min items");
-  push("maxItems", "max items");
+  }
   for (const branch of (schema.anyOf ?? []) as Schema[]) {
     const inner = limitsOf(branch);
     if (inner) limits.push(inner);

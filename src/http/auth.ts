@@ -71,22 +71,18 @@ export function presentedToken(header: string | null): string | null {
 
 /** Checks requests against the one configured token. */
 export class BearerGate {
-  readonly #digest: Uint8Array;
-
-  private constructor(digest: Uint8Array) {
-    this.#digest = digest;
-  }
+  readonly #digest: Promise<Uint8Array>;
 
   /** A gate for `token` (only its SHA-256 digest is kept). */
-  static async create(token: string): Promise<BearerGate> {
-    return new BearerGate(await sha256(token));
+  constructor(token: string) {
+    this.#digest = sha256(token);
   }
 
   /** Whether the request carries the token; both are hashed first, so the time is the same whatever its length. */
   async accepts(request: Request): Promise<boolean> {
     const token = presentedToken(request.headers.get("authorization"));
     if (token === null) return false;
-    return timingSafeEqual(await sha256(token), this.#digest);
+    return timingSafeEqual(await sha256(token), await this.#digest);
   }
 
   /** The 401 answer: a `WWW-Authenticate` challenge (RFC 6750) and a JSON-RPC error body. */

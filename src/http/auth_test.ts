@@ -13,7 +13,7 @@ Deno.test("presentedToken: only a well-formed Bearer header counts", () => {
 });
 
 Deno.test("BearerGate: accepts the token, refuses others, and challenges with WWW-Authenticate", async () => {
-  const gate = await BearerGate.create(TOKEN);
+  const gate = new BearerGate(TOKEN);
   const with_ = (value?: string) =>
     new Request("http://127.0.0.1/mcp", { headers: value === undefined ? {} : { authorization: value } });
   assert(await gate.accepts(with_(`Bearer ${TOKEN}`)));

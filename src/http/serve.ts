@@ -50,12 +50,12 @@ export function endpointUrl(address: HttpAddress): string {
 }
 
 /** Builds the request handler (exported for tests that drive it without a socket). */
-export async function createHttpHandler(
+export function createHttpHandler(
   options: Omit<HttpServeOptions, "openSession">,
   sessions: HttpSessions,
-): Promise<(request: Request) => Promise<Response>> {
+): (request: Request) => Promise<Response> {
   const origins = new OriginCheck(options.address);
-  const gate = options.token === null ? null : await BearerGate.create(options.token);
+  const gate = options.token === null ? null : new BearerGate(options.token);
   const config = options.config; // the handler keeps the config, never the token itself
   return async (request) => {
     const problem = origins.problem(request);
@@ -88,10 +88,10 @@ export async function createHttpHandler(
   };
 }
 
-/** Serves `options.address` until {@linkcode HttpService.shutdown}; resolves once bound, rejects if binding fails. */
-export async function serveHttp(options: HttpServeOptions): Promise<HttpService> {
+/** Serves `options.address` until {@linkcode HttpService.shutdown}; returns once bound, throws if binding fails. */
+export function serveHttp(options: HttpServeOptions): HttpService {
   const sessions = new HttpSessions(options.openSession);
-  const handler = await createHttpHandler(options, sessions);
+  const handler = createHttpHandler(options, sessions);
   // Binds at once (a failure throws here); onListen only silences Deno's own "Listening on" line.
   const server = Deno.serve({
     hostname: options.address.host,

@@ -10,12 +10,6 @@ export const SESSION_EVICT_IDLE_MS = 10 * 60_000;
 /** Largest POST body accepted, in bytes (a big apply_patch fits comfortably). */
 export const MAX_REQUEST_BODY_BYTES = 4 * 1024 * 1024;
 
-/** Bounds of the session table. */
-export interface SessionLimits {
-  maxSessions: number;
-  evictIdleMs: number;
-}
-
 interface Session {
   transport: WebStandardStreamableHTTPServerTransport;
   server: Server;
@@ -29,13 +23,11 @@ export type OpenedSession = Server | { server: Server; tap: (message: JSONRPCMes
 export class HttpSessions {
   readonly #sessions = new Map<string, Session>();
   readonly #open: () => OpenedSession;
-  readonly #limits: SessionLimits;
+  readonly #limits;
   #closed = false;
 
-  constructor(
-    open: () => OpenedSession,
-    limits: SessionLimits = { maxSessions: MAX_SESSIONS, evictIdleMs: SESSION_EVICT_IDLE_MS },
-  ) {
+  /** `limits` bound the session table (tests lower them). */
+  constructor(open: () => OpenedSession, limits = { maxSessions: MAX_SESSIONS, evictIdleMs: SESSION_EVICT_IDLE_MS }) {
     this.#open = open;
     this.#limits = limits;
   }

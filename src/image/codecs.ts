@@ -2,11 +2,7 @@
 import { createRequire } from "node:module";
 
 /** The compiled decoders. */
-export interface CodecModules {
-  jpeg: WebAssembly.Module;
-  png: WebAssembly.Module;
-  gif: WebAssembly.Module;
-}
+export type CodecModules = Record<"jpeg" | "png" | "gif", WebAssembly.Module>;
 
 /** What the JPEG decoder gives: 0 = grey, 1 = RGB, 2 = CMYK (Adobe, inverted) in `format`. */
 export interface JpegPixels {

@@ -17,17 +17,13 @@ export function fitWithin(size: Size, box: Size): Size {
   };
 }
 
-/** For each output index, the first source index it covers and the weight of each covered source index. */
-interface AxisWeights {
-  start: Int32Array;
-  count: Int32Array;
-  /** `count[i]` weights per output index, concatenated; each group sums to 1. */
-  weights: Float64Array;
-  offset: Int32Array;
-}
+type AxisWeights = ReturnType<typeof axisWeights>;
 
-/** Area coverage of `to` output cells over `from` source cells (to <= from). */
-function axisWeights(from: number, to: number): AxisWeights {
+/**
+ * Area coverage of `to` output cells over `from` source cells (to <= from): for each output index, the first source
+ * index it covers (`start`), how many (`count`), and where its weights, which sum to 1, begin in `weights` (`offset`).
+ */
+function axisWeights(from: number, to: number) {
   const ratio = from / to;
   const start = new Int32Array(to);
   const count = new Int32Array(to);

@@ -35,14 +35,6 @@ function ascii(bytes: Uint8Array, start: number, length: number): string {
   return String.fromCharCode(...bytes.subarray(start, start + length));
 }
 
-function u16be(bytes: Uint8Array, at: number): number {
-  return (bytes[at] << 8) | bytes[at + 1];
-}
-
-function u32be(bytes: Uint8Array, at: number): number {
-  return ((bytes[at] << 24) | (bytes[at + 1] << 16) | (bytes[at + 2] << 8) | bytes[at + 3]) >>> 0;
-}
-
 function corrupt(format: ImageFormat, why: string): ToolError {
   return new ToolError("UNSUPPORTED_IMAGE", `the ${format.toUpperCase()} header is corrupt: ${why}`, {
     details: { format },
@@ -51,7 +43,8 @@ function corrupt(format: ImageFormat, why: string): ToolError {
 
 function pngHeader(bytes: Uint8Array): ImageHeader {
   if (bytes.length < 24 || ascii(bytes, 12, 4) !== "IHDR") throw corrupt("png", "no IHDR chunk");
-  return { format: "png", mediaType: "image/png", width: u32be(bytes, 16), height: u32be(bytes, 20) };
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return { format: "png", mediaType: "image/png", width: view.getUint32(16), height: view.getUint32(20) };
 }
 
 function gifHeader(bytes: Uint8Array): ImageHeader {
@@ -117,6 +110,7 @@ function exifOrientation(bytes: Uint8Array, at: number, end: number): number | u
 }
 
 function jpegHeader(bytes: Uint8Array): ImageHeader {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let orientation: number | undefined;
   let at = 2;
   while (at < bytes.length) {
@@ -127,12 +121,12 @@ function jpegHeader(bytes: Uint8Array): ImageHeader {
     if (marker === 0x01 || (marker >= 0xd0 && marker <= 0xd8)) continue; // no length field
     if (marker === 0xd9 || marker === 0xda) throw corrupt("jpeg", "image data starts before any frame header");
     if (at + 2 > bytes.length) break;
-    const length = u16be(bytes, at);
+    const length = view.getUint16(at);
     if (length < 2) throw corrupt("jpeg", `segment at byte ${at} has length ${length}`);
     if (marker === 0xe1 && orientation === undefined) orientation = exifOrientation(bytes, at + 2, at + length);
     if (isStartOfFrame(marker)) {
       if (at + 7 > bytes.length) break;
-      const size = { width: u16be(bytes, at + 5), height: u16be(bytes, at + 3) };
+      const size = { width: view.getUint16(at + 5), height: view.getUint16(at + 3) };
       const progressive = (marker & 0x03) === 0x02; // C2, C6, CA, CE
       return {
         format: "jpeg",

@@ -2,18 +2,12 @@ import type { Workspace } from "../workspace/workspace.ts";
 import { commitChanges } from "./commit.ts";
 import { type FsOps, HANDLE_OPS } from "./fs_ops.ts";
 import type { DurabilityOptions } from "./durability.ts";
-import { type FileResult, planPatch } from "./plan.ts";
+import { type Plan, planPatch } from "./plan.ts";
 import { parsePatch } from "./parse.ts";
 import { renderPreview } from "./preview.ts";
 
-/** The outcome of a successful patch. */
-export interface PatchResult {
-  files: FileResult[];
-  diff: string;
-  diff_truncated: boolean;
-  /** Tolerant matches and other things the agent should know. */
-  warnings: string[];
-}
+/** The outcome of a successful patch: the plan's files and warnings (tolerant matches), and the diff preview. */
+export type PatchResult = Pick<Plan, "files" | "warnings"> & { diff: string; diff_truncated: boolean };
 
 /**
  * apply_patch as one call, knowing nothing of MCP: parse, match every hunk, commit all or nothing, describe the

@@ -6,9 +6,6 @@ export const SYNCFS_MIN_FILES = 32;
 /** Dirty + Writeback bytes on the machine above which syncfs is not used: it bounds the wait for others' data. */
 export const SYNCFS_MAX_DIRTY_BYTES = 64 * 1024 * 1024;
 
-/** How staged contents are made durable. */
-export type SyncStrategy = "fsync" | "syncfs";
-
 /** What the choice depends on; tests substitute each. */
 export interface DurabilityOptions {
   syncfsMinFiles?: number;
@@ -50,23 +47,21 @@ export function machineDirtyBytes(): number | null {
   return Number.isFinite(total) ? total : null;
 }
 
-/** What is staged: how many files, and whether the backend holding their directories can sync a file system. */
-export interface Staged {
-  files: number;
-  syncsFileSystem: boolean;
-}
-
 /**
- * How staged contents are made durable before the first rename (commit.ts, stage): an fsync per temp file, or one
- * syncfs(2) per file system once all are written, one journal commit instead of one per file (1,000 files of 3 KB in
- * one directory: ~94 ms with 16 fsyncs in flight, ~23 ms with syncfs; docs/performance.md). syncfs also flushes other
- * programs' writes and reports writeback errors only since Linux 5.8, hence the conditions.
+ * How the `staged` files are made durable before the first rename (commit.ts, stage): an fsync per temp file, or one
+ * syncfs(2) per file system once all are written (if the backend holding their directories can), one journal commit
+ * instead of one per file (1,000 files of 3 KB in one directory: ~94 ms with 16 fsyncs in flight, ~23 ms with syncfs;
+ * docs/performance.md). syncfs also flushes other programs' writes and reports writeback errors only since Linux 5.8,
+ * hence the conditions.
  * @example
  * ```ts
  * syncStrategy({ files: 500, syncsFileSystem: true }, { release: "5.4.0", dirtyBytes: () => 0 }); // "fsync"
  * ```
  */
-export function syncStrategy(staged: Staged, options: DurabilityOptions = {}): SyncStrategy {
+export function syncStrategy(
+  staged: { files: number; syncsFileSystem: boolean },
+  options: DurabilityOptions = {},
+): "fsync" | "syncfs" {
   if (!staged.syncsFileSystem) return "fsync";
   if (staged.files < (options.syncfsMinFiles ?? SYNCFS_MIN_FILES)) return "fsync";
   if (!syncfsReportsErrors(options.release ?? Deno.osRelease())) return "fsync";

@@ -1,7 +1,7 @@
 import { ToolError } from "../errors.ts";
 import type { LineIndex } from "./line_index.ts";
 import type { Hunk } from "./parse.ts";
-import { Haystack, normalise, PASS_DESCRIPTIONS, type SeekResult } from "./seek.ts";
+import { Haystack, NORMALISERS, PASS_DESCRIPTIONS, type SeekResult } from "./seek.ts";
 
 /** Lines of the file shown around the nearest candidate of a missed hunk. */
 export const NEAREST_CONTEXT_LINES = 2;
@@ -217,7 +217,7 @@ function excerpt(hay: Haystack, start: number, end: number, mark?: (i: number) =
 
 /** Comparison used only to find the nearest candidate: punctuation normalised, all whitespace dropped. */
 function loose(line: string): string {
-  return normalise(line, "unicode").replace(/\s+/g, "");
+  return NORMALISERS.unicode(line).replace(/\s+/g, "");
 }
 
 function commonPrefix(a: string, b: string): number {

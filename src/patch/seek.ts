@@ -21,7 +21,8 @@ const SPACES = /[\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000]/g;
 const TRAILING = /[ \t\r]+$/;
 const LEADING = /^[ \t\r]+/;
 
-const NORMALISERS: Record<Pass, (line: string) => string> = {
+/** Each pass's form of a line: what it compares. */
+export const NORMALISERS: Readonly<Record<Pass, (line: string) => string>> = {
   exact: (line) => line,
   trim_end: (line) => line.replace(TRAILING, ""),
   trim: (line) => line.replace(TRAILING, "").replace(LEADING, ""),
@@ -29,17 +30,6 @@ const NORMALISERS: Record<Pass, (line: string) => string> = {
     line.replace(DASHES, "-").replace(SINGLE_QUOTES, "'").replace(DOUBLE_QUOTES, '"').replace(SPACES, " ")
       .replace(TRAILING, "").replace(LEADING, ""),
 };
-
-/**
- * Normalises a line the way `pass` compares it.
- * @example
- * ```ts
- * normalise("\u201cx\u201d \u2014 y ", "unicode"); // "\"x\" - y"
- * ```
- */
-export function normalise(line: string, pass: Pass): string {
-  return NORMALISERS[pass](line);
-}
 
 /** What a search found. */
 export type SeekResult =

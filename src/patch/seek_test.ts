@@ -1,16 +1,16 @@
 import { assertEquals } from "../../testing/assert.ts";
 import { LineIndex } from "./line_index.ts";
-import { Haystack, normalise } from "./seek.ts";
+import { Haystack, NORMALISERS } from "./seek.ts";
 
 const hay = (text: string) => new Haystack(new LineIndex(text));
 
-Deno.test("normalise: each pass drops what it tolerates and nothing more", () => {
+Deno.test("NORMALISERS: each pass drops what it tolerates and nothing more", () => {
   const line = "\t\u201cx\u201d \u2014 it\u2019s\u00a0y  \r";
-  assertEquals(normalise(line, "exact"), line);
-  assertEquals(normalise(line, "trim_end"), "\t\u201cx\u201d \u2014 it\u2019s\u00a0y");
-  assertEquals(normalise(line, "trim"), "\u201cx\u201d \u2014 it\u2019s\u00a0y");
-  assertEquals(normalise(line, "unicode"), '"x" - it\'s y');
-  assertEquals(normalise("a\u2028b\u3000", "unicode"), "a\u2028b", "a line separator is not a space");
+  assertEquals(NORMALISERS.exact(line), line);
+  assertEquals(NORMALISERS.trim_end(line), "\t\u201cx\u201d \u2014 it\u2019s\u00a0y");
+  assertEquals(NORMALISERS.trim(line), "\u201cx\u201d \u2014 it\u2019s\u00a0y");
+  assertEquals(NORMALISERS.unicode(line), '"x" - it\'s y');
+  assertEquals(NORMALISERS.unicode("a\u2028b\u3000"), "a\u2028b", "a line separator is not a space");
 });
 
 Deno.test("seek finds a unique match, lists every place of an ambiguous one, and takes the first in first mode", () => {

@@ -1,4 +1,4 @@
-/** Runs async tasks one at a time, in call order, so parallel views never hold several decoded images at once. */
+/** Runs async tasks one at a time, in call order: views never hold several decoded images, audit writes never mix. */
 export class SerialQueue {
   #tail: Promise<unknown> = Promise.resolve();
 
