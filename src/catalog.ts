@@ -36,13 +36,9 @@ export function isToolName(name: string): name is ToolName {
   return Object.hasOwn(LOADERS, name);
 }
 
-const loaded = new Map<ToolName, Promise<ToolDefinition>>();
-
-/** The tool's definition, its module loaded on the first call for it. */
+/** The tool's definition, its module loaded on the first call for it (the module cache keeps it). */
 export function loadTool(name: ToolName): Promise<ToolDefinition> {
-  let tool = loaded.get(name);
-  if (tool === undefined) loaded.set(name, tool = LOADERS[name]());
-  return tool;
+  return LOADERS[name]();
 }
 
 /** Every tool's definition, in contract order: for the build steps (schemas, docs, bundle) and tests. */

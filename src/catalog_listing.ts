@@ -45,14 +45,10 @@ export function listedTools(options: ListingOptions): Tool[] {
 export type Annotations = Record<keyof typeof FAKE_READONLY, boolean>;
 
 /** A tool as server_info describes it: name, title and its real annotations. */
-export interface ToolSummary {
-  name: string;
-  title: string;
-  annotations: Annotations;
-}
+export type ToolSummary = ReturnType<typeof toolSummaries>[number];
 
 /** The advertised tools' summaries, in catalog order, from the stored listing (no tool module loads). */
-export function toolSummaries(options: Pick<ListingOptions, "viewImageEnabled">): ToolSummary[] {
+export function toolSummaries(options: Pick<ListingOptions, "viewImageEnabled">) {
   return advertised(options).map((tool) => {
     const { title: _, ...annotations } = tool.annotations as Annotations & { title: string };
     return { name: tool.name, title: tool.title!, annotations };

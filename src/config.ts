@@ -82,25 +82,8 @@ export const USAGE = `usage: workcell [--workspace DIR] [--mode safe|trusted|dan
   --version          print the version and exit
   --help             print this help and exit`;
 
-const VALUE_FLAGS = [
-  "--workspace",
-  "--mode",
-  "--http",
-  "--auth-token-file",
-  "--max-result-chars",
-  "--audit-log",
-  "--audit-log-max-bytes",
-  "--audit-summary",
-] as const;
-const SWITCH_FLAGS = [
-  "--http-no-auth",
-  "--disable-view-image",
-  "--dangerously-fake-readonly-annotations",
-  "--audit-required",
-  "--print-server-card",
-  "--version",
-  "--help",
-] as const;
+/** The flags USAGE lists, each with whether it takes a value (a metavariable follows it there). */
+const FLAGS = new Map([...USAGE.matchAll(/^ {2}(--[a-z-]+)( [A-Z:]+)?/gm)].map((match) => [match[1], !!match[2]]));
 
 /** Whether `host` is a loopback address or name. */
 export function isLoopbackHost(host: string): boolean {
@@ -170,8 +153,9 @@ export function parseArgs(args: readonly string[], env: Readonly<Record<string, 
     const arg = args[i];
     const eq = arg.indexOf("=");
     const name = arg.startsWith("--") && eq > 0 ? arg.slice(0, eq) : arg;
-    if ((VALUE_FLAGS as readonly string[]).includes(name)) {
-      if (values.has(name)) throw new UsageError(`${name} given more than once`);
+    const takesValue = FLAGS.get(name);
+    if (values.has(name) || switches.has(arg)) throw new UsageError(`${name} given more than once`);
+    if (takesValue) {
       let value: string | undefined;
       if (eq > 0 && name !== arg) value = arg.slice(eq + 1);
       else {
@@ -180,10 +164,9 @@ export function parseArgs(args: readonly string[], env: Readonly<Record<string, 
       }
       if (value === "") throw new UsageError(`${name} needs a non-empty value`);
       values.set(name, value);
-    } else if ((SWITCH_FLAGS as readonly string[]).includes(arg)) {
-      if (switches.has(arg)) throw new UsageError(`${arg} given more than once`);
+    } else if (takesValue === false && name === arg) {
       switches.add(arg);
-    } else if ((SWITCH_FLAGS as readonly string[]).includes(name)) {
+    } else if (takesValue === false) {
       throw new UsageError(`${name} takes no value`);
     } else if (arg.startsWith("-")) {
       throw new UsageError(`unknown flag ${name}`);

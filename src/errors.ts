@@ -150,21 +150,17 @@ export type ErrorCode = keyof typeof ERROR_CODES;
 /** Every registered code, in registry order. */
 export const ERROR_CODE_NAMES = Object.keys(ERROR_CODES) as ErrorCode[];
 
-/** Options that refine a {@linkcode ToolError}. */
-export interface ToolErrorOptions {
-  /** Defaults to the registry's hint for the code. */
-  hint?: string;
-  details?: Record<string, unknown>;
-  cause?: unknown;
-}
-
-/** A failure with a registry code, turned into the error envelope in one place. */
+/** A failure with a registry code, turned into the error envelope in one place; `hint` defaults to the code's. */
 export class ToolError extends Error {
   readonly code: ErrorCode;
   readonly hint: string;
   readonly details: Record<string, unknown>;
 
-  constructor(code: ErrorCode, message: string, options: ToolErrorOptions = {}) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { hint?: string; details?: Record<string, unknown>; cause?: unknown } = {},
+  ) {
     super(message, { cause: options.cause });
     this.name = "ToolError";
     this.code = code;

@@ -23,10 +23,6 @@ export const MAX_DESCRIPTION_CHARS = 100;
 
 /** The 512x512 PNG icon (the size Claude Desktop asks of a bundle icon); also the bundle's icon.png. */
 export const ICON_FILE: URL = new URL("./icon.png", import.meta.url);
-/** Its size, as MCP icons state it. */
-export const ICON_SIZE = "512x512";
-/** The icon's path in the repository, for links to a tagged copy. */
-export const ICON_REPO_PATH = "src/icon.png";
 /**
  * The icon initialize carries, as a `data:` URI of about 0.5 KB (the 512 one is 5.8 KB): VS Code, which shows
  * serverInfo icons, takes `data:` icons from any server but http(s) ones only from an HTTP server on the same host.
@@ -36,21 +32,10 @@ export const SERVER_INFO_ICON_FILE: URL = new URL("./icon-64.png", import.meta.u
 export const SERVER_INFO_ICON_SIZE = "64x64";
 
 /** The icon as an https URL of this version's tag (server.json and the card require https). */
-const ICON_URL = `https://raw.githubusercontent.com/${REPOSITORY}/v${SERVER_VERSION}/${ICON_REPO_PATH}`;
+const ICON_URL = `https://raw.githubusercontent.com/${REPOSITORY}/v${SERVER_VERSION}/src/icon.png`;
 
-/** The identity fields server.json and the server card share (the registry's `ServerDetail`). */
-export interface RegistryIdentity {
-  name: string;
-  title: string;
-  description: string;
-  version: string;
-  websiteUrl: string;
-  repository: { url: string; source: "github" };
-  icons: { src: string; mimeType: string; sizes: string[] }[];
-}
-
-/** Those fields, with the icon as an https link (neither format allows a `data:` URI). */
-export function registryIdentity(): RegistryIdentity {
+/** The identity server.json and the card share (the registry's `ServerDetail`); neither allows a `data:` icon. */
+export function registryIdentity() {
   return {
     name: REGISTRY_NAME,
     title: SERVER_TITLE,
@@ -58,25 +43,22 @@ export function registryIdentity(): RegistryIdentity {
     version: SERVER_VERSION,
     websiteUrl: WEBSITE_URL,
     repository: { url: REPOSITORY_URL, source: "github" },
-    icons: [{ src: ICON_URL, mimeType: "image/png", sizes: [ICON_SIZE] }],
+    icons: [{ src: ICON_URL, mimeType: "image/png", sizes: ["512x512"] }],
   };
 }
 
+/** serverInfo's icon as a `data:` URI, read on the first call. */
 let dataUri: string | undefined;
-
-function iconDataUri(): string {
-  dataUri ??= `data:image/png;base64,${btoa(String.fromCharCode(...Deno.readFileSync(SERVER_INFO_ICON_FILE)))}`;
-  return dataUri;
-}
 
 /** The `serverInfo` of the initialize answer (MCP 2025-11-25 `Implementation`), its icon inline. */
 export function serverInfo(): Implementation {
+  dataUri ??= `data:image/png;base64,${btoa(String.fromCharCode(...Deno.readFileSync(SERVER_INFO_ICON_FILE)))}`;
   return {
     name: SERVER_NAME,
     version: SERVER_VERSION,
     title: SERVER_TITLE,
     description: SERVER_DESCRIPTION,
     websiteUrl: WEBSITE_URL,
-    icons: [{ src: iconDataUri(), mimeType: "image/png", sizes: [SERVER_INFO_ICON_SIZE] }],
+    icons: [{ src: dataUri, mimeType: "image/png", sizes: [SERVER_INFO_ICON_SIZE] }],
   };
 }

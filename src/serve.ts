@@ -2,12 +2,12 @@
 import * as path from "node:path";
 import { type Config, UsageError } from "./config.ts";
 import { probeFacts } from "./services.ts";
-import { createMcpServer, initializeTap, type Runtime } from "./server.ts";
+import { createMcpServer, initializeTap, sessionOf } from "./server.ts";
 import { LineTransport } from "./transport/stdio.ts";
 import { SERVER_NAME } from "./version.ts";
 import { serverCard } from "./card/server_card.ts";
 import { loadAuthToken } from "./http/auth.ts";
-import { type Bound, openChoice, type OpenOptions, withServices, WorkspaceBinding } from "./session/binding.ts";
+import { type Bound, openChoice, withServices, WorkspaceBinding } from "./session/binding.ts";
 import type { Pinned, Refusal } from "./session/pin.ts";
 import type { EarlyStart } from "./session/early_initialize.ts";
 import type { Termination } from "./termination.ts";
@@ -87,12 +87,17 @@ async function closeAndExit(
   Deno.exit(code);
 }
 
-function stopper(binding: WorkspaceBinding): (message: string) => Promise<void> {
-  return async (message) => {
+/** This process's runtime, its audit trail open (`token`: a secret it never writes), and what settles its binding. */
+async function startRuntime(config: Config, launchCwd: string, token: string | null) {
+  const facts = await probeFacts();
+  const binding = new WorkspaceBinding();
+  const stop = async (message: string) => {
     console.error(`${SERVER_NAME}: ${message}`);
     await binding.close();
     Deno.exit(1);
   };
+  const audit = openAuditTrail(config, launchCwd, token, stop);
+  return { runtime: { config, facts, binding, audit }, settle: settler(binding, audit, stop) };
 }
 
 /** What main.ts has settled before a stdio session starts. */
@@ -118,15 +123,10 @@ export interface StdioStart {
  * ```
  */
 export async function serveStdio(start: StdioStart): Promise<void> {
-  const { config } = start;
-  const facts = await probeFacts();
-  const binding = new WorkspaceBinding();
-  const stop = stopper(binding);
-  const audit = openAuditTrail(config, start.launchCwd, null, stop);
-  const settle = settler(binding, audit, stop);
+  const { config, home, termination } = start;
+  const { runtime, settle } = await startRuntime(config, start.launchCwd, null);
+  const { facts, binding, audit } = runtime;
   if (start.pinned) await settle(await withServices(start.pinned, config, facts));
-  const runtime: Runtime = { config, facts, binding, audit };
-  const { termination } = start;
   termination.set(() => closeAndExit(binding, audit, 0));
   const server = createMcpServer(runtime, "stdio");
   // Chain, do not replace: createMcpServer's own close handling releases the session's commands.
@@ -139,9 +139,8 @@ export async function serveStdio(start: StdioStart): Promise<void> {
   const transport = new LineTransport(early.input, Deno.stdout.writable);
   for (const id of early.answered) transport.skipAnswer(id);
   if (binding.pending && start.fallback) {
-    const options: OpenOptions = { config, facts, home: start.home };
-    const bind = async (choice: WorkspaceChoice) => await settle(await openChoice(choice, options));
-    chooseWorkspaceLate({ server, binding, fallback: start.fallback, bind });
+    const bind = async (choice: WorkspaceChoice) => await settle(await openChoice(choice, { config, facts, home }));
+    chooseWorkspaceLate({ server, session: sessionOf(server), binding, fallback: start.fallback, bind });
   }
   const tap = initializeTap(server);
   transport.onmessage = tap; // chained by the SDK's connect (1.32.2)
@@ -178,17 +177,14 @@ export async function serveHttp(
   termination: Termination,
 ): Promise<void> {
   const token = await loadAuthToken(config, launchCwd);
-  const facts = await probeFacts();
-  const binding = new WorkspaceBinding();
-  const stop = stopper(binding);
-  const audit = openAuditTrail(config, launchCwd, token, stop);
+  const { runtime, settle } = await startRuntime(config, launchCwd, token);
+  const { facts, binding, audit } = runtime;
   const plan = launchWorkspace({ flag: config.workspace, projectDir: Deno.env.get(PROJECT_DIR_ENV), cwd: launchCwd });
   // One process serves every HTTP session: no roots.
   const choice = plan.kind === "fixed" ? plan.choice : plan.fallback;
   const outcome = await openChoice(choice, { config, facts, home });
   if (!("workspace" in outcome) && choice.source === "flag") throw new UsageError(outcome.reason);
-  await settler(binding, audit, stop)(outcome);
-  const runtime: Runtime = { config, facts, binding, audit };
+  await settle(outcome);
   // Loaded only here: stdio servers never pay for the HTTP transport's modules.
   const { endpointUrl, serveHttp: listen } = await import("./http/serve.ts");
   let http;

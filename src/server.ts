@@ -25,7 +25,7 @@ import type { Config } from "./config.ts";
 import type { RuntimeFacts } from "./services.ts";
 import type { WorkspaceBinding } from "./session/binding.ts";
 import type { ToolContext } from "./tools/tool.ts";
-import { recordSession, type SessionInfo, type SessionState } from "./session/info.ts";
+import type { SessionInfo, SessionState } from "./session/info.ts";
 import type { AuditTrail, SessionAudit, SessionBegin } from "./audit/trail.ts";
 
 /** Any `arguments` type, so a non-object one gets the SDK's invalid params (-32602), not an internal error (-32603). */
@@ -59,11 +59,11 @@ export function invalidArguments(error: z.ZodError): ToolError {
 /** Creates one MCP server (one session) over the shared runtime. */
 export function createMcpServer(runtime: Runtime, transport: SessionInfo["transport"]): Server {
   const session = new ServedSession(runtime, transport);
-  taps.set(session.server, (message) => session.observe(message));
+  served.set(session.server, session);
   return session.server;
 }
 
-const taps = new WeakMap<Server, (message: JSONRPCMessage) => void>();
+const served = new WeakMap<Server, ServedSession>();
 
 /**
  * What sees each message first, so the session records the client's initialize before the SDK answers it: set it as
@@ -76,7 +76,13 @@ const taps = new WeakMap<Server, (message: JSONRPCMessage) => void>();
  * ```
  */
 export function initializeTap(server: Server): (message: JSONRPCMessage) => void {
-  return taps.get(server) ?? (() => {});
+  const session = served.get(server);
+  return (message) => session?.observe(message);
+}
+
+/** What the client of `server` said at initialize (and about its roots), for the late workspace's choice. */
+export function sessionOf(server: Server): SessionInfo {
+  return served.get(server)!.info;
 }
 
 type CallRequest = z.infer<typeof LAX_CALL_TOOL_REQUEST>;
@@ -86,7 +92,7 @@ class ServedSession {
   readonly server: Server;
   readonly #runtime: Runtime;
   readonly #summaries: readonly ToolSummary[];
-  readonly #session: SessionInfo;
+  readonly info: SessionInfo;
   readonly #state: SessionState = { grants: new Set(), commandIds: new Set(), snapshots: new Snapshots() };
   readonly #audit: SessionAudit | null;
 
@@ -96,7 +102,7 @@ class ServedSession {
     this.server = new Server(serverInfo(), { capabilities: SERVER_CAPABILITIES, instructions });
     this.#runtime = runtime;
     this.#summaries = toolSummaries(runtime.config);
-    this.#session = {
+    this.info = {
       id: crypto.randomUUID(),
       protocolVersion: null,
       client: null,
@@ -104,8 +110,7 @@ class ServedSession {
       transport,
       roots: null,
     };
-    this.#audit = runtime.audit?.session({ id: this.#session.id, transport }) ?? null;
-    recordSession(this.server, this.#session);
+    this.#audit = runtime.audit?.session({ id: this.info.id, transport }) ?? null;
     // A session's commands die with its transport (chain, do not replace, this handler).
     this.server.onclose = () => {
       this.#audit?.end();
@@ -118,8 +123,8 @@ class ServedSession {
 
   #auditBegin(): SessionBegin {
     return {
-      client: this.#session.client,
-      protocolVersion: this.#session.protocolVersion,
+      client: this.info.client,
+      protocolVersion: this.info.protocolVersion,
       workspace: this.#runtime.binding.bound?.workspace.root ?? null,
     };
   }
@@ -130,9 +135,9 @@ class ServedSession {
     const parsed = InitializeRequestSchema.safeParse(message);
     if (!parsed.success) return;
     const { protocolVersion, clientInfo, capabilities } = parsed.data.params;
-    this.#session.protocolVersion = negotiateProtocolVersion(protocolVersion);
-    this.#session.client = clientInfo;
-    this.#session.capabilities = capabilities;
+    this.info.protocolVersion = negotiateProtocolVersion(protocolVersion);
+    this.info.client = clientInfo;
+    this.info.capabilities = capabilities;
     this.#audit?.begin(this.#auditBegin());
   }
 
@@ -176,7 +181,10 @@ class ServedSession {
   ): Promise<CallToolResult> {
     const { config, binding } = this.#runtime;
     const name = request.params.name;
-    if (!isToolName(name)) throw unknownTool(name);
+    if (!isToolName(name)) {
+      // -32602, not a tool result: MCP 2025-11-25 lists unknown tools among protocol errors (docs/tools-and-schemas.md).
+      throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${JSON.stringify(name)}; tools/list names the tools`);
+    }
     if (!this.#summaries.some((tool) => tool.name === name)) {
       return fail(new ToolError("TOOL_DISABLED", `${name} is disabled on this server (--disable-view-image)`));
     }
@@ -189,7 +197,13 @@ class ServedSession {
     const noWorkspace = binding.noWorkspace();
     if (noWorkspace && tool.name !== "server_info") return fail(noWorkspace);
     const missing = tool.requires?.find((program) => this.#runtime.facts.programs[program] === null);
-    if (missing) return fail(programUnavailable(name, missing));
+    if (missing) {
+      return fail(
+        new ToolError("PROGRAM_UNAVAILABLE", `${name} needs ${missing}, which is not on the server's PATH`, {
+          details: { program: missing, path: Deno.env.get("PATH") ?? "" },
+        }),
+      );
+    }
     // A listing kept for its next pages must not outlive a change to what it lists (src/paging/snapshots.ts).
     if (!tool.annotations.readOnlyHint) this.#state.snapshots.clear();
     try {
@@ -214,7 +228,7 @@ class ServedSession {
         return binding.require().services;
       },
       arguments: (request.params.arguments ?? {}) as Record<string, unknown>, // validated by the caller
-      session: this.#session,
+      session: this.info,
       sessionState: this.#state,
       catalog: this.#summaries,
       audit: this.#runtime.audit ?? null,
@@ -226,21 +240,7 @@ class ServedSession {
           params: { progressToken, progress, total, message },
         });
       },
-      elicit: async (form) => {
-        const answer = await this.server.elicitInput({ mode: "form", ...form } as never);
-        return { action: answer.action, content: answer.content as Record<string, unknown> | undefined };
-      },
+      elicit: (form) => this.server.elicitInput({ mode: "form", ...form }),
     };
   }
-}
-
-/** -32602, not a tool result: MCP 2025-11-25 lists unknown tools among protocol errors (docs/tools-and-schemas.md). */
-function unknownTool(name: string): McpError {
-  return new McpError(ErrorCode.InvalidParams, `Unknown tool: ${JSON.stringify(name)}; tools/list names the tools`);
-}
-
-function programUnavailable(tool: string, program: string): ToolError {
-  return new ToolError("PROGRAM_UNAVAILABLE", `${tool} needs ${program}, which is not on the server's PATH`, {
-    details: { program, path: Deno.env.get("PATH") ?? "" },
-  });
 }

@@ -1,44 +1,26 @@
 import type { Config } from "./config.ts";
 import type { Workspace } from "./workspace/workspace.ts";
-import { locateRipgrep, type RipgrepBinary } from "./search/ripgrep_binary.ts";
-import { type LandlockProbe, probeLandlock } from "./policy/landlock_probe.ts";
+import { locateRipgrep } from "./search/ripgrep_binary.ts";
+import { probeLandlock } from "./policy/landlock_probe.ts";
 import { CommandRegistry } from "./exec/registry.ts";
 import { probePty } from "./os/pty.ts";
-import { createCommandPolicy, type WorkcellPolicy } from "./policy/command_policy.ts";
+import { createCommandPolicy } from "./policy/command_policy.ts";
 import { createChildSpawners } from "./policy/child_spawners.ts";
 import { choosePrivateTmp } from "./policy/private_tmp.ts";
 import { Reactor } from "./os/reactor.ts";
 import { GitService } from "./git/service.ts";
 import { makeNonDumpable } from "./os/process.ts";
-import { SerialQueue } from "./image/serial.ts";
+import { SerialQueue } from "./async/serial.ts";
 import { ImageRenderer } from "./image/renderer.ts";
 import { RipgrepRunner } from "./search/ripgrep_runner.ts";
-import { probePrograms, type ProgramFacts } from "./exec/programs.ts";
+import { probePrograms } from "./exec/programs.ts";
 import { cString, libc } from "./os/libc.ts";
 
 /** Facts about the runtime, measured once at start-up. */
-export interface RuntimeFacts {
-  ripgrep: RipgrepBinary;
-  landlock: LandlockProbe;
-  tty: { supported: boolean; reason: string | null };
-  /** Where git, perl, python3 and /bin/sh were found, on the PATH children inherit. */
-  programs: ProgramFacts;
-}
+export type RuntimeFacts = Awaited<ReturnType<typeof probeFacts>>;
 
 /** What tool handlers share across the sessions of one process, built once the workspace is bound. */
-export interface Services {
-  facts: RuntimeFacts;
-  /** Whether the kernel lets the server write in the workspace root (not a read-only mount, permissions allow it). */
-  workspaceWritable: boolean;
-  commands: CommandRegistry;
-  policy: WorkcellPolicy;
-  git: GitService;
-  /** view_image decodes one image at a time through this, bounding its memory to one image. */
-  imageQueue: SerialQueue;
-  imageRenderer: ImageRenderer;
-  ripgrepRunner: RipgrepRunner;
-  close(): Promise<void>;
-}
+export type Services = ReturnType<typeof createServices>;
 
 /** access(2) W_OK, not Deno's write grant: the server writes through libc, so the kernel decides (EROFS, EACCES). */
 function isWritable(root: string): boolean {
@@ -53,11 +35,12 @@ function isWritable(root: string): boolean {
  * const facts = await probeFacts();
  * ```
  */
-export async function probeFacts(): Promise<RuntimeFacts> {
+export async function probeFacts() {
   return {
     ripgrep: await locateRipgrep(),
     landlock: probeLandlock(),
     tty: probePty(),
+    /** Where git, perl, python3 and /bin/sh were found, on the PATH children inherit. */
     programs: probePrograms(Deno.env.get("PATH") ?? ""),
   };
 }
@@ -71,7 +54,7 @@ export async function probeFacts(): Promise<RuntimeFacts> {
  * createServices(config, openWorkspace("/repo"), await probeFacts());
  * ```
  */
-export function createServices(config: Config, workspace: Workspace, facts: RuntimeFacts): Services {
+export function createServices(config: Config, workspace: Workspace, facts: RuntimeFacts) {
   makeNonDumpable();
   const { tmp, problems: tmpdirProblems } = choosePrivateTmp();
   if (tmp === null) {
@@ -99,14 +82,16 @@ export function createServices(config: Config, workspace: Workspace, facts: Runt
   const imageRenderer = new ImageRenderer();
   return {
     facts,
+    /** Whether the kernel lets the server write in the workspace root (not a read-only mount, permissions allow it). */
     workspaceWritable: isWritable(workspace.root),
     commands,
     policy,
     git,
+    /** view_image decodes one image at a time through this, bounding its memory to one image. */
     imageQueue: new SerialQueue(),
     imageRenderer,
     ripgrepRunner,
-    close: async () => {
+    close: async (): Promise<void> => {
       imageRenderer.close();
       await Promise.all([commands.close(), ripgrepRunner.close()]);
       await tmp?.remove();

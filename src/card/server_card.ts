@@ -1,7 +1,7 @@
 /** MCP Server Card (SEP-2127 draft v2); its annotations stay real even with --dangerously-fake-readonly-annotations. */
 import { listedTools } from "../catalog_listing.ts";
-import { SUPPORTED_PROTOCOL_VERSIONS, type Tool } from "../sdk/mod.ts";
-import { REGISTRY_NAME, type RegistryIdentity, registryIdentity } from "../metadata.ts";
+import { SUPPORTED_PROTOCOL_VERSIONS } from "../sdk/mod.ts";
+import { REGISTRY_NAME, registryIdentity } from "../metadata.ts";
 import type { Config } from "../config.ts";
 
 /** Where the HTTP transport serves the card. */
@@ -13,27 +13,6 @@ export const CARD_META_KEY = "workcell/server";
 /** The card's name: the registry's reverse-DNS `namespace/name`, as the draft requires. */
 export const CARD_NAME = REGISTRY_NAME;
 
-/** workcell's part of the card. */
-export interface CardDetails {
-  transport: "stdio" | "streamable-http";
-  auth: { scheme: "none" | "bearer" };
-  capabilities: { tools: { listChanged: false } };
-  protocolVersions: string[];
-  tools: Tool[];
-}
-
-/** The card as served. */
-export interface ServerCard extends RegistryIdentity {
-  $schema: string;
-  remotes?: {
-    type: "streamable-http";
-    url: string;
-    headers?: { name: string; description: string; isRequired: boolean; isSecret: boolean; value: string }[];
-    supportedProtocolVersions: string[];
-  }[];
-  _meta: { [CARD_META_KEY]: CardDetails };
-}
-
 /**
  * The card for this configuration; `http.url` is the MCP endpoint when serving HTTP (without it, it describes stdio).
  * @example
@@ -43,10 +22,10 @@ export interface ServerCard extends RegistryIdentity {
  * serverCard(config, { url: "http://127.0.0.1:8080/mcp" });
  * ```
  */
-export function serverCard(config: Config, http?: { url: string }): ServerCard {
+export function serverCard(config: Config, http?: { url: string }) {
   const bearer = http !== undefined && !config.httpNoAuth;
   const protocolVersions = [...SUPPORTED_PROTOCOL_VERSIONS];
-  const remotes: ServerCard["remotes"] = http && [{
+  const remotes = http && [{
     type: "streamable-http",
     url: http.url,
     ...(bearer

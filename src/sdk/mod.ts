@@ -27,6 +27,8 @@ export {
 export type {
   CallToolResult,
   ClientCapabilities,
+  ElicitRequestFormParams,
+  ElicitResult,
   Implementation,
   JSONRPCMessage,
   ServerNotification,

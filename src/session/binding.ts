@@ -79,21 +79,13 @@ export class WorkspaceBinding {
   }
 }
 
-/** What opening a workspace needs besides the choice. */
-export interface OpenOptions {
-  config: Config;
-  facts: RuntimeFacts;
-  /** Real path of the user's home directory, or null when unknown. */
-  home: string | null;
-}
-
 /**
  * Builds the services of a pinned workspace, or passes a refusal on.
  * @example
  * ```ts
  * import { pinChoice } from "./pin.ts";
- * declare const options: OpenOptions;
- * await withServices(pinChoice({ dir: "/home/u/app", source: "flag" }, options.home), options.config, options.facts);
+ * declare const config: import("../config.ts").Config, facts: import("../services.ts").RuntimeFacts;
+ * await withServices(pinChoice({ dir: "/home/u/app", source: "flag" }, null), config, facts);
  * ```
  */
 export async function withServices(
@@ -106,13 +98,17 @@ export async function withServices(
 }
 
 /**
- * Pins `choice` and builds its services, or says why it cannot be served (./pin.ts).
+ * Pins `choice` and builds its services, or says why it cannot be served (./pin.ts); `home` is the real path of the
+ * user's home directory, or null when unknown.
  * @example
  * ```ts
- * declare const options: OpenOptions;
+ * declare const options: Parameters<typeof openChoice>[1];
  * new WorkspaceBinding().settle(await openChoice({ dir: "/home/u/app", source: "roots" }, options));
  * ```
  */
-export async function openChoice(choice: WorkspaceChoice, options: OpenOptions): Promise<Bound | Refusal> {
+export async function openChoice(
+  choice: WorkspaceChoice,
+  options: { config: Config; facts: RuntimeFacts; home: string | null },
+): Promise<Bound | Refusal> {
   return await withServices(await pinChoice(choice, options.home), options.config, options.facts);
 }

@@ -2,7 +2,7 @@
  * Answers a stdio client's `initialize` and an immediate `tools/list` while the server still loads (src/serve.ts).
  * No input is consumed: the server handles both; its answers, already sent, are dropped (LineTransport.skipAnswer).
  */
-import { initializeResponse, isRecord, onlyKeys, plainInitialize, plainRequest, responseLine } from "./initialize.ts";
+import { initializeResult, isRecord, onlyKeys, plainInitialize, plainRequest, responseLine } from "./initialize.ts";
 import { MAX_MESSAGE_BYTES } from "../transport/message_size.ts";
 
 /** How long the early answer waits for tools/list before the server loads (blocking ~150 ms); clients take 1-2 ms. */
@@ -85,15 +85,6 @@ class LineReader {
   }
 }
 
-async function writeTo(output: WritableStream<Uint8Array>, bytes: Uint8Array): Promise<void> {
-  const writer = output.getWriter();
-  try {
-    await writer.write(bytes);
-  } finally {
-    writer.releaseLock();
-  }
-}
-
 /**
  * Answers a plain initialize on the first line of `input`, then a plain tools/list within EARLY_TOOLS_LIST_WAIT_MS.
  * @example
@@ -108,19 +99,21 @@ export async function answerInitializeEarly(
   options: EarlyOptions,
 ): Promise<EarlyStart> {
   const lines = new LineReader(input);
+  const writer = output.getWriter();
   const answered: (string | number)[] = [];
   try {
     let first = lines.take();
     while (first === null && await lines.more()) first = lines.take();
     const request = first === null ? null : plainInitialize(parseLine(first));
     if (request) {
-      await writeTo(output, initializeResponse(request, options.instructions));
+      await writer.write(responseLine(request.id, initializeResult(request.protocolVersion, options.instructions)));
       answered.push(request.id);
-      const listed = await answerToolsList(lines, output, options);
+      const listed = await answerToolsList(lines, writer, options);
       if (listed !== null) answered.push(listed);
     }
   } finally {
     lines.release();
+    writer.releaseLock();
   }
   return { answered, input: prepend(lines.head, input) };
 }
@@ -128,7 +121,7 @@ export async function answerInitializeEarly(
 /** The id of a plain tools/list answered in time (after only the initialized notification or blanks), or null. */
 async function answerToolsList(
   lines: LineReader,
-  output: WritableStream<Uint8Array>,
+  writer: WritableStreamDefaultWriter<Uint8Array>,
   options: EarlyOptions,
 ): Promise<string | number | null> {
   const { tools, readyWithin } = options;
@@ -152,7 +145,7 @@ async function answerToolsList(
     if (isInitialized(message)) continue;
     const id = plainToolsList(message);
     if (id === null) return null;
-    await writeTo(output, responseLine(id, { tools: tools() }));
+    await writer.write(responseLine(id, { tools: tools() }));
     return id;
   }
 }

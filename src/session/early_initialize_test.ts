@@ -1,7 +1,7 @@
 import { assert, assertEquals } from "../../testing/assert.ts";
 import { JSONRPCMessageSchema, ListToolsRequestSchema } from "../sdk/mod.ts";
 import { answerInitializeEarly, plainToolsList } from "./early_initialize.ts";
-import { initializeResponse } from "./initialize.ts";
+import { initializeResult, responseLine } from "./initialize.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -53,7 +53,7 @@ Deno.test("early initialize: a plain initialize is answered at once, and the who
     `${INITIALIZE.slice(20)}\n{"jsonrpc":"2.0",`,
     '"id":8,"method":"ping"}\n',
   ]);
-  const expected = decoder.decode(initializeResponse({ id: 7, protocolVersion: "2025-06-18" }, "hello"));
+  const expected = decoder.decode(responseLine(7, initializeResult("2025-06-18", "hello")));
   assertEquals(result.written, expected);
   assertEquals(result.answered, [7]);
   assertEquals(result.passedOn, `${INITIALIZE}\n{"jsonrpc":"2.0","id":8,"method":"ping"}\n`);
@@ -85,7 +85,7 @@ const INITIALIZED = '{"jsonrpc":"2.0","method":"notifications/initialized"}';
 const LIST = '{"jsonrpc":"2.0","id":8,"method":"tools/list"}';
 const TOOLS = [{ name: "t" }];
 
-const initializeAnswer = () => decoder.decode(initializeResponse({ id: 7, protocolVersion: "2025-06-18" }, "hello"));
+const initializeAnswer = () => decoder.decode(responseLine(7, initializeResult("2025-06-18", "hello")));
 
 Deno.test("early tools/list: the tools/list after the initialized notification is answered too, and still passed on", async () => {
   const chunks = [`${INITIALIZE}\n`, `${INITIALIZED}\n`, `${LIST.slice(0, 10)}`, `${LIST.slice(10)}\r\n`];

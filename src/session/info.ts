@@ -1,5 +1,5 @@
 import type { Snapshots } from "../paging/snapshots.ts";
-import type { ClientCapabilities, Implementation, Server } from "../sdk/mod.ts";
+import type { ClientCapabilities, Implementation } from "../sdk/mod.ts";
 import type { RootsReport } from "./roots.ts";
 
 /** What the connected client told us, per MCP session. */
@@ -20,31 +20,4 @@ export interface SessionState {
   grants: Set<string>;
   commandIds: Set<string>;
   snapshots: Snapshots;
-}
-
-const sessions = new WeakMap<Server, SessionInfo>();
-
-/**
- * Records the session `server` serves (src/server.ts, as it creates the server).
- * @example
- * ```ts
- * declare const server: import("../sdk/mod.ts").Server;
- * declare const session: SessionInfo;
- * recordSession(server, session);
- * ```
- */
-export function recordSession(server: Server, session: SessionInfo): void {
-  sessions.set(server, session);
-}
-
-/**
- * What the client of `server` said at initialize (and about its roots), for the transport's own use.
- * @example
- * ```ts
- * declare const server: import("../sdk/mod.ts").Server;
- * sessionOf(server).protocolVersion; // "2025-06-18" once initialized
- * ```
- */
-export function sessionOf(server: Server): SessionInfo {
-  return sessions.get(server)!;
 }

@@ -30,34 +30,20 @@ export function negotiateProtocolVersion(requested: string): string {
   return SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION;
 }
 
-/** The initialize result, with the key order the SDK gives it. */
-export interface InitializeResult {
-  protocolVersion: string;
-  capabilities: typeof SERVER_CAPABILITIES;
-  serverInfo: ReturnType<typeof serverInfo>;
-  instructions: string;
-}
-
 /**
- * The initialize result for a client that asked for `requested`.
+ * The initialize result for a client that asked for `requested`, with the key order the SDK gives it.
  * @example
  * ```ts
  * initializeResult("2025-06-18", "workcell gives you one workspace: /repo.").protocolVersion; // "2025-06-18"
  * ```
  */
-export function initializeResult(requested: string, instructions: string): InitializeResult {
+export function initializeResult(requested: string, instructions: string) {
   return {
     protocolVersion: negotiateProtocolVersion(requested),
     capabilities: SERVER_CAPABILITIES,
     serverInfo: serverInfo(),
     instructions,
   };
-}
-
-/** An initialize request as plainInitialize accepts it. */
-export interface PlainInitialize {
-  id: string | number;
-  protocolVersion: string;
 }
 
 type Json = Record<string, unknown>;
@@ -129,7 +115,7 @@ export function plainRequest(message: unknown, method: string): { id: string | n
  *   params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "c", version: "1" } } });
  * ```
  */
-export function plainInitialize(message: unknown): PlainInitialize | null {
+export function plainInitialize(message: unknown): { id: string | number; protocolVersion: string } | null {
   const request = plainRequest(message, "initialize");
   if (request === null) return null;
   const { id, params } = request;
@@ -147,15 +133,4 @@ export function plainInitialize(message: unknown): PlainInitialize | null {
  */
 export function responseLine(id: string | number, result: unknown): Uint8Array {
   return new TextEncoder().encode(JSON.stringify({ result, jsonrpc: "2.0", id }) + "\n");
-}
-
-/**
- * The response line for this initialize request.
- * @example
- * ```ts
- * await Deno.stdout.write(initializeResponse({ id: 1, protocolVersion: "2025-06-18" }, "workcell serves /repo."));
- * ```
- */
-export function initializeResponse(request: PlainInitialize, instructions: string): Uint8Array {
-  return responseLine(request.id, initializeResult(request.protocolVersion, instructions));
 }

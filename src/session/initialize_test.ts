@@ -8,10 +8,10 @@ import {
 } from "../sdk/mod.ts";
 import { serverInfo } from "../metadata.ts";
 import {
-  initializeResponse,
   initializeResult,
   LATEST_PROTOCOL_VERSION,
   plainInitialize,
+  responseLine,
   SERVER_CAPABILITIES,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "./initialize.ts";
@@ -125,8 +125,8 @@ Deno.test("plainInitialize: the requests of real clients are answered early; _me
   assertEquals([plainInitialize(withMeta), plainInitialize(withTasks), plainInitialize("x")], [null, null, null]);
 });
 
-Deno.test("initializeResponse: the line LineTransport writes for the SDK's answer", () => {
-  const line = new TextDecoder().decode(initializeResponse({ id: "a", protocolVersion: "2024-11-05" }, "hi"));
+Deno.test("responseLine: the line LineTransport writes for the SDK's initialize answer", () => {
+  const line = new TextDecoder().decode(responseLine("a", initializeResult("2024-11-05", "hi")));
   assert(line.endsWith("}\n") && !line.slice(0, -1).includes("\n"));
   assertEquals(Object.keys(JSON.parse(line)), ["result", "jsonrpc", "id"]);
   assertEquals(JSON.parse(line).result, JSON.parse(JSON.stringify(initializeResult("2024-11-05", "hi"))));

@@ -1,7 +1,7 @@
 /** The workspace of a stdio session whose command line left it open: the client's roots, else the working directory. */
 import type { Server } from "../sdk/mod.ts";
 import type { WorkspaceChoice } from "../workspace/resolve.ts";
-import { sessionOf } from "./info.ts";
+import type { SessionInfo } from "./info.ts";
 import { askRoots, watchRootChanges } from "./roots.ts";
 import type { Bound, WorkspaceBinding } from "./binding.ts";
 import type { Refusal } from "./pin.ts";
@@ -9,6 +9,8 @@ import type { Refusal } from "./pin.ts";
 /** What the late resolution works with. */
 export interface LateWorkspace {
   server: Server;
+  /** The server's session record, where the roots asked are reported. */
+  session: SessionInfo;
   binding: WorkspaceBinding;
   fallback: WorkspaceChoice;
   /** Pins the choice, builds its services and settles the binding with the outcome. */
@@ -38,7 +40,7 @@ export function chooseWorkspaceLate(late: LateWorkspace): void {
 }
 
 async function resolveLateWorkspace(late: LateWorkspace): Promise<void> {
-  const session = sessionOf(late.server);
+  const { session } = late;
   let choice = late.fallback;
   if (session.capabilities?.roots) {
     const { pick, report } = await askRoots(late.server);

@@ -20,12 +20,6 @@ export interface RootsReport {
   changed_to: string | null;
 }
 
-/** The roots asked now: the pick and its report. */
-export interface RootsAnswer {
-  pick: RootsPick;
-  report: RootsReport;
-}
-
 /**
  * Asks the client for its roots (bounded by ROOTS_TIMEOUT_MS); a failure is reported, not thrown.
  * @example
@@ -34,7 +28,7 @@ export interface RootsAnswer {
  * const { pick } = await askRoots(server);
  * ```
  */
-export async function askRoots(server: Server): Promise<RootsAnswer> {
+export async function askRoots(server: Server): Promise<{ pick: RootsPick; report: RootsReport }> {
   let roots: ClientRoot[] = [];
   let error: string | null = null;
   try {

@@ -68,14 +68,6 @@ function dependencies(services: Services, sandbox: SandboxReport): Dependency[] 
   ];
 }
 
-function dependencyLine(all: Dependency[]): string {
-  const missing = all.filter((dependency) => !dependency.available);
-  if (missing.length === 0) return "dependencies: all present";
-  return `dependencies missing: ${
-    missing.map((dependency) => `${dependency.name} (${dependency.needed_by})`).join("; ")
-  }`;
-}
-
 /** Most commands the text names one by one (the structured list has them all). */
 const LISTED_COMMANDS = 20;
 
@@ -164,16 +156,14 @@ export const checkExecEnvironmentTool = defineTool({
     const modePolicy = MODE_POLICIES[mode];
     const { policy } = ctx.services;
     const grants = ctx.sessionState.grants;
-    const gates = gatesInForce(mode, grants);
     const execution = commandExecution(mode, grants);
     const sandbox = await policy.sandbox(grants);
-    const tty = ctx.services.facts.tty;
     const data = {
       mode,
       summary: modePolicy.summary,
       execution,
       shell: execution === "shell" ? SHELL : null,
-      gates: [...gates],
+      gates: [...gatesInForce(mode, grants)],
       mode_gates: [...modePolicy.gates],
       grants: [...grants].sort(),
       sandbox,
@@ -191,10 +181,11 @@ export const checkExecEnvironmentTool = defineTool({
         total_output_bytes: COMMAND_LIMITS.totalOutputBytes,
         retention_ms: COMMAND_LIMITS.retentionMs,
       },
-      tty,
+      tty: ctx.services.facts.tty,
       dependencies: dependencies(ctx.services, sandbox),
       commands: ctx.services.commands.list(ctx.sessionState.commandIds),
     };
+    const missing = data.dependencies.filter((dependency) => !dependency.available);
     const text = [
       modePolicy.summary,
       `execution: ${execution === "argv" ? "plain argv, no shell" : `${SHELL} -c`}`,
@@ -210,8 +201,10 @@ export const checkExecEnvironmentTool = defineTool({
       }; stripped: ${
         data.env.stripped.map((name) => `${name} (${data.env.stripped_by[name]})`).join(", ") || "none"
       }; TMPDIR=${policy.tmpdir ?? "(none: no private temp dir could be made)"}`,
-      `tty: ${tty.supported ? "supported" : `unsupported (${tty.reason})`}`,
-      dependencyLine(data.dependencies),
+      `tty: ${data.tty.supported ? "supported" : `unsupported (${data.tty.reason})`}`,
+      missing.length === 0
+        ? "dependencies: all present"
+        : `dependencies missing: ${missing.map(({ name, needed_by }) => `${name} (${needed_by})`).join("; ")}`,
       `limits: ${COMMAND_LIMITS.maxActiveCommands} active, ${COMMAND_LIMITS.maxRetainedCommands} retained, ` +
       `${COMMAND_LIMITS.perStreamBytes} bytes per stream, ${COMMAND_LIMITS.totalOutputBytes} bytes total, retention ${
         COMMAND_LIMITS.retentionMs / 60000

@@ -96,14 +96,10 @@ function fitStreams(poll: CommandPoll, room: number, measure: Measure): Record<S
   const show = (preview: StreamPreview, streamRoom: number): Shown => {
     const { pieces, gaps } = windowOutput(preview.offset, preview.parts, streamRoom, measure);
     let text = "";
-    let at = preview.offset;
     for (const piece of pieces) {
-      if (piece.start > at) {
-        const gap = gapLine({ start: at, end: piece.start }, preview.retained);
-        text += `${text === "" || text.endsWith("\n") ? "" : "\n"}${gap}\n`;
-      }
+      const gap = gaps.find((range) => range.end === piece.start);
+      if (gap) text += `${text === "" || text.endsWith("\n") ? "" : "\n"}${gapLine(gap, preview.retained)}\n`;
       text += piece.text;
-      at = piece.start + BYTES.size(piece.text);
     }
     return { text, gaps };
   };

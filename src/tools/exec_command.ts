@@ -42,7 +42,7 @@ export const execCommandTool = defineTool({
         ctx.sessionState.commandIds,
       );
     }
-    await waitForCommand(ctx, command, { yieldMs: args.yield_time_ms, settle: false });
+    await waitForCommand(ctx, command, args.yield_time_ms, false);
     const notFound = commands.notFoundError(command);
     if (notFound) throw notFound;
     const poll = commands.poll(command, args.max_output_bytes);

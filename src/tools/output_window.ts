@@ -63,21 +63,20 @@ function tail(text: string, room: number, measure: Measure): string {
   return newline >= 0 && newline < cut.length / 2 ? cut.slice(newline + 1) : cut;
 }
 
-/** What a window shows and what it leaves out. */
-export interface Window {
-  pieces: Piece[];
-  /** The ranges between `from` and the end of the last piece that are not shown. */
-  gaps: ByteRange[];
-}
-
 /**
- * Shows `parts` from `from` within `room`: whole when they fit, else the first's head and the last's tail, half each.
+ * Shows `parts` from `from` within `room`: whole when they fit, else the first's head and the last's tail, half each;
+ * `gaps` are the ranges between `from` and the end of the last piece that are not shown.
  * @example
  * ```ts
  * windowOutput(0, [{ start: 0, text: "a\nb\nc\n" }], 4, BYTES).gaps; // [{ start: 2, end: 4 }]
  * ```
  */
-export function windowOutput(from: number, parts: readonly Piece[], room: number, measure: Measure): Window {
+export function windowOutput(
+  from: number,
+  parts: readonly Piece[],
+  room: number,
+  measure: Measure,
+): { pieces: Piece[]; gaps: ByteRange[] } {
   let pieces: Piece[] = [...parts];
   if (parts.length > 0 && parts.reduce((sum, part) => sum + measure.size(part.text), 0) > room) {
     const first = parts[0];

@@ -10,7 +10,6 @@ export const DEFAULT_READ_BYTES = 24 * 1024;
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
-const LF = 0x0a;
 
 /** Bytes of a line the text shows when one line alone is over the text bound (the rest follows by byte_offset). */
 const LONG_LINE_TEXT_BYTES = MAX_TEXT_BYTES - 1024;
@@ -43,21 +42,17 @@ function render(page: ReadLinesResult, given: Readonly<Record<string, unknown>>)
       from(page.start_line, next),
     ].join("\n");
   }
-  let raw: Uint8Array | null = null;
-  /** Where the text's line `k` (0-based) starts, in bytes from the text's start. */
-  const lineStart = (k: number) => {
-    raw ??= encoder.encode(page.text);
-    let at = 0;
-    for (let n = 0; n < k; n++) at = raw.indexOf(LF, at) + 1;
-    return at;
-  };
   const width = String(page.end_line).length;
   const numbered = content.map((line, i) => `${String(page.start_line + i).padStart(width)}\t${line}`);
   return layoutText({
     header: (shown) => `${page.path} lines ${page.start_line}-${page.start_line + shown - 1} (${facts})`,
     items: numbered,
     next: (shown) => {
-      if (shown < page.lines_returned) return from(page.start_line + shown, page.start_byte + lineStart(shown));
+      if (shown < page.lines_returned) {
+        // The lines shown, each with its LF: where the first one not shown starts.
+        const skipped = lines.slice(0, shown).reduce((sum, line) => sum + encoder.encode(line).length + 1, 0);
+        return from(page.start_line + shown, page.start_byte + skipped);
+      }
       return page.has_more ? from(page.next_offset!, page.next_byte_offset!) : null;
     },
   }).text;

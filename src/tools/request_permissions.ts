@@ -84,7 +84,7 @@ export const requestPermissionsTool = defineTool({
         requestedSchema: {
           type: "object",
           properties: Object.fromEntries(askable.map((permission) => [permission, {
-            type: "boolean",
+            type: "boolean" as const,
             title: `Grant ${permission}`,
             description: `${PERMISSION_DESCRIPTIONS[permission]} Lifts: ${
               PERMISSION_LIFTS[permission].join(", ") || "the read-only git dirs"

@@ -2,8 +2,6 @@ import { z } from "../zod.ts";
 import { MAX_TEXT_BYTES } from "../paging/budget.ts";
 import { utf8CutIndex } from "../text/utf8.ts";
 import { defineTool, type ToolContext } from "./tool.ts";
-import type { RuntimeFacts } from "../services.ts";
-import type { SessionInfo } from "../session/info.ts";
 import { SERVER_NAME, SERVER_VERSION } from "../version.ts";
 import { projectContext } from "../project/context.ts";
 import { commandExecution, gatesInForce, MODE_POLICIES } from "../policy/modes.ts";
@@ -30,22 +28,6 @@ function sourceDetail(choice: WorkspaceChoice | null, roots: RootsReport | null)
     return `the server's working directory (the client's roots gave none${roots.error ? `: ${roots.error}` : ""})`;
   }
   return SOURCE_LABELS[choice.source];
-}
-
-function rootLines(roots: RootsReport | null): string[] {
-  if (!roots) return [];
-  const lines: string[] = [];
-  if (roots.others.length > 0) {
-    lines.push(
-      `other roots, not served: ${roots.others.join(", ")} (start with --workspace DIR to serve another one)`,
-    );
-  }
-  if (roots.changed_to) {
-    lines.push(
-      `the client's roots changed to ${roots.changed_to}; this session keeps its workspace (restart, or pass --workspace, to switch)`,
-    );
-  }
-  return lines;
 }
 
 function auditLine(audit: AuditStatus): string {
@@ -147,25 +129,63 @@ export const serverInfoTool = defineTool({
     }),
   }),
   handler: async (_args, ctx) => {
+    const { config, facts, session, catalog } = ctx;
     const state = await observe(ctx);
+    const policy = MODE_POLICIES[config.mode];
+    const grants = ctx.sessionState.grants;
     const data = {
       server: { name: SERVER_NAME, version: SERVER_VERSION },
       workspace: state.workspace,
       project: state.project,
-      policy: policyData(ctx, state.sandbox.enforced),
-      runtime: runtimeData(ctx.facts, state.sandbox),
-      auth: {
-        transport: ctx.session.transport,
-        scheme: ctx.session.transport === "http" && !ctx.config.httpNoAuth ? "bearer" as const : "none" as const,
+      policy: {
+        mode: config.mode,
+        summary: policy.summary,
+        gates: [...policy.gates],
+        gates_in_force: [...gatesInForce(config.mode, grants)],
+        execution: commandExecution(config.mode, grants),
+        landlock: state.sandbox.enforced,
+        grants: [...grants].sort(),
+        grantable: [...policy.grantable],
+        fake_readonly_annotations: config.fakeReadonlyAnnotations,
       },
-      protocol: protocolData(ctx.session),
+      runtime: {
+        deno: Deno.version.deno,
+        v8: Deno.version.v8,
+        typescript: Deno.version.typescript,
+        os: Deno.build.os,
+        arch: Deno.build.arch,
+        compiled: Deno.build.standalone === true,
+        ripgrep: { path: facts.ripgrep.path, version: facts.ripgrep.version, origin: facts.ripgrep.origin },
+        landlock: {
+          abi: facts.landlock.abi,
+          enforced: state.sandbox.enforced,
+          reason: state.sandbox.reason ?? facts.landlock.reason,
+        },
+        tty: facts.tty,
+      },
+      auth: {
+        transport: session.transport,
+        scheme: session.transport === "http" && !config.httpNoAuth ? "bearer" as const : "none" as const,
+      },
+      protocol: {
+        negotiated_version: session.protocolVersion,
+        supported_versions: [...SUPPORTED_PROTOCOL_VERSIONS],
+        client: session.client ? { name: session.client.name, version: session.client.version } : null,
+        client_capabilities: session.capabilities as Record<string, unknown> | null,
+      },
       commands: {
         count: state.commands.length,
         running: state.running.length,
         ids: state.commands.map((command) => command.command_id),
       },
       audit: state.audit,
-      catalog: catalogData(ctx),
+      catalog: {
+        count: catalog.length,
+        names: catalog.map((tool) => tool.name),
+        list_changed: false as const,
+        view_image_enabled: config.viewImageEnabled,
+        tools: catalog.map((tool) => ({ name: tool.name, title: tool.title, annotations: tool.annotations })),
+      },
     };
     const lines = summaryLines(ctx, state);
     return { text: [...lines, ...excerptLines(state.project.instructions, lines.join("\n"))].join("\n"), data };
@@ -209,66 +229,27 @@ async function observe(ctx: ToolContext) {
   };
 }
 
-type Observed = Awaited<ReturnType<typeof observe>>;
-
-function policyData({ config, sessionState: { grants } }: ToolContext, landlock: boolean) {
-  const policy = MODE_POLICIES[config.mode];
-  return {
-    mode: config.mode,
-    summary: policy.summary,
-    gates: [...policy.gates],
-    gates_in_force: [...gatesInForce(config.mode, grants)],
-    execution: commandExecution(config.mode, grants),
-    landlock,
-    grants: [...grants].sort(),
-    grantable: [...policy.grantable],
-    fake_readonly_annotations: config.fakeReadonlyAnnotations,
-  };
-}
-
-function runtimeData(facts: RuntimeFacts, sandbox: Observed["sandbox"]) {
-  return {
-    deno: Deno.version.deno,
-    v8: Deno.version.v8,
-    typescript: Deno.version.typescript,
-    os: Deno.build.os,
-    arch: Deno.build.arch,
-    compiled: Deno.build.standalone === true,
-    ripgrep: { path: facts.ripgrep.path, version: facts.ripgrep.version, origin: facts.ripgrep.origin },
-    landlock: { abi: facts.landlock.abi, enforced: sandbox.enforced, reason: sandbox.reason ?? facts.landlock.reason },
-    tty: facts.tty,
-  };
-}
-
-function protocolData(session: SessionInfo) {
-  return {
-    negotiated_version: session.protocolVersion,
-    supported_versions: [...SUPPORTED_PROTOCOL_VERSIONS],
-    client: session.client ? { name: session.client.name, version: session.client.version } : null,
-    client_capabilities: session.capabilities as Record<string, unknown> | null,
-  };
-}
-
-function catalogData({ catalog, config }: ToolContext) {
-  return {
-    count: catalog.length,
-    names: catalog.map((tool) => tool.name),
-    list_changed: false as const,
-    view_image_enabled: config.viewImageEnabled,
-    tools: catalog.map((tool) => ({ name: tool.name, title: tool.title, annotations: tool.annotations })),
-  };
-}
-
-function summaryLines({ binding, session, facts, config, catalog }: ToolContext, state: Observed): string[] {
+function summaryLines(
+  { binding, session, facts, config, catalog }: ToolContext,
+  state: Awaited<ReturnType<typeof observe>>,
+): string[] {
   const { workspace, report, sandbox, commands, running } = state;
   const git = state.project.git;
+  const roots = session.roots;
   return [
     binding.bound
       ? `${SERVER_NAME} ${SERVER_VERSION} — workspace ${binding.bound.workspace.root} (from ${workspace.source_detail}${
         workspace.writable ? "" : "; read-only"
       })`
       : `${SERVER_NAME} ${SERVER_VERSION} — NO WORKSPACE: ${binding.refusal?.reason}. ${ERROR_CODES.NO_WORKSPACE.hint}`,
-    ...rootLines(session.roots),
+    ...(roots && roots.others.length > 0
+      ? [`other roots, not served: ${roots.others.join(", ")} (start with --workspace DIR to serve another one)`]
+      : []),
+    ...(roots?.changed_to
+      ? [
+        `the client's roots changed to ${roots.changed_to}; this session keeps its workspace (restart, or pass --workspace, to switch)`,
+      ]
+      : []),
     `mode: ${MODE_POLICIES[config.mode].summary}`,
     `sandbox: ${
       report?.commands.enforced

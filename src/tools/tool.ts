@@ -7,27 +7,12 @@ import type { WorkspaceBinding } from "../session/binding.ts";
 import type { SessionInfo, SessionState } from "../session/info.ts";
 import type { ProgramName } from "../exec/programs.ts";
 import type { AuditTrail } from "../audit/trail.ts";
+import type { ElicitRequestFormParams, ElicitResult } from "../sdk/mod.ts";
 import type { Annotations, ToolSummary } from "../catalog_listing.ts";
 import { dataBudget } from "../paging/budget.ts";
 import { Cursors, type Paged, type PageRequest } from "../paging/cursor.ts";
 import type { SnapshotSlot } from "../paging/snapshots.ts";
 import { nextCall, type TextLayout } from "../paging/text_layout.ts";
-
-/** A form elicitation request; the answer is the client's action and content. */
-export interface ElicitForm {
-  message: string;
-  requestedSchema: {
-    type: "object";
-    properties: Record<string, Record<string, unknown>>;
-    required?: string[];
-  };
-}
-
-/** The client's answer to an elicitation. */
-export interface ElicitAnswer {
-  action: "accept" | "decline" | "cancel";
-  content?: Record<string, unknown>;
-}
 
 /** Everything a handler may use besides its arguments. */
 export interface ToolContext {
@@ -49,14 +34,8 @@ export interface ToolContext {
   signal: AbortSignal;
   /** A no-op unless the request carried a progressToken. */
   progress(progress: number, total?: number, message?: string): Promise<void>;
-  /** elicitation/create; only valid when the client declared the capability. */
-  elicit(form: ElicitForm): Promise<ElicitAnswer>;
-}
-
-/** An image for the one `image` content block (view_image only). */
-export interface ImageBlock {
-  data: string;
-  mimeType: string;
+  /** elicitation/create in form mode; only valid when the client declared the capability. */
+  elicit(form: ElicitRequestFormParams): Promise<ElicitResult>;
 }
 
 /** What a handler returns on success; the envelope adds `ok: true`. */
@@ -65,7 +44,8 @@ export interface ToolOutput<Data extends object = Record<string, unknown>> {
   text: string;
   /** The complete machine interface, without `ok`: the tool's output schema. */
   data: Data;
-  image?: ImageBlock;
+  /** The one `image` content block (view_image only). */
+  image?: { data: string; mimeType: string };
 }
 
 /** A catalog entry. */

@@ -22,7 +22,7 @@ export const writeStdinTool = defineTool({
     const commands = ctx.services.commands;
     const command = commands.get(args.command_id, ctx.sessionState.commandIds);
     commands.write(command, args.chars, args.close_stdin);
-    await waitForCommand(ctx, command, { yieldMs: args.yield_time_ms, settle: true });
+    await waitForCommand(ctx, command, args.yield_time_ms, true);
     const poll = commands.poll(command, args.max_output_bytes);
     const hint = readOnlyGitHint(ctx.config.mode, ctx.sessionState.grants, poll.stderr.text);
     return commandOutput(poll, args.yield_time_ms, ctx.config.maxResultChars, hint);
